@@ -1,0 +1,28 @@
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+QRS    := $(VENV)/bin/qrs
+STAMP  := $(VENV)/.installed
+
+.PHONY: all install build check test clean
+
+all: build
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+build: $(STAMP)
+	$(QRS) build
+
+check: $(STAMP)
+	$(QRS) check
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+clean:
+	rm -rf build

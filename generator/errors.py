@@ -1,0 +1,31 @@
+"""User-facing errors: every problem names file:line:column and what was expected."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with one input, at one place in it (line and column are 1-based)."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.message}"
+
+
+class UserError(Exception):
+    """Bad input: reported to the user as a list of problems, exit code 2, no traceback."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @classmethod
+    def at(cls, path: Path | str, line: int, column: int, message: str) -> "UserError":
+        return cls([Problem(str(path), line, column, message)])

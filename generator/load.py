@@ -1,0 +1,179 @@
+"""Stage 1, load: YAML text → plain data, with the file:line:column of every value.
+
+PyYAML's defaults lose data silently on hand-edited files (duplicate keys, `no` read as
+False, `1:30` read as 90). This loader keeps every scalar as the exact string its author
+typed and refuses what would be misread, naming where.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from generator.errors import Problem, UserError
+
+MAX_SOURCE_BYTES = 2 * 1024 * 1024
+
+# YAML 1.1 plain scalars that PyYAML would turn into something other than the typed text.
+_IMPLICIT_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|True|TRUE|False|FALSE)$")
+_SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
+_OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+
+
+@dataclass
+class Located:
+    """Loaded data with a way back from any path inside it to the place in the file."""
+
+    path: Path
+    data: Any
+    root: Node
+    problems: list[Problem] = field(default_factory=list)
+
+    def position(self, loc: tuple) -> tuple[int, int]:
+        """Line and column (1-based) of the deepest node that `loc` reaches.
+
+        Path elements that are not in the data (such as pydantic's union tags) are skipped.
+        """
+        node = self.root
+        for key in loc:
+            child = _child(node, key)
+            if child is not None:
+                node = child
+        return node.start_mark.line + 1, node.start_mark.column + 1
+
+    def problem(self, loc: tuple, message: str) -> Problem:
+        line, column = self.position(loc)
+        return Problem(str(self.path), line, column, message)
+
+
+def _child(node: Node, key: Any) -> Node | None:
+    if isinstance(node, MappingNode):
+        for key_node, value_node in node.value:
+            if key_node.value == key:
+                return value_node
+    elif isinstance(node, SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+        return node.value[key]
+    return None
+
+
+class _StrictComposer(yaml.SafeLoader):
+    """A composer that refuses anchors and aliases (shared references, alias bombs)."""
+
+    def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _Refused(event.start_mark, "anchors and aliases (*name) are not allowed: repeat the value instead")
+        event = self.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise _Refused(event.start_mark, f"anchors (&{anchor}) are not allowed: repeat the value instead")
+        return super().compose_node(parent, index)
+
+
+class _Refused(Exception):
+    def __init__(self, mark, message: str):
+        self.mark = mark
+        self.message = message
+
+
+def load_file(path: Path) -> Located:
+    """Read and compose one YAML source; raise UserError with every problem found."""
+    raw = _read_bytes(path)
+    text = _decode(path, raw)
+    root = _compose(path, text)
+    problems: list[Problem] = []
+    data = _to_data(path, root, problems)
+    if problems:
+        raise UserError(problems)
+    return Located(path=path, data=data, root=root)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
+    if size > MAX_SOURCE_BYTES:
+        raise UserError.at(path, 1, 1, f"the file is {size} bytes; a source may be at most {MAX_SOURCE_BYTES} bytes")
+    return path.read_bytes()
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise UserError.at(path, 1, 1, "the file starts with a byte-order mark: save it as UTF-8 without BOM")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise UserError.at(path, line, column, f"byte 0x{raw[error.start]:02x} is not UTF-8: save the file as UTF-8") from None
+
+
+def _compose(path: Path, text: str) -> Node:
+    loader = _StrictComposer(text)
+    try:
+        root = loader.get_single_node()
+    except _Refused as refused:
+        raise UserError.at(path, refused.mark.line + 1, refused.mark.column + 1, refused.message) from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        message = error.problem or "invalid YAML"
+        if "\t" in message or "tab" in message.lower():
+            message = "a tab character is not allowed here: indent with spaces"
+        elif error.context:
+            message = f"{error.context}, {message}"
+        raise UserError.at(path, mark.line + 1, mark.column + 1, f"invalid YAML: {message}") from None
+    finally:
+        loader.dispose()
+    if root is None:
+        raise UserError.at(path, 1, 1, "the file is empty: expected a mapping of sheet fields")
+    return root
+
+
+def _to_data(path: Path, node: Node, problems: list[Problem]) -> Any:
+    """Turn composed nodes into dicts, lists and strings; None for an explicit null."""
+
+    def here(n: Node, message: str) -> None:
+        problems.append(Problem(str(path), n.start_mark.line + 1, n.start_mark.column + 1, message))
+
+    if isinstance(node, MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                here(key_node, "a key must be a plain name")
+                continue
+            key = key_node.value
+            if key == "<<":
+                here(key_node, "merge keys (<<) are not allowed: repeat the fields instead")
+                continue
+            if key in result:
+                here(key_node, f"duplicate key '{key}': it is already set in this mapping")
+                continue
+            result[key] = _to_data(path, value_node, problems)
+        return result
+    if isinstance(node, SequenceNode):
+        return [_to_data(path, item, problems) for item in node.value]
+    return _scalar(node, here)
+
+
+def _scalar(node: ScalarNode, here) -> Any:
+    text = node.value
+    if node.style is not None:  # quoted or block scalar: exactly what was typed
+        return text
+    if _NULL.match(text):
+        return None
+    if text in ("true", "false"):
+        return text == "true"
+    if _IMPLICIT_BOOL.match(text):
+        here(node, f"'{text}' is ambiguous (YAML reads it as a yes/no value): write \"{text}\" in quotes for the text, or true/false")
+    elif _SEXAGESIMAL.match(text):
+        here(node, f"'{text}' is ambiguous (YAML 1.1 reads it as a number in base 60): write \"{text}\" in quotes")
+    elif _OCTAL.match(text) and text.lstrip("+-") != "0":
+        here(node, f"'{text}' is ambiguous (YAML 1.1 reads it as an octal number): write \"{text}\" in quotes")
+    return text

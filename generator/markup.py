@@ -1,0 +1,120 @@
+"""The inline markup of source text: small, safe, and parsed in one place.
+
+    **bold**   *italic*   {keyword}   {keyword|shown text}   [^footnote]   \\* a literal star
+
+Anything that looks like an HTML tag is refused: sources carry data, templates carry HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator, Union
+
+from markupsafe import Markup, escape
+
+_TOKEN = re.compile(
+    r"\\(?P<escaped>[*{}\[\]\\])"
+    r"|\*\*(?P<strong>(?=\S).+?(?<=\S))\*\*"
+    r"|\*(?P<em>(?=[^\s*]).+?(?<=[^\s*]))\*"
+    r"|\{(?P<keyword>[^{}|]+)(?:\|(?P<shown>[^{}]+))?\}"
+    r"|\[\^(?P<footnote>[^\]\s]+)\]"
+)
+_HTML_TAG = re.compile(r"<\s*[/!?a-zA-Z]")
+
+
+@dataclass(frozen=True)
+class Text:
+    value: str
+
+
+@dataclass(frozen=True)
+class Styled:
+    style: str  # "strong" or "em"
+    children: tuple["Token", ...]
+
+
+@dataclass(frozen=True)
+class KeywordRef:
+    key: str
+    shown: str | None
+
+
+@dataclass(frozen=True)
+class FootnoteRef:
+    key: str
+
+
+Token = Union[Text, Styled, KeywordRef, FootnoteRef]
+
+
+def html_tag_at(text: str) -> int | None:
+    """Offset of the first thing that looks like an HTML tag, or None."""
+    match = _HTML_TAG.search(text)
+    return match.start() if match else None
+
+
+def parse(text: str) -> tuple[Token, ...]:
+    tokens: list[Token] = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() > position:
+            tokens.append(Text(text[position : match.start()]))
+        tokens.append(_token(match))
+        position = match.end()
+    if position < len(text):
+        tokens.append(Text(text[position:]))
+    return tuple(tokens)
+
+
+def _token(match: re.Match) -> Token:
+    if match["escaped"] is not None:
+        return Text(match["escaped"])
+    if match["strong"] is not None:
+        return Styled("strong", parse(match["strong"]))
+    if match["em"] is not None:
+        return Styled("em", parse(match["em"]))
+    if match["keyword"] is not None:
+        return KeywordRef(match["keyword"].strip(), match["shown"])
+    return FootnoteRef(match["footnote"])
+
+
+def walk(tokens: tuple[Token, ...]) -> Iterator[Token]:
+    for token in tokens:
+        yield token
+        if isinstance(token, Styled):
+            yield from walk(token.children)
+
+
+# How a keyword reference is shown: given the key and the author's text, the words to print.
+KeywordNamer = Callable[[str, "str | None"], str]
+Typographer = Callable[[str], str]
+
+
+def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer) -> Markup:
+    parts: list[str] = []
+    for token in tokens:
+        if isinstance(token, Text):
+            parts.append(escape(typo(token.value)))
+        elif isinstance(token, Styled):
+            parts.append(Markup(f"<{token.style}>{to_html(token.children, typo, name_keyword)}</{token.style}>"))
+        elif isinstance(token, KeywordRef):
+            parts.append(Markup('<span class="kw">{}</span>').format(typo(name_keyword(token.key, token.shown))))
+        else:
+            parts.append(Markup('<sup class="fn">{}</sup>').format(token.key))
+    return Markup("".join(parts))
+
+
+def to_plain(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer) -> str:
+    """The words a reader sees, as they are printed (used to check PDFs for completeness)."""
+    parts: list[str] = []
+    for token in tokens:
+        if isinstance(token, Text):
+            parts.append(typo(token.value))
+        elif isinstance(token, Styled):
+            parts.append(to_plain(token.children, typo, name_keyword))
+        elif isinstance(token, KeywordRef):
+            parts.append(typo(name_keyword(token.key, token.shown)))
+        else:
+            parts.append(token.key)
+    return "".join(parts)

@@ -1,0 +1,38 @@
+"""The whole pipeline on one screen: load → validate → render → write."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import UserError
+from generator.load import load_file
+from generator.model import Sheet
+from generator.project import Project
+from generator.validate import validate
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str | None = None  # overrides the sheet's paper size: "A4" or "letter"
+
+
+def check(path: Path) -> Sheet:
+    """Load and validate one source; raise UserError naming every problem."""
+    located = load_file(path)
+    sheet = validate(located)
+    if sheet.sheet != path.stem:
+        raise UserError([located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{path.stem}'")])
+    return sheet
+
+
+def build(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
+    """Build one sheet in one language; the previous PDF stays until the new one is complete."""
+    from generator import render, write  # imports WeasyPrint: only when something is rendered
+
+    sheet = check(path)
+    html = render.html(project, sheet, lang, options)
+    pdf = render.pdf(project, sheet, html, path)
+    output = project.pdf_path(sheet.sheet, lang)
+    write.atomically(output, pdf)
+    return output
