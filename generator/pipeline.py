@@ -19,20 +19,19 @@ class BuildOptions:
 
 def check(path: Path) -> Sheet:
     """Load and validate one source; raise UserError naming every problem."""
-    located = load_file(path)
-    sheet = validate(located)
-    if sheet.sheet != path.stem:
-        raise UserError([located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{path.stem}'")])
-    return sheet
+    return validate(load_file(path))
 
 
 def build(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
     """Build one sheet in one language; the previous PDF stays until the new one is complete."""
-    from generator import render, write  # imports WeasyPrint: only when something is rendered
+    from generator import render, write  # render imports WeasyPrint: only when something is rendered
 
-    sheet = check(path)
-    html = render.html(project, sheet, lang, options)
-    pdf = render.pdf(project, sheet, html, path)
+    located = load_file(path)
+    sheet = validate(located)
+    document = render.layout(project, sheet, lang, options)
+    problems = [located.problem(loc, message) for loc, message in render.layout_findings(sheet, document)]
+    if problems:
+        raise UserError(problems)
     output = project.pdf_path(sheet.sheet, lang)
-    write.atomically(output, pdf)
+    write.atomically(output, render.pdf(sheet, document))
     return output

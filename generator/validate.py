@@ -23,6 +23,8 @@ def validate(located: Located) -> Sheet:
     except ValidationError as error:
         raise UserError([located.problem(e["loc"], _describe(e)) for e in error.errors()]) from None
     problems = [located.problem(loc, message) for loc, message in findings(sheet)]
+    if sheet.sheet != located.path.stem:
+        problems.append(located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'"))
     if problems:
         raise UserError(problems)
     return sheet

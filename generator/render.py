@@ -1,0 +1,153 @@
+"""Stage 3, render: a validated Sheet → HTML (Jinja) → laid-out pages (WeasyPrint) → PDF bytes.
+
+WeasyPrint reads only what `ProjectFetcher` serves: the project's templates and the font
+package's files. Anything else a template or stylesheet names stops the render.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import mimetypes
+from functools import cache
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import font_source_sans_pro
+import jinja2
+import weasyprint
+from babel.dates import format_date
+from markupsafe import Markup
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from generator import __version__, markup, typography
+from generator.errors import UserError
+from generator.model import Sheet
+from generator.project import Project
+from generator.validate import keyword_index
+
+FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
+PAPER_SIZES = {"A4": "A4", "letter": "letter"}
+
+# Words the templates print, per language. Unknown languages fall back to English words.
+UI_WORDS = {
+    "fr": {"page": "page", "edition": "édition", "errata": "Errata de cette édition", "of": "/"},
+    "en": {"page": "page", "edition": "edition", "errata": "Errata in this edition", "of": "/"},
+}
+
+
+class ProjectFetcher(URLFetcher):
+    """Serves the project's templates and fonts; refuses every other URL (no network, no other file)."""
+
+    def __init__(self, templates: Path):
+        super().__init__(fail_on_errors=True)
+        self.roots = {templates.resolve(): templates.resolve(), templates.resolve() / "fonts": FONTS}
+        self.fetched: list[str] = []
+
+    def fetch(self, url, headers=None):
+        self.fetched.append(url)
+        parts = urlsplit(url)
+        if parts.scheme != "file":
+            raise PermissionError(f"refused to fetch {url}: only the project's templates and fonts are served")
+        wanted = Path(unquote(parts.path)).resolve()
+        for prefix, real in sorted(self.roots.items(), key=lambda item: -len(str(item[0]))):
+            if wanted.is_relative_to(prefix):
+                target = (real / wanted.relative_to(prefix)).resolve()
+                if target.is_relative_to(real) and target.is_file():
+                    mime = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+                    return URLFetcherResponse(url, target.read_bytes(), {"Content-Type": mime})
+        raise PermissionError(f"refused to fetch {url}: not one of the project's templates or fonts")
+
+
+@cache
+def _environment(templates: Path) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+
+
+class Inline:
+    """Turns the sheet's inline markup into safe HTML, with the language's typography."""
+
+    def __init__(self, sheet: Sheet, lang: str):
+        self.typo = typography.for_language(lang)
+        self.keywords = keyword_index(sheet)
+
+    def name_keyword(self, key: str, shown: str | None) -> str:
+        return shown or self.keywords[key.casefold()].term
+
+    def __call__(self, text: str | None) -> Markup:
+        if not text:
+            return Markup("")
+        return markup.to_html(markup.parse(text), self.typo, self.name_keyword)
+
+    def plain(self, text: str) -> str:
+        return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
+
+
+def html(project: Project, sheet: Sheet, lang: str, options) -> str:
+    if lang != sheet.lang:
+        raise UserError.at(project.sources / f"{sheet.sheet}.yaml", 1, 1, f"no '{lang}' edition of this sheet: it is written in '{sheet.lang}'")
+    paper = options.paper or sheet.paper.size
+    template = _environment(project.templates).get_template("sheet.html.j2")
+    return template.render(
+        sheet=sheet,
+        lang=lang,
+        t=Inline(sheet, lang),
+        words=UI_WORDS.get(lang, UI_WORDS["en"]),
+        page_size=f"{PAPER_SIZES[paper]} {sheet.paper.orientation}",
+        long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang),
+        generator=f"qrs {__version__}",
+    )
+
+
+def layout(project: Project, sheet: Sheet, lang: str, options) -> weasyprint.Document:
+    fetcher = ProjectFetcher(project.templates)
+    document_html = weasyprint.HTML(
+        string=html(project, sheet, lang, options),
+        base_url=project.templates.resolve().as_uri() + "/",
+        url_fetcher=fetcher,
+    )
+    try:
+        return document_html.render()
+    except weasyprint.urls.FatalURLFetchingError as error:
+        raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
+
+
+def layout_findings(sheet: Sheet, document: weasyprint.Document):
+    """Layout problems found on the laid-out boxes, as (path in the source, message)."""
+    pages = len(document.pages)
+    if pages > sheet.paper.pages:
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}"
+    fragments = _block_fragments(document)
+    for s, section in enumerate(sheet.sections):
+        for b, block in enumerate(section.blocks):
+            count = fragments.get(block.id, 0)
+            if count > 1:
+                yield ("sections", s, "blocks", b), f"block '{block.id}' is split across {count} columns or pages"
+
+
+def _block_fragments(document: weasyprint.Document) -> dict[str, int]:
+    """How many boxes each block was laid out in: more than one means it was split."""
+    counts: dict[str, int] = {}
+    for page in document.pages:
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag != "section" or "block" not in element.get("class", ""):
+                continue
+            if getattr(box, "is_for_root_element", False):
+                continue
+            block_id = element.get("id")
+            counts[block_id] = counts.get(block_id, 0) + 1
+    return counts
+
+
+def pdf(sheet: Sheet, document: weasyprint.Document) -> bytes:
+    """Identical input gives identical bytes: fixed identifier, dates from the edition."""
+    identifier = hashlib.sha256(f"{sheet.sheet}/{sheet.lang}/{sheet.edition}".encode()).hexdigest()[:32]
+    return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True)
