@@ -124,7 +124,7 @@ def _compose(path: Path, text: str) -> Node:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = error.problem or "invalid YAML"
-        if "\t" in message or "tab" in message.lower():
+        if "'\\t'" in message or "\t" in message:
             message = "a tab character is not allowed here: indent with spaces"
         elif error.context:
             message = f"{error.context}, {message}"

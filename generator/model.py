@@ -179,10 +179,12 @@ class DiceBlock(BlockBase):
     def check(self) -> Iterator[Finding]:
         possible = rules.die_results(self.die)
         seen: dict[int, int] = {}
+        unreadable = False
         for index, row in enumerate(self.rows):
             try:
                 results = rules.roll_results(row.roll, possible)
             except ValueError as error:
+                unreadable = True
                 yield ("rows", index, "roll"), str(error)
                 continue
             for result in results:
@@ -191,7 +193,7 @@ class DiceBlock(BlockBase):
                 else:
                     seen[result] = index
         missing = [r for r in possible if r not in seen]
-        if missing:
+        if missing and not unreadable:  # a gap behind an unreadable roll is not news
             yield ("rows",), f"{self.die} can roll {rules.describe(missing)}, which no row covers"
 
 

@@ -2,7 +2,7 @@
 
 Sources are typed with a plain keyboard; what prints follows the language of the edition:
 French non-breaking spaces before : ; ! ? and inside « », typographic apostrophes,
-English curly quotes, and a true minus sign in numbers everywhere.
+English curly quotes; everywhere a true minus sign in numbers and an en dash in ranges (3–4).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ NNBSP = "\u202f"  # narrow no-break space, French usage before ; ! ?
 MINUS = "\u2212"
 
 _MINUS = re.compile(r"(?<![\w\-–])-(?=\d|½|¼)")
+_RANGE = re.compile(r"(?<=\d)-(?=\d)")
 _APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
 _COMPARISONS = (("<=", "≤"), (">=", "≥"))
 _FR_BEFORE_HIGH = re.compile(r"(?<=[\w)»\"”%…])\s*([;!?])")
@@ -25,6 +26,7 @@ _EN_DOUBLE_QUOTES = re.compile(r'(?<![\w\d])"(?=\S)(.+?)(?<=\S)"')
 
 def common(text: str) -> str:
     text = _MINUS.sub(MINUS, text)
+    text = _RANGE.sub("\u2013", text)
     text = _APOSTROPHE.sub("\u2019", text)
     for ascii_form, sign in _COMPARISONS:
         text = text.replace(ascii_form, sign)

@@ -1,0 +1,33 @@
+"""Shared fixtures: the project, its sheets, and built PDFs (built once per test session)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.project import Project
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "sources"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SHEETS = sorted(path.stem for path in SOURCES.glob("*.yaml"))
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """Build a sheet once per session into a temporary build folder; returns the PDF path."""
+    build_dir = tmp_path_factory.mktemp("build")
+    cache: dict[tuple, Path] = {}
+
+    def build(sources: Path, sheet: str, lang: str | None = None) -> Path:
+        from generator import pipeline
+
+        key = (sources, sheet, lang)
+        if key not in cache:
+            project = Project.at(sources, build_dir / sources.name)
+            path = sources / f"{sheet}.yaml"
+            cache[key] = pipeline.build(project, path, lang or pipeline.check(path).lang)
+        return cache[key]
+
+    return build
