@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import mimetypes
+import os
 from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -150,4 +151,7 @@ def _block_fragments(document: weasyprint.Document) -> dict[str, int]:
 def pdf(sheet: Sheet, document: weasyprint.Document) -> bytes:
     """Identical input gives identical bytes: fixed identifier, dates from the edition."""
     identifier = hashlib.sha256(f"{sheet.sheet}/{sheet.lang}/{sheet.edition}".encode()).hexdigest()[:32]
+    # fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH says otherwise.
+    edition_day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
+    os.environ["SOURCE_DATE_EPOCH"] = str(int(edition_day.timestamp()))
     return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True)

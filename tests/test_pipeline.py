@@ -1,0 +1,105 @@
+"""End to end: every fact of every source is printed in its PDF, in order within each block."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from pypdf import PdfReader
+
+from generator import pipeline
+from generator.render import Inline
+from tests.conftest import FIXTURES, SHEETS, SOURCES
+
+
+def squeeze(text: str) -> str:
+    """Compare text as printed, whatever the line breaks: drop white space and hyphenation."""
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(ch for ch in text if not ch.isspace() and ch not in "-\u2010\u00ad")
+
+
+def printed(block, sheet) -> list[str]:
+    """The texts a block prints, in reading order (mirrors the block templates)."""
+    texts = [block.title, block.intro]
+    if block.type == "sequence":
+        def steps(items):
+            for step in items:
+                yield step.title
+                yield step.text
+                yield from steps(step.steps)
+        texts += steps(block.steps)
+    elif block.type == "table":
+        texts += [column.title for column in block.columns]
+        texts += [cell.text for row in block.rows for cell in row.cells]
+    elif block.type == "dice":
+        texts += [block.roll_title or block.die, block.name_title, block.text_title]
+        texts += [part for row in block.rows for part in (row.roll, row.name, row.text)]
+    elif block.type == "modifiers":
+        texts += [block.value_title, block.text_title, block.detail_title]
+        texts += [part for item in block.items for part in (item.value, item.text, item.detail)]
+    elif block.type == "matrix":
+        texts += [block.row_title, block.column_title, *block.column_keys]
+        for key, values in zip(block.row_keys, block.grid()):
+            texts += [key, *values]
+    elif block.type == "text":
+        for item in block.content:
+            texts += [item.p, *(item.bullets or []), *(item.numbered or [])]
+            texts += [part for term in item.terms or [] for part in (term.term, term.text)]
+    elif block.type == "glossary":
+        texts += [part for kw in sheet.keywords if kw.text and (block.keywords is None or kw.id in block.keywords)
+                  for part in (kw.term, kw.text)]
+    texts += [part for note in block.notes for part in (note.id, note.text)]
+    texts.append(block.after)
+    return [text for text in texts if text]
+
+
+def assert_complete(pdf_path, sheet):
+    page_text = squeeze("".join(page.extract_text() for page in PdfReader(pdf_path).pages))
+    inline = Inline(sheet, sheet.lang)
+    for block in sheet.blocks():
+        position = 0
+        for text in printed(block, sheet):
+            wanted = squeeze(inline.plain(text))
+            found = page_text.find(wanted, position)
+            assert found >= 0, f"{sheet.sheet}/{block.id}: {wanted!r} is missing or out of order"
+            position = found + len(wanted)
+
+
+@pytest.mark.parametrize("sheet_id", SHEETS)
+def test_every_fact_of_the_source_is_printed(built, sheet_id):
+    sheet = pipeline.check(SOURCES / f"{sheet_id}.yaml")
+    pdf = built(SOURCES, sheet_id)
+    assert len(PdfReader(pdf).pages) <= sheet.paper.pages
+    assert_complete(pdf, sheet)
+
+
+def test_completeness_check_notices_a_missing_row(built):
+    sheet = pipeline.check(FIXTURES / "every-block.yaml")
+    pdf = built(FIXTURES, "every-block")
+    assert_complete(pdf, sheet)
+    dice = next(block for block in sheet.blocks() if block.type == "dice")
+    dice.rows[1].text = "Une ligne que le PDF n'a pas"
+    with pytest.raises(AssertionError, match="missing or out of order"):
+        assert_complete(pdf, sheet)
+
+
+def test_a_failed_build_keeps_the_previous_pdf(tmp_path):
+    source = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "every-block.yaml").write_text(source, encoding="utf-8")
+    project = pipeline.Project.at(sources)
+    good = pipeline.build(project, sources / "every-block.yaml", "fr")
+    before = good.read_bytes()
+    (sources / "every-block.yaml").write_text(source.replace("roll: 3-6", "roll: 3-5"), encoding="utf-8")
+    with pytest.raises(pipeline.UserError):
+        pipeline.build(project, sources / "every-block.yaml", "fr")
+    assert good.read_bytes() == before
+    assert [path.name for path in good.parent.iterdir()] == [good.name]
+
+
+def test_two_builds_of_the_same_source_are_byte_identical(tmp_path, built):
+    first = built(FIXTURES, "every-block").read_bytes()
+    project = pipeline.Project.at(FIXTURES, tmp_path)
+    second = pipeline.build(project, FIXTURES / "every-block.yaml", "fr").read_bytes()
+    assert first == second
