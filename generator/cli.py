@@ -8,7 +8,9 @@ from pathlib import Path
 
 import click
 
-from generator import pipeline
+from generator import i18n, pipeline
+from generator.load import load_file
+from generator.validate import validate
 from generator.errors import UserError
 from generator.project import Project
 
@@ -46,6 +48,7 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
     for path in paths:
         try:
             pipeline.check(path)
+            pipeline.check_translations(project, path)
         except UserError as error:
             problems.extend(error.problems)
     if problems:
@@ -58,13 +61,17 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 @click.option("--lang", "languages", multiple=True, help="Language(s) to build (default: the sheet's own).")
 @click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
               help="Override the sheets' paper size.")
+@click.option("--allow-fallback", is_flag=True,
+              help="Print the canonical text where a translation is missing or stale (the sheet says so).")
 @click.pass_obj
-def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None) -> None:
-    """Render sheets to PDF in build/."""
-    options = pipeline.BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None)
+def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
+          allow_fallback: bool) -> None:
+    """Render sheets to PDF in build/, in every language they have (or those given)."""
+    options = pipeline.BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
+                                    allow_fallback=allow_fallback)
     problems = []
     for path in project.sheet_paths(sheets):
-        for lang in languages or (pipeline.check(path).lang,):
+        for lang in languages or i18n.languages(project.sources, pipeline.check(path)):
             try:
                 output = pipeline.build(project, path, lang, options)
             except UserError as error:
@@ -73,6 +80,41 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
             click.echo(f"wrote {output.relative_to(Path.cwd()) if output.is_relative_to(Path.cwd()) else output}")
     if problems:
         raise UserError(problems)
+
+
+@cli.group("i18n")
+def i18n_group() -> None:
+    """Translation catalogues: sources/i18n/<sheet>.<lang>.po."""
+
+
+@i18n_group.command("status")
+@click.argument("sheets", nargs=-1)
+@click.pass_obj
+def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
+    """How many strings are translated, stale and missing, per sheet and language."""
+    click.echo(f"{'sheet':<20} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")
+    for path in project.sheet_paths(sheets):
+        located = load_file(path)
+        sheet = validate(located)
+        wanted = i18n.entries(located, sheet)
+        for lang in i18n.languages(project.sources, sheet)[1:]:
+            found = i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)), wanted)
+            click.echo(f"{sheet.sheet:<20} {lang:<5} {len(found.translated):>10} {len(found.stale):>6} {len(found.missing):>8}")
+
+
+@i18n_group.command("update")
+@click.argument("sheets", nargs=-1)
+@click.option("--lang", "languages", multiple=True, help="Create or refresh these languages (default: existing ones).")
+@click.pass_obj
+def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
+    """Refresh catalogues after a source change: new strings added, changed ones marked fuzzy."""
+    for path in project.sheet_paths(sheets):
+        located = load_file(path)
+        sheet = validate(located)
+        for lang in languages or i18n.languages(project.sources, sheet)[1:]:
+            catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
+            found = i18n.update(located, sheet, lang, catalogue)
+            click.echo(f"{catalogue}: {len(found.translated)} translated, {len(found.stale)} stale, {len(found.missing)} missing")
 
 
 def main(argv: list[str] | None = None) -> None:

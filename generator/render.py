@@ -21,7 +21,7 @@ from babel.dates import format_date
 from markupsafe import Markup
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from generator import __version__, markup, typography
+from generator import __version__, i18n, markup, typography
 from generator.errors import UserError
 from generator.model import Sheet
 from generator.project import Project
@@ -30,10 +30,12 @@ from generator.validate import keyword_index
 FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
 PAPER_SIZES = {"A4": "A4", "letter": "letter"}
 
-# Words the templates print, per language. Unknown languages fall back to English words.
+# The words templates print, in English; other languages come from templates/i18n/<lang>.po.
 UI_WORDS = {
-    "fr": {"page": "page", "edition": "édition", "errata": "Errata de cette édition", "of": "/"},
-    "en": {"page": "page", "edition": "edition", "errata": "Errata in this edition", "of": "/"},
+    "page": "page",
+    "edition": "edition",
+    "errata": "Errata in this edition",
+    "partly_untranslated": "partly untranslated",
 }
 
 
@@ -91,26 +93,43 @@ class Inline:
         return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
 
 
-def html(project: Project, sheet: Sheet, lang: str, options) -> str:
-    if lang != sheet.lang:
-        raise UserError.at(project.sources / f"{sheet.sheet}.yaml", 1, 1, f"no '{lang}' edition of this sheet: it is written in '{sheet.lang}'")
+def html(project: Project, sheet: Sheet, options, untranslated: int = 0) -> str:
+    lang = sheet.lang
     paper = options.paper or sheet.paper.size
     template = _environment(project.templates).get_template("sheet.html.j2")
     return template.render(
         sheet=sheet,
         lang=lang,
         t=Inline(sheet, lang),
-        words=UI_WORDS.get(lang, UI_WORDS["en"]),
+        words=ui_words(project.templates, lang, options.allow_fallback),
+        untranslated=untranslated,
         page_size=f"{PAPER_SIZES[paper]} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang),
         generator=f"qrs {__version__}",
     )
 
 
-def layout(project: Project, sheet: Sheet, lang: str, options) -> weasyprint.Document:
+def ui_words(templates: Path, lang: str, allow_fallback: bool) -> dict[str, str]:
+    if lang == "en":
+        return dict(UI_WORDS)
+    catalogue_file = templates / "i18n" / f"{lang}.po"
+    if not catalogue_file.exists():
+        if allow_fallback:
+            return dict(UI_WORDS)
+        raise UserError.at(catalogue_file, 1, 1, f"the templates have no '{lang}' catalogue: copy templates/i18n/fr.po and translate it")
+    translated = {message.context: message.string for message in i18n.read(catalogue_file) if message.context}
+    words = {}
+    for key, english in UI_WORDS.items():
+        if not translated.get(key) and not allow_fallback:
+            raise UserError.at(catalogue_file, 1, 1, f"no '{lang}' translation of the template word '{english}' ({key})")
+        words[key] = translated.get(key) or english
+    return words
+
+
+def layout(project: Project, sheet: Sheet, options, untranslated: int = 0) -> weasyprint.Document:
     fetcher = ProjectFetcher(project.templates)
     document_html = weasyprint.HTML(
-        string=html(project, sheet, lang, options),
+        string=html(project, sheet, options, untranslated),
         base_url=project.templates.resolve().as_uri() + "/",
         url_fetcher=fetcher,
     )
