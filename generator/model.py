@@ -213,7 +213,7 @@ class ModifiersBlock(BlockBase):
     value_title: OptionalText | None = None
     text_title: OptionalText | None = None
     detail_title: OptionalText | None = None
-    unit: str | None = Field(None, description="A unit the values may carry: u, ps, \", SP…")
+    unit: OptionalText | None = Field(None, description="A unit the values may carry: u, ps, \", SP…")
     items: Annotated[list[Modifier], Field(min_length=1, max_length=MAX_ROWS)]
 
     def check(self) -> Iterator[Finding]:
