@@ -3,7 +3,7 @@ PY     := $(VENV)/bin/python
 QRS    := $(VENV)/bin/qrs
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build check test clean
+.PHONY: all install build check test clean update-golden
 
 all: build
 
@@ -26,3 +26,6 @@ test: $(STAMP)
 
 clean:
 	rm -rf build
+
+update-golden: $(STAMP)
+	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/test_render.py

@@ -24,6 +24,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from generator import __version__, i18n, markup, typography
 from generator.errors import UserError
 from generator.model import Sheet
+from generator.project import TEMPLATES as TEMPLATES_DIR
 from generator.project import Project
 from generator.validate import keyword_index
 

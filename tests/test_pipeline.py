@@ -7,7 +7,9 @@ import unicodedata
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
+from generator import i18n, pipeline
+from generator.load import load_file
+from generator.validate import validate
 from generator.render import Inline
 from tests.conftest import FIXTURES, SHEETS, SOURCES
 
@@ -65,10 +67,19 @@ def assert_complete(pdf_path, sheet):
             position = found + len(wanted)
 
 
-@pytest.mark.parametrize("sheet_id", SHEETS)
-def test_every_fact_of_the_source_is_printed(built, sheet_id):
-    sheet = pipeline.check(SOURCES / f"{sheet_id}.yaml")
-    pdf = built(SOURCES, sheet_id)
+def editions():
+    for sheet_id in SHEETS:
+        for lang in i18n.languages(SOURCES, pipeline.check(SOURCES / f"{sheet_id}.yaml")):
+            yield sheet_id, lang
+
+
+@pytest.mark.parametrize("sheet_id, lang", list(editions()))
+def test_every_fact_of_the_source_is_printed(built, sheet_id, lang):
+    located = load_file(SOURCES / f"{sheet_id}.yaml")
+    sheet = validate(located)
+    if lang != sheet.lang:
+        sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(SOURCES, sheet_id, lang), False)
+    pdf = built(SOURCES, sheet_id, lang)
     assert len(PdfReader(pdf).pages) <= sheet.paper.pages
     assert_complete(pdf, sheet)
 
