@@ -238,9 +238,9 @@ class MatrixBlock(BlockBase):
     type: Literal["matrix"]
     row_title: OptionalText = ""
     column_title: OptionalText = ""
-    row_keys: Annotated[list[str], Field(min_length=1, max_length=30)]
-    column_keys: Annotated[list[str], Field(min_length=1, max_length=30)]
-    cells: Annotated[list[str], Field(min_length=1, max_length=30, description="One string a row, values separated by spaces.")]
+    row_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)]
+    column_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)]
+    cells: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30, description="One string a row, values separated by spaces.")]
     impossible: str | None = Field(None, description="The value that means 'cannot succeed', e.g. N or –.")
     rule: MatrixRule | None = None
 
