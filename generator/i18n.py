@@ -24,7 +24,8 @@ from generator.model import Sheet, prose
 from generator.validate import findings
 from pydantic import ValidationError
 
-_HAS_WORDS = re.compile(r"[^\W\d_]{2,}")
+_HAS_WORDS = re.compile(r"[^\W\d_½¼¾]")
+_DICE = re.compile(r"\d*D\d+")
 _MARKUP_ONLY = re.compile(r"^\{[^{}]+\}$")  # a bare keyword reference prints the keyword's own term
 
 
@@ -39,7 +40,8 @@ def languages(sources: Path, sheet: Sheet) -> list[str]:
 
 
 def needs_translation(text: str) -> bool:
-    return bool(_HAS_WORDS.search(text)) and not _MARKUP_ONLY.match(text.strip())
+    """Words need translating, even one letter ("F" for Strength); dice and numbers do not."""
+    return bool(_HAS_WORDS.search(_DICE.sub("", text))) and not _MARKUP_ONLY.match(text.strip())
 
 
 def context_of(sheet: Sheet, loc: tuple) -> str:

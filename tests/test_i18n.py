@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -23,7 +24,16 @@ def project(tmp_path):
     return pipeline.Project.at(sources, tmp_path / "build")
 
 
-def fill(catalogue_file, translate=lambda message: f"EN {message.id}"):
+def english(message):
+    """A stand-in English translation: the game's term for keywords, matrix values unchanged."""
+    if message.context == "keywords/savage/term":
+        return "Savage"
+    if re.search(r"/cells/\d+$", message.context):
+        return message.id
+    return f"EN {message.id}"
+
+
+def fill(catalogue_file, translate=english):
     """Translate every message of a catalogue (a stand-in translator)."""
     with catalogue_file.open("rb") as stream:
         catalogue = read_po(stream)
@@ -60,8 +70,7 @@ def test_contexts_are_stable_ids_not_positions(project):
 
 def test_a_complete_translation_builds(project):
     update(project, "en")
-    fill(i18n.catalogue_path(project.sources, "every-block", "en"),
-         lambda m: "Savage" if m.context == "keywords/savage/term" else f"EN {m.id}")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
     pipeline.check_translations(project, project.sources / "every-block.yaml")
     output = pipeline.build(project, project.sources / "every-block.yaml", "en")
     assert output.name == "every-block.en.pdf" and output.stat().st_size > 0
@@ -70,7 +79,7 @@ def test_a_complete_translation_builds(project):
 def test_changing_one_french_cell_makes_exactly_that_translation_stale(project, capsys):
     update(project, "en")
     catalogue_file = i18n.catalogue_path(project.sources, "every-block", "en")
-    fill(catalogue_file, lambda m: "Savage" if m.context == "keywords/savage/term" else f"EN {m.id}")
+    fill(catalogue_file)
     source = project.sources / "every-block.yaml"
     source.write_text(source.read_text().replace("Tir en mouvement", "Tir après un mouvement"))
     with pytest.raises(UserError) as caught:
