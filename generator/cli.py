@@ -63,12 +63,14 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
               help="Override the sheets' paper size.")
 @click.option("--allow-fallback", is_flag=True,
               help="Print the canonical text where a translation is missing or stale (the sheet says so).")
+@click.option("--gloss", type=click.Choice(["en"]), default=None,
+              help="Show each game term's English original beside its first mention.")
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-          allow_fallback: bool) -> None:
+          allow_fallback: bool, gloss: str | None) -> None:
     """Render sheets to PDF in build/, in every language they have (or those given)."""
     options = pipeline.BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                                    allow_fallback=allow_fallback)
+                                    allow_fallback=allow_fallback, gloss=gloss is not None)
     problems = []
     for path in project.sheet_paths(sheets):
         for lang in languages or i18n.languages(project.sources, pipeline.check(path)):

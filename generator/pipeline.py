@@ -17,6 +17,7 @@ from generator.validate import validate
 class BuildOptions:
     paper: str | None = None  # overrides the sheet's paper size: "A4" or "letter"
     allow_fallback: bool = False  # print canonical text where a translation is missing or stale
+    gloss: bool = False  # show each keyword's English original beside its first mention
 
 
 def check(path: Path) -> Sheet:

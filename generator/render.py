@@ -78,17 +78,29 @@ def _environment(templates: Path) -> jinja2.Environment:
 class Inline:
     """Turns the sheet's inline markup into safe HTML, with the language's typography."""
 
-    def __init__(self, sheet: Sheet, lang: str):
+    def __init__(self, sheet: Sheet, lang: str, gloss: bool = False):
         self.typo = typography.for_language(lang)
         self.keywords = keyword_index(sheet)
+        self.gloss = gloss
+        self.glossed: set[str] = set()
 
     def name_keyword(self, key: str, shown: str | None) -> str:
         return shown or self.keywords[key.casefold()].term
 
+    def name_keyword_glossed(self, key: str, shown: str | None) -> str:
+        """With --gloss: the game's English term beside the first mention of each keyword."""
+        name = self.name_keyword(key, shown)
+        keyword = self.keywords[key.casefold()]
+        if keyword.original and keyword.original != keyword.term and keyword.id not in self.glossed:
+            self.glossed.add(keyword.id)
+            return f"{name} ({keyword.original})"
+        return name
+
     def __call__(self, text: str | None) -> Markup:
         if not text:
             return Markup("")
-        return markup.to_html(markup.parse(text), self.typo, self.name_keyword)
+        namer = self.name_keyword_glossed if self.gloss else self.name_keyword
+        return markup.to_html(markup.parse(text), self.typo, namer)
 
     def plain(self, text: str) -> str:
         return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
@@ -101,7 +113,7 @@ def html(project: Project, sheet: Sheet, options, untranslated: int = 0) -> str:
     return template.render(
         sheet=sheet,
         lang=lang,
-        t=Inline(sheet, lang),
+        t=Inline(sheet, lang, gloss=options.gloss),
         words=ui_words(project.templates, lang, options.allow_fallback),
         untranslated=untranslated,
         page_size=f"{PAPER_SIZES[paper]} {sheet.paper.orientation}",

@@ -64,3 +64,15 @@ def test_a_template_that_reaches_outside_stops_the_render(tmp_path):
     project = pipeline.Project(sources=FIXTURES, build=tmp_path / "build", templates=templates)
     with pytest.raises(UserError, match="refused to fetch file:///etc/passwd"):
         render.layout(project, pipeline.check(FIXTURES / "every-block.yaml"), pipeline.BuildOptions())
+
+
+def test_gloss_shows_the_english_original_once(tmp_path):
+    source = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
+    source = source.replace("    term: Savage\n", "    term: Sauvage\n    original: Savage\n")
+    (tmp_path / "every-block.yaml").write_text(source, encoding="utf-8")
+    project = pipeline.Project.at(tmp_path)
+    sheet = pipeline.check(tmp_path / "every-block.yaml")
+    plain = render.html(project, sheet, pipeline.BuildOptions())
+    glossed = render.html(project, sheet, pipeline.BuildOptions(gloss=True))
+    assert "Sauvage (Savage)" not in plain
+    assert glossed.count("Sauvage (Savage)") == 1 and glossed.count(">Sauvage<") >= 1
