@@ -8,7 +8,7 @@ typed and refuses what would be misread, naming where.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,6 @@ class Located:
     path: Path
     data: Any
     root: Node
-    problems: list[Problem] = field(default_factory=list)
 
     def position(self, loc: tuple) -> tuple[int, int]:
         """Line and column (1-based) of the deepest node that `loc` reaches.

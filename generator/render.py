@@ -24,12 +24,10 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from generator import __version__, i18n, markup, typography
 from generator.errors import UserError
 from generator.model import Sheet
-from generator.project import TEMPLATES as TEMPLATES_DIR
 from generator.project import Project
 from generator.validate import keyword_index
 
 FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
-PAPER_SIZES = {"A4": "A4", "letter": "letter"}
 
 # The words templates print, in English; other languages come from templates/i18n/<lang>.po.
 UI_WORDS = {
@@ -116,7 +114,7 @@ def html(project: Project, sheet: Sheet, options, untranslated: int = 0) -> str:
         t=Inline(sheet, lang, gloss=options.gloss),
         words=ui_words(project.templates, lang, options.allow_fallback),
         untranslated=untranslated,
-        page_size=f"{PAPER_SIZES[paper]} {sheet.paper.orientation}",
+        page_size=f"{paper} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang),
         generator=f"qrs {__version__}",
     )
@@ -172,8 +170,6 @@ def _block_fragments(document: weasyprint.Document) -> dict[str, int]:
         for box in page._page_box.descendants():
             element = getattr(box, "element", None)
             if element is None or box.element_tag != "section" or "block" not in element.get("class", ""):
-                continue
-            if getattr(box, "is_for_root_element", False):
                 continue
             block_id = element.get("id")
             counts[block_id] = counts.get(block_id, 0) + 1

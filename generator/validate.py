@@ -12,7 +12,7 @@ from collections import Counter
 from pydantic import ValidationError
 
 from generator import markup
-from generator.errors import Problem, UserError
+from generator.errors import UserError
 from generator.load import Located
 from generator.model import Keyword, Sheet, prose
 

@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 
 import pytest
-from weasyprint.urls import FatalURLFetchingError
 
 from generator import pipeline, render
+from generator.project import TEMPLATES
 from generator.errors import UserError
 from tests.conftest import FIXTURES
 
@@ -44,13 +44,13 @@ def test_markup_is_escaped_and_typography_applied(fixture_html):
 
 
 def test_fetcher_serves_templates_and_fonts_only(tmp_path):
-    fetcher = render.ProjectFetcher(render.TEMPLATES_DIR)
-    assert fetcher.fetch((render.TEMPLATES_DIR / "sheet.css").as_uri()).read().startswith(b"/*")
-    assert fetcher.fetch((render.TEMPLATES_DIR / "fonts" / "SourceSansPro-Regular.ttf").as_uri()).read()[:4] == b"\x00\x01\x00\x00"
+    fetcher = render.ProjectFetcher(TEMPLATES)
+    assert fetcher.fetch((TEMPLATES / "sheet.css").as_uri()).read().startswith(b"/*")
+    assert fetcher.fetch((TEMPLATES / "fonts" / "SourceSansPro-Regular.ttf").as_uri()).read()[:4] == b"\x00\x01\x00\x00"
     secret = tmp_path / "secret.txt"
     secret.write_text("secret")
-    for url in [secret.as_uri(), "http://example.com/x.css", (render.TEMPLATES_DIR / ".." / "pyproject.toml").as_uri(),
-                (render.TEMPLATES_DIR / "fonts" / ".." / ".." / "README.md").as_uri()]:
+    for url in [secret.as_uri(), "http://example.com/x.css", (TEMPLATES / ".." / "pyproject.toml").as_uri(),
+                (TEMPLATES / "fonts" / ".." / ".." / "README.md").as_uri()]:
         with pytest.raises(PermissionError):
             fetcher.fetch(url)
 
@@ -58,7 +58,7 @@ def test_fetcher_serves_templates_and_fonts_only(tmp_path):
 def test_a_template_that_reaches_outside_stops_the_render(tmp_path):
     templates = tmp_path / "templates"
     import shutil
-    shutil.copytree(render.TEMPLATES_DIR, templates)
+    shutil.copytree(TEMPLATES, templates)
     css = templates / "sheet.css"
     css.write_text('@import url("file:///etc/passwd");\n' + css.read_text())
     project = pipeline.Project(sources=FIXTURES, build=tmp_path / "build", templates=templates)
