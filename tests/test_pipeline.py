@@ -82,6 +82,17 @@ def test_every_fact_of_the_source_is_printed(built, sheet_id, lang):
     pdf = built(SOURCES, sheet_id, lang)
     assert len(PdfReader(pdf).pages) <= sheet.paper.pages
     assert_complete(pdf, sheet)
+    assert_one_font(pdf)
+
+
+def assert_one_font(pdf_path):
+    """A glyph missing from the sheet's font makes the renderer fall back to another one: refuse that."""
+    fonts = {
+        str(font.get_object()["/BaseFont"]).split("+")[-1]
+        for page in PdfReader(pdf_path).pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+    assert fonts and all(name.startswith("Source-Sans") for name in fonts), fonts
 
 
 def test_completeness_check_notices_a_missing_row(built):
