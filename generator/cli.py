@@ -9,8 +9,6 @@ from pathlib import Path
 import click
 
 from generator import i18n, pipeline
-from generator.load import load_file
-from generator.validate import validate
 from generator.errors import UserError
 from generator.project import Project
 
@@ -96,12 +94,8 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
     """How many strings are translated, stale and missing, per sheet and language."""
     click.echo(f"{'sheet':<20} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")
     for path in project.sheet_paths(sheets):
-        located = load_file(path)
-        sheet = validate(located)
-        wanted = i18n.entries(located, sheet)
-        for lang in i18n.languages(project.sources, sheet)[1:]:
-            found = i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)), wanted)
-            click.echo(f"{sheet.sheet:<20} {lang:<5} {len(found.translated):>10} {len(found.stale):>6} {len(found.missing):>8}")
+        for sheet_id, lang, found in pipeline.translation_status(project, path):
+            click.echo(f"{sheet_id:<20} {lang:<5} {len(found.translated):>10} {len(found.stale):>6} {len(found.missing):>8}")
 
 
 @i18n_group.command("update")
@@ -111,11 +105,7 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
 def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
     """Refresh catalogues after a source change: new strings added, changed ones marked fuzzy."""
     for path in project.sheet_paths(sheets):
-        located = load_file(path)
-        sheet = validate(located)
-        for lang in languages or i18n.languages(project.sources, sheet)[1:]:
-            catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
-            found = i18n.update(located, sheet, lang, catalogue)
+        for catalogue, found in pipeline.update_translations(project, path, languages):
             click.echo(f"{catalogue}: {len(found.translated)} translated, {len(found.stale)} stale, {len(found.missing)} missing")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from generator import i18n
 from generator.errors import UserError
-from generator.load import load_file
+from generator.load import Located, load_file
 from generator.model import Sheet
 from generator.project import Project
 from generator.validate import validate
@@ -25,10 +25,15 @@ def check(path: Path) -> Sheet:
     return validate(load_file(path))
 
 
+def load(path: Path) -> tuple[Located, Sheet]:
+    """A validated sheet, with the located data that maps it back to its file."""
+    located = load_file(path)
+    return located, validate(located)
+
+
 def check_translations(project: Project, path: Path) -> list[i18n.Status]:
     """Every catalogue of a sheet: a stale or missing translation is a problem naming file:line."""
-    located = load_file(path)
-    sheet = validate(located)
+    located, sheet = load(path)
     problems = []
     for lang in i18n.languages(project.sources, sheet)[1:]:
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
@@ -40,12 +45,31 @@ def check_translations(project: Project, path: Path) -> list[i18n.Status]:
         raise UserError(problems)
 
 
+def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18n.Status]]:
+    """(sheet, language, status) for every catalogue of a sheet."""
+    located, sheet = load(path)
+    wanted = i18n.entries(located, sheet)
+    return [
+        (sheet.sheet, lang, i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)), wanted))
+        for lang in i18n.languages(project.sources, sheet)[1:]
+    ]
+
+
+def update_translations(project: Project, path: Path, languages: tuple[str, ...] = ()) -> list[tuple[Path, i18n.Status]]:
+    """Create or refresh a sheet's catalogues (the given languages, or those it has)."""
+    located, sheet = load(path)
+    results = []
+    for lang in languages or i18n.languages(project.sources, sheet)[1:]:
+        catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
+        results.append((catalogue, i18n.update(located, sheet, lang, catalogue)))
+    return results
+
+
 def build(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
     """Build one sheet in one language; the previous PDF stays until the new one is complete."""
     from generator import render, write  # render imports WeasyPrint: only when something is rendered
 
-    located = load_file(path)
-    sheet = validate(located)
+    located, sheet = load(path)
     untranslated = 0
     if lang != sheet.lang:
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
