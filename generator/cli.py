@@ -45,8 +45,7 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
     paths = project.sheet_paths(sheets)
     for path in paths:
         try:
-            pipeline.check(path)
-            pipeline.check_translations(project, path)
+            pipeline.check_with_translations(project, path)
         except UserError as error:
             problems.extend(error.problems)
     if problems:

@@ -39,6 +39,11 @@ def languages(sources: Path, sheet: Sheet) -> list[str]:
     return [sheet.lang] + [lang for lang in found if lang != sheet.lang]
 
 
+def translated_languages(sources: Path, sheet: Sheet) -> list[str]:
+    """The languages a sheet has catalogues for, besides its canonical one."""
+    return languages(sources, sheet)[1:]
+
+
 def needs_translation(text: str) -> bool:
     """Words need translating, even one letter ("F" for Strength); dice and numbers do not."""
     return bool(_HAS_WORDS.search(_DICE.sub("", text))) and not _MARKUP_ONLY.match(text.strip())

@@ -31,11 +31,11 @@ def load(path: Path) -> tuple[Located, Sheet]:
     return located, validate(located)
 
 
-def check_translations(project: Project, path: Path) -> list[i18n.Status]:
-    """Every catalogue of a sheet: a stale or missing translation is a problem naming file:line."""
+def check_with_translations(project: Project, path: Path) -> None:
+    """A source and every catalogue of it: a stale or missing translation is a problem naming file:line."""
     located, sheet = load(path)
     problems = []
-    for lang in i18n.languages(project.sources, sheet)[1:]:
+    for lang in i18n.translated_languages(project.sources, sheet):
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         try:
             i18n.translate(located, sheet, lang, catalogue, allow_fallback=False)
@@ -51,7 +51,7 @@ def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18
     wanted = i18n.entries(located, sheet)
     return [
         (sheet.sheet, lang, i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)), wanted))
-        for lang in i18n.languages(project.sources, sheet)[1:]
+        for lang in i18n.translated_languages(project.sources, sheet)
     ]
 
 
@@ -59,7 +59,7 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
     """Create or refresh a sheet's catalogues (the given languages, or those it has)."""
     located, sheet = load(path)
     results = []
-    for lang in languages or i18n.languages(project.sources, sheet)[1:]:
+    for lang in languages or i18n.translated_languages(project.sources, sheet):
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         results.append((catalogue, i18n.update(located, sheet, lang, catalogue)))
     return results

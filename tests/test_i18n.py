@@ -71,7 +71,7 @@ def test_contexts_are_stable_ids_not_positions(project):
 def test_a_complete_translation_builds(project):
     update(project, "en")
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
-    pipeline.check_translations(project, project.sources / "every-block.yaml")
+    pipeline.check_with_translations(project, project.sources / "every-block.yaml")
     output = pipeline.build(project, project.sources / "every-block.yaml", "en")
     assert output.name == "every-block.en.pdf" and output.stat().st_size > 0
 
@@ -83,7 +83,7 @@ def test_changing_one_french_cell_makes_exactly_that_translation_stale(project, 
     source = project.sources / "every-block.yaml"
     source.write_text(source.read_text().replace("Tir en mouvement", "Tir après un mouvement"))
     with pytest.raises(UserError) as caught:
-        pipeline.check_translations(project, source)
+        pipeline.check_with_translations(project, source)
     [problem] = caught.value.problems
     assert problem.path == str(catalogue_file) and "stale 'en' translation" in problem.message
     assert "to-hit-modifiers/items/2/text" in problem.message
