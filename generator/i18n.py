@@ -14,15 +14,18 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
 from generator.errors import Problem, UserError
 from generator.load import Located
-from generator.model import Sheet, prose
+from generator.model import Handout, Sheet, prose
 from generator.validate import findings
 from pydantic import ValidationError
+
+DocumentT = TypeVar("DocumentT", Sheet, Handout)
 
 _HAS_WORDS = re.compile(r"[^\W\d_½¼¾]")
 _DICE = re.compile(r"\d*D\d+")
@@ -54,7 +57,10 @@ def context_of(sheet: Sheet, loc: tuple) -> str:
     parts: list[str] = []
     node = sheet
     for key in loc:
-        if isinstance(key, int):
+        if isinstance(node, dict):
+            node = node[key]
+            parts.append(key)
+        elif isinstance(key, int):
             node = node[key]
             ident = getattr(node, "id", None) or getattr(node, "roll", None)
             parts.append(str(ident) if ident else str(key + 1))
@@ -113,8 +119,8 @@ def status(catalogue: Catalog, wanted: list[Entry]) -> Status:
     return result
 
 
-def translate(located: Located, sheet: Sheet, lang: str, catalogue_file: Path, allow_fallback: bool) -> tuple[Sheet, int]:
-    """The sheet in another language, and how many strings fell back to the canonical text."""
+def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Path, allow_fallback: bool) -> tuple[DocumentT, int]:
+    """The sheet (or handout) in another language, and how many strings fell back to the canonical text."""
     catalogue = read(catalogue_file)
     wanted = entries(located, sheet)
     found = status(catalogue, wanted)
@@ -126,9 +132,11 @@ def translate(located: Located, sheet: Sheet, lang: str, catalogue_file: Path, a
         _set(data, entry.loc, by_context[entry.context])
     data["lang"] = lang
     try:
-        translated = Sheet.model_validate(data)
+        translated = type(sheet).model_validate(data)
     except ValidationError as error:  # a translation that breaks the shape (too long, empty)
         raise UserError.at(catalogue_file, 1, 1, f"the translation does not fit the sheet: {error}") from None
+    if not isinstance(translated, Sheet):
+        return translated, len(found.stale) + len(found.missing)
     lines = {message.context: message.lineno or 1 for message in catalogue if message.context}
     problems = [
         Problem(str(catalogue_file), lines.get(context_of(translated, loc), 1), 1, f"in the '{lang}' translation: {message}")
@@ -171,15 +179,16 @@ def _set(data, loc: tuple, value: str) -> None:
     data[loc[-1]] = value
 
 
-def update(located: Located, sheet: Sheet, lang: str, catalogue_file: Path) -> Status:
+def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: Path) -> Status:
     """Create or refresh a catalogue from the source: new strings added, changed ones flagged fuzzy
     with their previous text kept, vanished ones dropped. Existing translations are kept."""
     old = read(catalogue_file) if catalogue_file.exists() else Catalog(locale=lang)
     old_by_context = {message.context: message for message in old if message.id and message.context}
     day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
-    fresh = Catalog(locale=lang, project=f"qrs {sheet.sheet}", version=sheet.edition,
+    kind, ident = ("handout", sheet.handout) if isinstance(sheet, Handout) else ("sheet", sheet.sheet)
+    fresh = Catalog(locale=lang, project=f"qrs {ident}", version=getattr(sheet, "edition", sheet.date),
                     creation_date=day, revision_date=day, fuzzy=False, msgid_bugs_address="",
-                    header_comment=f"# Translation of the qrs sheet '{sheet.sheet}' ({sheet.game}) from '{sheet.lang}' to '{lang}'.\n"
+                    header_comment=f"# Translation of the qrs {kind} '{ident}' from '{sheet.lang}' to '{lang}'.\n"
                                    "# Context: the string's place in the source. Refresh with: qrs i18n update")
     wanted = entries(located, sheet)
     for entry in wanted:
@@ -191,7 +200,7 @@ def update(located: Located, sheet: Sheet, lang: str, catalogue_file: Path) -> S
                 flags, previous_id = {"fuzzy"}, (previous.id,)
             elif previous.fuzzy:
                 flags, previous_id = {"fuzzy"}, tuple(previous.previous_id)
-        fresh.add(entry.source, string, locations=[(f"{sheet.sheet}.yaml", entry.line)], flags=flags,
+        fresh.add(entry.source, string, locations=[(located.path.name, entry.line)], flags=flags,
                   context=entry.context, previous_id=previous_id or ())
     buffer = io.BytesIO()
     write_po(buffer, fresh, width=100, include_previous=True, sort_output=False, omit_header=False)

@@ -118,3 +118,11 @@ def to_plain(tokens: tuple[Token, ...], typo: Typographer, name_keyword: Keyword
         else:
             parts.append(token.key)
     return "".join(parts)
+
+
+_FOOTNOTE = re.compile(r"(?<!\\)\[\^[^\]\s]+\]")
+
+
+def without_footnotes(text: str) -> str:
+    """The text with its footnote marks removed (a weapon's name, quoted away from its table)."""
+    return _FOOTNOTE.sub("", text).strip()

@@ -54,6 +54,15 @@ class Keyword(Model):
     term: Text
     text: OptionalText | None = Field(None, description="Its definition, printed by glossary blocks.")
     original: str | None = Field(None, description="The game's English term, shown with --gloss.")
+    see: Id | None = Field(None, description="The block that defines it at length; handouts print that block.")
+
+
+class Characteristic(Model):
+    """One characteristic of the game's unit profiles (M, WS, Ld…), as handouts and rosters print it."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+    label: Text = Field(description="The abbreviation printed above the column: CC.")
+    name: OptionalText | None = Field(None, description="The full name: Capacité de combat.")
 
 
 class Erratum(Model):
@@ -74,6 +83,10 @@ class BlockBase(Model):
     intro: OptionalText | None = Field(None, description="A sentence printed before the block's content.")
     after: OptionalText | None = Field(None, description="A sentence printed after the block's content.")
     notes: list[Footnote] = Field(default_factory=list, description="Footnotes, referenced as [^id].")
+
+    def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
+        """Footnotes referenced by fields other than prose (whose [^id] marks are found by parsing)."""
+        return iter(())
 
 
 # --- sequence -------------------------------------------------------------------------------
@@ -299,6 +312,133 @@ class TextBlock(BlockBase):
     content: Annotated[list[Paragraph], Field(min_length=1, max_length=MAX_ROWS)]
 
 
+# --- armour saves ---------------------------------------------------------------------------
+
+
+class Troop(Model):
+    """A troop type with its own column of saves (on foot, mounted)."""
+
+    id: Id
+    title: OptionalText = ""
+
+
+class Protection(Model):
+    """What one piece of equipment gives one troop type."""
+
+    save: Annotated[str, StringConstraints(pattern=r"^[1-6]\+$")] | None = Field(
+        None, description="The save it gives on its own: 5+.")
+    bonus: Annotated[str, StringConstraints(pattern=r"^\+[1-6]$")] | None = Field(
+        None, description="What it adds to the save of another piece: +1.")
+    shield_bonus: bool = Field(True, description="false when a shield adds nothing to this piece's save.")
+    notes: list[Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")]] = Field(
+        default_factory=list, description="Footnotes of the block shown beside the value.")
+
+    @property
+    def roll(self) -> int | None:
+        return int(self.save[0]) if self.save else None
+
+    @property
+    def plus(self) -> int:
+        return int(self.bonus[1]) if self.bonus else 0
+
+
+class SaveItem(Model):
+    """A piece of armour, a shield or a mount, and what it gives each troop type."""
+
+    id: Id
+    name: Text
+    shield: bool = Field(False, description="true for shields: pieces marked shield_bonus: false ignore them.")
+    troop: Id | None = Field(None, description="A unit with this item reads this troop column (a horse: mounted).")
+    saves: dict[Id, Protection] = Field(default_factory=dict, description="By troop id; a troop left out cannot use it.")
+    extra: list[Cell] = Field(default_factory=list, description="Cells of the block's extra columns.")
+
+    @field_validator("extra", mode="before")
+    @classmethod
+    def _strings_as_cells(cls, cells):
+        return Row._strings_as_cells(cells)
+
+
+NO_SAVE = 7  # a roll of 7+ on a D6 cannot succeed
+
+
+class SavesBlock(BlockBase):
+    """Armour saves by troop type: base saves ("5+") and bonuses ("+1"), from which a unit's save is derived."""
+
+    type: Literal["saves"]
+    item_title: OptionalText = ""
+    troops: Annotated[list[Troop], Field(min_length=1, max_length=4)]
+    columns: list[Column] = Field(default_factory=list, description="Extra columns printed after the troops'.")
+    none: OptionalText = Field("–", description="Printed where an item gives a troop type nothing.")
+    items: Annotated[list[SaveItem], Field(min_length=1, max_length=MAX_ROWS)]
+
+    def check(self) -> Iterator[Finding]:
+        troops = {troop.id for troop in self.troops}
+        for index, item in enumerate(self.items):
+            for troop in item.saves:
+                if troop not in troops:
+                    yield ("items", index, "saves", troop), f"unknown troop '{troop}': expected one of {sorted(troops)}"
+            if item.troop is not None and item.troop not in troops:
+                yield ("items", index, "troop"), f"unknown troop '{item.troop}': expected one of {sorted(troops)}"
+            if len(item.extra) != len(self.columns):
+                yield ("items", index, "extra"), f"{len(item.extra)} extra cells for {len(self.columns)} extra columns"
+
+    def troop_of(self, item_ids: list[str]) -> str:
+        """The column a unit reads: the one its mount selects, else the first."""
+        chosen = [item.troop for item in self.items if item.id in item_ids and item.troop]
+        return chosen[0] if chosen else self.troops[0].id
+
+    def save(self, item_ids: list[str]) -> int | None:
+        """A unit's save roll: the best piece's own save (7+ without one) improved by the others' bonuses."""
+        troop = self.troop_of(item_ids)
+        worn = [(item, item.saves[troop]) for item in self.items if item.id in item_ids and troop in item.saves]
+        candidates = [(None, Protection())] + [pair for pair in worn if pair[1].save]
+        best = min(self._with_bonuses(base, protection, worn) for base, protection in candidates)
+        return best if best < NO_SAVE else None
+
+    @staticmethod
+    def _with_bonuses(base, protection: Protection, worn) -> int:
+        roll = protection.roll or NO_SAVE
+        for item, other in worn:
+            if item is base or (item.shield and not protection.shield_bonus):
+                continue
+            roll -= other.plus
+        return max(roll, 2)  # a natural 1 always fails
+
+    def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
+        for index, item in enumerate(self.items):
+            for troop, protection in item.saves.items():
+                for key in protection.notes:
+                    yield ("items", index, "saves", troop, "notes"), key
+
+
+# --- unit profiles --------------------------------------------------------------------------
+
+
+class RosterUnit(Model):
+    """A unit: its profile in the block's characteristics, its equipment, special rules and save."""
+
+    id: Id
+    name: Text
+    profile: Annotated[list[Annotated[str, StringConstraints(max_length=20), TRANSLATABLE]], Field(min_length=1, max_length=16)]
+    equipment: OptionalText | None = None
+    rules: OptionalText | None = None
+    save: OptionalText | None = None
+
+
+class RosterBlock(BlockBase):
+    """Unit profiles: one row of characteristics a unit, with its equipment and rules beneath."""
+
+    type: Literal["roster"]
+    characteristics: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=16)]
+    units: Annotated[list[RosterUnit], Field(min_length=1, max_length=MAX_ROWS)]
+
+    def check(self) -> Iterator[Finding]:
+        for index, unit in enumerate(self.units):
+            if len(unit.profile) != len(self.characteristics):
+                yield ("units", index, "profile"), (
+                    f"{len(unit.profile)} values for {len(self.characteristics)} characteristics")
+
+
 # --- glossary -------------------------------------------------------------------------------
 
 
@@ -310,7 +450,8 @@ class GlossaryBlock(BlockBase):
 
 
 Block = Annotated[
-    Union[SequenceBlock, TableBlock, DiceBlock, ModifiersBlock, MatrixBlock, TextBlock, GlossaryBlock],
+    Union[SequenceBlock, TableBlock, DiceBlock, ModifiersBlock, MatrixBlock, TextBlock, GlossaryBlock,
+          SavesBlock, RosterBlock],
     Field(discriminator="type"),
 ]
 
@@ -335,12 +476,60 @@ class Sheet(Model):
     accent: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = "#7a1f1f"
     paper: Paper = Field(default_factory=Paper)
     keywords: list[Keyword] = Field(default_factory=list)
+    characteristics: list[Characteristic] = Field(default_factory=list, description="The game's unit profile, for handouts.")
     errata: list[Erratum] = Field(default_factory=list)
     sections: Annotated[list[Section], Field(min_length=1)]
 
     def blocks(self):
         for section in self.sections:
             yield from section.blocks
+
+
+# --- handouts -------------------------------------------------------------------------------
+
+# A row of one of the sheet's tables ("longbow"), or "table/row" where two tables share a row id.
+RowRef = Annotated[str, StringConstraints(pattern=r"^([a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9-]*$", max_length=121)]
+
+
+class HandoutUnit(Model):
+    """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
+
+    id: Id
+    name: Text
+    profile: dict[Annotated[str, StringConstraints(max_length=12)], Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE]] = Field(
+        description="A value for each of the sheet's characteristics, by id: {M: '4', WS: '3', …}.")
+    weapons: list[RowRef] = Field(default_factory=list, description="Rows of the sheet's tables, by id.")
+    armour: list[Id] = Field(default_factory=list, description="Items of the sheet's saves table, by id.")
+    equipment: OptionalText | None = Field(None, description="Other equipment, printed as written.")
+    rules: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
+        default_factory=list, description="The sheet's keywords, by id or term.")
+
+
+class Handout(Model):
+    """A one-army handout: its units and only the parts of a sheet they use. The root of a handout file."""
+
+    handout: Id
+    sheet: Id = Field(description="The sheet (file name in sources/, without .yaml) the handout draws on.")
+    army: Text
+    subtitle: OptionalText | None = None
+    lang: LanguageCode = Field(description="The language the handout is written in.")
+    languages: list[LanguageCode] = Field(default_factory=list, description="Languages to print (default: lang).")
+    date: Date
+    accent: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] | None = None
+    paper: Paper = Field(default_factory=lambda: Paper(orientation="portrait", pages=1, columns=2))
+    include: list[Id] | None = Field(None, description="Sections or blocks of the sheet to print, by id.")
+    exclude: list[Id] | None = Field(None, description="Print every section of the sheet but these.")
+    units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=60)]
+
+    @model_validator(mode="after")
+    def _include_or_exclude(self) -> "Handout":
+        if self.include is not None and self.exclude is not None:
+            raise ValueError("give include (sections to print) or exclude (sections to leave out), not both")
+        return self
+
+    @property
+    def outputs(self) -> list[str]:
+        return self.languages or [self.lang]
 
 
 Step.model_rebuild()
@@ -375,5 +564,8 @@ def _prose_in(value, loc: tuple, is_prose: bool) -> Iterator[tuple[tuple, str]]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _prose_in(item, loc + (index,), is_prose)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _prose_in(item, loc + (key,), is_prose)
     elif is_prose and isinstance(value, str) and value:
         yield loc, value

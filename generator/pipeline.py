@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import handout as handouts
 from generator import i18n
 from generator.errors import UserError
 from generator.load import Located, load_file
-from generator.model import Sheet
+from generator.model import Handout, Sheet
 from generator.project import Project
-from generator.validate import validate
+from generator.validate import keyword_index, markup_findings, parse, validate
 
 
 @dataclass(frozen=True)
@@ -80,4 +81,74 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
         raise UserError(problems)
     output = project.pdf_path(sheet.sheet, lang)
     write.atomically(output, render.pdf(sheet, document))
+    return output
+
+
+def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Located, Sheet]:
+    """A handout checked against its sheet, with both located sources."""
+    located = load_file(path)
+    handout = parse(located, Handout)
+    sheet_path = project.sources / f"{handout.sheet}.yaml"
+    if not sheet_path.is_file():
+        raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
+    sheet_located, sheet = load(sheet_path)
+    found = list(handouts.findings(handout, sheet)) + list(markup_findings(handout, keyword_index(sheet)))
+    if handout.handout != path.stem:
+        found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
+    if found:
+        raise UserError([located.problem(loc, message) for loc, message in found])
+    return located, handout, sheet_located, sheet
+
+
+def check_handout(project: Project, path: Path) -> None:
+    """A handout, its sheet, and the catalogues of every language it is printed in."""
+    located, handout, sheet_located, sheet = load_handout(project, path)
+    problems = []
+    for lang in handout.outputs:
+        try:
+            _translated_pair(project, located, handout, sheet_located, sheet, lang, allow_fallback=False)
+        except UserError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise UserError(problems)
+
+
+def _translated_pair(project: Project, located: Located, handout: Handout, sheet_located: Located, sheet: Sheet,
+                     lang: str, allow_fallback: bool) -> tuple[Handout, Sheet, int]:
+    """The handout and its sheet in one language, and how many strings fell back to the canonical text."""
+    untranslated = 0
+    if lang != sheet.lang:
+        catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
+        sheet, missing = i18n.translate(sheet_located, sheet, lang, catalogue, allow_fallback)
+        untranslated += missing
+    if lang != handout.lang:
+        catalogue = i18n.catalogue_path(project.handouts, handout.handout, lang)
+        handout, missing = i18n.translate(located, handout, lang, catalogue, allow_fallback)
+        untranslated += missing
+    return handout, sheet, untranslated
+
+
+def update_handout_translations(project: Project, path: Path, languages: tuple[str, ...] = ()) -> list[tuple[Path, i18n.Status]]:
+    """Create or refresh a handout's catalogues (the given languages, or those it is printed in)."""
+    located, handout, _, _ = load_handout(project, path)
+    results = []
+    for lang in languages or [lang for lang in handout.outputs if lang != handout.lang]:
+        catalogue = i18n.catalogue_path(project.handouts, handout.handout, lang)
+        results.append((catalogue, i18n.update(located, handout, lang, catalogue)))
+    return results
+
+
+def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
+    """Build one handout in one language: its sheet's parts the army uses, composed into a sheet and rendered."""
+    from generator import render, write  # render imports WeasyPrint: only when something is rendered
+
+    located, handout, sheet_located, sheet = load_handout(project, path)
+    handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
+    composed = handouts.compose(handout, sheet, render.ui_words(project.templates, lang, options.allow_fallback))
+    document = render.layout(project, composed, options, untranslated)
+    problems = [located.problem(("paper",), message) for _, message in render.layout_findings(composed, document)]
+    if problems:
+        raise UserError(problems)
+    output = project.handout_pdf_path(handout.handout, lang)
+    write.atomically(output, render.pdf(composed, document))
     return output

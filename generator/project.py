@@ -8,7 +8,22 @@ from pathlib import Path
 from generator.errors import UserError
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
-TEMPLATES = PACKAGE_ROOT.parent / "templates"
+
+
+def _templates() -> Path:
+    """The installed templates (package data of generator.templates, see pyproject.toml), else the repository's."""
+    from importlib import resources
+
+    try:
+        found = resources.files("generator.templates").joinpath("sheet.html.j2")
+    except ModuleNotFoundError:  # running from a checkout: templates/ is beside generator/, not inside it
+        found = None
+    if isinstance(found, Path) and found.is_file():
+        return found.parent
+    return PACKAGE_ROOT.parent / "templates"
+
+
+TEMPLATES = _templates()
 
 
 @dataclass(frozen=True)
@@ -35,3 +50,29 @@ class Project:
 
     def pdf_path(self, sheet_id: str, lang: str) -> Path:
         return self.build / f"{sheet_id}.{lang}.pdf"
+
+    @property
+    def handouts(self) -> Path:
+        return self.sources / "handouts"
+
+    def handout_paths(self, names: tuple[str, ...] = ()) -> list[Path]:
+        """Handout files: those named (paths or ids), or every one under sources/handouts/."""
+        if not names:
+            return sorted(self.handouts.glob("*.yaml"))
+        paths = [Path(name) if name.endswith(".yaml") else self.handouts / f"{name}.yaml" for name in names]
+        missing = [path for path in paths if not path.is_file()]
+        if missing:
+            raise UserError.at(missing[0], 1, 1, "no such handout file")
+        return paths
+
+    def sources_named(self, names: tuple[str, ...] = ()) -> tuple[list[Path], list[Path]]:
+        """(sheets, handouts) named by id, or all of both; an unknown name is an error."""
+        if not names:
+            return self.sheet_paths(), self.handout_paths()
+        handout_ids = {path.stem for path in self.handout_paths()}
+        sheets = tuple(name for name in names if name not in handout_ids)
+        handouts = tuple(name for name in names if name in handout_ids)
+        return (self.sheet_paths(sheets) if sheets else []), (self.handout_paths(handouts) if handouts else [])
+
+    def handout_pdf_path(self, handout_id: str, lang: str) -> Path:
+        return self.build / "handouts" / f"{handout_id}.{lang}.pdf"

@@ -35,6 +35,12 @@ UI_WORDS = {
     "edition": "edition",
     "errata": "Errata in this edition",
     "partly_untranslated": "partly untranslated",
+    "or": "or",
+    "units": "Units",
+    "unit": "Unit",
+    "save": "Sv",
+    "equipment": "Equipment",
+    "special_rules": "Special rules",
 }
 
 

@@ -7,21 +7,27 @@ blocks alike. Every problem of a file is reported at once, with file:line:column
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections import Counter
+from typing import TypeVar
 
+from babel import Locale, UnknownLocaleError
 from pydantic import ValidationError
 
 from generator import markup
 from generator.errors import UserError
 from generator.load import Located
-from generator.model import Keyword, Sheet, prose
+from generator.model import Keyword, Model, Sheet, prose
+
+ModelT = TypeVar("ModelT", bound=Model)
+
+MAX_DIE_RESULTS = 1000  # the results a dice table's die may show (10D100 shows 991, D66 36)
+EARLIEST_DATE = datetime.date(1970, 1, 1)
 
 
 def validate(located: Located) -> Sheet:
-    try:
-        sheet = Sheet.model_validate(located.data)
-    except ValidationError as error:
-        raise UserError([located.problem(e["loc"], _describe(e)) for e in error.errors()]) from None
+    sheet = parse(located, Sheet)
     problems = [located.problem(loc, message) for loc, message in findings(sheet)]
     if sheet.sheet != located.path.stem:
         problems.append(located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'"))
@@ -30,22 +36,81 @@ def validate(located: Located) -> Sheet:
     return sheet
 
 
+def parse(located: Located, model: type[ModelT]) -> ModelT:
+    """Plain data → a typed model; every shape problem named with its file:line:column."""
+    try:
+        return model.model_validate(located.data)
+    except ValidationError as error:
+        raise UserError([located.problem(e["loc"], _describe(e)) for e in error.errors()]) from None
+
+
 def findings(sheet: Sheet):
     """Every problem of a well-shaped sheet, as (path, message)."""
+    yield from _metadata(sheet)
     yield from _duplicate_ids(sheet)
     yield from _markup(sheet)
     for s, section in enumerate(sheet.sections):
         for b, block in enumerate(section.blocks):
             here = ("sections", s, "blocks", b)
-            if hasattr(block, "check"):
+            unrollable = _unrollable(block.die) if block.type == "dice" else None
+            if unrollable:  # the block's own check would enumerate what the die rolls
+                yield here + ("die",), unrollable
+            elif hasattr(block, "check"):
                 for loc, message in block.check():
                     yield here + loc, message
             yield from _footnotes(block, here)
             if block.type == "glossary":
                 for k, key in enumerate(block.keywords or []):
                     if key not in {kw.id for kw in sheet.keywords}:
-                        yield here + ("keywords", k), f"unknown keyword '{key}'"
+                        known = ", ".join(kw.id for kw in sheet.keywords) or "none"
+                        yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
     yield from _keyword_cycles(sheet)
+    block_ids = {block.id for block in sheet.blocks()}
+    for k, keyword in enumerate(sheet.keywords):
+        if keyword.see is not None and keyword.see not in block_ids:
+            yield ("keywords", k, "see"), f"unknown block '{keyword.see}': 'see' names the block that defines the keyword"
+
+
+def _metadata(sheet: Sheet):
+    """What the renderer takes as given: a date of the calendar, a language it knows, one-line names."""
+    try:
+        day = datetime.date.fromisoformat(sheet.date)
+    except ValueError:
+        yield ("date",), f"'{sheet.date}' is not a day of the calendar: expected YYYY-MM-DD, such as 2026-11-21"
+    else:
+        if day < EARLIEST_DATE:  # the PDF's timestamps (SOURCE_DATE_EPOCH, font tables) start in 1970
+            yield ("date",), f"'{sheet.date}' is too early: the date of an edition is {EARLIEST_DATE.isoformat()} or later"
+    if not known_language(sheet.lang):
+        yield ("lang",), f"unknown language '{sheet.lang}': expected an ISO 639-1 language code such as fr, en or de"
+    for name in ("game", "title", "subtitle"):  # the game's name is printed inside the page footer's style
+        if "\n" in (getattr(sheet, name) or ""):
+            yield (name,), f"'{name}' must be one line: it is printed in the header or footer"
+    for k, keyword in enumerate(sheet.keywords):
+        if "\n" in keyword.term:
+            yield ("keywords", k, "term"), "a keyword's term must be one line"
+
+
+def known_language(code: str) -> bool:
+    """A language code the renderer can format dates and hyphenate for (fr, en, en-GB)."""
+    try:
+        Locale.parse(code.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return False
+    return True
+
+
+def _unrollable(die: str) -> str | None:
+    """Why a die expression cannot key a dice table (no result, or too many to list), or None."""
+    count, sides = re.fullmatch(r"(\d*)D(\d+)", die).groups()
+    if len(count) > 6 or len(sides) > 6:
+        return f"'{die[:20]}' rolls more than {MAX_DIE_RESULTS} different results: a dice table covers at most {MAX_DIE_RESULTS}"
+    dice, faces = int(count or 1), int(sides)
+    if dice < 1 or faces < 2:
+        return f"'{die}' cannot be rolled: expected at least one die of at least 2 faces, such as D6, 2D6 or D66"
+    results = 36 if die == "D66" else dice * (faces - 1) + 1
+    if results > MAX_DIE_RESULTS:
+        return f"'{die}' rolls {results} different results: a dice table covers at most {MAX_DIE_RESULTS}"
+    return None
 
 
 def keyword_index(sheet: Sheet) -> dict[str, Keyword]:
@@ -76,8 +141,12 @@ def _duplicate_ids(sheet: Sheet):
 
 
 def _markup(sheet: Sheet):
-    keywords = keyword_index(sheet)
-    for loc, text in prose(sheet):
+    yield from markup_findings(sheet, keyword_index(sheet))
+
+
+def markup_findings(model: Model, keywords: dict[str, Keyword]):
+    """Raw HTML and unknown keyword references in the prose of a sheet or handout."""
+    for loc, text in prose(model):
         offset = markup.html_tag_at(text)
         if offset is not None:
             yield loc, f"raw HTML is not allowed (at '{text[offset:offset + 12]}'): use **bold**, *italic*, {{keyword}}"
@@ -90,8 +159,8 @@ def _markup(sheet: Sheet):
 def _footnotes(block, here: tuple):
     defined = Counter(note.id for note in block.notes)
     for n, note in enumerate(block.notes):
-        if defined[note.id] > 1:
-            yield here + ("notes", n, "id"), f"duplicate footnote '{note.id}'"
+        if note.id in (earlier.id for earlier in block.notes[:n]):
+            yield here + ("notes", n, "id"), f"duplicate footnote '{note.id}': each note of a block needs its own id"
     referenced: set[str] = set()
     for loc, text in prose(block):
         if loc[0] == "notes":
@@ -101,6 +170,10 @@ def _footnotes(block, here: tuple):
                 referenced.add(token.key)
                 if token.key not in defined:
                     yield here + loc, f"unknown footnote [^{token.key}]: add it to this block's notes"
+    for loc, key in block.footnote_refs():
+        referenced.add(key)
+        if key not in defined:
+            yield here + loc, f"unknown footnote '{key}': add it to this block's notes"
     for n, note in enumerate(block.notes):
         if note.id not in referenced:
             yield here + ("notes", n), f"footnote '{note.id}' is never referenced: mark it in a cell with [^{note.id}]"
@@ -137,11 +210,43 @@ def _path_back(start: str, mentions: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+# What a field with a pattern expects, in an author's words.
+_FORMS = {
+    "date": "a date YYYY-MM-DD, such as 2026-11-21",
+    "edition": "digits and dots, such as 2.1",
+    "die": "a die such as D6, 2D6 or D66",
+    "lang": "a language code such as fr, en or en-GB",
+    "languages": "a language code such as fr, en or en-GB",
+    "accent": "a colour written #rrggbb, such as #1f4e79",
+    "save": "a D6 score such as 5+",
+    "bonus": "a bonus such as +1",
+}
+
+
+def _kind(value) -> str:
+    """What the author wrote, in YAML's words."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (write \"{str(value).lower()}\" in quotes for the word)"
+    if isinstance(value, str):
+        return f"the text '{_shown(value)}'"
+    return {list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def _shown(value) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 def _describe(error: dict) -> str:
     """A pydantic error in the words of a sheet author."""
     kind, loc = error["type"], error["loc"]
     field = next((part for part in reversed(loc) if isinstance(part, str)), "value")
     given = error.get("input")
+    ctx = error.get("ctx", {})
+    if not loc:
+        return f"the file should be a mapping of fields (sheet: …, game: …), not {_kind(given)}"
     if kind == "extra_forbidden":
         return f"unknown field '{field}'"
     if kind == "missing":
@@ -151,15 +256,37 @@ def _describe(error: dict) -> str:
         return f"unknown block type '{error['ctx']['tag']}': expected one of {expected}"
     if kind == "union_tag_not_found":
         return "missing field 'type': every block needs a type"
+    if kind == "string_pattern_mismatch" and "notes" in loc:
+        return f"'{_shown(given)}' is not a valid footnote id: 1 to 4 characters, without spaces or ]"
+    if kind == "string_pattern_mismatch" and "characteristics" in loc:
+        return f"'{_shown(given)}' is not a valid characteristic id: a letter, then up to 11 letters or digits (WS, BS)"
+    if kind == "string_pattern_mismatch" and field in _FORMS:
+        return f"'{_shown(given)}' does not have the expected form for '{field}': expected {_FORMS[field]}"
     if kind == "string_pattern_mismatch":
-        if field in ("id", "sheet", "keywords"):
-            return f"'{given}' is not a valid id: use lowercase letters, digits and hyphens"
-        return f"'{given}' does not have the expected form for '{field}' ({error['ctx']['pattern']})"
+        if field in ("id", "sheet", "keywords", "handout", "armour", "weapons", "include", "exclude", "troop"):
+            return f"'{_shown(given)}' is not a valid id: use lowercase letters, digits and hyphens"
+        return f"'{_shown(given)}' does not have the expected form for '{field}' ({error['ctx']['pattern']})"
     if kind == "string_type" and given is None:
         return f"'{field}' is empty: write a value (\"\" for an empty text)"
+    if kind == "string_type":
+        return f"'{field}' should be a text, not {_kind(given)}"
+    if kind == "string_too_short":
+        return f"'{field}' is empty: write at least {ctx['min_length']} character(s)"
+    if kind in ("model_type", "model_attributes_type") and field == "cells":
+        return f"a cell should be a text, or a mapping such as {{text: …, span: 2}}; not {_kind(given)}"
+    if kind in ("model_type", "model_attributes_type") and field == "rows" and "table" in loc:
+        return f"a row should be a list of cells, or a mapping such as {{id: …, cells: […]}}; not {_kind(given)}"
     if kind in ("list_type", "model_type", "dict_type", "model_attributes_type"):
         expected = "a list" if kind == "list_type" else "a mapping of fields"
-        return f"'{field}' should be {expected}, not {type(given).__name__ if given is not None else 'empty'}"
+        return f"'{field}' should be {expected}, not {_kind(given)}"
+    if kind in ("int_parsing", "int_type", "int_from_float", "int_parsing_size"):
+        return f"'{field}' should be a whole number, not {_kind(given)}"
+    if kind in ("bool_parsing", "bool_type"):
+        return f"'{field}' should be true or false, not {_kind(given)}"
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = {"greater_than_equal": "at least", "greater_than": "more than",
+                 "less_than_equal": "at most", "less_than": "less than"}[kind]
+        return f"'{field}' must be {bound} {next(iter(ctx.values()))}, not {_shown(given)}"
     if kind == "string_too_long":
         return f"'{field}' is too long: at most {error['ctx']['max_length']} characters"
     if kind == "too_long":
@@ -167,6 +294,6 @@ def _describe(error: dict) -> str:
     if kind == "too_short":
         return f"'{field}' needs at least {error['ctx']['min_length']} item(s)"
     if kind == "literal_error":
-        return f"'{given}' is not allowed for '{field}': expected {error['ctx']['expected']}"
+        return f"'{_shown(given)}' is not allowed for '{field}': expected {error['ctx']['expected']}"
     message = error["msg"].removeprefix("Value error, ")
     return f"{field}: {message}"

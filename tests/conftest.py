@@ -14,6 +14,15 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHEETS = sorted(path.stem for path in SOURCES.glob("*.yaml"))
 
 
+def block_types() -> list[str]:
+    """Every block type of the model, so that tests cover a new one without being told."""
+    from typing import get_args
+
+    from generator.model import Block
+
+    return [get_args(kind.model_fields["type"].annotation)[0] for kind in get_args(get_args(Block)[0])]
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
     """Build a sheet once per session into a temporary build folder; returns the PDF path."""

@@ -50,6 +50,19 @@ def printed(block, sheet) -> list[str]:
     elif block.type == "glossary":
         texts += [part for kw in sheet.keywords if kw.text and (block.keywords is None or kw.id in block.keywords)
                   for part in (kw.term, kw.text)]
+    elif block.type == "saves":
+        texts += [block.item_title, *(troop.title for troop in block.troops), *(column.title for column in block.columns)]
+        for item in block.items:
+            texts.append(item.name)
+            for troop in block.troops:
+                given = item.saves.get(troop.id)
+                texts += [given.save, given.bonus] if given and (given.save or given.bonus) else [block.none]
+            texts += [cell.text for cell in item.extra]
+    elif block.type == "roster":
+        texts += block.characteristics
+        texts += [part for unit in block.units for part in (unit.name, *unit.profile, unit.equipment, unit.rules, unit.save)]
+    else:
+        raise AssertionError(f"printed() does not know the block type {block.type}")
     texts += [part for note in block.notes for part in (note.id, note.text)]
     texts.append(block.after)
     return [text for text in texts if text]

@@ -14,11 +14,11 @@ import pytest
 from generator import pipeline, render
 from generator.project import TEMPLATES
 from generator.errors import UserError
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, block_types
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("QRS_UPDATE_GOLDEN") == "1"
-BLOCK_TYPES = ["sequence", "table", "dice", "modifiers", "matrix", "text", "glossary"]
+BLOCK_TYPES = block_types()
 
 
 @pytest.fixture(scope="module")
