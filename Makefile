@@ -3,7 +3,7 @@ PY     := $(VENV)/bin/python
 QRS    := $(VENV)/bin/qrs
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build check test clean update-golden
+.PHONY: all install build check test clean update-golden schema
 
 all: build
 
@@ -17,6 +17,7 @@ install: $(STAMP)
 
 build: $(STAMP)
 	$(QRS) build
+	$(QRS) handout
 
 check: $(STAMP)
 	$(QRS) check
@@ -26,6 +27,9 @@ test: $(STAMP)
 
 clean:
 	rm -rf build
+
+schema: $(STAMP)
+	$(QRS) schema
 
 update-golden: $(STAMP)
 	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/test_render.py

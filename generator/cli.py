@@ -11,6 +11,8 @@ import click
 from generator import i18n, pipeline
 from generator.errors import UserError
 from generator.project import Project
+from generator.report import META_KEY, Reporter, shown
+from generator.report import current as reporter
 
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 1
@@ -21,9 +23,15 @@ EXIT_INTERNAL_ERROR = 1
               show_default=True, help="Folder of sheet sources.")
 @click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/ beside the sources).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON object a line for each output written and each problem ({"event": "wrote"|"problem", …}).')
 @click.pass_context
-def cli(context: click.Context, sources: Path, build_dir: Path | None) -> None:
+def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bool = False, as_json: bool = False) -> None:
     """qrs: printable quick-reference sheets for tabletop wargames."""
+    chosen = context.obj if isinstance(context.obj, Reporter) else Reporter()  # main() passes its own
+    chosen.quiet, chosen.json = quiet, as_json
+    context.meta[META_KEY] = chosen
     context.obj = Project.at(sources, build_dir)
 
 
@@ -40,17 +48,19 @@ def list_sheets(project: Project) -> None:
 @click.argument("sheets", nargs=-1)
 @click.pass_obj
 def check(project: Project, sheets: tuple[str, ...]) -> None:
-    """Validate sheets without rendering them."""
+    """Validate sheets and handouts (all, or those named) without rendering them."""
     problems = []
-    paths = project.sheet_paths(sheets)
-    for path in paths:
+    sheet_paths, handout_paths = project.sources_named(sheets)
+    checks = [(pipeline.check_with_translations, path) for path in sheet_paths]
+    checks += [(pipeline.check_handout, path) for path in handout_paths]
+    for run, path in checks:
         try:
-            pipeline.check_with_translations(project, path)
+            run(project, path)
         except UserError as error:
             problems.extend(error.problems)
     if problems:
         raise UserError(problems)
-    click.echo(f"{len(paths)} sheet(s) checked, no problem found")
+    reporter().say(f"{len(sheet_paths)} sheet(s) and {len(handout_paths)} handout(s) checked, no problem found")
 
 
 @cli.command()
@@ -62,23 +72,89 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
               help="Print the canonical text where a translation is missing or stale (the sheet says so).")
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
               help="Show each game term's English original beside its first mention.")
+@click.option("--changes-since", metavar="EDITION", default=None,
+              help="Mark with a bar in the margin what changed since this edition (read from git).")
+@click.option("--errata-only", is_flag=True,
+              help="Print only what changed since --changes-since (default: the previous edition).")
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-          allow_fallback: bool, gloss: str | None) -> None:
-    """Render sheets to PDF in build/, in every language they have (or those given)."""
+          allow_fallback: bool, gloss: str | None, changes_since: str | None, errata_only: bool) -> None:
+    """Render sheets to PDF in build/, in every language they have (or those given).
+
+    SHEET@REVISION builds a sheet as it was at a git revision or tag: build/SHEET@REVISION.LANG.pdf."""
     options = pipeline.BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                                    allow_fallback=allow_fallback, gloss=gloss is not None)
+                                    allow_fallback=allow_fallback, gloss=gloss is not None,
+                                    changes_since=changes_since, errata_only=errata_only)
     problems = []
-    for path in project.sheet_paths(sheets):
+    for name, revision in (sheet.partition("@")[::2] for sheet in sheets if "@" in sheet):
+        for lang in languages or [None]:
+            try:
+                for output in pipeline.build_at_revision(project, name, revision, lang, options):
+                    reporter().wrote(output)
+            except UserError as error:
+                problems.extend(error.problems)
+    current = tuple(sheet for sheet in sheets if "@" not in sheet)
+    for path in project.sheet_paths(current) if current or not sheets else []:
         for lang in languages or i18n.languages(project.sources, pipeline.check(path)):
             try:
                 output = pipeline.build(project, path, lang, options)
             except UserError as error:
                 problems.extend(error.problems)
                 continue
-            click.echo(f"wrote {output.relative_to(Path.cwd()) if output.is_relative_to(Path.cwd()) else output}")
+            reporter().wrote(output)
     if problems:
         raise UserError(problems)
+
+
+@cli.command()
+@click.argument("handouts", nargs=-1)
+@click.option("--lang", "languages", multiple=True, help="Language(s) to build (default: those the handout lists).")
+@click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
+              help="Override the handouts' paper size.")
+@click.option("--allow-fallback", is_flag=True,
+              help="Print the canonical text where a translation is missing or stale (the handout says so).")
+@click.pass_obj
+def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
+            allow_fallback: bool) -> None:
+    """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
+    options = pipeline.BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
+                                    allow_fallback=allow_fallback)
+    problems = []
+    for path in project.handout_paths(handouts):
+        try:
+            outputs = languages or pipeline.load_handout(project, path)[1].outputs
+        except UserError as error:
+            problems.extend(error.problems)
+            continue
+        for lang in outputs:
+            try:
+                reporter().wrote(pipeline.build_handout(project, path, lang, options))
+            except UserError as error:
+                problems.extend(error.problems)
+    if problems:
+        raise UserError(problems)
+
+
+@cli.command("diff")
+@click.argument("sources", nargs=-1, required=True)
+@click.option("--from", "from_revision", metavar="REV", default=None, help="With one sheet: the earlier git revision.")
+@click.option("--to", "to_revision", metavar="REV", default=None,
+              help="With one sheet: the later git revision (default: the file as it is now).")
+@click.pass_obj
+def diff_command(project: Project, sources: tuple[str, ...], from_revision: str | None, to_revision: str | None) -> None:
+    """What changed between two editions, in the sheet's words: `qrs diff OLD.yaml NEW.yaml`,
+    or `qrs diff SHEET --from REV [--to REV]`."""
+    if len(sources) == 2 and not (from_revision or to_revision):
+        changes = pipeline.compare(Path(sources[0]), Path(sources[1]))
+    elif len(sources) == 1 and from_revision:
+        path = project.sheet_paths(sources)[0]
+        newer = pipeline.sheet_at_revision(path, to_revision) if to_revision else path
+        changes = pipeline.compare(pipeline.sheet_at_revision(path, from_revision), newer)
+    else:
+        raise click.UsageError("give two source files, or one sheet with --from REV [--to REV]")
+    for change in changes:
+        click.echo(str(change))  # the diff is this command's output: printed even with --quiet
+    reporter().say(f"{len(changes)} change(s)")
 
 
 @cli.group("i18n")
@@ -103,18 +179,111 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
 @click.pass_obj
 def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
     """Refresh catalogues after a source change: new strings added, changed ones marked fuzzy."""
+    sheet_paths, handout_paths = project.sources_named(sheets)
+    updates = [(pipeline.update_translations, path) for path in sheet_paths]
+    updates += [(pipeline.update_handout_translations, path) for path in handout_paths]
+    for update, path in updates:
+        for catalogue, found in update(project, path, languages):
+            reporter().wrote(catalogue, f"{catalogue}: {len(found.translated)} translated, {len(found.stale)} stale, {len(found.missing)} missing")
+
+
+@cli.command("schema")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write it (default: schema/sheet.schema.json beside the sources folder).")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; a problem if the file is out of date.")
+@click.pass_obj
+def schema_command(project: Project, output: Path | None, check_only: bool) -> None:
+    """Write the JSON Schema of a source, for editors' completion and checks as you type."""
+    from generator import schema
+
+    target = output or project.sources.parent / schema.SCHEMA_FILE
+    if check_only:
+        if not target.exists() or target.read_text(encoding="utf-8") != schema.text():
+            raise UserError.at(target, 1, 1, "the schema is out of date with generator/model.py: run 'qrs schema'")
+        reporter().say(f"{shown(target)} is up to date")
+    elif schema.write(target):
+        reporter().wrote(target)
+    else:
+        reporter().say(f"{shown(target)} is up to date")
+
+
+@cli.command("new")
+@click.argument("sheet_id")
+@click.option("--game", required=True, help="The game's name, printed at the top of the sheet.")
+@click.option("--lang", required=True, help="The language the source is written in (fr, en…).")
+@click.option("--title", default=None, help="The sheet's title (default: 'Feuille de référence' in French…).")
+@click.pass_obj
+def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None) -> None:
+    """Start a sheet: sources/SHEET_ID.yaml with one commented example of each block type."""
+    from generator import scaffold
+
+    target = scaffold.create(project, sheet_id, game, lang, title)
+    reporter().wrote(target)
+    if scaffold.template_words_missing(project, lang):
+        reporter().say(f"note: to build it, the templates need their words in '{lang}': "
+                       f"copy templates/i18n/fr.po to templates/i18n/{lang}.po and translate it")
+
+
+@cli.command("preview")
+@click.argument("sheets", nargs=-1, required=True)
+@click.option("--lang", "languages", multiple=True, help="Language(s) to draw (default: the sheet's own).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of the images (default: build/preview/).")
+@click.option("--scale", type=click.FloatRange(0.1, 10), default=2.0, show_default=True,
+              help="Pixels per PDF point (1 is 72 dpi).")
+@click.option("--rebuild", is_flag=True, help="Build the PDF even when the one in build/ is up to date.")
+@click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
+@click.pass_obj
+def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], out: Path | None,
+                    scale: float, rebuild: bool, allow_fallback: bool) -> None:
+    """Draw each page of a sheet as a PNG image: build/preview/<sheet>.<lang>-<page>.png."""
+    from generator import preview
+
+    options = pipeline.BuildOptions(allow_fallback=allow_fallback)
+    problems = []
     for path in project.sheet_paths(sheets):
-        for catalogue, found in pipeline.update_translations(project, path, languages):
-            click.echo(f"{catalogue}: {len(found.translated)} translated, {len(found.stale)} stale, {len(found.missing)} missing")
+        for lang in languages or (pipeline.check(path).lang,):
+            try:
+                pdf, built, images = preview.preview(project, path, lang, out, scale, options, rebuild)
+            except UserError as error:
+                problems.extend(error.problems)
+                continue
+            if built:
+                reporter().wrote(pdf)
+            for image in images:
+                reporter().wrote(image)
+    if problems:
+        raise UserError(problems)
+
+
+@cli.command("watch")
+@click.argument("sheets", nargs=-1)
+@click.option("--lang", "languages", multiple=True, help="Language(s) to build (default: each sheet's own).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port of the live preview on localhost (0: any free port).")
+@click.option("--scale", type=click.FloatRange(0.1, 10), default=1.5, show_default=True, help="Pixels per PDF point.")
+@click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
+@click.pass_obj
+def watch_command(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], port: int, scale: float,
+                  allow_fallback: bool) -> None:
+    """Rebuild on every save of a source, catalogue or template, with a live preview in the browser."""
+    from generator import watch
+
+    report = reporter()
+    watcher = watch.Watcher(project, sheets, languages, pipeline.BuildOptions(allow_fallback=allow_fallback), scale,
+                            on_wrote=report.wrote, on_problems=report.problems)
+    try:
+        watcher.run(port=port, announce=report.say)
+    except watch.CannotServe as error:
+        raise click.BadParameter(str(error), param_hint="--port") from None
 
 
 def main(argv: list[str] | None = None) -> None:
+    report = Reporter()  # set from --quiet/--json by the group, used here for the problems
     try:
-        cli.main(args=argv, prog_name="qrs", standalone_mode=False)
+        cli.main(args=argv, prog_name="qrs", standalone_mode=False, obj=report)
     except UserError as error:
-        for problem in error.problems:
-            click.echo(str(problem), err=True)
-        click.echo(f"{len(error.problems)} problem(s) found", err=True)
+        report.problems(error.problems)
         sys.exit(EXIT_USER_ERROR)
     except click.exceptions.Abort:
         sys.exit(130)

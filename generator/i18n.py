@@ -62,7 +62,7 @@ def context_of(sheet: Sheet, loc: tuple) -> str:
             parts.append(key)
         elif isinstance(key, int):
             node = node[key]
-            ident = getattr(node, "id", None) or getattr(node, "roll", None)
+            ident = getattr(node, "id", None) or getattr(node, "roll", None) or getattr(node, "edition", None)
             parts.append(str(ident) if ident else str(key + 1))
         else:
             node = getattr(node, key)

@@ -1,6 +1,6 @@
 """The one place the shape of a sheet is defined.
 
-A sheet has metadata, a glossary of keywords, errata, and ordered sections of typed blocks.
+A sheet has metadata, a glossary of keywords, a changelog, and ordered sections of typed blocks.
 Fields typed `Text` are prose in the sheet's language: they carry inline markup (see
 `generator.markup`) and are what translators translate. Fields typed `Cell` are table
 contents that may be language-neutral ("4+", "2D6"); they carry markup too.
@@ -34,6 +34,8 @@ MAX_ROWS = 500
 
 # A problem found by a block's own check: where in the block (a path of keys) and what is wrong.
 Finding = tuple[tuple, str]
+# What an edition diff compares: stable key, where in the sheet's words, value, row and cell printed.
+Fact = tuple[tuple, str, str, "int | None", "int | None"]
 
 
 class Model(BaseModel):
@@ -65,9 +67,20 @@ class Characteristic(Model):
     name: OptionalText | None = Field(None, description="The full name: Capacité de combat.")
 
 
-class Erratum(Model):
-    edition: str
-    text: Text
+EditionNumber = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$")]
+
+
+def edition_key(edition: str) -> tuple[int, ...]:
+    """Editions compare as numbers: 2.10 comes after 2.9."""
+    return tuple(int(part) for part in edition.split("."))
+
+
+class Edition(Model):
+    """One edition of the sheet: its number, its date, and what it changed (the errata it fixed)."""
+
+    edition: EditionNumber
+    date: Date
+    changes: Annotated[list[Text], Field(min_length=1, max_length=MAX_ROWS)]
 
 
 class Paper(Model):
@@ -87,6 +100,31 @@ class BlockBase(Model):
     def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
         """Footnotes referenced by fields other than prose (whose [^id] marks are found by parsing)."""
         return iter(())
+
+    def facts(self) -> Iterator[Fact]:
+        """What a diff between editions compares: (stable key, where in the sheet's words, value, row, cell).
+
+        Blocks with rows override `row_facts`; the rest are compared string by string, keyed by
+        the ids or titles on the way to each string."""
+        for name in ("title", "intro", "after"):
+            if getattr(self, name):
+                yield (name,), "", getattr(self, name), None, None
+        for note in self.notes:
+            yield ("note", note.id), f"note {note.id}", note.text, None, None
+        yield from self.row_facts()
+
+    def row_facts(self) -> Iterator[Fact]:
+        for loc, text in prose(self):
+            if loc[0] in ("title", "intro", "after", "notes"):
+                continue
+            key, words, node = [], [], self
+            for part in loc:
+                node = node[part] if isinstance(part, int) or isinstance(node, dict) else getattr(node, part)
+                ident = (node.id if "id" in type(node).model_fields else getattr(node, "title", None)) \
+                    if isinstance(part, int) and isinstance(node, BaseModel) else None
+                key.append(ident or part)
+                words += [ident] if ident else []
+            yield tuple(key), " › ".join(words), text, None, None
 
 
 # --- sequence -------------------------------------------------------------------------------
@@ -169,6 +207,15 @@ class TableBlock(BlockBase):
     def has_header(self) -> bool:
         return any(column.title for column in self.columns)
 
+    def row_facts(self) -> Iterator[Fact]:
+        titles = [column.title or str(n + 1) for n, column in enumerate(self.columns)]
+        for r, row in enumerate(self.rows):
+            position = 0
+            for c, cell in enumerate(row.cells):
+                column = titles[min(position, len(titles) - 1)]
+                yield ("row", row.id or row.cells[0].text, column), f"{row.cells[0].text}, {column}", cell.text, r, c
+                position += cell.span
+
 
 # --- dice table -----------------------------------------------------------------------------
 
@@ -209,6 +256,12 @@ class DiceBlock(BlockBase):
         if missing and not unreadable:  # a gap behind an unreadable roll is not news
             yield ("rows",), f"{self.die} can roll {rules.describe(missing)}, which no row covers"
 
+    def row_facts(self) -> Iterator[Fact]:
+        for r, row in enumerate(self.rows):
+            for part in ("name", "text"):
+                if getattr(row, part):
+                    yield ("row", row.roll, part), f"{self.die} {row.roll}", getattr(row, part), r, None
+
 
 # --- modifier list --------------------------------------------------------------------------
 
@@ -237,6 +290,12 @@ class ModifiersBlock(BlockBase):
                     f"'{item.value}' is not a modifier: expected a signed number such as +1 or -2, "
                     f"a fraction (½, ¼) or a multiplier (x2){unit}"
                 )
+
+    def row_facts(self) -> Iterator[Fact]:
+        for r, item in enumerate(self.items):
+            yield ("row", item.text, "value"), item.text, item.value, r, 0
+            if item.detail:
+                yield ("row", item.text, "detail"), f"{item.text} ({self.detail_title or 'detail'})", item.detail, r, 2
 
 
 # --- matrix ---------------------------------------------------------------------------------
@@ -281,6 +340,12 @@ class MatrixBlock(BlockBase):
                 if rules.normalise_score(value) != rules.normalise_score(shown or ""):
                     where = f"{self.row_keys[index]} × {column}" if self.rule != "bs-to-hit" else f"column {column}"
                     yield ("cells", index), f"{where}: '{value}', but the {self.rule} rule gives '{shown}'"
+
+    def row_facts(self) -> Iterator[Fact]:
+        for r, (row_key, values) in enumerate(zip(self.row_keys, self.grid())):
+            for c, (column_key, value) in enumerate(zip(self.column_keys, values)):
+                where = f"{self.row_title} {row_key}".strip() + ", " + f"{self.column_title} {column_key}".strip()
+                yield ("row", row_key, column_key), where, value, r, c
 
 
 # --- rules text -----------------------------------------------------------------------------
@@ -410,6 +475,18 @@ class SavesBlock(BlockBase):
                 for key in protection.notes:
                     yield ("items", index, "saves", troop, "notes"), key
 
+    def row_facts(self) -> Iterator[Fact]:
+        for r, item in enumerate(self.items):
+            yield ("row", item.id, "name"), item.name, item.name, r, 0
+            for c, troop in enumerate(self.troops, start=1):
+                given = item.saves.get(troop.id, Protection())
+                shown = " ".join(filter(None, [given.save, given.bonus and f"({given.bonus})"])) or self.none
+                shown += "".join(f"[^{note}]" for note in given.notes) + ("" if given.shield_bonus else " (no shield bonus)")
+                yield ("row", item.id, troop.id), f"{item.name}, {troop.title or troop.id}", shown, r, c
+            for c, cell in enumerate(item.extra):
+                column = self.columns[c].title if c < len(self.columns) else str(c + 1)
+                yield ("row", item.id, column), f"{item.name}, {column}", cell.text, r, 1 + len(self.troops) + c
+
 
 # --- unit profiles --------------------------------------------------------------------------
 
@@ -437,6 +514,13 @@ class RosterBlock(BlockBase):
             if len(unit.profile) != len(self.characteristics):
                 yield ("units", index, "profile"), (
                     f"{len(unit.profile)} values for {len(self.characteristics)} characteristics")
+
+    def row_facts(self) -> Iterator[Fact]:
+        for r, unit in enumerate(self.units):
+            for label, value in [*zip(self.characteristics, unit.profile), ("equipment", unit.equipment),
+                                 ("rules", unit.rules), ("save", unit.save)]:
+                if value:
+                    yield ("row", unit.id, label), f"{unit.name}, {label}", value, r, None
 
 
 # --- glossary -------------------------------------------------------------------------------
@@ -470,19 +554,24 @@ class Sheet(Model):
     title: Text
     subtitle: OptionalText | None = None
     lang: LanguageCode
-    edition: Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$")]
+    edition: EditionNumber
     date: Date
     credits: OptionalText | None = None
     accent: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = "#7a1f1f"
     paper: Paper = Field(default_factory=Paper)
     keywords: list[Keyword] = Field(default_factory=list)
     characteristics: list[Characteristic] = Field(default_factory=list, description="The game's unit profile, for handouts.")
-    errata: list[Erratum] = Field(default_factory=list)
+    changelog: list[Edition] = Field(default_factory=list, description="Newest first; the first is this edition.")
+    changes_box: bool = Field(True, description="Print a box listing the changes of this edition.")
     sections: Annotated[list[Section], Field(min_length=1)]
 
     def blocks(self):
         for section in self.sections:
             yield from section.blocks
+
+    @property
+    def current_changes(self) -> list[str]:
+        return self.changelog[0].changes if self.changelog else []
 
 
 # --- handouts -------------------------------------------------------------------------------

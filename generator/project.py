@@ -48,8 +48,9 @@ class Project:
             raise UserError.at(self.sources, 1, 1, f"no sheet named {', '.join(unknown)} (sheets: {known})")
         return [available[name] for name in names]
 
-    def pdf_path(self, sheet_id: str, lang: str) -> Path:
-        return self.build / f"{sheet_id}.{lang}.pdf"
+    def pdf_path(self, sheet_id: str, lang: str, variant: str | None = None) -> Path:
+        """build/<sheet>.<lang>.pdf, or build/<sheet>.<variant>.<lang>.pdf (errata-2.0, since-2.0)."""
+        return self.build / ".".join(filter(None, [sheet_id, variant, lang, "pdf"]))
 
     @property
     def handouts(self) -> Path:

@@ -22,6 +22,7 @@ from markupsafe import Markup
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from generator import __version__, i18n, markup, typography
+from generator.diff import Marks
 from generator.errors import UserError
 from generator.model import Sheet
 from generator.project import Project
@@ -110,7 +111,7 @@ class Inline:
         return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
 
 
-def html(project: Project, sheet: Sheet, options, untranslated: int = 0) -> str:
+def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> str:
     lang = sheet.lang
     paper = options.paper or sheet.paper.size
     template = _environment(project.templates).get_template("sheet.html.j2")
@@ -120,6 +121,7 @@ def html(project: Project, sheet: Sheet, options, untranslated: int = 0) -> str:
         t=Inline(sheet, lang, gloss=options.gloss),
         words=ui_words(project.templates, lang, options.allow_fallback),
         untranslated=untranslated,
+        marks=marks or Marks(),
         page_size=f"{paper} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang),
         generator=f"qrs {__version__}",
@@ -143,10 +145,10 @@ def ui_words(templates: Path, lang: str, allow_fallback: bool) -> dict[str, str]
     return words
 
 
-def layout(project: Project, sheet: Sheet, options, untranslated: int = 0) -> weasyprint.Document:
+def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> weasyprint.Document:
     fetcher = ProjectFetcher(project.templates)
     document_html = weasyprint.HTML(
-        string=html(project, sheet, options, untranslated),
+        string=html(project, sheet, options, untranslated, marks),
         base_url=project.templates.resolve().as_uri() + "/",
         url_fetcher=fetcher,
     )

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from generator import markup
 from generator.errors import UserError
 from generator.load import Located
-from generator.model import Keyword, Model, Sheet, prose
+from generator.model import Keyword, Model, Sheet, edition_key, prose
 
 ModelT = TypeVar("ModelT", bound=Model)
 
@@ -65,6 +65,7 @@ def findings(sheet: Sheet):
                         known = ", ".join(kw.id for kw in sheet.keywords) or "none"
                         yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
     yield from _keyword_cycles(sheet)
+    yield from _changelog(sheet)
     block_ids = {block.id for block in sheet.blocks()}
     for k, keyword in enumerate(sheet.keywords):
         if keyword.see is not None and keyword.see not in block_ids:
@@ -179,6 +180,20 @@ def _footnotes(block, here: tuple):
             yield here + ("notes", n), f"footnote '{note.id}' is never referenced: mark it in a cell with [^{note.id}]"
 
 
+def _changelog(sheet: Sheet):
+    """The changelog goes newest first, and its first entry is the sheet's own edition and date."""
+    if not sheet.changelog:
+        return
+    current = sheet.changelog[0]
+    if (current.edition, current.date) != (sheet.edition, sheet.date):
+        yield ("changelog", 0, "edition"), (f"the changelog starts with edition {current.edition} of {current.date}; "
+                                            f"the sheet is edition {sheet.edition} of {sheet.date}")
+    for index, (newer, older) in enumerate(zip(sheet.changelog, sheet.changelog[1:]), start=1):
+        if edition_key(older.edition) >= edition_key(newer.edition) or older.date > newer.date:
+            yield ("changelog", index, "edition"), (f"the changelog goes newest first: edition {older.edition} "
+                                                    f"({older.date}) comes after {newer.edition} ({newer.date})")
+
+
 def _keyword_cycles(sheet: Sheet):
     """A keyword whose definition leads back to itself cannot be followed to an end."""
     index = keyword_index(sheet)
@@ -253,7 +268,10 @@ def _describe(error: dict) -> str:
         return f"missing required field '{field}'"
     if kind == "union_tag_invalid":
         expected = error["ctx"]["expected_tags"]
-        return f"unknown block type '{error['ctx']['tag']}': expected one of {expected}"
+        tag = given.get("type") if isinstance(given, dict) else error["ctx"]["tag"]
+        if not isinstance(tag, str):
+            return f"the block's 'type' should be one of {expected}, not {_kind(tag)}"
+        return f"unknown block type '{_shown(tag)}': expected one of {expected}"
     if kind == "union_tag_not_found":
         return "missing field 'type': every block needs a type"
     if kind == "string_pattern_mismatch" and "notes" in loc:
@@ -294,6 +312,9 @@ def _describe(error: dict) -> str:
     if kind == "too_short":
         return f"'{field}' needs at least {error['ctx']['min_length']} item(s)"
     if kind == "literal_error":
-        return f"'{_shown(given)}' is not allowed for '{field}': expected {error['ctx']['expected']}"
+        if given is None:
+            return f"'{field}' is empty: expected {error['ctx']['expected']}"
+        written = _kind(given) if isinstance(given, (list, dict)) else f"'{_shown(str(given).lower() if isinstance(given, bool) else given)}'"
+        return f"{written} is not allowed for '{field}': expected {error['ctx']['expected']}"
     message = error["msg"].removeprefix("Value error, ")
     return f"{field}: {message}"

@@ -60,7 +60,7 @@ def printed(block, sheet) -> list[str]:
             texts += [cell.text for cell in item.extra]
     elif block.type == "roster":
         texts += block.characteristics
-        texts += [part for unit in block.units for part in (unit.name, *unit.profile, unit.equipment, unit.rules, unit.save)]
+        texts += [part for unit in block.units for part in (unit.name, *unit.profile, unit.save, unit.equipment, unit.rules)]
     else:
         raise AssertionError(f"printed() does not know the block type {block.type}")
     texts += [part for note in block.notes for part in (note.id, note.text)]
