@@ -18,12 +18,24 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from generator.errors import Problem, UserError
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
+MAX_NESTING = 30  # lists and mappings inside one another; the sheets use about 12
 
 # YAML 1.1 plain scalars that PyYAML would turn into something other than the typed text.
 _IMPLICIT_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|True|TRUE|False|FALSE)$")
 _SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
 _OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+# Characters that do not print: PyYAML refuses them in the file, the loader refuses them in values too.
+_UNPRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# PyYAML's words for a syntax error, and what the author should do about it.
+_YAML_HINTS = (
+    ("mapping values are not allowed here", "if this ': ' is part of a text, put the whole text in quotes"),
+    ("cannot start any token", "put the value in quotes"),
+    ("expected <block end>", "check the indentation of this line"),
+    ("could not find expected ':'", "a line of a mapping needs 'key: value', or a quote is not closed"),
+    ("found unexpected end of stream", "a quote or bracket is not closed"),
+)
 
 
 @dataclass
@@ -62,7 +74,9 @@ def _child(node: Node, key: Any) -> Node | None:
 
 
 class _StrictComposer(yaml.SafeLoader):
-    """A composer that refuses anchors and aliases (shared references, alias bombs)."""
+    """A composer that refuses anchors and aliases (shared references, alias bombs), tags, and deep nesting."""
+
+    depth = 0
 
     def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
@@ -72,7 +86,17 @@ class _StrictComposer(yaml.SafeLoader):
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             raise _Refused(event.start_mark, f"anchors (&{anchor}) are not allowed: repeat the value instead")
-        return super().compose_node(parent, index)
+        tag = getattr(event, "tag", None)
+        if tag is not None:  # !!python/object, !!int…: the loader reads text, nothing else
+            tag = tag.replace("tag:yaml.org,2002:", "!!")
+            raise _Refused(event.start_mark, f"tags ({tag}) are not allowed: write the plain value, in quotes for a text")
+        if self.depth >= MAX_NESTING:  # PyYAML composes recursively: refuse before Python's stack runs out
+            raise _Refused(event.start_mark, f"lists and mappings are nested more than {MAX_NESTING} deep here")
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 class _Refused(Exception):
@@ -110,11 +134,16 @@ def _decode(path: Path, raw: bytes) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        line_start = raw.rfind(b"\n", 0, error.start) + 1
+        column = len(raw[line_start : error.start].decode("utf-8")) + 1  # in characters, as editors count
         raise UserError.at(path, line, column, f"byte 0x{raw[error.start]:02x} is not UTF-8: save the file as UTF-8") from None
 
 
 def _compose(path: Path, text: str) -> Node:
+    unprintable = _UNPRINTABLE.search(text)
+    if unprintable:
+        line, column = _line_column(text, unprintable.start())
+        raise UserError.at(path, line, column, f"the character U+{ord(unprintable.group()):04X} does not print and is not allowed: delete it")
     loader = _StrictComposer(text)
     try:
         root = loader.get_single_node()
@@ -125,14 +154,23 @@ def _compose(path: Path, text: str) -> Node:
         message = error.problem or "invalid YAML"
         if "'\\t'" in message or "\t" in message:
             message = "a tab character is not allowed here: indent with spaces"
-        elif error.context:
-            message = f"{error.context}, {message}"
+        else:
+            message += "".join(f": {hint}" for words, hint in _YAML_HINTS if words in message)
+            start = error.context_mark
+            if error.context and error.context.startswith("while ") and start is not None and start is not mark:
+                message += f" ({error.context} started at line {start.line + 1}, column {start.column + 1})"
+            elif error.context:
+                message = f"{error.context}, {message}"
         raise UserError.at(path, mark.line + 1, mark.column + 1, f"invalid YAML: {message}") from None
     finally:
         loader.dispose()
     if root is None:
         raise UserError.at(path, 1, 1, "the file is empty: expected a mapping of sheet fields")
     return root
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def _to_data(path: Path, node: Node, problems: list[Problem]) -> Any:
@@ -163,6 +201,9 @@ def _to_data(path: Path, node: Node, problems: list[Problem]) -> Any:
 
 def _scalar(node: ScalarNode, here) -> Any:
     text = node.value
+    control = _CONTROL.search(text)
+    if control:  # typed as an escape in a quoted value ("\a", "\x1b", "\0"): it would not print
+        here(node, f"the value contains the control character U+{ord(control.group()):04X}, which does not print: remove it")
     if node.style is not None:  # quoted or block scalar: exactly what was typed
         return text
     if _NULL.match(text):
