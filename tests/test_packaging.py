@@ -1,0 +1,77 @@
+"""`pip install .` gives a `qrs` command that carries its templates and works outside the checkout."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, ROOT
+
+TEMPLATES = ROOT / "templates"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """A wheel built from a copy of the project (the build leaves nothing in the checkout)."""
+    root = tmp_path_factory.mktemp("wheel")
+    project = root / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+    shutil.copytree(ROOT / "generator", project / "generator", ignore=ignore)
+    shutil.copytree(TEMPLATES, project / "templates", ignore=ignore)
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation",
+                             "--quiet", "-w", str(root / "dist")], capture_output=True, text=True, cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (built,) = (root / "dist").glob("qrs-*.whl")
+    return built
+
+
+def test_the_wheel_holds_every_template(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for required in ("sheet.html.j2", "sheet.css", "i18n/fr.po", "scaffold/sheet.yaml.j2"):
+        assert f"generator/templates/{required}" in names
+    assert any(name.startswith("generator/templates/blocks/") and name.endswith(".j2") for name in names)
+    templates = {path.relative_to(TEMPLATES).as_posix() for path in TEMPLATES.rglob("*")
+                 if path.is_file() and "__pycache__" not in path.parts and not path.name.startswith(".")}
+    missing = sorted(name for name in templates if f"generator/templates/{name}" not in names)
+    assert not missing, f"not in the wheel (list their folder in pyproject.toml's packages): {missing}"
+    assert "generator/cli.py" in names
+    entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "qrs = generator.cli:main" in entry_points
+
+
+def test_the_installed_qrs_works_outside_the_checkout(wheel, tmp_path):
+    """Installed into a fresh environment (its dependencies borrowed from this one), run from elsewhere."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    # The dependencies, without this environment's editable qrs: a .pth line adds a folder, not its .pth files.
+    (Path(purelib) / "qrs-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+                                "--no-deps", "--no-index", str(wheel)], capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    qrs = venv / "bin" / "qrs"
+    work = tmp_path / "elsewhere"
+    shutil.copytree(FIXTURES, work / "sources")
+
+    where = subprocess.run([str(python), "-c", "import generator.project as p; print(p.__file__); print(p.TEMPLATES)"],
+                           capture_output=True, text=True, cwd=work, check=True).stdout.split()
+    assert all(Path(path).is_relative_to(venv) for path in where), where
+
+    built = subprocess.run([str(qrs), "--sources", "sources", "build", "every-block"], capture_output=True, text=True, cwd=work)
+    assert built.returncode == 0, built.stderr
+    assert (work / "build" / "every-block.fr.pdf").stat().st_size > 1000
+    created = subprocess.run([str(qrs), "--sources", "sources", "new", "demo", "--game", "Demo", "--lang", "en"],
+                             capture_output=True, text=True, cwd=work)
+    assert created.returncode == 0, created.stderr
+    assert (work / "sources" / "demo.yaml").read_text(encoding="utf-8").startswith("# yaml-language-server")

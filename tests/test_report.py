@@ -1,0 +1,54 @@
+"""--quiet prints only problems; --json prints one JSON object a line for each output and each problem."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+from tests.conftest import FIXTURES, ROOT
+
+BAD = ROOT / "tests" / "bad_inputs"
+
+
+def qrs(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def events(output: str) -> list[dict]:
+    return [json.loads(line) for line in output.splitlines()]
+
+
+def test_json_problems_name_file_line_column_and_keep_exit_code_2():
+    result = qrs("--json", "--sources", str(BAD), "check", "dice-gap")
+    assert result.returncode == 2
+    found = events(result.stdout)
+    assert {"event": "problem", "file": str(BAD / "dice-gap.yaml"), "line": 16, "column": 11,
+            "message": "D6 can roll 4, which no row covers"} in found
+    assert all(event["event"] == "problem" for event in found)
+    assert "problem(s) found" not in result.stderr
+
+
+def test_json_reports_each_output_written(tmp_path):
+    shutil.copytree(FIXTURES, tmp_path / "sources")
+    result = qrs("--json", "--sources", str(tmp_path / "sources"), "build", "every-block")
+    assert result.returncode == 0, result.stderr
+    assert events(result.stdout) == [{"event": "wrote", "path": str(tmp_path / "build" / "every-block.fr.pdf")}]
+
+
+def test_quiet_prints_nothing_when_all_is_well_and_problems_when_not(tmp_path):
+    good = qrs("--quiet", "--sources", str(FIXTURES), "check")
+    assert good.returncode == 0 and good.stdout == "" and good.stderr == ""
+    created = qrs("--quiet", "--sources", str(tmp_path), "new", "demo", "--game", "Demo", "--lang", "en")
+    assert created.returncode == 0 and created.stdout == "" and (tmp_path / "demo.yaml").exists()
+    bad = qrs("-q", "--sources", str(BAD), "check", "dice-gap")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert "dice-gap.yaml:16:11: D6 can roll 4, which no row covers" in bad.stderr
+
+
+def test_without_options_the_usual_lines(tmp_path):
+    created = qrs("--sources", str(tmp_path), "new", "demo", "--game", "Demo", "--lang", "en")
+    assert created.returncode == 0 and created.stdout.startswith("wrote ") and "demo.yaml" in created.stdout
+    created = qrs("--json", "--sources", str(tmp_path), "new", "other", "--game", "Demo", "--lang", "en")
+    assert events(created.stdout) == [{"event": "wrote", "path": str(tmp_path / "other.yaml")}]
