@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -10,12 +11,21 @@ import click
 
 from generator import i18n, pipeline
 from generator.errors import UserError
+from generator.model import known_language
 from generator.project import Project
 from generator.report import META_KEY, Reporter, shown
 from generator.report import current as reporter
 
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 1
+
+
+def _language_codes(context: click.Context, parameter: click.Parameter, value):
+    """--lang takes language codes the renderer knows (fr, en, en-GB): never a path, never 'zz'."""
+    for code in (value,) if isinstance(value, str) else value:
+        if not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", code) or not known_language(code):
+            raise click.BadParameter(f"'{code}' is not a known language code (fr, en, de, en-GB…)")
+    return value
 
 
 @click.group()
@@ -65,7 +75,7 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 
 @cli.command()
 @click.argument("sheets", nargs=-1)
-@click.option("--lang", "languages", multiple=True, help="Language(s) to build (default: the sheet's own).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: the sheet's own).")
 @click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
               help="Override the sheets' paper size.")
 @click.option("--allow-fallback", is_flag=True,
@@ -108,7 +118,7 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 
 @cli.command()
 @click.argument("handouts", nargs=-1)
-@click.option("--lang", "languages", multiple=True, help="Language(s) to build (default: those the handout lists).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
 @click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
               help="Override the handouts' paper size.")
 @click.option("--allow-fallback", is_flag=True,
@@ -175,7 +185,7 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
 
 @i18n_group.command("update")
 @click.argument("sheets", nargs=-1)
-@click.option("--lang", "languages", multiple=True, help="Create or refresh these languages (default: existing ones).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Create or refresh these languages (default: existing ones).")
 @click.pass_obj
 def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
     """Refresh catalogues after a source change: new strings added, changed ones marked fuzzy."""
@@ -188,29 +198,26 @@ def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str,
 
 
 @cli.command("schema")
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write it (default: schema/sheet.schema.json beside the sources folder).")
-@click.option("--check", "check_only", is_flag=True, help="Write nothing; a problem if the file is out of date.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder to write them in (default: schema/ beside the sources folder).")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; a problem if a file is out of date.")
 @click.pass_obj
-def schema_command(project: Project, output: Path | None, check_only: bool) -> None:
-    """Write the JSON Schema of a source, for editors' completion and checks as you type."""
+def schema_command(project: Project, out: Path | None, check_only: bool) -> None:
+    """Write the JSON Schemas of sheets and handouts, for editors' completion and checks as you type."""
     from generator import schema
 
-    target = output or project.sources.parent / schema.SCHEMA_FILE
+    folder = out or project.sources.parent / schema.FOLDER
     if check_only:
-        if not target.exists() or target.read_text(encoding="utf-8") != schema.text():
-            raise UserError.at(target, 1, 1, "the schema is out of date with generator/model.py: run 'qrs schema'")
-        reporter().say(f"{shown(target)} is up to date")
-    elif schema.write(target):
-        reporter().wrote(target)
-    else:
-        reporter().say(f"{shown(target)} is up to date")
+        schema.check(folder)
+    for path in [] if check_only else schema.write(folder):
+        reporter().wrote(path)
+    reporter().say(f"{shown(folder)}: the schemas are up to date")
 
 
 @cli.command("new")
 @click.argument("sheet_id")
 @click.option("--game", required=True, help="The game's name, printed at the top of the sheet.")
-@click.option("--lang", required=True, help="The language the source is written in (fr, en…).")
+@click.option("--lang", required=True, callback=_language_codes, help="The language the source is written in (fr, en…).")
 @click.option("--title", default=None, help="The sheet's title (default: 'Feuille de référence' in French…).")
 @click.pass_obj
 def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None) -> None:
@@ -226,7 +233,7 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
 
 @cli.command("preview")
 @click.argument("sheets", nargs=-1, required=True)
-@click.option("--lang", "languages", multiple=True, help="Language(s) to draw (default: the sheet's own).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to draw (default: the sheet's own).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder of the images (default: build/preview/).")
 @click.option("--scale", type=click.FloatRange(0.1, 10), default=2.0, show_default=True,
@@ -258,7 +265,7 @@ def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[
 
 @cli.command("watch")
 @click.argument("sheets", nargs=-1)
-@click.option("--lang", "languages", multiple=True, help="Language(s) to build (default: each sheet's own).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: each sheet's own).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the live preview on localhost (0: any free port).")
 @click.option("--scale", type=click.FloatRange(0.1, 10), default=1.5, show_default=True, help="Pixels per PDF point.")

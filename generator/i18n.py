@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po, write_po
 from generator.errors import Problem, UserError
 from generator.load import Located
 from generator.model import Handout, Sheet, prose
-from generator.validate import findings
+from generator.validate import describe_error, findings
 from pydantic import ValidationError
 
 DocumentT = TypeVar("DocumentT", Sheet, Handout)
@@ -78,11 +78,12 @@ class Entry:
     context: str
     source: str
     line: int
+    column: int = 1
 
 
 def entries(located: Located, sheet: Sheet) -> list[Entry]:
     return [
-        Entry(loc, context_of(sheet, loc), text, located.position(loc)[0])
+        Entry(loc, context_of(sheet, loc), text, *located.position(loc))
         for loc, text in prose(sheet)
         if needs_translation(text)
     ]
@@ -102,7 +103,8 @@ def read(path: Path) -> Catalog:
     except FileNotFoundError:
         raise UserError.at(path, 1, 1, "no such catalogue: run 'qrs i18n update' to create it") from None
     except Exception as error:  # Babel's PoFileError and decoding errors carry their own words
-        raise UserError.at(path, getattr(error, "lineno", 1) or 1, 1, f"unreadable catalogue: {error}") from None
+        line = (getattr(error, "lineno", 0) or 0) + 1  # Babel counts lines from 0
+        raise UserError.at(path, line, 1, f"unreadable catalogue: {error}") from None
 
 
 def status(catalogue: Catalog, wanted: list[Entry]) -> Status:
@@ -131,13 +133,14 @@ def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Pat
     for entry in found.translated:
         _set(data, entry.loc, by_context[entry.context])
     data["lang"] = lang
+    lines = {message.context: _line(message) for message in catalogue if message.context}
     try:
         translated = type(sheet).model_validate(data)
-    except ValidationError as error:  # a translation that breaks the shape (too long, empty)
-        raise UserError.at(catalogue_file, 1, 1, f"the translation does not fit the sheet: {error}") from None
+    except ValidationError as error:  # a translation that breaks the shape (too long, empty), or an unknown language
+        raise UserError([Problem(str(catalogue_file), lines.get(_context_or_none(sheet, e["loc"]), 1), 1,
+                                 f"in the '{lang}' translation: {describe_error(e)}") for e in error.errors()]) from None
     if not isinstance(translated, Sheet):
         return translated, len(found.stale) + len(found.missing)
-    lines = {message.context: message.lineno or 1 for message in catalogue if message.context}
     problems = [
         Problem(str(catalogue_file), lines.get(context_of(translated, loc), 1), 1, f"in the '{lang}' translation: {message}")
         for loc, message in findings(translated)
@@ -146,6 +149,17 @@ def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Pat
     if problems:
         raise UserError(problems)
     return translated, len(found.stale) + len(found.missing)
+
+
+def _line(message: Message) -> int:
+    return message.lineno or 1
+
+
+def _context_or_none(document, loc: tuple) -> str | None:
+    try:
+        return context_of(document, loc)
+    except (AttributeError, IndexError, KeyError, TypeError):  # a path through a union tag, or past the data
+        return None
 
 
 def _glossary_problems(translated: Sheet, lang: str, catalogue_file: Path, lines: dict[str, int]) -> list[Problem]:
@@ -163,11 +177,11 @@ def _glossary_problems(translated: Sheet, lang: str, catalogue_file: Path, lines
 def _untranslated_problems(located: Located, catalogue_file: Path, lang: str, found: Status) -> list[Problem]:
     problems = []
     for entry, message in found.stale:
-        problems.append(Problem(str(catalogue_file), message.lineno or 1, 1,
+        problems.append(Problem(str(catalogue_file), _line(message), 1,
                                 f"stale '{lang}' translation of {located.path.name}:{entry.line} ({entry.context}): "
-                                f"the French text changed to {entry.source[:60]!r}"))
+                                f"the source text changed to {entry.source[:60]!r}"))
     for entry in found.missing:
-        problems.append(Problem(str(located.path), entry.line, 1,
+        problems.append(Problem(str(located.path), entry.line, entry.column,
                                 f"no '{lang}' translation of {entry.context} in {catalogue_file.name} "
                                 f"(run 'qrs i18n update', translate, or build with --allow-fallback)"))
     return problems

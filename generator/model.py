@@ -8,11 +8,13 @@ contents that may be language-neutral ("4+", "2D6"); they carry markup too.
 
 from __future__ import annotations
 
+import datetime
 from functools import cache
 from typing import Annotated, Iterator, Literal, Union, get_args
 
 from generator import rules
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from babel import Locale, UnknownLocaleError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 
 class Translatable:
@@ -28,14 +30,46 @@ MAX_TEXT = 4000
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), TRANSLATABLE]
 OptionalText = Annotated[str, StringConstraints(max_length=MAX_TEXT), TRANSLATABLE]
-Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
-LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Z]{2})?$")]
+EARLIEST_DATE = datetime.date(1970, 1, 1)  # the PDF's timestamps (SOURCE_DATE_EPOCH, font tables) start in 1970
+
+
+def _calendar_day(value: str) -> str:
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"'{value}' is not a day of the calendar: expected YYYY-MM-DD, such as 2026-11-21") from None
+    if day < EARLIEST_DATE:
+        raise ValueError(f"'{value}' is too early: a date is {EARLIEST_DATE.isoformat()} or later")
+    return value
+
+
+def known_language(code: str) -> bool:
+    """A language code the renderer can format dates and hyphenate for (fr, en, en-GB)."""
+    try:
+        Locale.parse(code.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return False
+    return True
+
+
+def _known_language(code: str) -> str:
+    if not known_language(code):
+        raise ValueError(f"unknown language '{code}': expected an ISO 639-1 language code such as fr, en or de")
+    return code
+
+
+Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_calendar_day)]
+LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Z]{2})?$"), AfterValidator(_known_language)]
 MAX_ROWS = 500
 
 # A problem found by a block's own check: where in the block (a path of keys) and what is wrong.
 Finding = tuple[tuple, str]
 # What an edition diff compares: stable key, where in the sheet's words, value, row and cell printed.
 Fact = tuple[tuple, str, str, "int | None", "int | None"]
+
+
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 class Model(BaseModel):
@@ -201,7 +235,7 @@ class TableBlock(BlockBase):
         width = len(self.columns)
         for index, row in enumerate(self.rows):
             if row.width != width:
-                yield ("rows", index), f"this row fills {row.width} columns; the table has {width}"
+                yield ("rows", index), f"this row fills {counted(row.width, 'column')}; the table has {width}"
 
     @property
     def has_header(self) -> bool:
@@ -321,10 +355,10 @@ class MatrixBlock(BlockBase):
 
     def check(self) -> Iterator[Finding]:
         if len(self.cells) != len(self.row_keys):
-            yield ("cells",), f"{len(self.cells)} rows of cells for {len(self.row_keys)} row keys"
+            yield ("cells",), f"{counted(len(self.cells), 'row')} of cells for {counted(len(self.row_keys), 'row key')}"
         for index, values in enumerate(self.grid()):
             if len(values) != len(self.column_keys):
-                yield ("cells", index), f"{len(values)} values for {len(self.column_keys)} columns"
+                yield ("cells", index), f"{counted(len(values), 'value')} for {counted(len(self.column_keys), 'column')}"
         if self.rule is None:
             return
         try:
@@ -445,7 +479,7 @@ class SavesBlock(BlockBase):
             if item.troop is not None and item.troop not in troops:
                 yield ("items", index, "troop"), f"unknown troop '{item.troop}': expected one of {sorted(troops)}"
             if len(item.extra) != len(self.columns):
-                yield ("items", index, "extra"), f"{len(item.extra)} extra cells for {len(self.columns)} extra columns"
+                yield ("items", index, "extra"), f"{counted(len(item.extra), 'extra cell')} for {counted(len(self.columns), 'extra column')}"
 
     def troop_of(self, item_ids: list[str]) -> str:
         """The column a unit reads: the one its mount selects, else the first."""
@@ -513,7 +547,7 @@ class RosterBlock(BlockBase):
         for index, unit in enumerate(self.units):
             if len(unit.profile) != len(self.characteristics):
                 yield ("units", index, "profile"), (
-                    f"{len(unit.profile)} values for {len(self.characteristics)} characteristics")
+                    f"{counted(len(unit.profile), 'value')} for {counted(len(self.characteristics), 'characteristic')}")
 
     def row_facts(self) -> Iterator[Fact]:
         for r, unit in enumerate(self.units):

@@ -70,7 +70,7 @@ class ProjectFetcher(URLFetcher):
 
 @cache
 def _environment(templates: Path) -> jinja2.Environment:
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -78,6 +78,15 @@ def _environment(templates: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=False,
     )
+    environment.filters["css_string"] = css_string
+    return environment
+
+
+def css_string(text: str) -> Markup:
+    """Text for the inside of a CSS string in a <style> element: HTML escaping does not apply there,
+    so the quote, the backslash, line breaks and '<' (which could close the element) are CSS-escaped."""
+    escaped = "".join(f"\\{ord(char):x} " if char in '"\\<>\n\r\x0c' else char for char in str(text))
+    return Markup(escaped)
 
 
 class Inline:
@@ -123,7 +132,7 @@ def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
         untranslated=untranslated,
         marks=marks or Marks(),
         page_size=f"{paper} {sheet.paper.orientation}",
-        long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang),
+        long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
         generator=f"qrs {__version__}",
     )
 

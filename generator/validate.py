@@ -7,12 +7,10 @@ blocks alike. Every problem of a file is reported at once, with file:line:column
 
 from __future__ import annotations
 
-import datetime
 import re
 from collections import Counter
 from typing import TypeVar
 
-from babel import Locale, UnknownLocaleError
 from pydantic import ValidationError
 
 from generator import markup
@@ -23,7 +21,6 @@ from generator.model import Keyword, Model, Sheet, edition_key, prose
 ModelT = TypeVar("ModelT", bound=Model)
 
 MAX_DIE_RESULTS = 1000  # the results a dice table's die may show (10D100 shows 991, D66 36)
-EARLIEST_DATE = datetime.date(1970, 1, 1)
 
 
 def validate(located: Located) -> Sheet:
@@ -41,7 +38,7 @@ def parse(located: Located, model: type[ModelT]) -> ModelT:
     try:
         return model.model_validate(located.data)
     except ValidationError as error:
-        raise UserError([located.problem(e["loc"], _describe(e)) for e in error.errors()]) from None
+        raise UserError([located.problem(e["loc"], describe_error(e)) for e in error.errors()]) from None
 
 
 def findings(sheet: Sheet):
@@ -73,31 +70,13 @@ def findings(sheet: Sheet):
 
 
 def _metadata(sheet: Sheet):
-    """What the renderer takes as given: a date of the calendar, a language it knows, one-line names."""
-    try:
-        day = datetime.date.fromisoformat(sheet.date)
-    except ValueError:
-        yield ("date",), f"'{sheet.date}' is not a day of the calendar: expected YYYY-MM-DD, such as 2026-11-21"
-    else:
-        if day < EARLIEST_DATE:  # the PDF's timestamps (SOURCE_DATE_EPOCH, font tables) start in 1970
-            yield ("date",), f"'{sheet.date}' is too early: the date of an edition is {EARLIEST_DATE.isoformat()} or later"
-    if not known_language(sheet.lang):
-        yield ("lang",), f"unknown language '{sheet.lang}': expected an ISO 639-1 language code such as fr, en or de"
+    """What the renderer takes as given: one-line names."""
     for name in ("game", "title", "subtitle"):  # the game's name is printed inside the page footer's style
         if "\n" in (getattr(sheet, name) or ""):
             yield (name,), f"'{name}' must be one line: it is printed in the header or footer"
     for k, keyword in enumerate(sheet.keywords):
         if "\n" in keyword.term:
             yield ("keywords", k, "term"), "a keyword's term must be one line"
-
-
-def known_language(code: str) -> bool:
-    """A language code the renderer can format dates and hyphenate for (fr, en, en-GB)."""
-    try:
-        Locale.parse(code.replace("-", "_"))
-    except (ValueError, UnknownLocaleError):
-        return False
-    return True
 
 
 def _unrollable(die: str) -> str | None:
@@ -254,7 +233,7 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
-def _describe(error: dict) -> str:
+def describe_error(error: dict) -> str:
     """A pydantic error in the words of a sheet author."""
     kind, loc = error["type"], error["loc"]
     field = next((part for part in reversed(loc) if isinstance(part, str)), "value")

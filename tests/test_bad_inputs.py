@@ -170,7 +170,7 @@ def test_the_documented_limits_are_the_enforced_ones():
     section = doc.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
     for limit, value in limits.items():
         assert f"| {limit} | {value} |" in section, f"docs/authoring.md, Limits: expected '| {limit} | {value} |'"
-    assert f"{validate.EARLIEST_DATE.isoformat()} or later" in section
+    assert f"{model.EARLIEST_DATE.isoformat()} or later" in section
 
 
 def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, capsys):
