@@ -22,6 +22,8 @@ class BuildOptions:
     gloss: bool = False  # show each keyword's English original beside its first mention
     changes_since: str | None = None  # mark with a bar what changed since this edition
     errata_only: bool = False  # print only what changed (since changes_since, or the previous edition)
+    crop_marks: bool = False  # crop marks and 3 mm of bleed, for a print shop
+    ink_saver: bool = False  # no solid fills, light rules
 
 
 def check(path: Path) -> Sheet:
@@ -83,14 +85,24 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
         sheet, untranslated = i18n.translate(located, sheet, lang, catalogue, options.allow_fallback)
     if options.errata_only:
         sheet, marks = diff.only_changes(sheet, marks, since), None
-    document = render.layout(project, sheet, options, untranslated, marks)
-    problems = [located.problem(loc, message) for loc, message in render.layout_findings(sheet, document)]
+    problems = [located.problem(loc, message) for loc, message in render.glyph_findings(sheet)]
     if problems:
         raise UserError(problems)
-    variant = f"errata-{since}" if options.errata_only else f"since-{since}" if since else None
-    output = output or project.pdf_path(sheet.sheet, lang, variant)
+    document = render.layout(project, sheet, options, untranslated, marks)
+    problems = [located.problem(loc, message) for loc, message in render.layout_findings(sheet, document, options)]
+    if problems:
+        raise UserError(problems)
+    output = output or project.pdf_path(sheet.sheet, lang, _variant(sheet, options, since))
     write.atomically(output, render.pdf(sheet, document))
     return output
+
+
+def _variant(sheet: Sheet, options: BuildOptions, since: str | None) -> str | None:
+    """What sets this PDF apart from the sheet's own: build/wab2.letter.errata-2.0.fr.pdf."""
+    parts = [options.paper.lower() if options.paper and options.paper != sheet.paper.size else None,
+             "marks" if options.crop_marks else None, "ink-saver" if options.ink_saver else None,
+             f"errata-{since}" if options.errata_only else f"since-{since}" if since else None]
+    return ".".join(part for part in parts if part) or None
 
 
 def previous_edition(located: Located, sheet: Sheet) -> str:
@@ -194,7 +206,8 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
     composed = handouts.compose(handout, sheet, render.ui_words(project.templates, lang, options.allow_fallback))
     document = render.layout(project, composed, options, untranslated)
-    problems = [located.problem(("paper",), message) for _, message in render.layout_findings(composed, document)]
+    findings = [*render.glyph_findings(composed), *render.layout_findings(composed, document, options)]
+    problems = [located.problem(("paper",), message) for _, message in findings]
     if problems:
         raise UserError(problems)
     output = project.handout_pdf_path(handout.handout, lang)

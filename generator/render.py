@@ -7,6 +7,7 @@ package's files. Anything else a template or stylesheet names stops the render.
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 import hashlib
 import mimetypes
 import os
@@ -24,7 +25,8 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from generator import __version__, i18n, markup, typography
 from generator.diff import Marks
 from generator.errors import UserError
-from generator.model import Sheet
+from generator import layout as layout_module
+from generator.model import Block, Section, Sheet, prose
 from generator.project import Project
 from generator.validate import keyword_index
 
@@ -120,7 +122,35 @@ class Inline:
         return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
 
 
-def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> str:
+@dataclass(frozen=True)
+class Item:
+    """One packable unit of the page: a block (with its section's heading if it is the first), or the changes box."""
+
+    block: Block | None
+    section: Section | None = None
+    first: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.block.id if self.block else "errata"
+
+
+def items(sheet: Sheet) -> list[Item]:
+    found = [Item(block, section, position == 0)
+             for section in sheet.sections for position, block in enumerate(section.blocks)]
+    if sheet.changes_box and sheet.current_changes:
+        found.append(Item(None))
+    return found
+
+
+def page_frame(sheet: Sheet, options) -> layout_module.Frame:
+    paper = sheet.paper
+    return layout_module.frame(options.paper or paper.size, paper.orientation, paper.columns, paper.pages)
+
+
+def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
+         plan: layout_module.Plan | None = None) -> str:
+    """The sheet's HTML: packed into the columns of `plan`, or (without one) in one column, to be measured."""
     lang = sheet.lang
     paper = options.paper or sheet.paper.size
     template = _environment(project.templates).get_template("sheet.html.j2")
@@ -131,6 +161,11 @@ def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
         words=ui_words(project.templates, lang, options.allow_fallback),
         untranslated=untranslated,
         marks=marks or Marks(),
+        items=items(sheet),
+        plan=plan,
+        frame=page_frame(sheet, options),
+        crop_marks=getattr(options, "crop_marks", False),
+        ink_saver=getattr(options, "ink_saver", False),
         page_size=f"{paper} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
         generator=f"qrs {__version__}",
@@ -155,42 +190,102 @@ def ui_words(templates: Path, lang: str, allow_fallback: bool) -> dict[str, str]
 
 
 def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> weasyprint.Document:
+    """Measure every block in one column, pack the blocks into the sheet's columns, lay the pages out."""
+    measured = _render(project, html(project, sheet, options, untranslated, marks))
+    heights, header = _measure(measured, [item.id for item in items(sheet)])
+    frame = page_frame(sheet, options)
+    plan = layout_module.pack(heights, frame.column_height, header, frame.columns)
+    return _render(project, html(project, sheet, options, untranslated, marks, plan))
+
+
+def _render(project: Project, document_html: str) -> weasyprint.Document:
     fetcher = ProjectFetcher(project.templates)
-    document_html = weasyprint.HTML(
-        string=html(project, sheet, options, untranslated, marks),
-        base_url=project.templates.resolve().as_uri() + "/",
-        url_fetcher=fetcher,
-    )
+    source = weasyprint.HTML(string=document_html, base_url=project.templates.resolve().as_uri() + "/", url_fetcher=fetcher)
     try:
-        return document_html.render()
+        return source.render()
     except weasyprint.urls.FatalURLFetchingError as error:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
 
 
-def layout_findings(sheet: Sheet, document: weasyprint.Document):
-    """Layout problems found on the laid-out boxes, as (path in the source, message)."""
-    pages = len(document.pages)
-    if pages > sheet.paper.pages:
-        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}"
-    fragments = _block_fragments(document)
-    for s, section in enumerate(sheet.sections):
-        for b, block in enumerate(section.blocks):
-            count = fragments.get(block.id, 0)
-            if count > 1:
-                yield ("sections", s, "blocks", b), f"block '{block.id}' is split across {count} columns or pages"
-
-
-def _block_fragments(document: weasyprint.Document) -> dict[str, int]:
-    """How many boxes each block was laid out in: more than one means it was split."""
-    counts: dict[str, int] = {}
+def _measure(document: weasyprint.Document, ids: list[str]) -> tuple[list[float], float]:
+    """Each block's height (margins included, summed over fragments) and the header's, in millimetres."""
+    heights: dict[str, float] = {}
+    header = 0.0
     for page in document.pages:
         for box in page._page_box.descendants():
             element = getattr(box, "element", None)
-            if element is None or box.element_tag != "section" or "block" not in element.get("class", ""):
+            if element is None or box.element_tag not in ("section", "header"):
                 continue
-            block_id = element.get("id")
-            counts[block_id] = counts.get(block_id, 0) + 1
-    return counts
+            if box.element_tag == "header":
+                header = box.margin_height() / layout_module.PX_PER_MM
+            elif "block" in element.get("class", "").split():
+                block_id = element.get("id")
+                heights[block_id] = heights.get(block_id, 0.0) + box.margin_height() / layout_module.PX_PER_MM
+    return [heights.get(ident, 0.0) for ident in ids], header
+
+
+def layout_findings(sheet: Sheet, document: weasyprint.Document, options=None):
+    """Layout problems measured on the laid-out boxes, as (path in the source, message): more pages
+    than declared, a block split across columns or pages, text wider than its column."""
+    pages = len(document.pages)
+    if pages > sheet.paper.pages:
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}"
+    column_height = page_frame(sheet, options).column_height if options else None
+    boxes = _block_boxes(document)
+    for s, section in enumerate(sheet.sections):
+        for b, block in enumerate(section.blocks):
+            fragments = boxes.get(block.id, [])
+            height = sum(box.margin_height() for box in fragments) / layout_module.PX_PER_MM
+            if len(fragments) > 1:
+                why = (f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm"
+                       if column_height and height > column_height else "")
+                yield ("sections", s, "blocks", b), f"block '{block.id}' is split across {len(fragments)} columns or pages{why}"
+            overflow = max((_overflow(box) for box in fragments), default=0.0)
+            if overflow > 0.3:
+                yield ("sections", s, "blocks", b), (
+                    f"block '{block.id}' is {overflow:.1f} mm wider than its column: a word, a number or a table "
+                    "too wide to fit (shorten it, or allow a break)")
+
+
+def _block_boxes(document: weasyprint.Document) -> dict[str, list]:
+    """The boxes each block was laid out in: more than one means it was split."""
+    found: dict[str, list] = {}
+    for page in document.pages:
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag != "section" or "block" not in element.get("class", "").split():
+                continue
+            found.setdefault(element.get("id"), []).append(box)
+    return found
+
+
+def _overflow(block_box) -> float:
+    """How far (mm) anything inside a block reaches past the block's right edge."""
+    right = block_box.position_x + block_box.margin_width()
+    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
+                    if hasattr(box, "margin_width") and box.width is not None), default=right)
+    return max(0.0, (furthest - right) / layout_module.PX_PER_MM)
+
+
+@cache
+def _font_characters() -> frozenset[int]:
+    """The characters every face of the sheet's font has."""
+    from fontTools.ttLib import TTFont
+
+    faces = [TTFont(path, lazy=True) for path in sorted(FONTS.glob("SourceSansPro-*.ttf"))]
+    return frozenset.intersection(*(frozenset(face.getBestCmap()) for face in faces))
+
+
+def glyph_findings(sheet: Sheet):
+    """Characters the font lacks: WeasyPrint would print them in another font, or as boxes."""
+    inline = Inline(sheet, sheet.lang)
+    known = _font_characters()
+    for loc, text in prose(sheet):
+        printed = inline.plain(text)
+        missing = sorted({char for char in printed if ord(char) not in known and not char.isspace()})
+        if missing:
+            shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
+            yield loc, f"{shown} not in the sheet's font (Source Sans Pro): it would print in another font"
 
 
 def pdf(sheet: Sheet, document: weasyprint.Document) -> bytes:
