@@ -58,6 +58,25 @@ def _known_language(code: str) -> str:
     return code
 
 
+MIN_CONTRAST = 4.5  # WCAG AA for text: white headings on the accent, and the accent's text on white
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _dark_enough(colour: str) -> str:
+    """The accent fills headings set in white, and prints grey in black and white: it must stay dark."""
+    contrast = 1.05 / (_luminance(colour) + 0.05)
+    if contrast < MIN_CONTRAST:
+        raise ValueError(f"the accent {colour} is too light: white text on it has a contrast of {contrast:.1f}, "
+                         f"at least {MIN_CONTRAST} is needed to read it, in colour or printed in black and white")
+    return colour
+
+
+Accent = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$"), AfterValidator(_dark_enough)]
 Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_calendar_day)]
 LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Z]{2})?$"), AfterValidator(_known_language)]
 MAX_ROWS = 500
@@ -591,7 +610,7 @@ class Sheet(Model):
     edition: EditionNumber
     date: Date
     credits: OptionalText | None = None
-    accent: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = "#7a1f1f"
+    accent: Accent = "#7a1f1f"
     paper: Paper = Field(default_factory=Paper)
     keywords: list[Keyword] = Field(default_factory=list)
     characteristics: list[Characteristic] = Field(default_factory=list, description="The game's unit profile, for handouts.")
@@ -638,7 +657,7 @@ class Handout(Model):
     lang: LanguageCode = Field(description="The language the handout is written in.")
     languages: list[LanguageCode] = Field(default_factory=list, description="Languages to print (default: lang).")
     date: Date
-    accent: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] | None = None
+    accent: Accent | None = None
     paper: Paper = Field(default_factory=lambda: Paper(orientation="portrait", pages=1, columns=2))
     include: list[Id] | None = Field(None, description="Sections or blocks of the sheet to print, by id.")
     exclude: list[Id] | None = Field(None, description="Print every section of the sheet but these.")
