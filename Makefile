@@ -3,7 +3,7 @@ PY     := $(VENV)/bin/python
 QRS    := $(VENV)/bin/qrs
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build check test clean update-golden schema
+.PHONY: all install build check test clean update-golden schema bench
 
 all: build
 
@@ -16,8 +16,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 build: $(STAMP)
-	$(QRS) build
-	$(QRS) handout
+	$(QRS) build --all
+
+bench: $(STAMP)
+	$(PY) bench/bench.py
 
 check: $(STAMP)
 	$(QRS) check
@@ -32,4 +34,4 @@ schema: $(STAMP)
 	$(QRS) schema
 
 update-golden: $(STAMP)
-	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/test_render.py
+	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/test_render.py tests/test_visual.py

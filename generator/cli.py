@@ -9,12 +9,14 @@ from pathlib import Path
 
 import click
 
-from generator import i18n, pipeline
+from generator import lazy, parallel
 from generator.errors import UserError
-from generator.model import known_language
 from generator.project import Project
 from generator.report import META_KEY, Reporter, shown
 from generator.report import current as reporter
+
+# Imported when first used: a build with nothing to do needs neither the pipeline nor the model (nor WeasyPrint).
+i18n, pipeline = lazy.module("generator.i18n"), lazy.module("generator.pipeline")
 
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 1
@@ -22,10 +24,31 @@ EXIT_INTERNAL_ERROR = 1
 
 def _language_codes(context: click.Context, parameter: click.Parameter, value):
     """--lang takes language codes the renderer knows (fr, en, en-GB): never a path, never 'zz'."""
+    if not value:
+        return value
+    from generator.model import known_language  # the model imports pydantic: only when a language is given
+
     for code in (value,) if isinstance(value, str) else value:
         if not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", code) or not known_language(code):
             raise click.BadParameter(f"'{code}' is not a known language code (fr, en, de, en-GB…)")
     return value
+
+
+def _shard(context: click.Context, parameter: click.Parameter, value):
+    try:
+        return parallel.parse_shard(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _speed_options(command):
+    """--jobs, --shard, --rebuild: options of the commands that build many outputs (generator.parallel)."""
+    command = click.option("--rebuild", is_flag=True,
+                           help="Build every output, even those build/.qrs-manifest.json says are up to date.")(command)
+    command = click.option("--shard", metavar="K/N", default=None, callback=_shard,
+                           help="Build only the K-th of N parts of the outputs (a deterministic split, for CI runners).")(command)
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                        help="Worker processes (default: one per core; 1 builds in this process).")(command)
 
 
 @click.group()
@@ -86,17 +109,29 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
               help="Mark with a bar in the margin what changed since this edition (read from git).")
 @click.option("--errata-only", is_flag=True,
               help="Print only what changed since --changes-since (default: the previous edition).")
+@click.option("--marks", "crop_marks", is_flag=True, help="Crop marks and 3 mm of bleed, for a print shop.")
+@click.option("--ink-saver", is_flag=True, help="No solid fills, light rules.")
+@click.option("--all", "everything", is_flag=True, help="Every sheet and every handout (what `make` builds).")
+@_speed_options
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-          allow_fallback: bool, gloss: str | None, changes_since: str | None, errata_only: bool) -> None:
+          allow_fallback: bool, gloss: str | None, changes_since: str | None, errata_only: bool,
+          crop_marks: bool = False, ink_saver: bool = False, everything: bool = False, jobs: int | None = None, shard: tuple[int, int] | None = None,
+          rebuild: bool = False) -> None:
     """Render sheets to PDF in build/, in every language they have (or those given).
 
-    SHEET@REVISION builds a sheet as it was at a git revision or tag: build/SHEET@REVISION.LANG.pdf."""
-    options = pipeline.BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                                    allow_fallback=allow_fallback, gloss=gloss is not None,
-                                    changes_since=changes_since, errata_only=errata_only)
+    SHEET@REVISION builds a sheet as it was at a git revision or tag: build/SHEET@REVISION.LANG.pdf.
+    Only the outputs whose inputs changed since they were built are built (build/.qrs-manifest.json)."""
+    if everything and sheets:
+        raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
+    # pipeline.BuildOptions' fields: they are part of each output's key in the manifest.
+    settings = dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
+                    allow_fallback=allow_fallback, gloss=gloss is not None,
+                    changes_since=changes_since, errata_only=errata_only,
+                    crop_marks=crop_marks, ink_saver=ink_saver)
     problems = []
     for name, revision in (sheet.partition("@")[::2] for sheet in sheets if "@" in sheet):
+        options = pipeline.BuildOptions(**settings)
         for lang in languages or [None]:
             try:
                 for output in pipeline.build_at_revision(project, name, revision, lang, options):
@@ -104,14 +139,9 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
             except UserError as error:
                 problems.extend(error.problems)
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
-    for path in project.sheet_paths(current) if current or not sheets else []:
-        for lang in languages or i18n.languages(project.sources, pipeline.check(path)):
-            try:
-                output = pipeline.build(project, path, lang, options)
-            except UserError as error:
-                problems.extend(error.problems)
-                continue
-            reporter().wrote(output)
+    problems += parallel.build(project, project.sheet_paths(current) if current or not sheets else [],
+                               project.handout_paths() if everything else [], languages, settings, reporter(),
+                               jobs, shard, rebuild, incremental=not (changes_since or errata_only))
     if problems:
         raise UserError(problems)
 
@@ -123,24 +153,17 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
               help="Override the handouts' paper size.")
 @click.option("--allow-fallback", is_flag=True,
               help="Print the canonical text where a translation is missing or stale (the handout says so).")
+@_speed_options
 @click.pass_obj
 def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-            allow_fallback: bool) -> None:
+            allow_fallback: bool, jobs: int | None = None, shard: tuple[int, int] | None = None,
+            rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
-    options = pipeline.BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                                    allow_fallback=allow_fallback)
-    problems = []
-    for path in project.handout_paths(handouts):
-        try:
-            outputs = languages or pipeline.load_handout(project, path)[1].outputs
-        except UserError as error:
-            problems.extend(error.problems)
-            continue
-        for lang in outputs:
-            try:
-                reporter().wrote(pipeline.build_handout(project, path, lang, options))
-            except UserError as error:
-                problems.extend(error.problems)
+    # pipeline.BuildOptions' fields: they are part of each output's key in the manifest.
+    settings = dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
+                    allow_fallback=allow_fallback)
+    problems = parallel.build(project, [], project.handout_paths(handouts), languages, settings, reporter(),
+                              jobs, shard, rebuild)
     if problems:
         raise UserError(problems)
 

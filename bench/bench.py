@@ -1,0 +1,356 @@
+"""`make bench`: how fast qrs builds, as ratios measured side by side in one run, each next to its target.
+
+    .venv/bin/python bench/bench.py            # every figure, with a library of 100 generated sheets (~6 min on 2 cores)
+    .venv/bin/python bench/bench.py --quick    # one round each and a library of 20 sheets (~2 min)
+
+The figures (README.md, "Speed", says what each one means and where a target is not met):
+
+1. the whole pipeline for one sheet ÷ WeasyPrint alone rendering the same final HTML to PDF;
+2. the sheet's real layout (measured, packed into its columns, laid out) ÷ the same blocks laid out once in one
+   plain column of the same width;
+3. a full build of every sheet × language with one worker per core ÷ with one worker (both with --rebuild);
+4. a build with nothing changed (`qrs build --all`): wall time, and whether WeasyPrint was imported;
+5. one cell changed in one sheet: which outputs are built again;
+6. the peak memory (maximum resident set) of a worker process;
+7. a generated library of N sheets with one worker per core ÷ (N × one sheet ÷ workers).
+
+Times are medians of interleaved rounds; each ratio is of two things measured in the same run, so that a busy
+machine slows both. Everything is built in temporary folders: build/ is not touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "sources"
+QRS = Path(sys.executable).parent / "qrs"
+# Runs `qrs ARGS…` as the command does, then tells what it cost: the largest resident set of its child processes
+# (the workers) and of itself, in kB, and whether it imported WeasyPrint.
+WRAPPER = (
+    "import resource, sys\n"
+    "from generator.cli import main\n"
+    "code = 0\n"
+    "try:\n    main(sys.argv[1:])\n"
+    "except SystemExit as exit:\n    code = exit.code\n"
+    "children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "itself = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "print('QRS-BENCH', code, children, itself, 'weasyprint' in sys.modules, file=sys.stderr)\n"
+)
+CELL = ('"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')  # in wab2.yaml: no words,
+# so no translation goes stale and every language still builds
+
+
+@dataclass
+class Figure:
+    name: str
+    measured: str
+    target: str
+    met: bool | None  # None: for information
+
+    def row(self, widths: tuple[int, int, int]) -> str:
+        met = {True: "yes", False: "NO", None: ""}[self.met]
+        return f"{self.name:<{widths[0]}}  {self.measured:>{widths[1]}}  {self.target:<{widths[2]}}  {met}"
+
+
+@dataclass
+class Run:
+    seconds: float
+    code: int
+    workers_kb: int
+    itself_kb: int
+    weasyprint: bool
+    stdout: str
+    stderr: str
+
+
+def qrs(*args: str, cwd: Path = ROOT) -> Run:
+    """`qrs ARGS` in a new process (as the command runs), timed from start to exit."""
+    started = time.perf_counter()
+    result = subprocess.run([sys.executable, "-c", WRAPPER, *args], capture_output=True, text=True, cwd=cwd)
+    seconds = time.perf_counter() - started
+    found = re.search(r"^QRS-BENCH (\d+) (\d+) (\d+) (True|False)$", result.stderr, re.M)
+    if not found:
+        raise SystemExit(f"qrs {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
+    return Run(seconds, int(found[1]), int(found[2]), int(found[3]), found[4] == "True", result.stdout, result.stderr)
+
+
+def must(run: Run, what: str) -> Run:
+    if run.code != 0:
+        raise SystemExit(f"{what} failed (exit {run.code}):\n{run.stdout}{run.stderr}")
+    return run
+
+
+def median_time(action, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def interleaved(actions: dict, rounds: int) -> dict[str, float]:
+    """Median time of each action, the actions taking turns so that both see the same machine."""
+    times: dict[str, list[float]] = {name: [] for name in actions}
+    for _ in range(rounds):
+        for name, action in actions.items():
+            started = time.perf_counter()
+            action()
+            times[name].append(time.perf_counter() - started)
+    return {name: statistics.median(found) for name, found in times.items()}
+
+
+# --- 1, 2: one sheet, in this process ----------------------------------------------------------------------
+
+
+class Recorder:
+    """Records what the pipeline gives WeasyPrint: each HTML document's arguments and write_pdf's options."""
+
+    def __init__(self):
+        import weasyprint
+
+        self.weasyprint = weasyprint
+        self.documents: list[dict] = []
+        self.pdf_options: dict = {}
+
+    def __enter__(self):
+        recorder, weasyprint = self, self.weasyprint
+        self.html, self.write_pdf = weasyprint.HTML, weasyprint.Document.write_pdf
+
+        class HTML(recorder.html):
+            def __init__(self, *args, **kwargs):
+                recorder.documents.append(kwargs)
+                super().__init__(*args, **kwargs)
+
+        def write_pdf(document, *args, **options):
+            recorder.pdf_options = options
+            return recorder.write_pdf(document, *args, **options)
+
+        weasyprint.HTML, weasyprint.Document.write_pdf = HTML, write_pdf
+        return self
+
+    def __exit__(self, *exc):
+        self.weasyprint.HTML, self.weasyprint.Document.write_pdf = self.html, self.write_pdf
+
+
+def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]:
+    """Figures 1 and 2, and what subsetting the fonts costs (for information)."""
+    import weasyprint
+
+    from generator import pipeline, render
+    from generator.project import Project
+
+    project = Project.at(SOURCES, work / "one-sheet")
+    path = SOURCES / f"{sheet_id}.yaml"
+    options = pipeline.BuildOptions()
+    pipeline.build(project, path, lang, options)  # warm: imports, fonts, hyphenation dictionaries
+    with Recorder() as recorded:
+        pipeline.build(project, path, lang, options)
+    final, pdf_options = recorded.documents[-1], recorded.pdf_options
+
+    def weasyprint_alone():
+        weasyprint.HTML(**final).write_pdf(**pdf_options)
+
+    one = interleaved({"pipeline": lambda: pipeline.build(project, path, lang, options),
+                       "weasyprint": weasyprint_alone}, rounds)
+
+    sheet = pipeline.check(path)
+    if lang != sheet.lang:
+        from generator import i18n
+
+        located = pipeline.load(path)[0]
+        sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(SOURCES, sheet.sheet, lang), False)
+    if "plan" in inspect.signature(render.html).parameters:  # without a plan: every block in one column, once
+        plain_html = render.html(project, sheet, options)
+    else:  # the stylesheet's columns: one column, pages enough
+        paper = sheet.paper.model_copy(update={"columns": 1, "pages": 20})
+        plain_html = render.html(project, sheet.model_copy(update={"paper": paper}), options)
+    plain = dict(final, string=plain_html)
+
+    def real_layout():
+        render.pdf(sheet, render.layout(project, sheet, options))
+
+    def plain_column():
+        weasyprint.HTML(**plain).write_pdf(**pdf_options)
+
+    layout = interleaved({"layout": real_layout, "plain": plain_column}, rounds)
+
+    fonts: dict[str, list[float]] = {"subset": [], "full": []}
+    sizes: dict[str, int] = {}
+    for _ in range(rounds):  # write_pdf subsets the document's fonts in place: a new document each time
+        for name in fonts:
+            document = weasyprint.HTML(**final).render()
+            started = time.perf_counter()
+            sizes[name] = len(document.write_pdf(**dict(pdf_options, full_fonts=name == "full"))) // 1024
+            fonts[name].append(time.perf_counter() - started)
+    fonts = {name: statistics.median(found) for name, found in fonts.items()}
+    label = f"{sheet_id}.{lang}"
+    figures = [
+        Figure(f"1. pipeline ÷ WeasyPrint alone, same final HTML ({label})",
+               f"{one['pipeline'] / one['weasyprint']:.2f}×  ({one['pipeline']:.2f} s ÷ {one['weasyprint']:.2f} s)",
+               "≤ 1.15×", one["pipeline"] / one["weasyprint"] <= 1.15),
+        Figure(f"2. real layout ÷ one plain column ({label})",
+               f"{layout['layout'] / layout['plain']:.2f}×  ({layout['layout']:.2f} s ÷ {layout['plain']:.2f} s)",
+               "≤ 1.3×", layout["layout"] / layout["plain"] <= 1.3),
+        Figure("   of which subsetting the fonts (fontTools)",
+               f"{fonts['subset'] - fonts['full']:.2f} s  ({sizes['subset']} kB PDF; {sizes['full']} kB unsubset)",
+               "information", None),
+    ]
+    return figures
+
+
+# --- 3 to 6: the real sources, through the command ---------------------------------------------------------
+
+
+def sources_copy(work: Path) -> Path:
+    sources = work / "sources"
+    shutil.copytree(SOURCES, sources)
+    return sources
+
+
+def full_builds(work: Path, jobs: int, rounds: int) -> tuple[list[Figure], int]:
+    """Figures 3 to 5 on a copy of the sources; returns them and the workers' peak memory (kB)."""
+    sources = sources_copy(work)
+    build = work / "build"
+    where = ["--sources", str(sources), "--build-dir", str(build)]
+    outputs = len(must(qrs(*where, "build", "--jobs", str(jobs)), "a first full build").stdout.splitlines())
+    times: dict[str, list[float]] = {"many": [], "one": []}
+    peak = 0
+    for _ in range(rounds):
+        for name, count in (("one", 1), ("many", jobs)):
+            run = must(qrs(*where, "build", "--rebuild", "--jobs", str(count)), f"a build with {count} job(s)")
+            times[name].append(run.seconds)
+            peak = max(peak, run.workers_kb if count > 1 else run.itself_kb)
+    many, one = statistics.median(times["many"]), statistics.median(times["one"])
+
+    peak = max(peak, must(qrs(*where, "handout", "--jobs", str(jobs)), "the handouts").workers_kb)
+    must(qrs(*where, "build", "--all"), "an up-to-date check")
+    idle = []
+    for _ in range(7):
+        started = time.perf_counter()
+        result = subprocess.run([str(QRS), *where, "build", "--all"], capture_output=True, text=True, cwd=ROOT)
+        idle.append(time.perf_counter() - started)
+        if result.returncode != 0 or "up to date" not in result.stdout:
+            raise SystemExit(f"qrs build --all with nothing changed:\n{result.stdout}{result.stderr}")
+    nothing = statistics.median(idle)
+    startup = median_time(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 7)
+    imported = qrs(*where, "build", "--all").weasyprint
+
+    wab2 = sources / "wab2.yaml"
+    text = wab2.read_text(encoding="utf-8")
+    assert text.count(CELL[0]) == 1, "the benchmark's cell is no longer in sources/wab2.yaml: choose another"
+    wab2.write_text(text.replace(CELL[0], CELL[1]), encoding="utf-8")
+    changed = qrs("--json", *where, "build", "--all", "--jobs", str(jobs))  # a problem shows as outputs missing
+    rebuilt = sorted(Path(json.loads(line)["path"]).relative_to(build).as_posix()
+                     for line in changed.stdout.splitlines() if '"wrote"' in line)
+    expected = sorted(["wab2.fr.pdf", "wab2.en.pdf"] + [
+        f"handouts/{path.stem}.{lang}.pdf" for path in sorted((sources / "handouts").glob("*.yaml"))
+        if re.search(r"^sheet: wab2$", path.read_text(encoding="utf-8"), re.M) for lang in ("fr", "en")])
+    figures = [
+        Figure(f"3. full build, {jobs} workers ÷ 1 ({outputs} sheets × languages)",
+               f"{one / many:.2f}×  ({one:.1f} s ÷ {many:.1f} s)", f"≥ 1.7× on {jobs} cores", one / many >= 1.7),
+        Figure("4. nothing changed: `qrs build --all`, wall",
+               f"{nothing:.3f} s", "≤ 0.3 s", nothing <= 0.3),
+        Figure("   (python -c pass, for comparison)", f"{startup:.3f} s", "information", None),
+        Figure("   WeasyPrint imported when nothing changed", "yes" if imported else "no", "no", not imported),
+        Figure("5. one cell of wab2 changed: outputs built again",
+               f"{len(rebuilt)}: " + ", ".join(sorted({name.split('/')[-1].split('.')[0] for name in rebuilt}))
+               + ("" if changed.code == 0 else f" (exit {changed.code})"),
+               f"those {len(expected)} of wab2 and its handouts", rebuilt == expected),
+    ]
+    return figures, peak
+
+
+# --- 7: a generated library ---------------------------------------------------------------------------------
+
+
+def library(sheet_id: str, count: int, jobs: int, rounds: int, work: Path) -> tuple[list[Figure], int]:
+    """N copies of one sheet (its own language only), each with its own id, built with one worker per core;
+    compared with N times one build of the sheet in a warm process, divided among the workers."""
+    from generator import pipeline
+    from generator.project import Project
+
+    path = SOURCES / f"{sheet_id}.yaml"
+    lang = pipeline.check(path).lang
+    project = Project.at(SOURCES, work / "one-library-sheet")
+    pipeline.build(project, path, lang)
+    one = median_time(lambda: pipeline.build(project, path, lang), max(rounds, 3))
+
+    sources = work / "library"
+    sources.mkdir()
+    text = path.read_text(encoding="utf-8")
+    for number in range(count):
+        name = f"library-{number:03d}"
+        (sources / f"{name}.yaml").write_text(re.sub(rf"^sheet: {re.escape(sheet_id)}$", f"sheet: {name}", text,
+                                                     count=1, flags=re.M), encoding="utf-8")
+    run = must(qrs("--sources", str(sources), "--build-dir", str(work / "library-build"), "build", "--jobs", str(jobs)),
+               "the library")
+    ideal = count * one / jobs
+    return [Figure(f"7. {count} sheets ÷ ({count} × one {sheet_id}.{lang} ÷ {jobs} workers)",
+                   f"{run.seconds / ideal:.2f}×  ({run.seconds:.0f} s ÷ {ideal:.0f} s)", "≤ 1.1×",
+                   run.seconds / ideal <= 1.1)], run.workers_kb
+
+
+def progress(text: str) -> None:
+    print(f"  {time.strftime('%H:%M:%S')} {text}…", file=sys.stderr, flush=True)
+
+
+def main() -> None:
+    from generator.parallel import cores
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="one round of each figure and a library of 20 sheets")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds of each timing (default 3, 1 with --quick)")
+    parser.add_argument("--library", type=int, default=None, help="sheets in the generated library (default 100, 20 with --quick)")
+    parser.add_argument("--sheet", default="wab2", help="the sheet of figures 1 and 2 (default wab2, the largest)")
+    parser.add_argument("--lang", default="fr", help="its language (default fr)")
+    parser.add_argument("--library-sheet", default="warhammer", help="the sheet copied into the library (default warhammer)")
+    parser.add_argument("--jobs", type=int, default=cores(), help="workers (default: one per core)")
+    arguments = parser.parse_args()
+    rounds = arguments.rounds or (1 if arguments.quick else 3)
+    count = arguments.library or (20 if arguments.quick else 100)
+
+    import weasyprint
+
+    print(f"qrs bench: {arguments.jobs} workers on {cores()} cores, Python {platform.python_version()}, "
+          f"WeasyPrint {weasyprint.__version__}, {rounds} round(s), load average {os.getloadavg()[0]:.2f}", flush=True)
+    started = time.perf_counter()
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory(prefix="qrs-bench-") as folder:
+        work = Path(folder)
+        progress("figures 1 and 2: one sheet, in this process")
+        figures += one_sheet(arguments.sheet, arguments.lang, rounds, work)
+        progress("figures 3 to 6: every sheet and handout, through the command")
+        found, peak = full_builds(work / "full", arguments.jobs, rounds)
+        figures += found
+        progress(f"figure 7: a library of {count} sheets")
+        found, library_peak = library(arguments.library_sheet, count, arguments.jobs, rounds, work)
+        figures += found
+        peak = max(peak, library_peak)
+        figures.insert(-1, Figure("6. peak memory of a worker", f"{peak / 1024:.0f} MB", "≤ 300 MB", peak / 1024 <= 300))
+
+    widths = (max(len(f.name) for f in figures), max(len(f.measured) for f in figures), max(len(f.target) for f in figures))
+    print()
+    print(f"{'figure':<{widths[0]}}  {'measured':>{widths[1]}}  {'target':<{widths[2]}}  met")
+    for figure in figures:
+        print(figure.row(widths))
+    print(f"\n{sum(f.met is True for f in figures)} of {sum(f.met is not None for f in figures)} targets met "
+          f"({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
