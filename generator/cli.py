@@ -51,6 +51,26 @@ def _speed_options(command):
                         help="Worker processes (default: one per core; 1 builds in this process).")(command)
 
 
+def _print_options(command):
+    """--paper, --allow-fallback, --marks, --ink-saver: how sheets and handouts alike are printed."""
+    for option in reversed([
+        click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
+                     help="Override the paper size the sources declare."),
+        click.option("--allow-fallback", is_flag=True,
+                     help="Print the canonical text where a translation is missing or stale (the footer says so)."),
+        click.option("--marks", "crop_marks", is_flag=True, help="Crop marks and 3 mm of bleed, for a print shop."),
+        click.option("--ink-saver", is_flag=True, help="No solid fills, light rules."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool) -> dict:
+    """pipeline.BuildOptions' printing fields (every field a command sets is part of each output's manifest key)."""
+    return dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
+                allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver)
+
+
 @click.group()
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=Path("sources"),
               show_default=True, help="Folder of sheet sources.")
@@ -99,24 +119,19 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 @cli.command()
 @click.argument("sheets", nargs=-1)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: the sheet's own).")
-@click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
-              help="Override the sheets' paper size.")
-@click.option("--allow-fallback", is_flag=True,
-              help="Print the canonical text where a translation is missing or stale (the sheet says so).")
+@_print_options
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
               help="Show each game term's English original beside its first mention.")
 @click.option("--changes-since", metavar="EDITION", default=None,
               help="Mark with a bar in the margin what changed since this edition (read from git).")
 @click.option("--errata-only", is_flag=True,
               help="Print only what changed since --changes-since (default: the previous edition).")
-@click.option("--marks", "crop_marks", is_flag=True, help="Crop marks and 3 mm of bleed, for a print shop.")
-@click.option("--ink-saver", is_flag=True, help="No solid fills, light rules.")
 @click.option("--all", "everything", is_flag=True, help="Every sheet and every handout (what `make` builds).")
 @_speed_options
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-          allow_fallback: bool, gloss: str | None, changes_since: str | None, errata_only: bool,
-          crop_marks: bool = False, ink_saver: bool = False, everything: bool = False, jobs: int | None = None, shard: tuple[int, int] | None = None,
+          allow_fallback: bool, crop_marks: bool, ink_saver: bool, gloss: str | None, changes_since: str | None,
+          errata_only: bool, everything: bool = False, jobs: int | None = None, shard: tuple[int, int] | None = None,
           rebuild: bool = False) -> None:
     """Render sheets to PDF in build/, in every language they have (or those given).
 
@@ -124,11 +139,8 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     Only the outputs whose inputs changed since they were built are built (build/.qrs-manifest.json)."""
     if everything and sheets:
         raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
-    # pipeline.BuildOptions' fields: they are part of each output's key in the manifest.
-    settings = dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                    allow_fallback=allow_fallback, gloss=gloss is not None,
-                    changes_since=changes_since, errata_only=errata_only,
-                    crop_marks=crop_marks, ink_saver=ink_saver)
+    settings = dict(_print_settings(paper, allow_fallback, crop_marks, ink_saver), gloss=gloss is not None,
+                    changes_since=changes_since, errata_only=errata_only)
     problems = []
     for name, revision in (sheet.partition("@")[::2] for sheet in sheets if "@" in sheet):
         options = pipeline.BuildOptions(**settings)
@@ -149,19 +161,14 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 @cli.command()
 @click.argument("handouts", nargs=-1)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
-@click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
-              help="Override the handouts' paper size.")
-@click.option("--allow-fallback", is_flag=True,
-              help="Print the canonical text where a translation is missing or stale (the handout says so).")
+@_print_options
 @_speed_options
 @click.pass_obj
 def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-            allow_fallback: bool, jobs: int | None = None, shard: tuple[int, int] | None = None,
-            rebuild: bool = False) -> None:
+            allow_fallback: bool, crop_marks: bool, ink_saver: bool, jobs: int | None = None,
+            shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
-    # pipeline.BuildOptions' fields: they are part of each output's key in the manifest.
-    settings = dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                    allow_fallback=allow_fallback)
+    settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver)
     problems = parallel.build(project, [], project.handout_paths(handouts), languages, settings, reporter(),
                               jobs, shard, rebuild)
     if problems:

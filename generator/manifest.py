@@ -52,11 +52,12 @@ class Output:
     lang: str
     source: Path
     sheet: str | None = None  # a handout's sheet id
+    variant: str | None = None  # what the build options add to the PDF's name (project.variant_of)
 
     def pdf(self, project: Project) -> Path:
         if self.kind == "sheet":
-            return project.pdf_path(self.name, self.lang)
-        return project.handout_pdf_path(self.name, self.lang)
+            return project.pdf_path(self.name, self.lang, self.variant)
+        return project.handout_pdf_path(self.name, self.lang, self.variant)
 
     def key(self, project: Project) -> str:
         """The output's name in the manifest: its path relative to the build folder."""

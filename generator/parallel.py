@@ -16,14 +16,14 @@ import os
 import signal
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
 from generator import manifest as manifests
 from generator.errors import Problem, UserError
 from generator.manifest import Digests, Manifest, Output
-from generator.project import Project
+from generator.project import Project, variant_of
 from generator.report import Reporter
 
 
@@ -127,7 +127,9 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     digests = Digests()
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
     planned = manifests.plan(project, sheets, handouts, languages, manifest, digests)
-    unique = list({output.key(project): output for output in planned.outputs}.values())  # a sheet named twice
+    variant = variant_of(settings)
+    named = [replace(output, variant=variant) for output in planned.outputs]
+    unique = list({output.key(project): output for output in named}.values())  # a sheet named twice
     outputs = manifests.shard(unique, part, key=lambda output: output.key(project))
     problems = list(planned.problems)
 

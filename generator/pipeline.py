@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from generator import handout as handouts
@@ -11,7 +11,7 @@ from generator import diff, history, i18n
 from generator.errors import UserError
 from generator.load import Located, load_file
 from generator.model import Handout, Sheet
-from generator.project import Project
+from generator.project import Project, variant_of
 from generator.validate import keyword_index, markup_findings, parse, validate
 
 
@@ -92,17 +92,15 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
     problems = [located.problem(loc, message) for loc, message in render.layout_findings(sheet, document, options)]
     if problems:
         raise UserError(problems)
-    output = output or project.pdf_path(sheet.sheet, lang, _variant(sheet, options, since))
+    output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
     write.atomically(output, render.pdf(sheet, document))
     return output
 
 
-def _variant(sheet: Sheet, options: BuildOptions, since: str | None) -> str | None:
+def _variant(options: BuildOptions, since: str | None) -> str | None:
     """What sets this PDF apart from the sheet's own: build/wab2.letter.errata-2.0.fr.pdf."""
-    parts = [options.paper.lower() if options.paper and options.paper != sheet.paper.size else None,
-             "marks" if options.crop_marks else None, "ink-saver" if options.ink_saver else None,
-             f"errata-{since}" if options.errata_only else f"since-{since}" if since else None]
-    return ".".join(part for part in parts if part) or None
+    edition = f"errata-{since}" if options.errata_only else f"since-{since}" if since else None
+    return ".".join(filter(None, [variant_of(asdict(options)), edition])) or None
 
 
 def previous_edition(located: Located, sheet: Sheet) -> str:
@@ -210,6 +208,6 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
     problems = [located.problem(("paper",), message) for _, message in findings]
     if problems:
         raise UserError(problems)
-    output = project.handout_pdf_path(handout.handout, lang)
+    output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
     write.atomically(output, render.pdf(composed, document))
     return output

@@ -75,5 +75,13 @@ class Project:
         handouts = tuple(name for name in names if name in handout_ids)
         return (self.sheet_paths(sheets) if sheets else []), (self.handout_paths(handouts) if handouts else [])
 
-    def handout_pdf_path(self, handout_id: str, lang: str) -> Path:
-        return self.build / "handouts" / f"{handout_id}.{lang}.pdf"
+    def handout_pdf_path(self, handout_id: str, lang: str, variant: str | None = None) -> Path:
+        return self.build / "handouts" / ".".join(filter(None, [handout_id, variant, lang, "pdf"]))
+
+
+def variant_of(settings: dict) -> str | None:
+    """What the build options add to a PDF's name, so that variants never overwrite the plain PDF:
+    build/wab2.letter.ink-saver.fr.pdf. `settings` are pipeline.BuildOptions' fields."""
+    parts = [(settings.get("paper") or "").lower(), "marks" if settings.get("crop_marks") else "",
+             "ink-saver" if settings.get("ink_saver") else ""]
+    return ".".join(part for part in parts if part) or None

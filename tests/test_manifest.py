@@ -10,13 +10,14 @@ import json
 import shutil
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
 from generator import manifest, parallel, pipeline, write
 from generator.cli import main
-from generator.project import Project
+from generator.project import Project, variant_of
 from generator.report import Reporter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,14 +39,14 @@ def built(monkeypatch) -> list[str]:
 
     def build(project, path, lang, options=pipeline.BuildOptions(), output=None):
         sheet = pipeline.check(path)  # a broken source fails here as in the real build
-        output = output or project.pdf_path(sheet.sheet, lang)
+        output = output or project.pdf_path(sheet.sheet, lang, variant_of(asdict(options)))
         write.atomically(output, f"%PDF stand-in {sheet.sheet} {lang} {options}\n".encode())
         calls.append(output.relative_to(project.build).as_posix())
         return output
 
     def build_handout(project, path, lang, options=pipeline.BuildOptions()):
         handout = pipeline.load_handout(project, path)[1]
-        output = project.handout_pdf_path(handout.handout, lang)
+        output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
         write.atomically(output, f"%PDF stand-in {handout.handout} {lang} {options}\n".encode())
         calls.append(output.relative_to(project.build).as_posix())
         return output
@@ -120,8 +121,11 @@ def test_a_template_or_an_option_rebuilds_everything(project, built, tmp_path):
     everything = run(project, built)
     (templates / "sheet.css").write_text((templates / "sheet.css").read_text(encoding="utf-8") + "\n/* */\n", encoding="utf-8")
     assert run(project, built) == everything
-    assert run(project, built, dict(SETTINGS, paper="letter")) == everything
+    on_letter = run(project, built, dict(SETTINGS, paper="letter"))  # variants have names of their own
+    assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
+                         for name in everything}
     assert run(project, built, dict(SETTINGS, paper="letter")) == set()
+    assert run(project, built) == set()  # the plain PDFs were not overwritten
 
 
 def test_a_deleted_or_edited_pdf_is_built_again(project, built):
