@@ -5,10 +5,11 @@ from __future__ import annotations
 import tempfile
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 from generator import handout as handouts
 from generator import diff, history, i18n
-from generator.errors import UserError
+from generator.errors import Problem, UserError
 from generator.load import Located, load_file
 from generator.model import Handout, Sheet
 from generator.project import Project, variant_of
@@ -74,7 +75,7 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
 def build(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
           output: Path | None = None) -> Path:
     """Build one sheet in one language; the previous PDF stays until the new one is complete."""
-    from generator import render, write  # render imports WeasyPrint: only when something is rendered
+    from generator import write
 
     located, sheet = load(path)
     since = options.changes_since or (previous_edition(located, sheet) if options.errata_only else None)
@@ -85,16 +86,25 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
         sheet, untranslated = i18n.translate(located, sheet, lang, catalogue, options.allow_fallback)
     if options.errata_only:
         sheet, marks = diff.only_changes(sheet, marks, since), None
-    problems = [located.problem(loc, message) for loc, message in render.glyph_findings(sheet)]
+    output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
+    write.atomically(output, _checked_pdf(project, sheet, options, untranslated, marks, located.problem))
+    return output
+
+
+def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
+                 problem: Callable[[tuple, str], Problem]) -> bytes:
+    """Render: the font's characters checked first, then the layout measured on the laid-out pages.
+    `problem` places a finding in the source the author edits."""
+    from generator import render  # render imports WeasyPrint: only when something is rendered
+
+    problems = [problem(loc, message) for loc, message in render.glyph_findings(sheet)]
     if problems:
         raise UserError(problems)
     document = render.layout(project, sheet, options, untranslated, marks)
-    problems = [located.problem(loc, message) for loc, message in render.layout_findings(sheet, document, options)]
+    problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, document, options)]
     if problems:
         raise UserError(problems)
-    output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
-    write.atomically(output, render.pdf(sheet, document))
-    return output
+    return render.pdf(sheet, document)
 
 
 def _variant(options: BuildOptions, since: str | None) -> str | None:
@@ -141,6 +151,7 @@ def build_at_revision(project: Project, sheet_id: str, revision: str, lang: str 
             target = project.pdf_path(f"{sheet_id}@{revision}".replace("/", "-"), language)
             outputs.append(build(past, earlier, language, options, output=target))
         return outputs
+
 
 def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Located, Sheet]:
     """A handout checked against its sheet, with both located sources."""
@@ -203,11 +214,8 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
     composed = handouts.compose(handout, sheet, render.ui_words(project.templates, lang, options.allow_fallback))
-    document = render.layout(project, composed, options, untranslated)
-    findings = [*render.glyph_findings(composed), *render.layout_findings(composed, document, options)]
-    problems = [located.problem(("paper",), message) for _, message in findings]
-    if problems:
-        raise UserError(problems)
+    # A finding in the composed sheet is about the handout as a whole: what it includes, on what paper.
+    pdf = _checked_pdf(project, composed, options, untranslated, None, lambda _, message: located.problem(("paper",), message))
     output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
-    write.atomically(output, render.pdf(composed, document))
+    write.atomically(output, pdf)
     return output
