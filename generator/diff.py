@@ -63,7 +63,7 @@ def facts(sheet: Sheet) -> dict[tuple, Fact]:
     found: dict[tuple, Fact] = {}
     for name in type(sheet).model_fields:
         value = getattr(sheet, name)
-        if name not in _NOT_COMPARED and isinstance(value, (str, int, bool)) and value is not None:
+        if name not in _NOT_COMPARED and isinstance(value, (str, int, bool)):
             found[("sheet", name)] = Fact(("sheet", name), name, str(value))
     for keyword in sheet.keywords:
         for part in ("term", "text", "original", "see"):
@@ -93,16 +93,13 @@ def compare(old: Sheet, new: Sheet) -> list[Change]:
                 reported.add(("section", section.id))
                 reported |= {("block", block.id) for block in section.blocks if block.id not in kept_blocks}
     for group_size in (2, 4):  # ("block", id), then ("block", id, "row", key)
-        groups_before = {key[:group_size] for key in before if len(key) >= group_size}
-        groups_after = {key[:group_size] for key in after if len(key) >= group_size}
-        for group in sorted(groups_after - groups_before, key=str):
-            if not _covered(group, reported) and _is_group(group):
-                changes.append(Change("added", _group_label(group, after)))
-                reported.add(group)
-        for group in sorted(groups_before - groups_after, key=str):
-            if not _covered(group, reported) and _is_group(group):
-                changes.append(Change("removed", _group_label(group, before)))
-                reported.add(group)
+        for present, absent, kind in ((after, before, "added"), (before, after, "removed")):
+            groups = {key[:group_size] for key in present if len(key) >= group_size}
+            groups -= {key[:group_size] for key in absent if len(key) >= group_size}
+            for group in sorted(groups, key=str):
+                if _is_group(group) and not _covered(group, reported):
+                    changes.append(Change(kind, _group_label(group, present)))
+                    reported.add(group)
     for key in after:
         if _covered(key, reported):
             continue
