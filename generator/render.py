@@ -232,19 +232,21 @@ def layout_findings(sheet: Sheet, document: weasyprint.Document, options=None):
         yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}"
     column_height = page_frame(sheet, options).column_height if options else None
     boxes = _block_boxes(document)
-    for s, section in enumerate(sheet.sections):
-        for b, block in enumerate(section.blocks):
-            fragments = boxes.get(block.id, [])
-            height = sum(box.margin_height() for box in fragments) / layout_module.PX_PER_MM
-            if len(fragments) > 1:
-                why = (f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm"
-                       if column_height and height > column_height else "")
-                yield ("sections", s, "blocks", b), f"block '{block.id}' is split across {len(fragments)} columns or pages{why}"
-            overflow = max((_overflow(box) for box in fragments), default=0.0)
-            if overflow > 0.3:
-                yield ("sections", s, "blocks", b), (
-                    f"block '{block.id}' is {overflow:.1f} mm wider than its column: a word, a number or a table "
-                    "too wide to fit (shorten it, or allow a break)")
+    where = {block.id: ("sections", s, "blocks", b)
+             for s, section in enumerate(sheet.sections) for b, block in enumerate(section.blocks)}
+    for item in items(sheet):
+        loc = where.get(item.id, ("changelog", 0, "changes"))
+        name = f"block '{item.id}'" if item.block else "the changes box"
+        fragments = boxes.get(item.id, [])
+        height = sum(box.margin_height() for box in fragments) / layout_module.PX_PER_MM
+        if len(fragments) > 1:
+            why = (f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm"
+                   if column_height and height > column_height else "")
+            yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
+        overflow = max((_overflow(box) for box in fragments), default=0.0)
+        if overflow > 0.3:
+            yield loc, (f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
+                        "too wide to fit (shorten it, or allow a break)")
 
 
 def _block_boxes(document: weasyprint.Document) -> dict[str, list]:
