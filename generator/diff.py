@@ -156,7 +156,7 @@ def marks(old: Sheet, new: Sheet) -> Marks:
     before, after = facts(old), facts(new)
     found = Marks()
     for key, fact in after.items():
-        if fact.block is None or before.get(key) == fact or (key in before and before[key].value == fact.value):
+        if fact.block is None or (key in before and before[key].value == fact.value):
             continue
         found.blocks.add(fact.block)
         if fact.row is not None:

@@ -30,7 +30,7 @@ from generator.model import (
     TableBlock,
     prose,
 )
-from generator.validate import keyword_index
+from generator.validate import keyword_index, mentioned_keywords
 
 
 def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
@@ -195,11 +195,7 @@ def _only_items(saves: SavesBlock, worn: set[str]) -> SavesBlock:
 
 def _with_used_notes(block):
     """Keep the footnotes the remaining rows still reference."""
-    referenced = {key for _, key in block.footnote_refs()} | {
-        token.key
-        for loc, text in prose(block) if loc[0] != "notes"
-        for token in markup.walk(markup.parse(text)) if isinstance(token, markup.FootnoteRef)
-    }
+    referenced = {key for _, key in block.footnote_refs()}
     return block.model_copy(update={"notes": [note for note in block.notes if note.id in referenced]})
 
 
@@ -246,10 +242,10 @@ def special_rules(handout: Handout, sheet: Sheet, equipment: list[Block]) -> lis
     texts = [text for block in equipment for _, text in prose(block)]
     texts += [unit.equipment for unit in handout.units if unit.equipment]
     wanted = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules}
-    wanted |= _mentioned(texts, index)
+    wanted |= mentioned_keywords(texts, index)
     frontier = set(wanted)
     while frontier:
-        found = _mentioned([text for key in frontier for text in _definition(index[key], sheet)], index) - wanted
+        found = mentioned_keywords([text for key in frontier for text in _definition(index[key], sheet)], index) - wanted
         wanted |= found
         frontier = found
     return [keyword.id for keyword in sheet.keywords if keyword.id in wanted]
@@ -260,12 +256,3 @@ def _definition(keyword: Keyword, sheet: Sheet) -> list[str]:
     texts = [keyword.text or ""]
     texts += [text for block in sheet.blocks() if block.id == keyword.see for _, text in prose(block)]
     return texts
-
-
-def _mentioned(texts: list[str], index) -> set[str]:
-    return {
-        index[token.key.casefold()].id
-        for text in texts
-        for token in markup.walk(markup.parse(text))
-        if isinstance(token, markup.KeywordRef) and token.key.casefold() in index
-    }

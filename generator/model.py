@@ -12,7 +12,7 @@ import datetime
 from functools import cache
 from typing import Annotated, Iterator, Literal, Union, get_args
 
-from generator import rules
+from generator import markup, rules
 from babel import Locale, UnknownLocaleError
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
@@ -151,8 +151,13 @@ class BlockBase(Model):
     notes: list[Footnote] = Field(default_factory=list, description="Footnotes, referenced as [^id].")
 
     def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
-        """Footnotes referenced by fields other than prose (whose [^id] marks are found by parsing)."""
-        return iter(())
+        """Every footnote the block references, with where: [^id] marks in its prose (its notes aside),
+        and, in blocks that have them, footnote fields."""
+        for loc, text in prose(self):
+            if loc[0] != "notes":
+                for token in markup.walk(markup.parse(text)):
+                    if isinstance(token, markup.FootnoteRef):
+                        yield loc, token.key
 
     def facts(self) -> Iterator[Fact]:
         """What a diff between editions compares: (stable key, where in the sheet's words, value, row, cell).
@@ -523,6 +528,7 @@ class SavesBlock(BlockBase):
         return max(roll, 2)  # a natural 1 always fails
 
     def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
+        yield from super().footnote_refs()
         for index, item in enumerate(self.items):
             for troop, protection in item.saves.items():
                 for key in protection.notes:

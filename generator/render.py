@@ -209,19 +209,11 @@ def _render(project: Project, document_html: str) -> weasyprint.Document:
 
 def _measure(document: weasyprint.Document, ids: list[str]) -> tuple[list[float], float]:
     """Each block's height (margins included, summed over fragments) and the header's, in millimetres."""
-    heights: dict[str, float] = {}
-    header = 0.0
-    for page in document.pages:
-        for box in page._page_box.descendants():
-            element = getattr(box, "element", None)
-            if element is None or box.element_tag not in ("section", "header"):
-                continue
-            if box.element_tag == "header":
-                header = box.margin_height() / layout_module.PX_PER_MM
-            elif "block" in element.get("class", "").split():
-                block_id = element.get("id")
-                heights[block_id] = heights.get(block_id, 0.0) + box.margin_height() / layout_module.PX_PER_MM
-    return [heights.get(ident, 0.0) for ident in ids], header
+    boxes = _block_boxes(document)
+    heights = [sum(box.margin_height() for box in boxes.get(ident, [])) / layout_module.PX_PER_MM for ident in ids]
+    header = next((box for box in document.pages[0]._page_box.descendants()
+                   if getattr(box, "element_tag", None) == "header"), None)
+    return heights, (header.margin_height() / layout_module.PX_PER_MM if header else 0.0)
 
 
 def layout_findings(sheet: Sheet, document: weasyprint.Document, options=None):

@@ -142,18 +142,10 @@ def _footnotes(block, here: tuple):
         if note.id in (earlier.id for earlier in block.notes[:n]):
             yield here + ("notes", n, "id"), f"duplicate footnote '{note.id}': each note of a block needs its own id"
     referenced: set[str] = set()
-    for loc, text in prose(block):
-        if loc[0] == "notes":
-            continue
-        for token in markup.walk(markup.parse(text)):
-            if isinstance(token, markup.FootnoteRef):
-                referenced.add(token.key)
-                if token.key not in defined:
-                    yield here + loc, f"unknown footnote [^{token.key}]: add it to this block's notes"
     for loc, key in block.footnote_refs():
         referenced.add(key)
         if key not in defined:
-            yield here + loc, f"unknown footnote '{key}': add it to this block's notes"
+            yield here + loc, f"unknown footnote [^{key}]: add it to this block's notes"
     for n, note in enumerate(block.notes):
         if note.id not in referenced:
             yield here + ("notes", n), f"footnote '{note.id}' is never referenced: mark it in a cell with [^{note.id}]"
@@ -176,18 +168,21 @@ def _changelog(sheet: Sheet):
 def _keyword_cycles(sheet: Sheet):
     """A keyword whose definition leads back to itself cannot be followed to an end."""
     index = keyword_index(sheet)
-    mentions = {
-        keyword.id: {
-            index[token.key.casefold()].id
-            for token in markup.walk(markup.parse(keyword.text or ""))
-            if isinstance(token, markup.KeywordRef) and token.key.casefold() in index
-        }
-        for keyword in sheet.keywords
-    }
+    mentions = {keyword.id: mentioned_keywords([keyword.text or ""], index) for keyword in sheet.keywords}
     for k, keyword in enumerate(sheet.keywords):
         path = _path_back(keyword.id, mentions)
         if path:
             yield ("keywords", k, "text"), "circular keyword references: " + " → ".join(path)
+
+
+def mentioned_keywords(texts: list[str], index: dict[str, Keyword]) -> set[str]:
+    """The ids of the keywords these texts reference ({savage}, {Savage|savages})."""
+    return {
+        index[token.key.casefold()].id
+        for text in texts
+        for token in markup.walk(markup.parse(text))
+        if isinstance(token, markup.KeywordRef) and token.key.casefold() in index
+    }
 
 
 def _path_back(start: str, mentions: dict[str, set[str]]) -> list[str] | None:
