@@ -1,17 +1,20 @@
 """`qrs preview`: a sheet's pages as PNG images, `build/preview/<sheet>.<lang>-<page>.png`, drawn by PDFium.
 
-The built PDF is reused when it is newer than everything it is made from (the source, its catalogue,
-the templates); otherwise the sheet is built first, by `pipeline.build`.
+The built PDF is reused when the build manifest says it is up to date (`qrs build` decides so, from
+the hashes of everything it is made from); otherwise the sheet is built first.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from generator import i18n, pipeline, write
-from generator.project import Project
+from generator import parallel, pipeline, write
+from generator.errors import UserError
+from generator.project import Project, variant_of
+from generator.report import Reporter
 
 DEFAULT_SCALE = 2.0  # PDFium draws 72 pixels an inch at scale 1: 2 gives 144 dpi
 
@@ -20,28 +23,25 @@ def folder(project: Project) -> Path:
     return project.build / "preview"
 
 
-def inputs(project: Project, source: Path, lang: str) -> list[Path]:
-    """The files a sheet's PDF in one language is made from."""
-    found = [source, i18n.catalogue_path(project.sources, source.stem, lang)]
-    found += [path for path in project.templates.rglob("*") if path.is_file() and "__pycache__" not in path.parts]
-    return [path for path in found if path.exists()]
+@dataclass
+class _Written(Reporter):
+    """Keeps the paths a build wrote instead of printing them."""
 
+    paths: list[Path] = field(default_factory=list)
 
-def is_fresh(project: Project, source: Path, lang: str) -> bool:
-    """True when the built PDF is newer than every file it is made from."""
-    pdf = project.pdf_path(source.stem, lang)
-    if not pdf.exists():
-        return False
-    built = pdf.stat().st_mtime
-    return all(path.stat().st_mtime <= built for path in inputs(project, source, lang))
+    def wrote(self, path: Path, text: str | None = None) -> None:
+        self.paths.append(Path(path))
 
 
 def pdf(project: Project, source: Path, lang: str, options: pipeline.BuildOptions = pipeline.BuildOptions(),
         rebuild: bool = False) -> tuple[Path, bool]:
-    """The sheet's PDF, built unless a fresh one is there; and whether it was built now."""
-    if not rebuild and is_fresh(project, source, lang):
-        return project.pdf_path(source.stem, lang), False
-    return pipeline.build(project, source, lang, options), True
+    """The sheet's PDF, built unless the manifest says the one in build/ is up to date; and whether it was built now."""
+    settings = asdict(options)
+    written = _Written(quiet=True)
+    problems = parallel.build(project, [source], [], (lang,), settings, written, jobs=1, rebuild=rebuild)
+    if problems:
+        raise UserError(problems)
+    return project.pdf_path(source.stem, lang, variant_of(settings)), bool(written.paths)
 
 
 def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) -> list[Path]:

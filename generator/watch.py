@@ -2,8 +2,9 @@
 
 Three pieces, each testable alone:
 - `to_rebuild`: which sheets a set of changed files concerns (a template concerns them all);
-- `Watcher.rebuild`: builds those sheets with `pipeline.build`, draws their pages (generator.preview), and
-  reports problems as the usual file:line:column lines; a failed build leaves the last good pages in place;
+- `Watcher.rebuild`: builds those sheets (through the manifest, as `qrs build` does), draws their pages
+  (generator.preview), and reports problems as the usual file:line:column lines; a failed build leaves the
+  last good pages in place;
 - `serve`: a small HTTP server (stdlib, in a thread) that shows the pages and reloads when they change.
   It serves the page, a version number, and files directly inside the preview folder, nothing else.
 """
@@ -101,14 +102,15 @@ class Watcher:
                 continue
             for lang in languages:
                 try:
-                    pdf = pipeline.build(self.project, source, lang, self.options)
+                    pdf, built = preview.pdf(self.project, source, lang, self.options)  # recorded in the manifest
                 except UserError as error:
                     problems.extend(error.problems)
                     continue
                 except Exception as error:  # noqa: BLE001 - a template being edited: report it, keep watching
                     problems.append(_unexpected(error, source))
                     continue
-                self.on_wrote(pdf)
+                if built:
+                    self.on_wrote(pdf)
                 drawn = preview.pages(pdf, self.folder, f"{source.stem}.{lang}", self.scale)
                 pages[f"{source.stem}.{lang}"] = [path.name for path in drawn]
         problems = sorted(set(problems))
