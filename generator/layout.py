@@ -1,20 +1,31 @@
-"""Page geometry and column packing: blocks are measured, then placed into explicit columns.
+"""Page geometry and the packer: measured blocks in, a plan of columns out. Nothing here renders.
 
-WeasyPrint's CSS columns split tables across columns (break-inside is not honoured on tables) and
-balancing them is its slowest step. So the generator lays every block out once in a single column
-of the final width, reads each block's height from the laid-out boxes, and packs the blocks, in
-reading order, into the pages × columns the sheet declares. No block is ever split.
+WeasyPrint's CSS columns split tables anywhere (break-inside is not honoured on tables) and balancing
+them is its slowest step. So the generator measures every block once, in one column of the final width
+(generator.measure), and this module decides where the columns break, as a line breaker decides where
+lines break: among every admissible break point, in reading order, the plan that uses the fewest pages,
+then leaves the smallest largest hole at the foot of a column, then the most even columns.
+
+A block may continue into the next column between two of its units (table rows, steps, paragraphs),
+keeping at least `MIN_UNITS` on each side; the continuation repeats its title and table header, and a
+column that starts inside a section repeats the section's heading. A block's own heading, title and
+intro are measured as part of its first unit's fragment, so they never end a column alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import accumulate
+from math import ceil
+from typing import Literal
 
 PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait width, height
 MARGINS_MM = (9.0, 8.0, 10.0, 8.0)  # top, right, bottom, left: the footer sits in the bottom margin
 COLUMN_GAP_MM = 5.0  # between two columns, a rule in its middle
 RULE_MM = 0.15
 PX_PER_MM = 96 / 25.4  # WeasyPrint measures in CSS pixels
+MIN_UNITS = 3  # rows, steps or paragraphs kept on each side of a break inside a block
+SAFETY_MM = 0.6  # room left at the foot of every column for rounding between measure and page
 
 
 @dataclass(frozen=True)
@@ -44,24 +55,206 @@ def frame(size: str, orientation: str, columns: int, pages: int) -> Frame:
     return Frame(width, height, columns, pages)
 
 
-# A plan: for each page, for each column, the indices of the blocks it holds, in reading order.
-Plan = list[list[list[int]]]
+@dataclass(frozen=True)
+class Piece:
+    """A block as the packer sees it, in millimetres.
+
+    A piece without units is never split. Otherwise its height is head + units + tail, and a fragment
+    that continues another starts with `cont_head` (the repeated title and header) instead of `head`,
+    and one continued elsewhere ends with `cont_tail` instead of `tail`."""
+
+    height: float
+    units: tuple[float, ...] = ()
+    head: float = 0.0
+    tail: float = 0.0
+    cont_head: float = 0.0
+    cont_tail: float = 0.0
+    heading: float = 0.0  # the section's heading repeated "(cont.)" above a column that starts inside it
+    opens_section: bool = True  # the piece prints its section's heading itself
+    breaks_before: Literal["column", "page"] | None = None
+
+    def fragment(self, start: int, stop: int) -> float:
+        """The height of units [start, stop) printed as one fragment."""
+        if not self.units or (start == 0 and stop == len(self.units)):
+            return self.height
+        sums = _prefix(self.units)
+        return ((self.head if start == 0 else self.cont_head) + sums[stop] - sums[start]
+                + (self.tail if stop == len(self.units) else self.cont_tail))
+
+    def breaks(self) -> range:
+        """The units a fragment may start at inside the piece (empty when it cannot be split)."""
+        return range(MIN_UNITS, len(self.units) - MIN_UNITS + 1) if self.units else range(0)
 
 
-def pack(heights: list[float], column_height: float, first_page_top: float, columns: int) -> Plan:
-    """Blocks in reading order, each in the first column with room for it; a block taller than a
-    column gets a column of its own (the layout check then names it). Heights in millimetres;
-    `first_page_top` is the height the sheet's header takes on the first page."""
-    plan: Plan = [[[]]]
-    room = column_height - first_page_top
-    for index, height in enumerate(heights):
-        column = plan[-1][-1]
-        if column and height > room:
-            if len(plan[-1]) == columns:
-                plan.append([])
-            plan[-1].append([])
-            column = plan[-1][-1]
-            room = column_height - (first_page_top if len(plan) == 1 else 0)
-        column.append(index)
-        room -= height
-    return plan
+_PREFIXES: dict[tuple[float, ...], list[float]] = {}
+
+
+def _prefix(units: tuple[float, ...]) -> list[float]:
+    found = _PREFIXES.get(units)
+    if found is None:
+        found = _PREFIXES[units] = [0.0, *accumulate(units)]
+    return found
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Units [start, stop) of piece `index`; `stop` is None for a piece printed whole."""
+
+    index: int
+    start: int = 0
+    stop: int | None = None
+    heading: bool = False  # the column starts inside the piece's section: repeat its heading
+
+    @property
+    def continued(self) -> bool:
+        return self.start > 0
+
+
+# A plan: pages of columns of fragments, in reading order.
+Plan = list[list[list[Fragment]]]
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The room of every column: `column_height` less the sheet's header on the first page."""
+
+    column_height: float
+    first_page_top: float
+    columns: int
+    safety: float = SAFETY_MM
+
+    def of(self, column: int) -> float:
+        return self.column_height - (self.first_page_top if column < self.columns else 0.0) - self.safety
+
+
+@dataclass
+class Packing:
+    plan: Plan
+    used: list[list[float]] = field(default_factory=list)  # per page, per column: millimetres filled
+    overfull: list[int] = field(default_factory=list)  # pieces too tall for any column
+
+    @property
+    def pages(self) -> int:
+        return len(self.plan)
+
+
+# A position in reading order: before unit `unit` of piece `index` (unit 0: before the piece).
+Position = tuple[int, int]
+
+
+def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
+    """The best plan: fewest pages, then the smallest largest hole (every column but the sheet's last,
+    and columns ended by a forced break), then the smallest sum of squared holes."""
+    if not pieces:
+        return Packing([[[]]], [[0.0]])
+    positions = _positions(pieces)
+    end = len(positions) - 1
+    # best[column][b]: (cost, a, previous column) of the best plan whose column `column` ends at positions[b]
+    best: dict[int, dict[int, tuple[tuple, int, int]]] = {-1: {0: ((0, 0.0, 0.0), -1, -1)}}
+    column = -1
+    finished: dict[int, tuple] = {}
+    while not finished or column // capacity.columns == min(finished) // capacity.columns:
+        for a, (cost, _, _) in best.get(column, {}).items():
+            if a != end:
+                _extend(pieces, positions, capacity, best, column, a, cost)
+        column += 1
+        if column > max(best):
+            break
+        if end in best.get(column, {}):
+            finished[column] = best[column][end][0]
+    last = min((c for c in finished if c // capacity.columns == min(finished) // capacity.columns),
+               key=lambda c: finished[c])
+    return _plan(pieces, positions, best, last, capacity)
+
+
+def _extend(pieces, positions, capacity, best, column, a, cost) -> None:
+    """Every next column from positions[a], after `column`."""
+    following = column + 1
+    if _forced(pieces, positions[a]) == "page" and following % capacity.columns:
+        following += capacity.columns - following % capacity.columns  # the rest of the page stays empty
+    room = capacity.of(following)
+    for b, height in _columns_from(pieces, positions, a, room):
+        exempt = b == len(positions) - 1 or _forced(pieces, positions[b]) is not None
+        hole = 0.0 if exempt else max(0.0, room - height)
+        candidate = (cost[0] + (height > room), max(cost[1], hole), cost[2] + hole * hole)
+        reached = best.setdefault(following, {})
+        if b not in reached or candidate < reached[b][0]:
+            reached[b] = (candidate, a, column)
+
+
+def _forced(pieces: list[Piece], position: Position) -> str | None:
+    index, unit = position
+    return pieces[index].breaks_before if unit == 0 and 0 < index < len(pieces) else None
+
+
+def _positions(pieces: list[Piece]) -> list[Position]:
+    found: list[Position] = []
+    for index, piece in enumerate(pieces):
+        found.append((index, 0))
+        found.extend((index, unit) for unit in piece.breaks())
+    found.append((len(pieces), 0))
+    return found
+
+
+def _columns_from(pieces: list[Piece], positions: list[Position], a: int, room: float):
+    """(b, height) for every column that can hold positions[a] to positions[b]: all that fit, up to the
+    next forced break; when not even the first step fits, that step alone (reported as overfull)."""
+    for b in range(a + 1, len(positions)):
+        height = column_height(pieces, positions[a], positions[b])
+        if height > room and b > a + 1:
+            return
+        yield b, height
+        if height > room or _forced(pieces, positions[b]):
+            return
+
+
+def column_height(pieces: list[Piece], start: Position, stop: Position) -> float:
+    """The height of one column holding everything from `start` to `stop`."""
+    height = 0.0
+    first = True
+    index, unit = start
+    while (index, unit) < stop and index < len(pieces):
+        piece = pieces[index]
+        last_unit = stop[1] if stop[0] == index else len(piece.units)
+        height += piece.fragment(unit, last_unit)
+        if first and (unit > 0 or not piece.opens_section):
+            height += piece.heading
+        first = False
+        index, unit = index + 1, 0
+    return height
+
+
+def _plan(pieces, positions, best, last, capacity) -> Packing:
+    columns: dict[int, tuple[int, int]] = {}  # column → (start, end) position indices
+    b, column = len(positions) - 1, last
+    while column >= 0:
+        _, a, previous = best[column][b]
+        columns[column] = (a, b)
+        b, column = a, previous
+    plan: Plan = [[[] for _ in range(capacity.columns)] for _ in range(last // capacity.columns + 1)]
+    used = [[0.0] * capacity.columns for _ in plan]
+    overfull = []
+    for column, (a, b) in sorted(columns.items()):
+        page, slot = divmod(column, capacity.columns)
+        fragments = _fragments(pieces, positions[a], positions[b])
+        used[page][slot] = column_height(pieces, positions[a], positions[b])
+        if used[page][slot] > capacity.of(column) + capacity.safety:
+            overfull.append(fragments[0].index)
+        plan[page][slot] = fragments
+    while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
+        plan[-1].pop()
+        used[-1].pop()
+    return Packing(plan, used, overfull)
+
+
+def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fragment]:
+    found = []
+    index, unit = start
+    while (index, unit) < stop and index < len(pieces):
+        piece = pieces[index]
+        last_unit = stop[1] if stop[0] == index else len(piece.units)
+        whole = unit == 0 and last_unit == len(piece.units)
+        heading = not found and (unit > 0 or not piece.opens_section)
+        found.append(Fragment(index, unit, None if whole else last_unit, heading))
+        index, unit = index + 1, 0
+    return found

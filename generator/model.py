@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 from functools import cache
-from typing import Annotated, Iterator, Literal, Union, get_args
+from typing import Annotated, ClassVar, Iterator, Literal, Union, get_args
 
 from generator import markup, rules
 from babel import Locale, UnknownLocaleError
@@ -92,7 +92,7 @@ def counted(number: int, noun: str) -> str:
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, validate_default=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, validate_default=True, populate_by_name=True)
 
 
 class Footnote(Model):
@@ -144,11 +144,22 @@ class Paper(Model):
 
 
 class BlockBase(Model):
+    # Whether the block may continue into the next column between two rows, steps or paragraphs.
+    may_continue: ClassVar[bool] = True
+
     id: Id
     title: OptionalText | None = None
     intro: OptionalText | None = Field(None, description="A sentence printed before the block's content.")
     after: OptionalText | None = Field(None, description="A sentence printed after the block's content.")
     notes: list[Footnote] = Field(default_factory=list, description="Footnotes, referenced as [^id].")
+    keep: Literal["together"] | None = Field(
+        None, description="together: never continue the block into the next column (matrices and saves never are).")
+    break_before: Literal["column", "page"] | None = Field(
+        None, alias="break", description="Start the block at the top of a new column or page: a rare manual decision.")
+
+    @property
+    def splits(self) -> bool:
+        return self.may_continue and self.keep is None
 
     def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
         """Every footnote the block references, with where: [^id] marks in its prose (its notes aside),
@@ -214,6 +225,9 @@ class SequenceBlock(BlockBase):
 class Column(Model):
     title: OptionalText = ""
     align: Literal["left", "center", "right"] = "left"
+    width: Annotated[str, StringConstraints(pattern=r"^\d{1,3}(\.\d{1,2})?(mm|%)$")] | None = Field(
+        None, description="The column's width: 18mm, or a share of the table such as 30%.")
+    nowrap: bool = Field(False, description="true: the column's cells never break a line (costs, ranges).")
 
 
 class Cell(Model):
@@ -366,6 +380,7 @@ class MatrixBlock(BlockBase):
     """A lookup: row key × column key → value, optionally checked against a game rule."""
 
     type: Literal["matrix"]
+    may_continue: ClassVar[bool] = False
     row_title: OptionalText = ""
     column_title: OptionalText = ""
     row_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)]
@@ -488,6 +503,7 @@ class SavesBlock(BlockBase):
     """Armour saves by troop type: base saves ("5+") and bonuses ("+1"), from which a unit's save is derived."""
 
     type: Literal["saves"]
+    may_continue: ClassVar[bool] = False
     item_title: OptionalText = ""
     troops: Annotated[list[Troop], Field(min_length=1, max_length=4)]
     columns: list[Column] = Field(default_factory=list, description="Extra columns printed after the troops'.")

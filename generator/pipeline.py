@@ -100,11 +100,11 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     problems = [problem(loc, message) for loc, message in render.glyph_findings(sheet)]
     if problems:
         raise UserError(problems)
-    document = render.layout(project, sheet, options, untranslated, marks)
-    problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, document, options)]
+    laid = render.layout(project, sheet, options, untranslated, marks)
+    problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, laid, options)]
     if problems:
         raise UserError(problems)
-    return render.pdf(sheet, document)
+    return render.pdf(sheet, laid.document)
 
 
 def _variant(options: BuildOptions, since: str | None) -> str | None:

@@ -7,7 +7,7 @@ package's files. Anything else a template or stylesheet names stops the render.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import hashlib
 import mimetypes
 import os
@@ -22,7 +22,7 @@ from babel.dates import format_date
 from markupsafe import Markup
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from generator import __version__, i18n, markup, typography
+from generator import __version__, heights, i18n, markup, measure, typography
 from generator.diff import Marks
 from generator.errors import UserError
 from generator import layout as layout_module
@@ -44,6 +44,7 @@ UI_WORDS = {
     "save": "Sv",
     "equipment": "Equipment",
     "special_rules": "Special rules",
+    "continued": "(cont.)",
 }
 
 
@@ -124,18 +125,62 @@ class Inline:
 
 @dataclass(frozen=True)
 class Item:
-    """One packable unit of the page: a block (with its section's heading if it is the first), or the changes box."""
+    """What the page prints of one block (or of the changes box): whole, or units [start, stop) of it,
+    a block continued across columns. Templates ask it what to print."""
 
     block: Block | None
     section: Section | None = None
-    first: bool = False
+    first: bool = False  # the first block of its section: it prints the section's heading
+    start: int = 0
+    stop: int | None = None  # None: to the block's last unit
+    heading: bool = False  # the column starts inside the section: repeat its heading, marked continued
+    widths: tuple[float, ...] | None = None  # the table's column widths as measured on the whole block
+    probe: bool = False  # the measuring pass's continuation probe
+
+    @property
+    def block_id(self) -> str:
+        return self.block.id if self.block else "errata"
 
     @property
     def id(self) -> str:
-        return self.block.id if self.block else "errata"
+        if self.probe:
+            return self.block_id + measure.PROBE
+        return self.block_id if self.start == 0 else f"{self.block_id}-cont-{self.start}"
+
+    @property
+    def continued(self) -> bool:
+        return self.start > 0 or self.probe
+
+    @property
+    def continues(self) -> bool:
+        return self.stop is not None
+
+    @property
+    def splits(self) -> bool:
+        return self.block.splits if self.block else True
+
+    def shows(self, unit: int) -> bool:
+        return self.start <= unit and (self.stop is None or unit < self.stop)
+
+    def shows_any(self, first: int, end: int) -> bool:
+        return first < (self.stop if self.stop is not None else end + 1) and end > self.start
+
+    @property
+    def colgroup(self) -> Markup:
+        """Column widths: measured (every fragment of a table alike), else those the source declares."""
+        if self.widths:
+            return Markup("<colgroup>{}</colgroup>").format(
+                Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
+        columns = self.block.columns if self.block is not None and self.block.type == "table" else []
+        if any(column.width for column in columns):
+            return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
+                Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
+                for column in columns))
+        return Markup("")
 
 
 def items(sheet: Sheet) -> list[Item]:
+    """The sheet's blocks in reading order, whole, then the changes box."""
     found = [Item(block, section, position == 0)
              for section in sheet.sections for position, block in enumerate(section.blocks)]
     if sheet.changes_box and sheet.current_changes:
@@ -148,28 +193,42 @@ def page_frame(sheet: Sheet, options) -> layout_module.Frame:
     return layout_module.frame(options.paper or paper.size, paper.orientation, paper.columns, paper.pages)
 
 
-def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
-         plan: layout_module.Plan | None = None) -> str:
-    """The sheet's HTML: packed into the columns of `plan`, or (without one) in one column, to be measured."""
+# The type scale steps tried, largest first, when a sheet does not fit its pages: 7.6 pt body down to 6.84 pt.
+SCALES = (1.0, 0.975, 0.95, 0.925, 0.9)
+TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1
+MEASURE_HEIGHT_MM = 30000  # the measuring page: tall enough that no block is cut by a page break
+
+
+def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, scale: float) -> dict:
+    """What every template of a sheet's document is rendered with."""
     lang = sheet.lang
     paper = options.paper or sheet.paper.size
-    template = _environment(project.templates).get_template("sheet.html.j2")
-    return template.render(
+    return dict(
         sheet=sheet,
         lang=lang,
         t=Inline(sheet, lang, gloss=options.gloss),
         words=ui_words(project.templates, lang, options.allow_fallback),
         untranslated=untranslated,
         marks=marks or Marks(),
-        items=items(sheet),
-        plan=plan,
         frame=page_frame(sheet, options),
         crop_marks=getattr(options, "crop_marks", False),
         ink_saver=getattr(options, "ink_saver", False),
         page_size=f"{paper} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
         generator=f"qrs {__version__}",
+        type_sizes={name: round(points * scale, 3) for name, points in TYPE_SIZES.items()},
+        measure_height=MEASURE_HEIGHT_MM,
+        plan=None,
+        chunks=None,
     )
+
+
+def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
+         plan: list[list[list[Item]]] | None = None, scale: float = 1.0) -> str:
+    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, one a column)."""
+    context = _context(project, sheet, options, untranslated, marks, scale)
+    context["plan"] = plan if plan is not None else [[[item] for item in items(sheet)]]
+    return _environment(project.templates).get_template("sheet.html.j2").render(context)
 
 
 def ui_words(templates: Path, lang: str, allow_fallback: bool) -> dict[str, str]:
@@ -189,13 +248,83 @@ def ui_words(templates: Path, lang: str, allow_fallback: bool) -> dict[str, str]
     return words
 
 
-def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> weasyprint.Document:
-    """Measure every block in one column, pack the blocks into the sheet's columns, lay the pages out."""
-    measured = _render(project, html(project, sheet, options, untranslated, marks))
-    heights, header = _measure(measured, [item.id for item in items(sheet)])
+@dataclass
+class Laid:
+    """A sheet laid out: the document, the plan it follows and the type scale it needed."""
+
+    document: weasyprint.Document
+    plan: list[list[list[Item]]]
+    scale: float
+    frame: layout_module.Frame
+    header: float  # millimetres the sheet's header takes on the first page
+
+
+def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
+    """Measure the blocks (or read their heights from the cache), plan the columns at the largest type
+    scale that fits the declared pages, and lay the pages out."""
     frame = page_frame(sheet, options)
-    plan = layout_module.pack(heights, frame.column_height, header, frame.columns)
-    return _render(project, html(project, sheet, options, untranslated, marks, plan))
+    whole = items(sheet)
+    cache = heights.Cache(project.build / ".cache" / f"{sheet.sheet}.{sheet.lang}.json")
+    for scale in SCALES:
+        context = _context(project, sheet, options, untranslated, marks, scale)
+        measured, header = _measured(project, context, whole, cache)
+        capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
+        packing = layout_module.pack([_piece(item, measured[item.id]) for item in whole], capacity)
+        if packing.pages <= frame.pages:
+            break
+    cache.save()
+    plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
+             for column in page] for page in packing.plan]
+    context["plan"] = plan
+    document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
+    return Laid(document, plan, scale, frame, header)
+
+
+def _piece(item: Item, measured: measure.Measured) -> layout_module.Piece:
+    split = item.splits and len(measured.units) >= 2 * layout_module.MIN_UNITS
+    return layout_module.Piece(
+        height=measured.height, units=measured.units if split else (), head=measured.head, tail=measured.tail,
+        cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
+        opens_section=item.block is None or item.first,
+        breaks_before=item.block.break_before if item.block else None)
+
+
+def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured) -> Item:
+    return replace(item, start=fragment.start, stop=fragment.stop, heading=fragment.heading, widths=measured.widths)
+
+
+def _measured(project: Project, context: dict, whole: list[Item], cache: heights.Cache
+              ) -> tuple[dict[str, measure.Measured], float]:
+    """Every block's measurement and the header's height: from the cache, else from one measuring pass
+    over the blocks whose key is new."""
+    environment = _environment(project.templates)
+    style = _style_key(project, context)
+    header_html = environment.get_template("header.html.j2").render(context)
+    chunks = {item.id: environment.get_template("piece.html.j2").render(
+        context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.splits else [],
+        heading_probe=item.block is not None) for item in whole}
+    keys = {ident: heights.key(style, chunk) for ident, chunk in chunks.items()}
+    header_key = heights.key(style, "header", header_html)
+    found = {ident: cache.get(name) for ident, name in keys.items()}
+    header = cache.get(header_key)
+    missing = [ident for ident, value in found.items() if value is None]
+    if missing or header is None:
+        context = dict(context, chunks=[Markup(chunks[ident]) for ident in missing])
+        document = _render(project, environment.get_template("sheet.html.j2").render(context))
+        fresh = measure.measure(document, missing)
+        header = measure.Measured(height=measure.header_height(document))
+        cache.put(header_key, header)
+        for ident, value in fresh.items():
+            cache.put(keys[ident], value)
+            found[ident] = value
+    return found, header.height
+
+
+def _style_key(project: Project, context: dict) -> str:
+    """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language."""
+    stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
+    return "|".join([stylesheet, context["lang"], str(context["frame"].column_width), repr(context["type_sizes"]),
+                     str(context["ink_saver"]), str(context["crop_marks"])])
 
 
 def _render(project: Project, document_html: str) -> weasyprint.Document:
@@ -207,50 +336,30 @@ def _render(project: Project, document_html: str) -> weasyprint.Document:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
 
 
-def _measure(document: weasyprint.Document, ids: list[str]) -> tuple[list[float], float]:
-    """Each block's height (margins included, summed over fragments) and the header's, in millimetres."""
-    boxes = _block_boxes(document)
-    heights = [sum(box.margin_height() for box in boxes.get(ident, [])) / layout_module.PX_PER_MM for ident in ids]
-    header = next((box for box in document.pages[0]._page_box.descendants()
-                   if getattr(box, "element_tag", None) == "header"), None)
-    return heights, (header.margin_height() / layout_module.PX_PER_MM if header else 0.0)
-
-
-def layout_findings(sheet: Sheet, document: weasyprint.Document, options=None):
+def layout_findings(sheet: Sheet, laid: Laid, options=None):
     """Layout problems measured on the laid-out boxes, as (path in the source, message): more pages
     than declared, a block split across columns or pages, text wider than its column."""
+    document = laid.document
     pages = len(document.pages)
     if pages > sheet.paper.pages:
         yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}"
-    column_height = page_frame(sheet, options).column_height if options else None
-    boxes = _block_boxes(document)
+    column_height = laid.frame.column_height
+    boxes = measure.section_boxes(document)
     where = {block.id: ("sections", s, "blocks", b)
              for s, section in enumerate(sheet.sections) for b, block in enumerate(section.blocks)}
-    for item in items(sheet):
-        loc = where.get(item.id, ("changelog", 0, "changes"))
-        name = f"block '{item.id}'" if item.block else "the changes box"
+    for item in (item for page in laid.plan for column in page for item in column):
+        loc = where.get(item.block_id, ("changelog", 0, "changes"))
+        name = f"block '{item.block_id}'" if item.block else "the changes box"
         fragments = boxes.get(item.id, [])
         height = sum(box.margin_height() for box in fragments) / layout_module.PX_PER_MM
         if len(fragments) > 1:
-            why = (f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm"
-                   if column_height and height > column_height else "")
+            never = "" if item.splits else " (it is never continued: shorten it, or cut it in two)"
+            why = f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}" if height > column_height else ""
             yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
         overflow = max((_overflow(box) for box in fragments), default=0.0)
         if overflow > 0.3:
             yield loc, (f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
                         "too wide to fit (shorten it, or allow a break)")
-
-
-def _block_boxes(document: weasyprint.Document) -> dict[str, list]:
-    """The boxes each block was laid out in: more than one means it was split."""
-    found: dict[str, list] = {}
-    for page in document.pages:
-        for box in page._page_box.descendants():
-            element = getattr(box, "element", None)
-            if element is None or box.element_tag != "section" or "block" not in element.get("class", "").split():
-                continue
-            found.setdefault(element.get("id"), []).append(box)
-    return found
 
 
 def _overflow(block_box) -> float:

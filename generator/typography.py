@@ -49,3 +49,4 @@ def english(text: str) -> str:
 def for_language(lang: str):
     """The typographer for a language code ('fr', 'en', 'de'…); unknown ones get the common rules."""
     return {"fr": french, "en": english}.get(lang.split("-")[0], common)
+

@@ -1,0 +1,74 @@
+"""Measurements kept between builds: a block is laid out to be measured only when its key is new.
+
+The key of a measurement is a digest of everything that decides it: the block's HTML (its measuring
+chunk), the stylesheet and the page's own styles (column width, type scale, language), the versions of
+WeasyPrint, its text libraries and the font. One file a sheet and language in build/.cache/; a file that
+is not JSON, not this format, or an entry of the wrong shape is ignored (and rewritten), never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import metadata
+from pathlib import Path
+
+from generator import __version__
+from generator.measure import Measured
+
+FORMAT = 1
+KEPT = 3  # entries kept per file: this many times those the last build used (other papers, scales)
+LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pyphen", "font-source-sans-pro")
+
+
+def _versions() -> str:
+    found = []
+    for name in LIBRARIES:
+        try:
+            found.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name}=?")
+    return f"qrs={__version__};" + ";".join(found)
+
+
+def key(*parts: str) -> str:
+    digest = hashlib.sha256(_versions().encode())
+    for part in parts:
+        digest.update(b"\0" + part.encode())
+    return digest.hexdigest()
+
+
+class Cache:
+    def __init__(self, path: Path):
+        self.path = path
+        self.known: dict[str, Measured] = {}
+        self.used: dict[str, Measured] = {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
+            for name, entry in data["entries"].items():
+                measured = Measured.from_json(entry)
+                if measured is not None:
+                    self.known[name] = measured
+
+    def get(self, name: str) -> Measured | None:
+        found = self.used.get(name) or self.known.get(name)
+        if found is not None:
+            self.used[name] = found
+        return found
+
+    def put(self, name: str, measured: Measured) -> None:
+        self.used[name] = measured
+
+    def save(self) -> None:
+        from generator import write
+
+        older = [(name, value) for name, value in self.known.items() if name not in self.used]
+        kept = dict(list(self.used.items()) + older[: max(0, (KEPT - 1) * len(self.used))])
+        entries = {name: value.to_json() for name, value in kept.items()}
+        try:
+            write.atomically(self.path, json.dumps({"format": FORMAT, "entries": entries}, sort_keys=True).encode())
+        except OSError:
+            pass  # a cache that cannot be written only costs the next build its measuring
