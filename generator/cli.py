@@ -77,13 +77,15 @@ def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, i
 @click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: build/ beside the sources).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@click.option("--verbose", "-v", is_flag=True, help="Also print how full each column of each page is.")
 @click.option("--json", "as_json", is_flag=True,
               help='One JSON object a line for each output written and each problem ({"event": "wrote"|"problem", …}).')
 @click.pass_context
-def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bool = False, as_json: bool = False) -> None:
+def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bool = False, as_json: bool = False,
+        verbose: bool = False) -> None:
     """qrs: printable quick-reference sheets for tabletop wargames."""
     chosen = context.obj if isinstance(context.obj, Reporter) else Reporter()  # main() passes its own
-    chosen.quiet, chosen.json = quiet, as_json
+    chosen.quiet, chosen.json, chosen.verbose = quiet, as_json, verbose
     context.meta[META_KEY] = chosen
     context.obj = Project.at(sources, build_dir)
 

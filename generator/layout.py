@@ -26,6 +26,7 @@ RULE_MM = 0.15
 PX_PER_MM = 96 / 25.4  # WeasyPrint measures in CSS pixels
 MIN_UNITS = 3  # rows, steps or paragraphs kept on each side of a break inside a block
 SAFETY_MM = 0.6  # room left at the foot of every column for rounding between measure and page
+MAX_HOLE = 0.15  # the share of a column that may stay empty at its foot (the sheet's last column aside)
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def _prefix(units: tuple[float, ...]) -> list[float]:
 
 @dataclass(frozen=True)
 class Fragment:
-    """Units [start, stop) of piece `index`; `stop` is None for a piece printed whole."""
+    """Units [start, stop) of piece `index`; `stop` is None when the fragment goes to the piece's end."""
 
     index: int
     start: int = 0
@@ -253,8 +254,37 @@ def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fra
     while (index, unit) < stop and index < len(pieces):
         piece = pieces[index]
         last_unit = stop[1] if stop[0] == index else len(piece.units)
-        whole = unit == 0 and last_unit == len(piece.units)
         heading = not found and (unit > 0 or not piece.opens_section)
-        found.append(Fragment(index, unit, None if whole else last_unit, heading))
+        found.append(Fragment(index, unit, None if last_unit == len(piece.units) else last_unit, heading))
         index, unit = index + 1, 0
     return found
+
+
+# --- the layout report (generator.render.Laid.report): what the build tells about a laid-out sheet ------
+
+
+def layout_warnings(report: dict) -> list[str]:
+    """What a reader would notice: a hole at the foot of a column (but the sheet's last), pages left unused."""
+    columns = [column for page in report["pages"] for column in page]
+    warnings = [f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty"
+                for number, page in enumerate(report["pages"], start=1)
+                for slot, column in enumerate(page, start=1)
+                if column is not columns[-1] and 1 - column["used"] > MAX_HOLE]
+    declared = report["declared_pages"]
+    used = pages_used(report)
+    if used < declared - 0.5:
+        warnings.append(f"{used:.1f} of {declared} pages used: declare fewer")
+    return warnings
+
+
+def pages_used(report: dict) -> float:
+    """Pages filled, the last one by the share of its columns used: 1.4."""
+    last = report["pages"][-1]
+    return len(report["pages"]) - 1 + sum(column["used"] for column in last) / report["columns"]
+
+
+def columns_line(report: dict) -> str:
+    """One line a sheet: every column's use, page by page, and the type scale (--verbose)."""
+    pages = " | ".join(" ".join(f"{column['used']:.0%}" for column in page) for page in report["pages"])
+    continued = sorted({name for page in report["pages"] for column in page for name in column["continued"]})
+    return f"columns used {pages}; type at {report['scale']:.1%}" + (f"; continued: {', '.join(continued)}" if continued else "")

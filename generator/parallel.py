@@ -45,6 +45,7 @@ class Done:
     pdf: str | None = None
     seconds: float = 0.0
     failure: str | None = None  # a bug met in a worker: "TypeError: … (at render.py:12)"
+    layout: dict | None = None  # the layout's report (generator.render.Laid.report)
 
 
 class WorkerError(Exception):
@@ -66,11 +67,12 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
 
     options = pipeline.BuildOptions(**settings)
     started = time.perf_counter()
+    layouts: list[dict] = []
     try:
         if output.kind == "sheet":
-            path = pipeline.build(project, output.source, output.lang, options)
+            path = pipeline.build(project, output.source, output.lang, options, layouts=layouts)
         else:
-            path = pipeline.build_handout(project, output.source, output.lang, options)
+            path = pipeline.build_handout(project, output.source, output.lang, options, layouts=layouts)
     except UserError as error:
         return Done(output, None, list(error.problems), seconds=time.perf_counter() - started)
     except Exception as error:  # noqa: BLE001 - a bug: said where it happened, since the worker's traceback stays there
@@ -78,7 +80,8 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
             raise
         frame = traceback.extract_tb(error.__traceback__)[-1]
         return Done(output, None, [], failure=f"{type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})")
-    return Done(output, path, [], hashlib.sha256(path.read_bytes()).hexdigest(), time.perf_counter() - started)
+    return Done(output, path, [], hashlib.sha256(path.read_bytes()).hexdigest(), time.perf_counter() - started,
+                layout=layouts[0] if layouts else None)
 
 
 def run(project: Project, outputs: list[Output], settings: dict, jobs: int,
@@ -152,7 +155,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
             if done.problems:
                 problems.extend(done.problems)
                 continue
-            report.wrote(done.path)
+            report.wrote(done.path, layout=done.layout)
             if incremental:
                 key = done.output.key(project)
                 entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}

@@ -73,7 +73,7 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
 
 
 def build(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
-          output: Path | None = None) -> Path:
+          output: Path | None = None, layouts: list[dict] | None = None) -> Path:
     """Build one sheet in one language; the previous PDF stays until the new one is complete."""
     from generator import write
 
@@ -87,14 +87,14 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
     if options.errata_only:
         sheet, marks = diff.only_changes(sheet, marks, since), None
     output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
-    write.atomically(output, _checked_pdf(project, sheet, options, untranslated, marks, located.problem))
+    write.atomically(output, _checked_pdf(project, sheet, options, untranslated, marks, located.problem, layouts))
     return output
 
 
 def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
-                 problem: Callable[[tuple, str], Problem]) -> bytes:
+                 problem: Callable[[tuple, str], Problem], layouts: list[dict] | None = None) -> bytes:
     """Render: the font's characters checked first, then the layout measured on the laid-out pages.
-    `problem` places a finding in the source the author edits."""
+    `problem` places a finding in the source the author edits; the layout's report goes to `layouts`."""
     from generator import render  # render imports WeasyPrint: only when something is rendered
 
     problems = [problem(loc, message) for loc, message in render.glyph_findings(sheet)]
@@ -104,6 +104,8 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, laid, options)]
     if problems:
         raise UserError(problems)
+    if layouts is not None:
+        layouts.append(laid.report())
     return render.pdf(sheet, laid.document)
 
 
@@ -207,7 +209,8 @@ def update_handout_translations(project: Project, path: Path, languages: tuple[s
     return results
 
 
-def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
+def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
+                  layouts: list[dict] | None = None) -> Path:
     """Build one handout in one language: its sheet's parts the army uses, composed into a sheet and rendered."""
     from generator import render, write  # render imports WeasyPrint: only when something is rendered
 
@@ -215,7 +218,8 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
     composed = handouts.compose(handout, sheet, render.ui_words(project.templates, lang, options.allow_fallback))
     # A finding in the composed sheet is about the handout as a whole: what it includes, on what paper.
-    pdf = _checked_pdf(project, composed, options, untranslated, None, lambda _, message: located.problem(("paper",), message))
+    pdf = _checked_pdf(project, composed, options, untranslated, None, lambda _, message: located.problem(("paper",), message),
+                       layouts)
     output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
     write.atomically(output, pdf)
     return output

@@ -258,6 +258,37 @@ class Laid:
     frame: layout_module.Frame
     header: float  # millimetres the sheet's header takes on the first page
 
+    def columns_used(self) -> list[list[float]]:
+        """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
+        shares = []
+        for number, page in enumerate(self.document.pages):
+            room = (self.frame.column_height - (self.header if number == 0 else 0)) * layout_module.PX_PER_MM
+            columns = [box for box in page._page_box.descendants()
+                       if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
+            shares.append([round(_content_height(column) / room, 3) for column in columns])
+        return shares
+
+    def report(self) -> dict:
+        """The layout in numbers: what `qrs build --json` tells and the layout warnings are made of."""
+        used = self.columns_used()
+        return {
+            "scale": self.scale,
+            "pages": [[{"used": share, "blocks": [item.id for item in column],
+                        "continued": [item.block_id for item in column if item.continued]}
+                       for share, column in zip(shares, page)] for shares, page in zip(used, self.plan)],
+            "declared_pages": self.frame.pages,
+            "columns": self.frame.columns,
+        }
+
+
+def _content_height(column_box) -> float:
+    """From the column's top to the bottom border of its last block (its bottom margin is not ink)."""
+    sections = [box for box in column_box.children if getattr(box, "element_tag", None) == "section"]
+    if not sections:
+        return 0.0
+    last = sections[-1]
+    return last.position_y + last.margin_height() - last.margin_bottom - column_box.content_box_y()
+
 
 def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
     """Measure the blocks (or read their heights from the cache), plan the columns at the largest type

@@ -3,7 +3,7 @@
 Three modes, chosen by the global options: normal (a line a message), `--quiet` (problems only), and
 `--json` (one JSON object a line on stdout for each output written and each problem, nothing else):
 
-    {"event": "wrote", "path": "/abs/build/wab2.fr.pdf"}
+    {"event": "wrote", "path": "/abs/build/wab2.fr.pdf", "layout": {"scale": 1.0, "pages": [[{"used": 0.97, …}]]}}
     {"event": "problem", "file": "/abs/sources/wab2.yaml", "line": 12, "column": 5, "message": "…"}
 
 Exit codes do not depend on the mode.
@@ -26,13 +26,26 @@ META_KEY = "qrs.report"
 class Reporter:
     quiet: bool = False
     json: bool = False
+    verbose: bool = False
 
-    def wrote(self, path: Path, text: str | None = None) -> None:
-        """An output was written; `text` replaces the usual 'wrote PATH' line."""
+    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None) -> None:
+        """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
+        the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
+        every column's use."""
         if self.json:
-            self._event({"event": "wrote", "path": str(Path(path).resolve())})
-        elif not self.quiet:
-            click.echo(text or f"wrote {shown(path)}")
+            self._event({"event": "wrote", "path": str(Path(path).resolve()), **({"layout": layout} if layout else {})})
+            return
+        if self.quiet:
+            return
+        scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
+        click.echo(text or f"wrote {shown(path)}{scale}")
+        if layout:
+            from generator.layout import columns_line, layout_warnings
+
+            for warning in layout_warnings(layout):
+                click.echo(f"  {shown(path)}: {warning}")
+            if self.verbose:
+                click.echo(f"  {columns_line(layout)}")
 
     def say(self, text: str) -> None:
         """A message that is neither an output nor a problem: silent with --quiet and --json."""
