@@ -24,7 +24,7 @@ MARGINS_MM = (9.0, 8.0, 10.0, 8.0)  # top, right, bottom, left: the footer sits 
 COLUMN_GAP_MM = 5.0  # between two columns, a rule in its middle
 RULE_MM = 0.15
 PX_PER_MM = 96 / 25.4  # WeasyPrint measures in CSS pixels
-MIN_UNITS = 3  # rows, steps or paragraphs kept on each side of a break inside a block
+MIN_UNITS = 3  # rows, steps or paragraphs kept on each side of a break inside a block (or three lines' height)
 SAFETY_MM = 0.6  # room left at the foot of every column for rounding between measure and page
 MAX_HOLE = 0.15  # the share of a column that may stay empty at its foot (the sheet's last column aside)
 
@@ -73,6 +73,7 @@ class Piece:
     heading: float = 0.0  # the section's heading repeated "(cont.)" above a column that starts inside it
     opens_section: bool = True  # the piece prints its section's heading itself
     breaks_before: Literal["column", "page"] | None = None
+    min_side: float = 0.0  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
 
     def fragment(self, start: int, stop: int) -> float:
         """The height of units [start, stop) printed as one fragment."""
@@ -82,9 +83,13 @@ class Piece:
         return ((self.head if start == 0 else self.cont_head) + sums[stop] - sums[start]
                 + (self.tail if stop == len(self.units) else self.cont_tail))
 
-    def breaks(self) -> range:
-        """The units a fragment may start at inside the piece (empty when it cannot be split)."""
-        return range(MIN_UNITS, len(self.units) - MIN_UNITS + 1) if self.units else range(0)
+    def breaks(self) -> list[int]:
+        """The units a fragment may start at inside the piece: at least MIN_UNITS units, or units as tall
+        as `min_side` (three lines of text), stay on each side."""
+        sums, count = _prefix(self.units), len(self.units)
+        return [unit for unit in range(1, count)
+                if (unit >= MIN_UNITS or sums[unit] >= self.min_side)
+                and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)]
 
 
 _PREFIXES: dict[tuple[float, ...], list[float]] = {}
@@ -270,9 +275,8 @@ def layout_warnings(report: dict) -> list[str]:
                 for number, page in enumerate(report["pages"], start=1)
                 for slot, column in enumerate(page, start=1)
                 if column is not columns[-1] and 1 - column["used"] > MAX_HOLE]
-    declared = report["declared_pages"]
-    used = pages_used(report)
-    if used < declared - 0.5:
+    declared, used = report["declared_pages"], pages_used(report)
+    if ceil(used) < declared:  # a whole page stays blank
         warnings.append(f"{used:.1f} of {declared} pages used: declare fewer")
     return warnings
 

@@ -300,7 +300,7 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
         context = _context(project, sheet, options, untranslated, marks, scale)
         measured, header = _measured(project, context, whole, cache)
         capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
-        packing = layout_module.pack([_piece(item, measured[item.id]) for item in whole], capacity)
+        packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
         if packing.pages <= frame.pages:
             break
     cache.save()
@@ -311,13 +311,16 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
     return Laid(document, plan, scale, frame, header)
 
 
-def _piece(item: Item, measured: measure.Measured) -> layout_module.Piece:
-    split = item.splits and len(measured.units) >= 2 * layout_module.MIN_UNITS
+def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_module.Piece:
     return layout_module.Piece(
-        height=measured.height, units=measured.units if split else (), head=measured.head, tail=measured.tail,
+        height=measured.height, units=measured.units if item.splits else (), head=measured.head, tail=measured.tail,
         cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
         opens_section=item.block is None or item.first,
-        breaks_before=item.block.break_before if item.block else None)
+        breaks_before=item.block.break_before if item.block else None,
+        min_side=3 * LINE_MM * scale)
+
+
+LINE_MM = 7.6 * 1.22 * 25.4 / 72  # a line of body text at scale 1 (sheet.css: 7.6 pt, line-height 1.22)
 
 
 def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured) -> Item:

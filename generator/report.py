@@ -43,7 +43,7 @@ class Reporter:
             from generator.layout import columns_line, layout_warnings
 
             for warning in layout_warnings(layout):
-                click.echo(f"  {shown(path)}: {warning}")
+                click.echo(f"  {shown(path)}: {warning}", err=True)
             if self.verbose:
                 click.echo(f"  {columns_line(layout)}")
 

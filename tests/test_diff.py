@@ -90,7 +90,7 @@ def test_the_changed_row_and_cell_carry_a_change_bar(repository):
     found = diff.marks(pipeline.sheet_at_edition(path, "1.1"), sheet)
     assert found.rows == {("terrain", 2)} and found.cells == {("terrain", 2, 2)}
     html = render.html(repository, sheet, pipeline.BuildOptions(), marks=found)
-    assert html.count('class="changed"') == 1  # the row
+    assert html.count('class="u changed"') == 1  # the row (a unit the block may be continued after)
     assert html.count("changed\">Tiers de déplacement</td>") == 1  # the cell
 
 

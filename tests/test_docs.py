@@ -16,7 +16,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
 INLINE = re.compile(r"`([^`\n]*\bqrs\b[^`\n]*)`")
 GLOBAL_WITH_VALUE = {"--sources", "--build-dir"}
-GLOBAL_FLAGS = {"--json", "--quiet", "-q"}
+GLOBAL_FLAGS = {"--json", "--quiet", "-q", "--verbose", "-v"}
 
 
 def commands_in(text: str) -> list[list[str]]:

@@ -8,7 +8,7 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-from generator import layout, pipeline, render
+from generator import i18n, layout, pipeline, render
 from generator.errors import UserError
 from generator.project import Project
 from tests.conftest import FIXTURES, SHEETS, SOURCES
@@ -190,3 +190,132 @@ def test_crop_marks_add_bleed_and_ink_saver_drops_the_fills(tmp_path):
     sheet = pipeline.check(SOURCES / "shadow-war.yaml")
     html = render.html(project, sheet, pipeline.BuildOptions(ink_saver=True))
     assert '<html lang="fr" class="ink-saver">' in html
+
+
+# --- every shipped sheet and handout, as laid out and printed ---------------------------------------------
+
+HANDOUTS = sorted(path.stem for path in (SOURCES / "handouts").glob("*.yaml"))
+
+
+@pytest.fixture(scope="session")
+def laid_out(tmp_path_factory):
+    """(sheet as printed, laid-out document, PDF path) of a shipped sheet or handout, once per session."""
+    from generator import handout as handouts
+
+    project = Project.at(SOURCES, tmp_path_factory.mktemp("laid-out"))
+    done: dict[tuple, tuple] = {}
+
+    def lay_out(kind: str, name: str, lang: str):
+        if (kind, name, lang) not in done:
+            options = pipeline.BuildOptions()
+            if kind == "sheet":
+                located, sheet = pipeline.load(SOURCES / f"{name}.yaml")
+                if lang != sheet.lang:
+                    sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(SOURCES, name, lang), False)
+            else:
+                parts = pipeline.load_handout(project, SOURCES / "handouts" / f"{name}.yaml")
+                army, book, _ = pipeline._translated_pair(project, *parts, lang, allow_fallback=False)
+                sheet = handouts.compose(army, book, render.ui_words(project.templates, lang, False))
+            laid = render.layout(project, sheet, options)
+            assert list(render.layout_findings(sheet, laid, options)) == []
+            pdf = project.build / f"{kind}-{name}.{lang}.pdf"
+            pdf.write_bytes(render.pdf(sheet, laid.document))
+            done[kind, name, lang] = sheet, laid, pdf
+        return done[kind, name, lang]
+
+    return lay_out
+
+
+OUTPUTS = [("sheet", name, lang) for name in SHEETS for lang in ("fr", "en")] + [
+    ("handout", name, lang) for name in HANDOUTS for lang in ("fr", "en")]
+
+
+def ink_used(pdf: Path, frame: layout.Frame, header: float) -> list[list[float]]:
+    """Per page, per column: how far down the column ink reaches, as a share of its height, read from the
+    PDF's pixels (not from the plan)."""
+    import pypdfium2 as pdfium
+
+    scale = 2 * 72 / 25.4  # pixels a millimetre
+    found = []
+    for number, page in enumerate(pdfium.PdfDocument(pdf)):
+        image = page.render(scale=2).to_pil().convert("L")
+        top = frame.margins[0] + (header if number == 0 else 0)
+        bottom = frame.page_height - frame.margins[2]
+        shares = []
+        for column in range(frame.columns):
+            left = frame.margins[3] + column * (frame.column_width + layout.COLUMN_GAP_MM + layout.RULE_MM)
+            area = image.crop((round((left + 0.5) * scale), round(top * scale),
+                               round((left + frame.column_width - 0.5) * scale), round(bottom * scale)))
+            inked = [y for y in range(area.height) if area.crop((0, y, area.width, y + 1)).getextrema()[0] < 200]
+            shares.append((max(inked) + 1) / area.height if inked else 0.0)
+        found.append(shares)
+    return found
+
+
+@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
+def test_no_column_but_the_last_is_more_than_15_percent_empty(laid_out, kind, name, lang):
+    sheet, laid, pdf = laid_out(kind, name, lang)
+    used = [share for page in ink_used(pdf, laid.frame, laid.header) for share in page]
+    while used and used[-1] == 0.0:  # the last page's unused columns
+        used.pop()
+    holes = {column: f"{1 - share:.0%}" for column, share in enumerate(used[:-1], start=1) if 1 - share > layout.MAX_HOLE}
+    assert not holes, f"columns (counted across pages) with a hole at their foot: {holes}"
+
+
+@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
+def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang):
+    _, laid, _ = laid_out(kind, name, lang)
+    for page in laid.document.pages:
+        for column in (box for box in page._page_box.descendants() if _is(box, "div", "column")):
+            lines = [box for box in column.descendants() if type(box).__name__ == "LineBox"]
+            if lines:
+                last = lines[-1]
+                assert last.element_tag not in ("h2", "h3") and "intro" not in last.element.get("class", ""), (
+                    f"a column ends with its {last.element_tag}: {_text(last)!r}")
+
+
+@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
+def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, kind, name, lang):
+    sheet, laid, _ = laid_out(kind, name, lang)
+    word = render.ui_words(Project.at(SOURCES).templates, lang, False)["continued"]
+    continued = [item for page in laid.plan for column in page for item in column if item.continued]
+    boxes = render.measure.section_boxes(laid.document)
+    for item in continued:
+        section = boxes[item.id][0]
+        headings = [_text(box) for box in section.descendants() if getattr(box, "element_tag", None) in ("h2", "h3")
+                    and type(box).__name__ == "BlockBox"]
+        assert headings and all(heading.casefold().endswith(word.casefold()) for heading in headings), (item.id, headings)
+        if item.block is not None and item.block.title:
+            assert len(headings) == 2, (item.id, headings)  # the section's, then the block's
+        whole = render.measure.section_boxes(laid.document)[item.block_id][0]
+        assert _has(section, "thead") == _has(whole, "thead"), f"{item.id}: the table header is not repeated"
+
+
+@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
+def test_no_word_of_12_letters_or_fewer_is_hyphenated_in_a_table(laid_out, kind, name, lang):
+    _, laid, _ = laid_out(kind, name, lang)
+    broken = []
+    for page in laid.document.pages:
+        for cell in (box for box in page._page_box.descendants() if getattr(box, "element_tag", None) in ("td", "th")
+                     and type(box).__name__ == "TableCellBox"):
+            lines = [_text(box) for box in cell.descendants() if type(box).__name__ == "LineBox"]
+            typed = "".join(cell.element.itertext())
+            for upper, lower in zip(lines, lines[1:]):
+                if upper.endswith("-") and upper[-2:-1].isalpha() and lower[:1].isalpha():
+                    start, end = upper.split()[-1], lower.split()[0]
+                    word = (start[:-1] + end).strip(".,;:!?()«»")
+                    if len(word) <= 12 and start + end not in typed:  # not a compound typed with its hyphen
+                        broken.append(start + end)
+    assert not broken, f"short words hyphenated in table cells: {broken}"
+
+
+def _is(box, tag: str, css_class: str) -> bool:
+    return getattr(box, "element_tag", None) == tag and css_class in box.element.get("class", "").split()
+
+
+def _has(box, tag: str) -> bool:
+    return any(getattr(child, "element_tag", None) == tag for child in box.descendants())
+
+
+def _text(box) -> str:
+    return "".join(getattr(child, "text", "") for child in box.descendants()).strip()

@@ -37,14 +37,14 @@ def built(monkeypatch) -> list[str]:
     """Replace rendering by a stand-in; returns the list of outputs built (relative to build/), in order."""
     calls: list[str] = []
 
-    def build(project, path, lang, options=pipeline.BuildOptions(), output=None):
+    def build(project, path, lang, options=pipeline.BuildOptions(), output=None, layouts=None):
         sheet = pipeline.check(path)  # a broken source fails here as in the real build
         output = output or project.pdf_path(sheet.sheet, lang, variant_of(asdict(options)))
         write.atomically(output, f"%PDF stand-in {sheet.sheet} {lang} {options}\n".encode())
         calls.append(output.relative_to(project.build).as_posix())
         return output
 
-    def build_handout(project, path, lang, options=pipeline.BuildOptions()):
+    def build_handout(project, path, lang, options=pipeline.BuildOptions(), layouts=None):
         handout = pipeline.load_handout(project, path)[1]
         output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
         write.atomically(output, f"%PDF stand-in {handout.handout} {lang} {options}\n".encode())

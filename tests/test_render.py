@@ -134,7 +134,7 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
     source = source.replace("Lancez 2D6 et comparez au Commandement.", f'"{HOSTILE_TEXT}"')
     (hostile / "every-block.yaml").write_text(source, encoding="utf-8")
     project = pipeline.Project.at(hostile, tmp_path / "build")
-    document = render.layout(project, pipeline.check(hostile / "every-block.yaml"), pipeline.BuildOptions())
+    document = render.layout(project, pipeline.check(hostile / "every-block.yaml"), pipeline.BuildOptions()).document
     laid_out = len(requested)
     render.pdf(pipeline.check(hostile / "every-block.yaml"), document)
     assert len(requested) == laid_out, requested[laid_out:]

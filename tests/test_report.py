@@ -34,7 +34,22 @@ def test_json_reports_each_output_written(tmp_path):
     shutil.copytree(FIXTURES, tmp_path / "sources")
     result = qrs("--json", "--sources", str(tmp_path / "sources"), "build", "every-block")
     assert result.returncode == 0, result.stderr
-    assert events(result.stdout) == [{"event": "wrote", "path": str(tmp_path / "build" / "every-block.fr.pdf")}]
+    (event,) = events(result.stdout)
+    assert event["event"] == "wrote" and event["path"] == str(tmp_path / "build" / "every-block.fr.pdf")
+    layout = event["layout"]  # the layout report: type scale, and per page and column, its use and blocks
+    assert layout["scale"] == 1.0 and layout["declared_pages"] == 1 and layout["columns"] == 3
+    columns = [column for page in layout["pages"] for column in page]
+    assert all(0 < column["used"] <= 1 for column in columns)
+    assert [block for column in columns for block in column["blocks"]][:2] == ["turn-sequence", "saves"]
+
+
+def test_verbose_prints_each_columns_use(tmp_path):
+    shutil.copytree(FIXTURES, tmp_path / "sources")
+    result = qrs("-v", "--sources", str(tmp_path / "sources"), "build", "every-block")
+    assert result.returncode == 0, result.stderr
+    wrote, *details = result.stdout.splitlines()
+    columns = [line.strip() for line in details if line.strip().startswith("columns used ")]
+    assert wrote.startswith("wrote ") and len(columns) == 1 and "type at 100.0%" in columns[0]
 
 
 def test_quiet_prints_nothing_when_all_is_well_and_problems_when_not(tmp_path):

@@ -1,0 +1,102 @@
+"""Measured heights kept between builds (generator.heights): reused when nothing that decides them changed,
+measured again only for the blocks that did, and never trusted when the file is damaged or foreign."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from generator import heights, measure, pipeline, render
+from generator.measure import Measured
+from generator.project import Project
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture
+def project(tmp_path):
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", sources)
+    return Project.at(sources, tmp_path / "build")
+
+
+@pytest.fixture
+def measured_ids(monkeypatch):
+    """The ids of the blocks each layout measured (laid out in a measuring pass), one list a layout."""
+    calls: list[list[str]] = []
+    original = measure.measure
+
+    def spy(document, ids):
+        calls.append(list(ids))
+        return original(document, ids)
+
+    monkeypatch.setattr(measure, "measure", spy)
+    return calls
+
+
+def lay_out(project: Project) -> render.Laid:
+    return render.layout(project, pipeline.check(project.sources / "every-block.yaml"), pipeline.BuildOptions())
+
+
+def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_ids):
+    first = lay_out(project)
+    second = lay_out(project)
+    assert len(measured_ids) == 1 and "to-wound" in measured_ids[0] and "errata" in measured_ids[0]
+    assert second.report() == first.report()
+
+
+def test_an_edited_block_is_the_only_one_measured_again(project, measured_ids):
+    lay_out(project)
+    source = project.sources / "every-block.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert "Touche de Force 6." in text
+    source.write_text(text.replace("Touche de Force 6.", "Touche de Force 7."), encoding="utf-8")
+    lay_out(project)
+    edited = [block.id for block in pipeline.check(source).blocks() if "Touche de Force 7." in block.model_dump_json()]
+    assert measured_ids[1] == edited
+
+
+@pytest.mark.parametrize("damage", [
+    "not json at all {",
+    json.dumps(["a", "list"]),
+    json.dumps({"format": 999, "entries": {}}),
+    "ENTRIES",  # every entry replaced by one of the wrong shape
+])
+def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(project, measured_ids, damage):
+    honest = lay_out(project).report()
+    cache_file = next((project.build / ".cache").glob("*.json"))
+    if damage == "ENTRIES":
+        entries = json.loads(cache_file.read_text())["entries"]
+        damage = json.dumps({"format": heights.FORMAT, "entries": {key: {"height": "slow"} for key in entries}})
+    cache_file.write_text(damage)
+    assert lay_out(project).report() == honest
+    assert len(measured_ids) == 2  # measured again, not read from the damaged file
+    assert json.loads(cache_file.read_text())["format"] == heights.FORMAT
+
+
+@pytest.mark.parametrize("entry", [
+    {"height": 1.0},
+    {"height": True, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": -1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": float("nan"), "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": 1, "units": ["2"], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": 1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": 3},
+    {"height": 1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None, "x": 1},
+    "a string",
+])
+def test_a_measurement_of_the_wrong_shape_is_refused(entry):
+    assert Measured.from_json(entry) is None
+
+
+def test_a_measurement_survives_its_round_trip():
+    value = Measured(height=12.5, units=(4.0, 4.5), head=3.0, tail=1.0, cont_head=2.0, cont_tail=0.5, heading=4.0,
+                     widths=(100.0, 241.0))
+    assert Measured.from_json(json.loads(json.dumps(value.to_json()))) == value
+
+
+def test_the_key_changes_with_what_decides_a_height():
+    assert heights.key("style", "<p>a</p>") == heights.key("style", "<p>a</p>")
+    assert heights.key("style", "<p>a</p>") != heights.key("style", "<p>b</p>")
+    assert heights.key("style", "<p>a</p>") != heights.key("other style", "<p>a</p>")
