@@ -73,7 +73,7 @@ class Piece:
     heading: float = 0.0  # the section's heading repeated "(cont.)" above a column that starts inside it
     opens_section: bool = True  # the piece prints its section's heading itself
     breaks_before: Literal["column", "page"] | None = None
-    min_side: float = 0.0  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
+    min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
 
     def fragment(self, start: int, stop: int) -> float:
         """The height of units [start, stop) printed as one fragment."""

@@ -376,7 +376,8 @@ def layout_findings(sheet: Sheet, laid: Laid, options=None):
     document = laid.document
     pages = len(document.pages)
     if pages > sheet.paper.pages:
-        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}"
+        smallest = f", even with the type set at {laid.scale:.0%}" if laid.scale == SCALES[-1] else ""
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}{smallest}"
     column_height = laid.frame.column_height
     boxes = measure.section_boxes(document)
     where = {block.id: ("sections", s, "blocks", b)
