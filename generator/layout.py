@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import accumulate
-from math import ceil
+from math import ceil, floor
 from typing import Literal
 
 PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait width, height
@@ -42,7 +42,8 @@ class Frame:
     @property
     def column_width(self) -> float:
         content = self.page_width - self.margins[1] - self.margins[3]
-        return round((content - (self.columns - 1) * (COLUMN_GAP_MM + RULE_MM)) / self.columns, 2)
+        # Rounded down: floated columns a hair too wide for the page would not stand side by side.
+        return floor((content - (self.columns - 1) * (COLUMN_GAP_MM + RULE_MM)) / self.columns * 100) / 100
 
     @property
     def column_height(self) -> float:

@@ -217,6 +217,7 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
         generator=f"qrs {__version__}",
         type_sizes={name: round(points * scale, 3) for name, points in TYPE_SIZES.items()},
+        scale=scale,
         measure_height=MEASURE_HEIGHT_MM,
         plan=None,
         chunks=None,
@@ -358,7 +359,7 @@ def _style_key(project: Project, context: dict) -> str:
     """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language."""
     stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
     return "|".join([stylesheet, context["lang"], str(context["frame"].column_width), repr(context["type_sizes"]),
-                     str(context["ink_saver"]), str(context["crop_marks"])])
+                     str(context["scale"]), str(context["ink_saver"]), str(context["crop_marks"])])
 
 
 def _render(project: Project, document_html: str) -> weasyprint.Document:

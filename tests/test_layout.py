@@ -206,9 +206,9 @@ def laid_out(tmp_path_factory):
     project = Project.at(SOURCES, tmp_path_factory.mktemp("laid-out"))
     done: dict[tuple, tuple] = {}
 
-    def lay_out(kind: str, name: str, lang: str):
-        if (kind, name, lang) not in done:
-            options = pipeline.BuildOptions()
+    def lay_out(kind: str, name: str, lang: str, paper: str):
+        if (kind, name, lang, paper) not in done:
+            options = pipeline.BuildOptions(paper=paper)
             if kind == "sheet":
                 located, sheet = pipeline.load(SOURCES / f"{name}.yaml")
                 if lang != sheet.lang:
@@ -219,16 +219,16 @@ def laid_out(tmp_path_factory):
                 sheet = handouts.compose(army, book, render.ui_words(project.templates, lang, False))
             laid = render.layout(project, sheet, options)
             assert list(render.layout_findings(sheet, laid, options)) == []
-            pdf = project.build / f"{kind}-{name}.{lang}.pdf"
+            pdf = project.build / f"{kind}-{name}.{paper}.{lang}.pdf"
             pdf.write_bytes(render.pdf(sheet, laid.document))
-            done[kind, name, lang] = sheet, laid, pdf
-        return done[kind, name, lang]
+            done[kind, name, lang, paper] = sheet, laid, pdf
+        return done[kind, name, lang, paper]
 
     return lay_out
 
 
-OUTPUTS = [("sheet", name, lang) for name in SHEETS for lang in ("fr", "en")] + [
-    ("handout", name, lang) for name in HANDOUTS for lang in ("fr", "en")]
+OUTPUTS = [(kind, name, lang, paper) for kind, names in (("sheet", SHEETS), ("handout", HANDOUTS))
+           for name in names for lang in ("fr", "en") for paper in ("A4", "letter")]
 
 
 def ink_used(pdf: Path, frame: layout.Frame, header: float) -> list[list[float]]:
@@ -253,9 +253,9 @@ def ink_used(pdf: Path, frame: layout.Frame, header: float) -> list[list[float]]
     return found
 
 
-@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
-def test_no_column_but_the_last_is_more_than_15_percent_empty(laid_out, kind, name, lang):
-    sheet, laid, pdf = laid_out(kind, name, lang)
+@pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
+def test_no_column_but_the_last_is_more_than_15_percent_empty(laid_out, kind, name, lang, paper):
+    sheet, laid, pdf = laid_out(kind, name, lang, paper)
     used = [share for page in ink_used(pdf, laid.frame, laid.header) for share in page]
     while used and used[-1] == 0.0:  # the last page's unused columns
         used.pop()
@@ -263,9 +263,9 @@ def test_no_column_but_the_last_is_more_than_15_percent_empty(laid_out, kind, na
     assert not holes, f"columns (counted across pages) with a hole at their foot: {holes}"
 
 
-@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
-def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang):
-    _, laid, _ = laid_out(kind, name, lang)
+@pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
+def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang, paper):
+    _, laid, _ = laid_out(kind, name, lang, paper)
     for page in laid.document.pages:
         for column in (box for box in page._page_box.descendants() if _is(box, "div", "column")):
             lines = [box for box in column.descendants() if type(box).__name__ == "LineBox"]
@@ -275,9 +275,9 @@ def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang):
                     f"a column ends with its {last.element_tag}: {_text(last)!r}")
 
 
-@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
-def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, kind, name, lang):
-    sheet, laid, _ = laid_out(kind, name, lang)
+@pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
+def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, kind, name, lang, paper):
+    sheet, laid, _ = laid_out(kind, name, lang, paper)
     word = render.ui_words(Project.at(SOURCES).templates, lang, False)["continued"]
     continued = [item for page in laid.plan for column in page for item in column if item.continued]
     boxes = render.measure.section_boxes(laid.document)
@@ -292,9 +292,9 @@ def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, ki
         assert _has(section, "thead") == _has(whole, "thead"), f"{item.id}: the table header is not repeated"
 
 
-@pytest.mark.parametrize("kind, name, lang", OUTPUTS)
-def test_no_word_of_12_letters_or_fewer_is_hyphenated_in_a_table(laid_out, kind, name, lang):
-    _, laid, _ = laid_out(kind, name, lang)
+@pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
+def test_no_word_of_12_letters_or_fewer_is_hyphenated_in_a_table(laid_out, kind, name, lang, paper):
+    _, laid, _ = laid_out(kind, name, lang, paper)
     broken = []
     for page in laid.document.pages:
         for cell in (box for box in page._page_box.descendants() if getattr(box, "element_tag", None) in ("td", "th")
