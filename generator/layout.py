@@ -139,6 +139,7 @@ class Packing:
     plan: Plan
     used: list[list[float]] = field(default_factory=list)  # per page, per column: millimetres filled
     overfull: list[int] = field(default_factory=list)  # pieces too tall for any column
+    largest_hole: float = 0.0  # millimetres, at the foot of a column (the last and forced breaks aside)
 
     @property
     def pages(self) -> int:
@@ -251,7 +252,7 @@ def _plan(pieces, positions, best, last, capacity) -> Packing:
     while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
         plan[-1].pop()
         used[-1].pop()
-    return Packing(plan, used, overfull)
+    return Packing(plan, used, overfull, largest_hole=best[last][len(positions) - 1][0][1])
 
 
 def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fragment]:

@@ -193,8 +193,11 @@ def page_frame(sheet: Sheet, options) -> layout_module.Frame:
     return layout_module.frame(options.paper or paper.size, paper.orientation, paper.columns, paper.pages)
 
 
-# The type scale steps tried, largest first, when a sheet does not fit its pages: 7.6 pt body down to 6.84 pt.
+# The type scale steps tried, largest first, when a sheet does not fit its pages or leaves a hole at the foot of
+# a column: 7.6 pt body down to 6.84 pt. A hole of GOOD_HOLE of the column's height reads as its natural end.
 SCALES = (1.0, 0.975, 0.95, 0.925, 0.9)
+GOOD_HOLE = 0.1
+HOLE_STEP = 0.05  # holes differing by less than this share of a column count as alike: the larger type wins
 TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1
 MEASURE_HEIGHT_MM = 30000  # the measuring page: tall enough that no block is cut by a page break
 
@@ -293,23 +296,28 @@ def _content_height(column_box) -> float:
 
 def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
     """Measure the blocks (or read their heights from the cache), plan the columns at the largest type
-    scale that fits the declared pages, and lay the pages out."""
+    scale that fits the declared pages without a hole, and lay the pages out."""
     frame = page_frame(sheet, options)
     whole = items(sheet)
     cache = heights.Cache(project.build / ".cache" / f"{sheet.sheet}.{sheet.lang}.json")
+    tried = []
     for scale in SCALES:
         context = _context(project, sheet, options, untranslated, marks, scale)
         measured, header = _measured(project, context, whole, cache)
         capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
         packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
-        if packing.pages <= frame.pages:
+        hole_step = round(packing.largest_hole / (HOLE_STEP * frame.column_height))  # a hole a little smaller is no reason
+        tried.append((packing.pages > frame.pages, hole_step, -scale, context, measured, header, packing))
+        if packing.pages <= frame.pages and packing.largest_hole <= GOOD_HOLE * frame.column_height:
             break
     cache.save()
+    # Fitting the pages comes first; then the smallest largest hole; then the largest type.
+    *_, context, measured, header, packing = min(tried, key=lambda candidate: candidate[:3])
     plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
              for column in page] for page in packing.plan]
     context["plan"] = plan
     document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
-    return Laid(document, plan, scale, frame, header)
+    return Laid(document, plan, context["scale"], frame, header)
 
 
 def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_module.Piece:
