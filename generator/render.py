@@ -261,6 +261,7 @@ class Laid:
     scale: float
     frame: layout_module.Frame
     header: float  # millimetres the sheet's header takes on the first page
+    planned: list[list[float]]  # per page, per column: the millimetres the packer expected the column to take
 
     def columns_used(self) -> list[list[float]]:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
@@ -317,7 +318,7 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
              for column in page] for page in packing.plan]
     context["plan"] = plan
     document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
-    return Laid(document, plan, context["scale"], frame, header)
+    return Laid(document, plan, context["scale"], frame, header, packing.used)
 
 
 def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_module.Piece:
@@ -366,7 +367,8 @@ def _measured(project: Project, context: dict, whole: list[Item], cache: heights
 def _style_key(project: Project, context: dict) -> str:
     """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language."""
     stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
-    return "|".join([stylesheet, context["lang"], str(context["frame"].column_width), repr(context["type_sizes"]),
+    page_styles = (project.templates / "sheet.html.j2").read_text(encoding="utf-8")
+    return "|".join([stylesheet, page_styles, context["lang"], str(context["frame"].column_width), repr(context["type_sizes"]),
                      str(context["scale"]), str(context["ink_saver"]), str(context["crop_marks"])])
 
 

@@ -264,6 +264,17 @@ def test_no_column_but_the_last_is_more_than_15_percent_empty(laid_out, kind, na
 
 
 @pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
+def test_every_column_takes_the_height_the_packer_planned(laid_out, kind, name, lang, paper):
+    """The measured heights hold on the page: tables laid out with their measured widths, fragments as predicted."""
+    _, laid, _ = laid_out(kind, name, lang, paper)
+    for number, (page, planned) in enumerate(zip(laid.document.pages, laid.planned), start=1):
+        columns = [box for box in page._page_box.descendants() if _is(box, "div", "column")]
+        taken = [sum(section.margin_height() for section in column.children if getattr(section, "element_tag", None)
+                     == "section") / layout.PX_PER_MM for column in columns]
+        assert taken == pytest.approx(planned[:len(taken)], abs=0.5), f"page {number}"
+
+
+@pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
 def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang, paper):
     _, laid, _ = laid_out(kind, name, lang, paper)
     for page in laid.document.pages:
