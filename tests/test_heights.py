@@ -42,20 +42,23 @@ def lay_out(project: Project) -> render.Laid:
 
 def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_ids):
     first = lay_out(project)
+    passes = len(measured_ids)  # one a type scale tried
+    assert passes >= 1 and all("to-wound" in ids and "errata" in ids for ids in measured_ids)
     second = lay_out(project)
-    assert len(measured_ids) == 1 and "to-wound" in measured_ids[0] and "errata" in measured_ids[0]
+    assert len(measured_ids) == passes
     assert second.report() == first.report()
 
 
 def test_an_edited_block_is_the_only_one_measured_again(project, measured_ids):
     lay_out(project)
+    passes = len(measured_ids)
     source = project.sources / "every-block.yaml"
     text = source.read_text(encoding="utf-8")
     assert "Touche de Force 6." in text
     source.write_text(text.replace("Touche de Force 6.", "Touche de Force 7."), encoding="utf-8")
     lay_out(project)
     edited = [block.id for block in pipeline.check(source).blocks() if "Touche de Force 7." in block.model_dump_json()]
-    assert measured_ids[1] == edited
+    assert len(edited) == 1 and measured_ids[passes:] and all(ids == edited for ids in measured_ids[passes:])
 
 
 @pytest.mark.parametrize("damage", [
@@ -70,9 +73,10 @@ def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(project, measured_i
     if damage == "ENTRIES":
         entries = json.loads(cache_file.read_text())["entries"]
         damage = json.dumps({"format": heights.FORMAT, "entries": {key: {"height": "slow"} for key in entries}})
+    passes = len(measured_ids)
     cache_file.write_text(damage)
     assert lay_out(project).report() == honest
-    assert len(measured_ids) == 2  # measured again, not read from the damaged file
+    assert len(measured_ids) == 2 * passes  # measured again, not read from the damaged file
     assert json.loads(cache_file.read_text())["format"] == heights.FORMAT
 
 
