@@ -32,20 +32,21 @@ class Reporter:
         """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
         the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
         every column's use."""
+        from generator.layout import columns_line, layout_warnings  # pure: neither the model nor WeasyPrint
+
+        warnings = layout_warnings(layout) if layout else []
         if self.json:
-            self._event({"event": "wrote", "path": str(Path(path).resolve()), **({"layout": layout} if layout else {})})
+            extra = {"layout": {**layout, "warnings": warnings}} if layout else {}
+            self._event({"event": "wrote", "path": str(Path(path).resolve()), **extra})
             return
         if self.quiet:
             return
         scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
         click.echo(text or f"wrote {shown(path)}{scale}")
-        if layout:
-            from generator.layout import columns_line, layout_warnings
-
-            for warning in layout_warnings(layout):
-                click.echo(f"  {shown(path)}: {warning}", err=True)
-            if self.verbose:
-                click.echo(f"  {columns_line(layout)}")
+        for warning in warnings:
+            click.echo(f"  {shown(path)}: {warning}", err=True)
+        if layout and self.verbose:
+            click.echo(f"  {columns_line(layout)}")
 
     def say(self, text: str) -> None:
         """A message that is neither an output nor a problem: silent with --quiet and --json."""

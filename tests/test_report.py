@@ -41,6 +41,7 @@ def test_json_reports_each_output_written(tmp_path):
     columns = [column for page in layout["pages"] for column in page]
     assert all(0 < column["used"] <= 1 for column in columns)
     assert [block for column in columns for block in column["blocks"]][:2] == ["turn-sequence", "saves"]
+    assert layout["warnings"] == []  # holes and unused pages, as the terminal would print them
 
 
 def test_verbose_prints_each_columns_use(tmp_path):
