@@ -192,7 +192,7 @@ class Manifest:
         from generator import write
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(self.path.with_suffix(".lock")):
+        with write.locked(self.path.with_suffix(".lock")):
             current = Manifest.read(self.path)
             current.outputs.update(outputs)
             current.plans.update(plans)
@@ -203,26 +203,6 @@ class Manifest:
                     "options": options}
             write.atomically(self.path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
         self.outputs, self.plans, self.options, self.new_options = current.outputs, current.plans, options, {}
-
-
-class _locked:
-    """An exclusive lock on a file beside the manifest (two qrs runs may finish at the same time)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def __enter__(self):
-        self.handle = open(self.path, "a+b")
-        try:
-            import fcntl
-
-            fcntl.flock(self.handle, fcntl.LOCK_EX)
-        except ImportError:  # not POSIX: the atomic rename still keeps the file whole
-            pass
-        return self
-
-    def __exit__(self, *exc):
-        self.handle.close()  # closing releases the lock
 
 
 # --- the plan: which outputs the sources ask for ---------------------------------------------------------
