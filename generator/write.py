@@ -9,6 +9,14 @@ from pathlib import Path
 
 from generator.errors import UserError
 
+_owner: int | None = None  # in a build's worker process: the pid of the command it works for
+
+
+def only_while_alive(parent: int) -> None:
+    """In a worker process: write nothing once the process `parent` is gone (a killed build writes no more)."""
+    global _owner
+    _owner = parent
+
 
 def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
     """Write to a temporary file beside the target, then rename: readers never see half a file.
@@ -21,6 +29,9 @@ def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(content)
+        if _owner is not None and os.getppid() != _owner:  # orphaned: the build was killed
+            Path(temporary).unlink(missing_ok=True)
+            os._exit(1)
         if overwrite:
             os.replace(temporary, target)  # replaces a link put there meanwhile; never writes through it
         else:

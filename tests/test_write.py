@@ -111,3 +111,14 @@ def test_a_file_written_without_overwrite_is_created_once(tmp_path):
         write.text(target, "second\n", overwrite=False)
     assert target.read_text(encoding="utf-8") == "first\n"
     assert sorted(path.name for path in target.parent.iterdir()) == ["new.yaml"]  # no temporary file left
+
+
+def test_a_worker_whose_command_died_writes_nothing(tmp_path):
+    """A build's worker writes for its command's process; once that is gone (here: a pid that is not its parent),
+    it exits at its next write without writing, and leaves no temporary file."""
+    target = tmp_path / "late.pdf"
+    script = ("import os, sys; from pathlib import Path; from generator import write; "
+              "write.only_while_alive(os.getppid() + 1); write.atomically(Path(sys.argv[1]), b'%PDF late')")
+    done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    assert list(tmp_path.iterdir()) == []
