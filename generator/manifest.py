@@ -40,6 +40,8 @@ ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not
 
 # A sheet's canonical language, read from its top-level `lang:` line (the strict loader allows nothing fancier);
 # when it cannot be read so, the sheet is loaded through the model.
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")  # as model.Id
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
 _LANG = re.compile(r"""^lang:[ ]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#"']+))[ ]*(?:#.*)?$""", re.M)
 
 
@@ -170,6 +172,8 @@ class Manifest:
     def of(cls, project: Project) -> "Manifest":
         return cls.read(project.build / NAME)
 
+    dropped: list[str] = field(default_factory=list)  # why entries read from the file were not trusted
+
     @classmethod
     def read(cls, path: Path) -> "Manifest":
         try:
@@ -178,7 +182,25 @@ class Manifest:
             return cls(path)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return cls(path)
-        return cls(path, dict(data.get("outputs") or {}), dict(data.get("plans") or {}), dict(data.get("options") or {}))
+        found = cls(path)
+        for section, flaw in (("outputs", _output_flaw), ("plans", _plan_flaw), ("options", _option_flaw)):
+            setattr(found, section, found._valid(section, data.get(section), flaw))
+        return found
+
+    def _valid(self, section: str, entries, flaw: Callable[[object], str | None]) -> dict:
+        """The entries of one section that hold what this generator wrote; each other one noted in `dropped`."""
+        if not isinstance(entries, dict):
+            if entries is not None:
+                self.dropped.append(f"{self.path}: '{section}' is not an object: ignored (its outputs are rebuilt)")
+            return {}
+        kept = {}
+        for key, entry in entries.items():
+            why = flaw(entry)
+            if why is None:
+                kept[key] = entry
+            else:
+                self.dropped.append(f"{self.path}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
+        return kept
 
     def fresh(self, key: str, inputs: str, pdf: Path, digests: Digests) -> bool:
         entry = self.outputs.get(key)
@@ -203,6 +225,39 @@ class Manifest:
                     "options": options}
             write.atomically(self.path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
         self.outputs, self.plans, self.options, self.new_options = current.outputs, current.plans, options, {}
+
+
+def _output_flaw(entry) -> str | None:
+    """What is wrong with an output entry ({"inputs": digest, "pdf": digest, "seconds": time}), or None."""
+    if not isinstance(entry, dict):
+        return f"expected an object, found {type(entry).__name__}"
+    for name in ("inputs", "pdf"):
+        if not isinstance(entry.get(name), str):
+            return f"'{name}' is not a digest"
+    seconds = entry.get("seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf"):
+        return f"'seconds' is {seconds!r}, not a number of seconds"
+    return None
+
+
+def _plan_flaw(entry) -> str | None:
+    """What is wrong with a handout plan ({"source": digest, "sheet": id, "languages": [code…]}), or None.
+    The sheet and the languages name files: only an id and language codes are taken."""
+    if not isinstance(entry, dict):
+        return f"expected an object, found {type(entry).__name__}"
+    if not isinstance(entry.get("source"), str):
+        return "'source' is not a digest"
+    if not isinstance(entry.get("sheet"), str) or not _ID.match(entry["sheet"]):
+        return "'sheet' is not a sheet id"
+    languages = entry.get("languages")
+    if not isinstance(languages, list) or not languages or not all(isinstance(code, str) and _LANGUAGE_CODE.match(code)
+                                                                   for code in languages):
+        return "'languages' is not a list of language codes"
+    return None
+
+
+def _option_flaw(entry) -> str | None:
+    return None if isinstance(entry, str) else f"expected a digest, found {type(entry).__name__}"
 
 
 # --- the plan: which outputs the sources ask for ---------------------------------------------------------

@@ -158,6 +158,8 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     `incremental=False` (builds that mark changes since an edition) neither reads nor writes the manifest."""
     digests = Digests()
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
+    for why in manifest.dropped:
+        report.warn(why)
     planned = manifests.plan(project, sheets, handouts, languages, manifest, digests)
     variant = variant_of(settings)
     named = [replace(output, variant=variant) for output in planned.outputs]
