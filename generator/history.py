@@ -49,8 +49,9 @@ def materialise(sources: Path, sheet_id: str, revision: str, folder: Path) -> Pa
     source = sources / f"{sheet_id}.yaml"
     target = folder / source.name
     write.text(target, text_at(source, revision))
-    root, inside = _relative(sources / "i18n" / "x")
-    listed = _git(root, "ls-tree", "--name-only", f"{checked_revision(revision, source)}", f"{Path(inside).parent.as_posix()}/")
+    root, inside = _relative(source)  # sources/i18n/ need not exist now, nor have existed then
+    catalogues = (Path(inside).parent / "i18n").as_posix()
+    listed = _git(root, "ls-tree", "--name-only", f"{checked_revision(revision, source)}", f"{catalogues}/")
     for name in listed.split():
         if Path(name).name.startswith(f"{sheet_id}.") and name.endswith(".po"):
             write.text(folder / "i18n" / Path(name).name, _git(root, "show", f"{revision}:{name}"))

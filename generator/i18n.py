@@ -19,7 +19,7 @@ from typing import TypeVar
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
-from generator import write
+from generator import files, write
 from generator.errors import Problem, UserError
 from generator.load import Located
 from generator.model import Handout, Sheet, prose
@@ -99,8 +99,9 @@ class Status:
 
 def read(path: Path) -> Catalog:
     try:
-        with path.open("rb") as stream:
-            return read_po(stream, abort_invalid=True)
+        return read_po(io.BytesIO(files.read_regular(path, files.MAX_CATALOGUE_BYTES, "a catalogue")), abort_invalid=True)
+    except UserError:
+        raise
     except FileNotFoundError:
         raise UserError.at(path, 1, 1, "no such catalogue: run 'qrs i18n update' to create it") from None
     except Exception as error:  # Babel's PoFileError and decoding errors carry their own words

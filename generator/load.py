@@ -15,9 +15,10 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from generator import files
 from generator.errors import Problem, UserError
 
-MAX_SOURCE_BYTES = 2 * 1024 * 1024
+MAX_SOURCE_BYTES = files.MAX_SOURCE_BYTES
 MAX_NESTING = 30  # lists and mappings inside one another; the sheets use about 12
 
 # YAML 1.1 plain scalars that PyYAML would turn into something other than the typed text.
@@ -119,12 +120,9 @@ def load_file(path: Path) -> Located:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        size = path.stat().st_size
-    except OSError as error:
+        return files.read_regular(path, MAX_SOURCE_BYTES)
+    except FileNotFoundError as error:
         raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
-    if size > MAX_SOURCE_BYTES:
-        raise UserError.at(path, 1, 1, f"the file is {size} bytes; a source may be at most {MAX_SOURCE_BYTES} bytes")
-    return path.read_bytes()
 
 
 def _decode(path: Path, raw: bytes) -> str:

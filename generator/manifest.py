@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from generator import __version__
+from generator import __version__, files
 from generator.errors import Problem, UserError
-from generator.project import PACKAGE_ROOT, Project
+from generator.project import PACKAGE_ROOT, SHEET_ID, Project
 
 NAME = ".qrs-manifest.json"
 FORMAT = 1
@@ -40,7 +40,6 @@ ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not
 
 # A sheet's canonical language, read from its top-level `lang:` line (the strict loader allows nothing fancier);
 # when it cannot be read so, the sheet is loaded through the model.
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")  # as model.Id
 _LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
 _LANG = re.compile(r"""^lang:[ ]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#"']+))[ ]*(?:#.*)?$""", re.M)
 
@@ -82,8 +81,8 @@ class Digests:
     def file(self, path: Path) -> str:
         if path not in self.known:
             try:
-                self.known[path] = hashlib.sha256(path.read_bytes()).hexdigest()
-            except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+                self.known[path] = hashlib.sha256(files.read_regular(path)).hexdigest()
+            except (FileNotFoundError, NotADirectoryError, UserError):  # not a file: the build says so
                 self.known[path] = ABSENT
         return self.known[path]
 
@@ -247,7 +246,7 @@ def _plan_flaw(entry) -> str | None:
         return f"expected an object, found {type(entry).__name__}"
     if not isinstance(entry.get("source"), str):
         return "'source' is not a digest"
-    if not isinstance(entry.get("sheet"), str) or not _ID.match(entry["sheet"]):
+    if not isinstance(entry.get("sheet"), str) or not SHEET_ID.match(entry["sheet"]):
         return "'sheet' is not a sheet id"
     languages = entry.get("languages")
     if not isinstance(languages, list) or not languages or not all(isinstance(code, str) and _LANGUAGE_CODE.match(code)
@@ -278,8 +277,8 @@ def _name(project: Project, path: Path) -> str:
 def sheet_language(path: Path) -> str:
     """The sheet's canonical language: its `lang:` line, or (when that cannot be read plainly) the loaded sheet's."""
     try:
-        found = _LANG.findall(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        found = _LANG.findall(files.read_regular(path, files.MAX_SOURCE_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, UserError):  # the loader says what is wrong, below
         found = []
     if len(found) == 1:
         value = next(part for part in found[0] if part) if any(found[0]) else ""
