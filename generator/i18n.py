@@ -21,6 +21,7 @@ from babel.messages.pofile import read_po, write_po
 
 from generator import files, write
 from generator.errors import Problem, UserError
+from generator import load
 from generator.load import Located
 from generator.model import Handout, Sheet, prose
 from generator.validate import describe_error, findings
@@ -99,7 +100,9 @@ class Status:
 
 def read(path: Path) -> Catalog:
     try:
-        return read_po(io.BytesIO(files.read_regular(path, files.MAX_CATALOGUE_BYTES, "a catalogue")), abort_invalid=True)
+        raw = files.read_regular(path, files.MAX_CATALOGUE_BYTES, "a catalogue")
+        load.refuse_unprintable(path, load.decode(path, raw))  # the sources' rule, at the catalogue's line
+        return read_po(io.BytesIO(raw), abort_invalid=True)
     except UserError:
         raise
     except FileNotFoundError:

@@ -26,9 +26,13 @@ _IMPLICIT_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|True
 _SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
 _OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-# Characters that do not print: PyYAML refuses them in the file, the loader refuses them in values too.
-_UNPRINTABLE = yaml.reader.Reader.NON_PRINTABLE
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Characters that do not print, or change how the text around them prints: refused in the file (PyYAML refuses
+# the first kind) and in values typed as escapes ("\a", "\u2028"). A line or paragraph separator breaks a one-line
+# title with a missing-glyph box; a bidirectional control (U+202E) makes the printed text read otherwise.
+_SEPARATORS = "\u2028\u2029"
+_BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
+_UNPRINTABLE = re.compile(f"{yaml.reader.Reader.NON_PRINTABLE.pattern}|[{_SEPARATORS}{_BIDI_CONTROLS}]")
+_CONTROL = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_SEPARATORS}{_BIDI_CONTROLS}]")
 # PyYAML's words for a syntax error, and what the author should do about it.
 _YAML_HINTS = (
     ("mapping values are not allowed here", "if this ': ' is part of a text, put the whole text in quotes"),
@@ -109,7 +113,7 @@ class _Refused(Exception):
 def load_file(path: Path) -> Located:
     """Read and compose one YAML source; raise UserError with every problem found."""
     raw = _read_bytes(path)
-    text = _decode(path, raw)
+    text = decode(path, raw)
     root = _compose(path, text)
     problems: list[Problem] = []
     data = _to_data(path, root, problems)
@@ -125,7 +129,7 @@ def _read_bytes(path: Path) -> bytes:
         raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
 
 
-def _decode(path: Path, raw: bytes) -> str:
+def decode(path: Path, raw: bytes) -> str:
     if raw.startswith(b"\xef\xbb\xbf"):
         raise UserError.at(path, 1, 1, "the file starts with a byte-order mark: save it as UTF-8 without BOM")
     try:
@@ -137,11 +141,27 @@ def _decode(path: Path, raw: bytes) -> str:
         raise UserError.at(path, line, column, f"byte 0x{raw[error.start]:02x} is not UTF-8: save the file as UTF-8") from None
 
 
-def _compose(path: Path, text: str) -> Node:
+def refuse_unprintable(path: Path, text: str) -> None:
+    """UserError at the first character of the file that does not print or reorders the text (see _UNPRINTABLE)."""
     unprintable = _UNPRINTABLE.search(text)
     if unprintable:
         line, column = _line_column(text, unprintable.start())
-        raise UserError.at(path, line, column, f"the character U+{ord(unprintable.group()):04X} does not print and is not allowed: delete it")
+        what, effect = _kind_of(unprintable.group())
+        what = "character" if what == "control character" else what  # U+FFFE and the like are not controls
+        raise UserError.at(path, line, column, f"the {what} U+{ord(unprintable.group()):04X} {effect} and is not allowed: delete it")
+
+
+def _kind_of(char: str) -> tuple[str, str]:
+    """What a refused character is, and why it is refused."""
+    if char in _SEPARATORS:
+        return "line or paragraph separator", "does not print"
+    if re.match(f"[{_BIDI_CONTROLS}]", char):
+        return "bidirectional control", "reorders the printed text"
+    return "control character", "does not print"
+
+
+def _compose(path: Path, text: str) -> Node:
+    refuse_unprintable(path, text)
     loader = _StrictComposer(text)
     try:
         root = loader.get_single_node()
@@ -201,7 +221,8 @@ def _scalar(node: ScalarNode, here) -> Any:
     text = node.value
     control = _CONTROL.search(text)
     if control:  # typed as an escape in a quoted value ("\a", "\x1b", "\0"): it would not print
-        here(node, f"the value contains the control character U+{ord(control.group()):04X}, which does not print: remove it")
+        what, effect = _kind_of(control.group())
+        here(node, f"the value contains the {what} U+{ord(control.group()):04X}, which {effect}: remove it")
     if node.style is not None:  # quoted or block scalar: exactly what was typed
         return text
     if _NULL.match(text):
