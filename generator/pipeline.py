@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from generator import handout as handouts
-from generator import diff, history, i18n
+from generator import diff, glyphs, history, i18n
 from generator.errors import Problem, UserError
 from generator.load import Located, load_file
 from generator.model import Handout, Sheet
@@ -98,7 +98,7 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     `problem` places a finding in the source the author edits."""
     from generator import render  # render imports WeasyPrint: only when something is rendered
 
-    problems = [problem(loc, message) for loc, message in render.glyph_findings(sheet)]
+    problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]
     if problems:
         raise UserError(problems)
     document = render.layout(project, sheet, options, untranslated, marks)
@@ -182,7 +182,9 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
     if not sheet_path.is_file():
         raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
     sheet_located, sheet = load(sheet_path)
-    found = list(handouts.findings(handout, sheet)) + list(markup_findings(handout, keyword_index(sheet)))
+    keywords = keyword_index(sheet)
+    found = [*handouts.findings(handout, sheet), *markup_findings(handout, keywords),
+             *glyphs.glyph_findings(handout, handout.lang, keywords)]
     if handout.handout != path.stem:
         found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
     if found:
