@@ -20,6 +20,9 @@ from generator.errors import Problem, UserError
 
 MAX_SOURCE_BYTES = files.MAX_SOURCE_BYTES
 MAX_NESTING = 30  # lists and mappings inside one another; the sheets use about 12
+# Counted while composing, so that a huge source is refused in a moment instead of validated for seconds.
+MAX_LIST_ITEMS = 500  # the items of one list: model.MAX_ROWS, the longest list the model accepts
+MAX_SOURCE_ITEMS = 10_000  # the items of every list of a file together; the sheets use at most about 450
 
 # YAML 1.1 plain scalars that PyYAML would turn into something other than the typed text.
 _IMPLICIT_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|True|TRUE|False|FALSE)$")
@@ -82,6 +85,7 @@ class _StrictComposer(yaml.SafeLoader):
     """A composer that refuses anchors and aliases (shared references, alias bombs), tags, and deep nesting."""
 
     depth = 0
+    items = 0  # list items composed so far in the whole file
 
     def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
@@ -97,11 +101,23 @@ class _StrictComposer(yaml.SafeLoader):
             raise _Refused(event.start_mark, f"tags ({tag}) are not allowed: write the plain value, in quotes for a text")
         if self.depth >= MAX_NESTING:  # PyYAML composes recursively: refuse before Python's stack runs out
             raise _Refused(event.start_mark, f"lists and mappings are nested more than {MAX_NESTING} deep here")
+        if isinstance(index, int):  # an item of a list (a mapping's values are indexed by their key node)
+            self._count_item(index, event.start_mark)
         self.depth += 1
         try:
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+
+    def _count_item(self, index: int, mark) -> None:
+        if index >= MAX_LIST_ITEMS:
+            raise _Refused(mark, f"this list has more than {MAX_LIST_ITEMS} items: a list of a source holds at most "
+                                 f"{MAX_LIST_ITEMS} (rows, steps, units…)")
+        self.items += 1
+        if self.items > MAX_SOURCE_ITEMS:
+            raise _Refused(mark, f"the file has more than {MAX_SOURCE_ITEMS} list items (rows, steps, units…) in all: "
+                                 f"a source holds at most {MAX_SOURCE_ITEMS}")
 
 
 class _Refused(Exception):
