@@ -10,6 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from generator import write
 from generator.errors import UserError
 
 _REVISION = re.compile(r"^[\w./~^@{}-]{1,100}$")
@@ -47,15 +48,13 @@ def materialise(sources: Path, sheet_id: str, revision: str, folder: Path) -> Pa
     """Write a sheet and its catalogues as they were at a revision into `folder`; the sheet's path there."""
     source = sources / f"{sheet_id}.yaml"
     target = folder / source.name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text_at(source, revision), encoding="utf-8")
-    root, inside = _relative(sources / "i18n" / "x")
-    listed = _git(root, "ls-tree", "--name-only", f"{checked_revision(revision, source)}", f"{Path(inside).parent.as_posix()}/")
+    write.text(target, text_at(source, revision))
+    root, inside = _relative(source)  # sources/i18n/ need not exist now, nor have existed then
+    catalogues = (Path(inside).parent / "i18n").as_posix()
+    listed = _git(root, "ls-tree", "--name-only", f"{checked_revision(revision, source)}", f"{catalogues}/")
     for name in listed.split():
         if Path(name).name.startswith(f"{sheet_id}.") and name.endswith(".po"):
-            catalogue = folder / "i18n" / Path(name).name
-            catalogue.parent.mkdir(parents=True, exist_ok=True)
-            catalogue.write_text(_git(root, "show", f"{revision}:{name}"), encoding="utf-8")
+            write.text(folder / "i18n" / Path(name).name, _git(root, "show", f"{revision}:{name}"))
     return target
 
 

@@ -19,7 +19,9 @@ from typing import TypeVar
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
+from generator import files, write
 from generator.errors import Problem, UserError
+from generator import load
 from generator.load import Located
 from generator.model import Handout, Sheet, prose
 from generator.validate import describe_error, findings
@@ -98,8 +100,11 @@ class Status:
 
 def read(path: Path) -> Catalog:
     try:
-        with path.open("rb") as stream:
-            return read_po(stream, abort_invalid=True)
+        raw = files.read_regular(path, files.MAX_CATALOGUE_BYTES, "a catalogue")
+        load.refuse_unprintable(path, load.decode(path, raw))  # the sources' rule, at the catalogue's line
+        return read_po(io.BytesIO(raw), abort_invalid=True)
+    except UserError:
+        raise
     except FileNotFoundError:
         raise UserError.at(path, 1, 1, "no such catalogue: run 'qrs i18n update' to create it") from None
     except Exception as error:  # Babel's PoFileError and decoding errors carry their own words
@@ -196,6 +201,7 @@ def _set(data, loc: tuple, value: str) -> None:
 def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: Path) -> Status:
     """Create or refresh a catalogue from the source: new strings added, changed ones flagged fuzzy
     with their previous text kept, vanished ones dropped. Existing translations are kept."""
+    write.destination(catalogue_file)  # a link out of sources/ is refused before it is read, not only written
     old = read(catalogue_file) if catalogue_file.exists() else Catalog(locale=lang)
     old_by_context = {message.context: message for message in old if message.id and message.context}
     day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
@@ -218,6 +224,5 @@ def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: 
                   context=entry.context, previous_id=previous_id or ())
     buffer = io.BytesIO()
     write_po(buffer, fresh, width=100, include_previous=True, sort_output=False, omit_header=False)
-    catalogue_file.parent.mkdir(parents=True, exist_ok=True)
-    catalogue_file.write_bytes(buffer.getvalue())
+    write.atomically(catalogue_file, buffer.getvalue())
     return status(fresh, wanted)

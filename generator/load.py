@@ -15,19 +15,27 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from generator import files
 from generator.errors import Problem, UserError
 
-MAX_SOURCE_BYTES = 2 * 1024 * 1024
+MAX_SOURCE_BYTES = files.MAX_SOURCE_BYTES
 MAX_NESTING = 30  # lists and mappings inside one another; the sheets use about 12
+# Counted while composing, so that a huge source is refused in a moment instead of validated for seconds.
+MAX_LIST_ITEMS = 500  # the items of one list: model.MAX_ROWS, the longest list the model accepts
+MAX_SOURCE_ITEMS = 10_000  # the items of every list of a file together; the sheets use at most about 450
 
 # YAML 1.1 plain scalars that PyYAML would turn into something other than the typed text.
 _IMPLICIT_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|True|TRUE|False|FALSE)$")
 _SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
 _OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-# Characters that do not print: PyYAML refuses them in the file, the loader refuses them in values too.
-_UNPRINTABLE = yaml.reader.Reader.NON_PRINTABLE
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Characters that do not print, or change how the text around them prints: refused in the file (PyYAML refuses
+# the first kind) and in values typed as escapes ("\a", "\u2028"). A line or paragraph separator breaks a one-line
+# title with a missing-glyph box; a bidirectional control (U+202E) makes the printed text read otherwise.
+_SEPARATORS = "\u2028\u2029"
+_BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
+_UNPRINTABLE = re.compile(f"{yaml.reader.Reader.NON_PRINTABLE.pattern}|[{_SEPARATORS}{_BIDI_CONTROLS}]")
+_CONTROL = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_SEPARATORS}{_BIDI_CONTROLS}]")
 # PyYAML's words for a syntax error, and what the author should do about it.
 _YAML_HINTS = (
     ("mapping values are not allowed here", "if this ': ' is part of a text, put the whole text in quotes"),
@@ -77,6 +85,7 @@ class _StrictComposer(yaml.SafeLoader):
     """A composer that refuses anchors and aliases (shared references, alias bombs), tags, and deep nesting."""
 
     depth = 0
+    items = 0  # list items composed so far in the whole file
 
     def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
@@ -92,11 +101,23 @@ class _StrictComposer(yaml.SafeLoader):
             raise _Refused(event.start_mark, f"tags ({tag}) are not allowed: write the plain value, in quotes for a text")
         if self.depth >= MAX_NESTING:  # PyYAML composes recursively: refuse before Python's stack runs out
             raise _Refused(event.start_mark, f"lists and mappings are nested more than {MAX_NESTING} deep here")
+        if isinstance(index, int):  # an item of a list (a mapping's values are indexed by their key node)
+            self._count_item(index, event.start_mark)
         self.depth += 1
         try:
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+
+    def _count_item(self, index: int, mark) -> None:
+        if index >= MAX_LIST_ITEMS:
+            raise _Refused(mark, f"this list has more than {MAX_LIST_ITEMS} items: a list of a source holds at most "
+                                 f"{MAX_LIST_ITEMS} (rows, steps, units…)")
+        self.items += 1
+        if self.items > MAX_SOURCE_ITEMS:
+            raise _Refused(mark, f"the file has more than {MAX_SOURCE_ITEMS} list items (rows, steps, units…) in all: "
+                                 f"a source holds at most {MAX_SOURCE_ITEMS}")
 
 
 class _Refused(Exception):
@@ -108,7 +129,7 @@ class _Refused(Exception):
 def load_file(path: Path) -> Located:
     """Read and compose one YAML source; raise UserError with every problem found."""
     raw = _read_bytes(path)
-    text = _decode(path, raw)
+    text = decode(path, raw)
     root = _compose(path, text)
     problems: list[Problem] = []
     data = _to_data(path, root, problems)
@@ -119,15 +140,12 @@ def load_file(path: Path) -> Located:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        size = path.stat().st_size
-    except OSError as error:
+        return files.read_regular(path, MAX_SOURCE_BYTES)
+    except FileNotFoundError as error:
         raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
-    if size > MAX_SOURCE_BYTES:
-        raise UserError.at(path, 1, 1, f"the file is {size} bytes; a source may be at most {MAX_SOURCE_BYTES} bytes")
-    return path.read_bytes()
 
 
-def _decode(path: Path, raw: bytes) -> str:
+def decode(path: Path, raw: bytes) -> str:
     if raw.startswith(b"\xef\xbb\xbf"):
         raise UserError.at(path, 1, 1, "the file starts with a byte-order mark: save it as UTF-8 without BOM")
     try:
@@ -139,11 +157,27 @@ def _decode(path: Path, raw: bytes) -> str:
         raise UserError.at(path, line, column, f"byte 0x{raw[error.start]:02x} is not UTF-8: save the file as UTF-8") from None
 
 
-def _compose(path: Path, text: str) -> Node:
+def refuse_unprintable(path: Path, text: str) -> None:
+    """UserError at the first character of the file that does not print or reorders the text (see _UNPRINTABLE)."""
     unprintable = _UNPRINTABLE.search(text)
     if unprintable:
         line, column = _line_column(text, unprintable.start())
-        raise UserError.at(path, line, column, f"the character U+{ord(unprintable.group()):04X} does not print and is not allowed: delete it")
+        what, effect = _kind_of(unprintable.group())
+        what = "character" if what == "control character" else what  # U+FFFE and the like are not controls
+        raise UserError.at(path, line, column, f"the {what} U+{ord(unprintable.group()):04X} {effect} and is not allowed: delete it")
+
+
+def _kind_of(char: str) -> tuple[str, str]:
+    """What a refused character is, and why it is refused."""
+    if char in _SEPARATORS:
+        return "line or paragraph separator", "does not print"
+    if re.match(f"[{_BIDI_CONTROLS}]", char):
+        return "bidirectional control", "reorders the printed text"
+    return "control character", "does not print"
+
+
+def _compose(path: Path, text: str) -> Node:
+    refuse_unprintable(path, text)
     loader = _StrictComposer(text)
     try:
         root = loader.get_single_node()
@@ -203,7 +237,8 @@ def _scalar(node: ScalarNode, here) -> Any:
     text = node.value
     control = _CONTROL.search(text)
     if control:  # typed as an escape in a quoted value ("\a", "\x1b", "\0"): it would not print
-        here(node, f"the value contains the control character U+{ord(control.group()):04X}, which does not print: remove it")
+        what, effect = _kind_of(control.group())
+        here(node, f"the value contains the {what} U+{ord(control.group()):04X}, which {effect}: remove it")
     if node.style is not None:  # quoted or block scalar: exactly what was typed
         return text
     if _NULL.match(text):

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from generator import __version__
+from generator import __version__, files
 from generator.errors import Problem, UserError
-from generator.project import PACKAGE_ROOT, Project
+from generator.project import PACKAGE_ROOT, SHEET_ID, Project
 
 NAME = ".qrs-manifest.json"
 FORMAT = 1
@@ -40,6 +40,7 @@ ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not
 
 # A sheet's canonical language, read from its top-level `lang:` line (the strict loader allows nothing fancier);
 # when it cannot be read so, the sheet is loaded through the model.
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
 _LANG = re.compile(r"""^lang:[ ]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#"']+))[ ]*(?:#.*)?$""", re.M)
 
 
@@ -80,8 +81,8 @@ class Digests:
     def file(self, path: Path) -> str:
         if path not in self.known:
             try:
-                self.known[path] = hashlib.sha256(path.read_bytes()).hexdigest()
-            except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+                self.known[path] = hashlib.sha256(files.read_regular(path)).hexdigest()
+            except (FileNotFoundError, NotADirectoryError, UserError):  # not a file: the build says so
                 self.known[path] = ABSENT
         return self.known[path]
 
@@ -170,6 +171,8 @@ class Manifest:
     def of(cls, project: Project) -> "Manifest":
         return cls.read(project.build / NAME)
 
+    dropped: list[str] = field(default_factory=list)  # why entries read from the file were not trusted
+
     @classmethod
     def read(cls, path: Path) -> "Manifest":
         try:
@@ -178,7 +181,25 @@ class Manifest:
             return cls(path)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return cls(path)
-        return cls(path, dict(data.get("outputs") or {}), dict(data.get("plans") or {}), dict(data.get("options") or {}))
+        found = cls(path)
+        for section, flaw in (("outputs", _output_flaw), ("plans", _plan_flaw), ("options", _option_flaw)):
+            setattr(found, section, found._valid(section, data.get(section), flaw))
+        return found
+
+    def _valid(self, section: str, entries, flaw: Callable[[object], str | None]) -> dict:
+        """The entries of one section that hold what this generator wrote; each other one noted in `dropped`."""
+        if not isinstance(entries, dict):
+            if entries is not None:
+                self.dropped.append(f"{self.path}: '{section}' is not an object: ignored (its outputs are rebuilt)")
+            return {}
+        kept = {}
+        for key, entry in entries.items():
+            why = flaw(entry)
+            if why is None:
+                kept[key] = entry
+            else:
+                self.dropped.append(f"{self.path}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
+        return kept
 
     def fresh(self, key: str, inputs: str, pdf: Path, digests: Digests) -> bool:
         entry = self.outputs.get(key)
@@ -192,7 +213,7 @@ class Manifest:
         from generator import write
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(self.path.with_suffix(".lock")):
+        with write.locked(self.path.with_suffix(".lock")):
             current = Manifest.read(self.path)
             current.outputs.update(outputs)
             current.plans.update(plans)
@@ -205,24 +226,37 @@ class Manifest:
         self.outputs, self.plans, self.options, self.new_options = current.outputs, current.plans, options, {}
 
 
-class _locked:
-    """An exclusive lock on a file beside the manifest (two qrs runs may finish at the same time)."""
+def _output_flaw(entry) -> str | None:
+    """What is wrong with an output entry ({"inputs": digest, "pdf": digest, "seconds": time}), or None."""
+    if not isinstance(entry, dict):
+        return f"expected an object, found {type(entry).__name__}"
+    for name in ("inputs", "pdf"):
+        if not isinstance(entry.get(name), str):
+            return f"'{name}' is not a digest"
+    seconds = entry.get("seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf"):
+        return f"'seconds' is {seconds!r}, not a number of seconds"
+    return None
 
-    def __init__(self, path: Path):
-        self.path = path
 
-    def __enter__(self):
-        self.handle = open(self.path, "a+b")
-        try:
-            import fcntl
+def _plan_flaw(entry) -> str | None:
+    """What is wrong with a handout plan ({"source": digest, "sheet": id, "languages": [code…]}), or None.
+    The sheet and the languages name files: only an id and language codes are taken."""
+    if not isinstance(entry, dict):
+        return f"expected an object, found {type(entry).__name__}"
+    if not isinstance(entry.get("source"), str):
+        return "'source' is not a digest"
+    if not isinstance(entry.get("sheet"), str) or not SHEET_ID.match(entry["sheet"]):
+        return "'sheet' is not a sheet id"
+    languages = entry.get("languages")
+    if not isinstance(languages, list) or not languages or not all(isinstance(code, str) and _LANGUAGE_CODE.match(code)
+                                                                   for code in languages):
+        return "'languages' is not a list of language codes"
+    return None
 
-            fcntl.flock(self.handle, fcntl.LOCK_EX)
-        except ImportError:  # not POSIX: the atomic rename still keeps the file whole
-            pass
-        return self
 
-    def __exit__(self, *exc):
-        self.handle.close()  # closing releases the lock
+def _option_flaw(entry) -> str | None:
+    return None if isinstance(entry, str) else f"expected a digest, found {type(entry).__name__}"
 
 
 # --- the plan: which outputs the sources ask for ---------------------------------------------------------
@@ -243,8 +277,8 @@ def _name(project: Project, path: Path) -> str:
 def sheet_language(path: Path) -> str:
     """The sheet's canonical language: its `lang:` line, or (when that cannot be read plainly) the loaded sheet's."""
     try:
-        found = _LANG.findall(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        found = _LANG.findall(files.read_regular(path, files.MAX_SOURCE_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, UserError):  # the loader says what is wrong, below
         found = []
     if len(found) == 1:
         value = next(part for part in found[0] if part) if any(found[0]) else ""

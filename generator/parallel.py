@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import threading
 import time
 import traceback
 from dataclasses import dataclass, replace
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from generator import manifest as manifests
+from generator import write
 from generator.errors import Problem, UserError
 from generator.manifest import Digests, Manifest, Output
 from generator.project import Project, variant_of
@@ -53,12 +55,42 @@ class WorkerError(Exception):
 
 
 _worker = False  # set in the pool's worker processes
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+ORPHAN_POLL_SECONDS = 0.5  # where the kernel cannot kill a worker with its parent, how often it looks
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int) -> None:
     global _worker
     _worker = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the command; the workers just finish their PDF
+    _die_with(parent)
+    write.only_while_alive(parent)  # a worker whose command was killed writes nothing more
+
+
+def _die_with(parent: int) -> None:
+    """Exit when the command's process dies, even by kill -9 (which runs none of its clean-up): an orphan
+    worker would go on writing PDFs, then wait for tasks forever."""
+    if not _kill_me_with_my_parent():
+        threading.Thread(target=_exit_when_orphaned, args=(parent,), name="qrs-orphan-check", daemon=True).start()
+    if os.getppid() != parent:  # died before the line above took effect
+        os._exit(1)
+
+
+def _kill_me_with_my_parent() -> bool:
+    """Linux: ask the kernel to send SIGKILL to this process when its parent dies; False where it cannot."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux (no prctl in the C library)
+        return False
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_POLL_SECONDS)
+    os._exit(1)
 
 
 def build_one(project: Project, output: Output, settings: dict) -> Done:
@@ -97,7 +129,7 @@ def run(project: Project, outputs: list[Output], settings: dict, jobs: int,
 
     order = sorted(range(len(outputs)), key=lambda index: -cost(outputs[index])) if cost else range(len(outputs))
     executor = ProcessPoolExecutor(max_workers=min(jobs, len(outputs)), mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_start)
+                                   initializer=_worker_start, initargs=(os.getpid(),))
     try:
         futures = {index: executor.submit(build_one, project, outputs[index], settings) for index in order}
         for index in range(len(outputs)):
@@ -129,6 +161,8 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     `incremental=False` (builds that mark changes since an edition) neither reads nor writes the manifest."""
     digests = Digests()
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
+    for why in manifest.dropped:
+        report.warn(why)
     planned = manifests.plan(project, sheets, handouts, languages, manifest, digests)
     variant = variant_of(settings)
     named = [replace(output, variant=variant) for output in planned.outputs]

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import tempfile
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from generator import handout as handouts
-from generator import diff, history, i18n
+from generator import diff, glyphs, history, i18n
 from generator.errors import Problem, UserError
 from generator.load import Located, load_file
 from generator.model import Handout, Sheet
-from generator.project import Project, variant_of
+from generator.project import SHEET_ID, Project, variant_of
 from generator.validate import keyword_index, markup_findings, parse, validate
 
 
@@ -97,7 +98,7 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     `problem` places a finding in the source the author edits; the layout's report goes to `layouts`."""
     from generator import render  # render imports WeasyPrint: only when something is rendered
 
-    problems = [problem(loc, message) for loc, message in render.glyph_findings(sheet)]
+    problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]
     if problems:
         raise UserError(problems)
     laid = render.layout(project, sheet, options, untranslated, marks)
@@ -129,11 +130,27 @@ def sheet_at_edition(path: Path, edition: str) -> Sheet:
 
 def sheet_at_revision(path: Path, revision: str) -> Sheet:
     with tempfile.TemporaryDirectory(prefix="qrs-") as folder:
-        earlier = history.materialise(path.parent, path.stem, revision, Path(folder) / f"{path.stem}@{revision[:12]}")
-        try:
+        earlier_sources = Path(folder) / f"{path.stem}@{revision[:12]}"
+        earlier = history.materialise(path.parent, path.stem, revision, earlier_sources)
+        with _named_at_revision(earlier_sources, path.parent, revision):
             return check(earlier)
-        except UserError as error:  # name the file as the author knows it: wab2.yaml@v2.0
-            raise UserError([replace(problem, path=f"{path}@{revision}") for problem in error.problems]) from None
+
+
+@contextmanager
+def _named_at_revision(materialised: Path, sources: Path, revision: str):
+    """Problems found in a sheet materialised in a temporary folder name the file as the author knows it,
+    sources/wab2.yaml@v2.0 (the temporary folder is gone when they are read)."""
+    try:
+        yield
+    except UserError as error:
+        raise UserError([replace(problem, path=_at_revision(problem.path, materialised, sources, revision))
+                         for problem in error.problems]) from None
+
+
+def _at_revision(path: str, materialised: Path, sources: Path, revision: str) -> str:
+    if not Path(path).is_relative_to(materialised):
+        return path  # a template or the sources folder: a real path
+    return f"{sources / Path(path).relative_to(materialised)}@{revision}"
 
 
 def compare(old: Path | Sheet, new: Path | Sheet) -> list[diff.Change]:
@@ -144,14 +161,18 @@ def compare(old: Path | Sheet, new: Path | Sheet) -> list[diff.Change]:
 def build_at_revision(project: Project, sheet_id: str, revision: str, lang: str | None,
                       options: BuildOptions = BuildOptions()) -> list[Path]:
     """A sheet as it was at a git revision or tag, in build/<sheet>@<revision>.<lang>.pdf."""
+    if not SHEET_ID.match(sheet_id):
+        raise UserError.at(project.sources, 1, 1, f"'{sheet_id}' is not a sheet id: SHEET@REVISION takes the file "
+                                                  "name of a sheet in the sources folder, without .yaml (wab2@v2.0)")
     with tempfile.TemporaryDirectory(prefix="qrs-") as folder:
         sources = Path(folder) / f"{sheet_id}@{revision}".replace("/", "-")
         earlier = history.materialise(project.sources, sheet_id, revision, sources)
         past = Project(sources=sources, build=Path(folder) / "build", templates=project.templates)
         outputs = []
-        for language in [lang] if lang else i18n.languages(sources, check(earlier)):
-            target = project.pdf_path(f"{sheet_id}@{revision}".replace("/", "-"), language)
-            outputs.append(build(past, earlier, language, options, output=target))
+        with _named_at_revision(sources, project.sources, revision):
+            for language in [lang] if lang else i18n.languages(sources, check(earlier)):
+                target = project.pdf_path(f"{sheet_id}@{revision}".replace("/", "-"), language)
+                outputs.append(build(past, earlier, language, options, output=target))
         return outputs
 
 
@@ -163,7 +184,9 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
     if not sheet_path.is_file():
         raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
     sheet_located, sheet = load(sheet_path)
-    found = list(handouts.findings(handout, sheet)) + list(markup_findings(handout, keyword_index(sheet)))
+    keywords = keyword_index(sheet)
+    found = [*handouts.findings(handout, sheet), *markup_findings(handout, keywords),
+             *glyphs.glyph_findings(handout, handout.lang, keywords)]
     if handout.handout != path.stem:
         found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
     if found:

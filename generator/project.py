@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import UserError
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
+SHEET_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")  # as model.Id: a file name in sources/, never a path
 
 
 def _templates() -> Path:

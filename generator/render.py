@@ -15,7 +15,6 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import font_source_sans_pro
 import jinja2
 import weasyprint
 from babel.dates import format_date
@@ -25,12 +24,12 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from generator import __version__, heights, i18n, markup, measure, typography
 from generator.diff import Marks
 from generator.errors import UserError
+from generator.glyphs import FONTS
 from generator import layout as layout_module
-from generator.model import Block, Section, Sheet, prose
+from generator.model import Block, Section, Sheet
 from generator.project import Project
 from generator.validate import keyword_index
 
-FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
 
 # The words templates print, in English; other languages come from templates/i18n/<lang>.po.
 UI_WORDS = {
@@ -414,27 +413,6 @@ def _overflow(block_box) -> float:
     furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
                     if hasattr(box, "margin_width") and box.width is not None), default=right)
     return max(0.0, (furthest - right) / layout_module.PX_PER_MM)
-
-
-@cache
-def _font_characters() -> frozenset[int]:
-    """The characters every face of the sheet's font has."""
-    from fontTools.ttLib import TTFont
-
-    faces = [TTFont(path, lazy=True) for path in sorted(FONTS.glob("SourceSansPro-*.ttf"))]
-    return frozenset.intersection(*(frozenset(face.getBestCmap()) for face in faces))
-
-
-def glyph_findings(sheet: Sheet):
-    """Characters the font lacks: WeasyPrint would print them in another font, or as boxes."""
-    inline = Inline(sheet, sheet.lang)
-    known = _font_characters()
-    for loc, text in prose(sheet):
-        printed = inline.plain(text)
-        missing = sorted({char for char in printed if ord(char) not in known and not char.isspace()})
-        if missing:
-            shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
-            yield loc, f"{shown} not in the sheet's font (Source Sans Pro): it would print in another font"
 
 
 def pdf(sheet: Sheet, document: weasyprint.Document) -> bytes:

@@ -53,6 +53,11 @@ class Reporter:
         if not (self.quiet or self.json):
             click.echo(text)
 
+    def warn(self, text: str) -> None:
+        """Something qrs set right by itself (nothing lost, nothing to fix): on stderr, silent with --quiet."""
+        if not self.quiet:
+            click.echo(f"warning: {text}", err=True)
+
     def problems(self, problems: list[Problem], summary: bool = True) -> None:
         for problem in problems:
             if self.json:

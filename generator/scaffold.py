@@ -16,6 +16,7 @@ from typing import get_args
 import jinja2
 from babel import Locale, UnknownLocaleError
 
+from generator import write
 from generator.errors import UserError
 from generator.model import Block
 from generator.project import Project
@@ -71,16 +72,14 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
     content = text(project, sheet_id, game, lang, title)
     with tempfile.TemporaryDirectory() as folder:  # check it under its own name before it appears in sources/
         trial = Path(folder) / target.name
-        trial.write_text(content, encoding="utf-8")
+        write.text(trial, content)
         try:
             pipeline.check(trial)
         except UserError as error:
             raise UserError([problem.__class__(str(target), problem.line, problem.column, problem.message)
                              for problem in error.problems]) from None
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with target.open("x", encoding="utf-8") as stream:  # "x": never overwrite, even in a race
-            stream.write(content)
+        write.text(target, content, overwrite=False)  # never overwrite, even in a race
     except FileExistsError:
         raise UserError.at(target, 1, 1, "this sheet already exists: qrs new never overwrites a source") from None
     return target

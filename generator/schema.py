@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from generator import write as writer
 from generator.errors import Problem, UserError
 from generator.model import Handout, Sheet
 
@@ -92,7 +93,6 @@ def write(folder: Path) -> list[Path]:
     """Write every schema file that changed into `folder`; the files (re)written."""
     written = []
     for path in outdated(folder):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text(path.name), encoding="utf-8")
+        writer.text(path, text(path.name))
         written.append(path)
     return written

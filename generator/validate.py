@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
-from generator import markup
+from generator import glyphs, markup
 from generator.errors import UserError
 from generator.load import Located
 from generator.model import Keyword, Model, Sheet, edition_key, prose
@@ -63,6 +63,7 @@ def findings(sheet: Sheet):
                         yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
     yield from _keyword_cycles(sheet)
     yield from _changelog(sheet)
+    yield from glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))  # what the build would refuse
     block_ids = {block.id for block in sheet.blocks()}
     for k, keyword in enumerate(sheet.keywords):
         if keyword.see is not None and keyword.see not in block_ids:

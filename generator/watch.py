@@ -226,7 +226,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         path = urlsplit(self.path).path
-        if path in ("/", "/index.html"):
+        if not self._host_is_this_server():
+            self._send(HTTPStatus.MISDIRECTED_REQUEST, "text/plain; charset=utf-8", b"unknown Host header\n")
+        elif path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", page(self.server.state).encode())
         elif path == "/version":
             version, _, problems = self.server.state.snapshot()
@@ -236,6 +238,13 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, kind, target.read_bytes())
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found\n")
+
+    def _host_is_this_server(self) -> bool:
+        """A page of another site that rebinds its name to 127.0.0.1 (DNS rebinding) sends its own name as Host:
+        only the names of this loopback address and port are answered, so it cannot read the previews."""
+        port = self.server.server_address[1]
+        names = {f"{name}:{port}" for name in ("localhost", "127.0.0.1", "[::1]")}
+        return (self.headers.get("Host") or "").strip().lower() in names
 
     def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
         self.send_response(status)

@@ -1,4 +1,5 @@
-"""Stage 4, write: an output appears whole or not at all."""
+"""Stage 4, write: every file qrs writes goes through here. An output appears whole or not at all, and
+never lands outside its folder through a symbolic link (a cloned repository may hold one)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,80 @@ import os
 import tempfile
 from pathlib import Path
 
+from generator.errors import UserError
 
-def atomically(path: Path, content: bytes) -> None:
-    """Write to a temporary file beside the target, then rename: readers never see half a PDF."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+_owner: int | None = None  # in a build's worker process: the pid of the command it works for
+
+
+def only_while_alive(parent: int) -> None:
+    """In a worker process: write nothing once the process `parent` is gone (a killed build writes no more)."""
+    global _owner
+    _owner = parent
+
+
+def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
+    """Write to a temporary file beside the target, then rename: readers never see half a file.
+
+    With `overwrite=False` the file is only created: an existing one (even a dangling link) is never replaced,
+    and FileExistsError says so. A link to a file outside the target's folder is refused (UserError)."""
+    target = destination(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(content)
-        os.replace(temporary, path)
+        if _owner is not None and os.getppid() != _owner:  # orphaned: the build was killed
+            Path(temporary).unlink(missing_ok=True)
+            os._exit(1)
+        if overwrite:
+            os.replace(temporary, target)  # replaces a link put there meanwhile; never writes through it
+        else:
+            os.link(temporary, target)  # fails if anything, even a dangling link, has that name
+            os.unlink(temporary)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def text(path: Path, content: str, overwrite: bool = True) -> None:
+    """A UTF-8 text file, as `atomically` writes it."""
+    atomically(path, content.encode("utf-8"), overwrite)
+
+
+def destination(path: Path) -> Path:
+    """The file to write: `path`, or the file its link names when that is inside the same folder.
+    Raises UserError for a link out of the folder (called first by those that read the file before writing it)."""
+    if not path.is_symlink():
+        return path
+    folder = path.parent.resolve()
+    target = path.resolve()
+    if not target.is_relative_to(folder):
+        raise UserError.at(path, 1, 1, f"this is a symbolic link to {os.readlink(path)}, outside {path.parent}: "
+                                       "qrs writes nothing through it; replace the link with a plain file")
+    return target
+
+
+class locked:
+    """An exclusive lock on a file (two qrs runs may finish at the same time); a link there is refused."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        try:  # O_NOFOLLOW: opening would otherwise create the link's target wherever it points
+            self.handle = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as error:
+            if self.path.is_symlink():
+                raise UserError.at(self.path, 1, 1, "this is a symbolic link: qrs writes nothing through it; "
+                                                    "remove it") from None
+            raise
+        try:
+            import fcntl
+
+            fcntl.flock(self.handle, fcntl.LOCK_EX)
+        except ImportError:  # not POSIX: the atomic rename still keeps the file whole
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self.handle)  # closing releases the lock

@@ -154,6 +154,7 @@ def test_the_documented_limits_are_the_enforced_ones():
         "lists and mappings nested in one another": f"{load.MAX_NESTING}",
         "characters in one text (a title, a paragraph, a cell)": f"{model.MAX_TEXT}",
         "rows of a table, a dice table or a list (steps, items, paragraphs, units)": f"{model.MAX_ROWS}",
+        "items of all the lists of a source together": f"{load.MAX_SOURCE_ITEMS}",
         "columns of a table, cells in a row": f"{_bound(model.TableBlock, 'columns', 'max_length')}",
         "columns one cell spans": f"{_bound(model.Cell, 'span', 'le')}",
         "row keys × column keys of a matrix": (f"{_bound(model.MatrixBlock, 'row_keys', 'max_length')} × "

@@ -183,6 +183,35 @@ def test_the_command_says_how_many_are_up_to_date(project, built, capsys):
     assert capsys.readouterr().out == ""
 
 
+BAD_OUTPUT_ENTRIES = {"wab2.fr.pdf": "a string, not an object", "wab2.en.pdf": "SECONDS",
+                      "fpga.fr.pdf": {"inputs": ["a list"], "pdf": "x"}}
+
+
+@pytest.mark.parametrize("seconds", ["slow", None, -1, True, float("nan")])
+def test_a_wrong_typed_manifest_entry_is_dropped_with_a_warning_and_rebuilt(project, built, capsys, seconds):
+    where = ["--sources", str(project.sources), "--build-dir", str(project.build)]
+    main_ok(where + ["build", "--all", "--jobs", "1"])
+    path = project.build / manifest.NAME
+    data = json.loads(path.read_text(encoding="utf-8"))
+    bad = {key: dict(data["outputs"][key], seconds=seconds) if entry == "SECONDS" else entry
+           for key, entry in BAD_OUTPUT_ENTRIES.items()}
+    data["outputs"].update(bad)
+    handout = next(iter(data["plans"]))
+    data["plans"][handout]["sheet"] = "../../outside"  # names a file: never trusted
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    built.clear()
+
+    main_ok(where + ["build", "--all", "--jobs", "1"])
+    err = capsys.readouterr().err
+    for key in bad:
+        assert f"warning: {path}: outputs entry '{key}' ignored (its output is rebuilt): " in err, err
+    assert f"warning: {path}: plans entry '{handout}' ignored" in err and "'sheet' is not a sheet id" in err, err
+    assert sorted(built) == sorted(bad)  # the others stay up to date
+    assert run(project, built) == set()  # the entries written again are good ones
+    assert "warning" not in capsys.readouterr().err
+
+
 def main_ok(args: list[str]) -> None:
     try:
         main(args)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import unicodedata
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
 from generator import i18n, pipeline
+from generator.cli import main
 from generator.load import load_file
 from generator.validate import validate
 from generator.render import Inline
-from tests.conftest import FIXTURES, SHEETS, SOURCES
+from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES
 
 
 def squeeze(text: str) -> str:
@@ -139,3 +143,39 @@ def test_two_builds_of_the_same_source_are_byte_identical(tmp_path, built):
     project = pipeline.Project.at(FIXTURES, tmp_path)
     second = pipeline.build(project, FIXTURES / "every-block.yaml", "fr").read_bytes()
     assert first == second
+
+
+# --- SHEET@REVISION ----------------------------------------------------------------------------------------
+
+
+def _committed(tmp_path: Path, *fixtures: Path) -> Path:
+    """A git repository whose sources/ holds these files, committed; its sources folder."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    for fixture in fixtures:
+        shutil.copy(fixture, sources)
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sheets"]):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    return sources
+
+
+@pytest.mark.parametrize("sheet", ["../tests/fixtures/every-block", "sub/every-block", "..", "Every-Block"])
+def test_sheet_at_revision_takes_an_id_never_a_path(tmp_path, capsys, sheet):
+    outside = tmp_path / "tests" / "fixtures"  # a sheet outside sources/, committed too, as in a checkout of qrs
+    outside.mkdir(parents=True)
+    shutil.copy(FIXTURES / "every-block.yaml", outside)
+    sources = _committed(tmp_path, FIXTURES / "every-block.yaml")
+    with pytest.raises(SystemExit) as exit:
+        main(["--sources", str(sources), "--build-dir", str(tmp_path / "build"), "build", f"{sheet}@HEAD"])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and f"{sources}:1:1: '{sheet}' is not a sheet id" in err, err
+    assert list(tmp_path.rglob("*.pdf")) == []
+
+
+def test_a_problem_at_a_revision_names_the_file_as_the_author_knows_it(tmp_path, capsys):
+    sources = _committed(tmp_path, ROOT / "tests" / "bad_inputs" / "dice-gap.yaml")
+    with pytest.raises(SystemExit) as exit:
+        main(["--sources", str(sources), "--build-dir", str(tmp_path / "build"), "build", "dice-gap@HEAD"])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2
+    assert err.splitlines()[0] == f"{sources / 'dice-gap.yaml'}@HEAD:16:11: D6 can roll 4, which no row covers", err

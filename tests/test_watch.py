@@ -131,3 +131,29 @@ def test_a_template_error_is_reported_at_its_line_and_the_watch_goes_on(tmp_path
     found = watcher.changed([template])
     assert len(found) == 1 and found[0].path == str(template) and found[0].line > 1
     assert "no_such_field" in found[0].message and reported == found
+
+
+@pytest.mark.parametrize("host, status", [("localhost:{port}", 200), ("127.0.0.1:{port}", 200), ("[::1]:{port}", 200),
+                                          ("LOCALHOST:{port}", 200), ("attacker.example:{port}", 421),
+                                          ("attacker.example", 421), ("localhost", 421), ("localhost:1", 421),
+                                          ("127.0.0.1.nip.io:{port}", 421), ("", 421)])
+def test_the_server_answers_only_its_own_host_names(tmp_path, host, status):
+    """DNS rebinding: a page of attacker.example, its name rebound to 127.0.0.1, sends Host: attacker.example."""
+    state = watch.State()
+    state.update({}, ["sources/secret.yaml:1:1: a problem"])
+    server = watch.serve(tmp_path / "preview", state, port=0)
+    try:
+        port = server.server_address[1]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.putrequest("GET", "/version", skip_host=True)
+        connection.putheader("Host", host.format(port=port))
+        connection.endheaders()
+        response = connection.getresponse()
+        body = response.read()
+        connection.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert response.status == status
+    assert (b"secret.yaml" in body) == (status == 200)
+

@@ -1,0 +1,58 @@
+"""Reading what qrs is given: regular files only, and never more bytes than a limit.
+
+A folder, a FIFO (which would block a reader forever) or a device named like a source is refused with the
+file's name, before anything is read; so is a file over the limit."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from generator.errors import UserError
+
+MAX_SOURCE_BYTES = 2 * 1024 * 1024
+MAX_CATALOGUE_BYTES = 3 * MAX_SOURCE_BYTES  # a catalogue holds each string twice, with its context and comments
+
+
+def read_regular(path: Path, limit: int | None = None, what: str = "a source") -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; UserError (file:1:1) for anything else.
+    FileNotFoundError is left to the caller, which knows what a missing file means."""
+    try:  # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
+    refused = _refusal(path, os.fstat(handle), limit, what)
+    if refused is not None:
+        os.close(handle)
+        raise refused
+    with os.fdopen(handle, "rb") as stream:
+        content = stream.read() if limit is None else stream.read(limit + 1)
+    if limit is not None and len(content) > limit:  # it grew since fstat
+        raise _too_large(path, len(content), limit, what)
+    return content
+
+
+def _refusal(path: Path, status: os.stat_result, limit: int | None, what: str) -> UserError | None:
+    """Why the opened file is not read (before a byte is), or None."""
+    if not stat.S_ISREG(status.st_mode):
+        return UserError.at(path, 1, 1, f"this is {_kind(status.st_mode)}, not a file: {what} must be a regular file")
+    if limit is not None and status.st_size > limit:
+        return _too_large(path, status.st_size, limit, what)
+    return None
+
+
+def _too_large(path: Path, size: int, limit: int, what: str) -> UserError:
+    return UserError.at(path, 1, 1, f"the file is {size} bytes; {what} may be at most {limit} bytes")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
