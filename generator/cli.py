@@ -199,6 +199,20 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
     reporter().say(f"{len(changes)} change(s)")
 
 
+@cli.command("changelog")
+@click.argument("sheet")
+@click.option("--lang", default=None, callback=_language_codes, help="The language to print it in (default: the sheet's).")
+@click.option("--format", "form", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+@click.pass_obj
+def changelog_command(project: Project, sheet: str, lang: str | None, form: str) -> None:
+    """Every correction of every edition, by kind (the printed box lists only those that change play)."""
+    from generator import changelog, words
+
+    source = pipeline.translated(project, project.sheet_paths((sheet,))[0], lang)
+    titles = {kind: words.ui_words(project.templates, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
+    click.echo(changelog.render(source, form, titles), nl=False)  # the command's output: printed even with --quiet
+
+
 @cli.group("i18n")
 def i18n_group() -> None:
     """Translation catalogues: sources/i18n/<sheet>.<lang>.po."""

@@ -80,6 +80,8 @@ Accent = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$"), AfterVa
 Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_calendar_day)]
 LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Z]{2})?$"), AfterValidator(_known_language)]
 MAX_ROWS = 500
+# A block, or a row of one of the sheet's tables ("longbow"), or "table/row" where two tables share a row id.
+RowRef = Annotated[str, StringConstraints(pattern=r"^([a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9-]*$", max_length=121)]
 
 # A problem found by a block's own check: where in the block (a path of keys) and what is wrong.
 Finding = tuple[tuple, str]
@@ -128,12 +130,38 @@ def edition_key(edition: str) -> tuple[int, ...]:
     return tuple(int(part) for part in edition.split("."))
 
 
+ChangeKind = Literal["rules", "clarification", "layout", "typo"]
+PLAYERS_KINDS: tuple[ChangeKind, ...] = ("rules", "clarification")  # what the printed box lists by default
+
+
+class Change(Model):
+    """One correction of an edition, typed: only what changes play goes in the printed box."""
+
+    text: Text = Field(description="The correction, stated as it now reads; never the damaged text.")
+    kind: ChangeKind = Field(description="rules: what a player does changes; clarification: the same rule in "
+                                         "clearer words; layout: blocks added, moved or retitled; typo: spelling, "
+                                         "typography, extraction damage.")
+    lang: LanguageCode | None = Field(None, description="The language whose text it concerns (a French spelling fix: fr); "
+                                                        "editions in other languages leave it out.")
+    blocks: list[RowRef] = Field(default_factory=list, description="The blocks (or block/row) it touches.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed(cls, data):
+        if isinstance(data, str):
+            raise ValueError("a change needs its kind: write {kind: rules|clarification|layout|typo, text: …}")
+        return data
+
+    def concerns(self, lang: str) -> bool:
+        return self.lang is None or self.lang.split("-")[0] == lang.split("-")[0]
+
+
 class Edition(Model):
     """One edition of the sheet: its number, its date, and what it changed (the errata it fixed)."""
 
     edition: EditionNumber
     date: Date
-    changes: Annotated[list[Text], Field(min_length=1, max_length=MAX_ROWS)]
+    changes: Annotated[list[Change], Field(min_length=1, max_length=MAX_ROWS)]
 
 
 class Paper(Model):
@@ -637,7 +665,9 @@ class Sheet(Model):
     keywords: list[Keyword] = Field(default_factory=list)
     characteristics: list[Characteristic] = Field(default_factory=list, description="The game's unit profile, for handouts.")
     changelog: list[Edition] = Field(default_factory=list, description="Newest first; the first is this edition.")
-    changes_box: bool = Field(True, description="Print a box listing the changes of this edition.")
+    changes_box: bool | list[ChangeKind] = Field(
+        True, description="The box of this edition's changes: true lists rules and clarifications, a list of kinds "
+                          "lists those, false prints no box.")
     sections: Annotated[list[Section], Field(min_length=1)]
 
     def blocks(self):
@@ -645,14 +675,27 @@ class Sheet(Model):
             yield from section.blocks
 
     @property
-    def current_changes(self) -> list[str]:
+    def current_changes(self) -> list[Change]:
         return self.changelog[0].changes if self.changelog else []
+
+    @property
+    def box_kinds(self) -> tuple[str, ...]:
+        if self.changes_box is True:
+            return PLAYERS_KINDS
+        return tuple(self.changes_box or ())
+
+    def boxed_changes(self) -> list[Change]:
+        """This edition's changes the printed box lists: of its kinds, in the sheet's language."""
+        return [change for change in self.current_changes if change.kind in self.box_kinds and change.concerns(self.lang)]
+
+    def other_changes(self) -> list[Change]:
+        """This edition's other changes in the sheet's language: counted under the box, listed by `qrs changelog`."""
+        return [change for change in self.current_changes
+                if change.kind not in self.box_kinds and change.concerns(self.lang)]
 
 
 # --- handouts -------------------------------------------------------------------------------
 
-# A row of one of the sheet's tables ("longbow"), or "table/row" where two tables share a row id.
-RowRef = Annotated[str, StringConstraints(pattern=r"^([a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9-]*$", max_length=121)]
 
 
 class HandoutUnit(Model):

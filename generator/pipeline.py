@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from generator import handout as handouts
-from generator import diff, glyphs, history, i18n
+from generator import diff, glyphs, history, i18n, words
 from generator.errors import Problem, UserError
 from generator.load import Located, load_file
 from generator.model import Handout, Sheet
@@ -71,6 +71,14 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         results.append((catalogue, i18n.update(located, sheet, lang, catalogue)))
     return results
+
+
+def translated(project: Project, path: Path, lang: str | None, allow_fallback: bool = False) -> Sheet:
+    """A sheet in one of its languages (its own by default)."""
+    located, sheet = load(path)
+    if lang and lang != sheet.lang:
+        sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(project.sources, sheet.sheet, lang), allow_fallback)
+    return sheet
 
 
 def build(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
@@ -239,7 +247,7 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
 
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
-    composed = handouts.compose(handout, sheet, render.ui_words(project.templates, lang, options.allow_fallback))
+    composed = handouts.compose(handout, sheet, words.ui_words(project.templates, lang, options.allow_fallback))
     # A finding in the composed sheet is about the handout as a whole: what it includes, on what paper.
     pdf = _checked_pdf(project, composed, options, untranslated, None, lambda _, message: located.problem(("paper",), message),
                        layouts)

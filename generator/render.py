@@ -28,23 +28,8 @@ from generator.glyphs import FONTS
 from generator import layout as layout_module
 from generator.model import Block, Section, Sheet
 from generator.project import Project
+from generator.words import ui_words
 from generator.validate import keyword_index
-
-
-# The words templates print, in English; other languages come from templates/i18n/<lang>.po.
-UI_WORDS = {
-    "page": "page",
-    "edition": "edition",
-    "errata": "Errata in this edition",
-    "partly_untranslated": "partly untranslated",
-    "or": "or",
-    "units": "Units",
-    "unit": "Unit",
-    "save": "Sv",
-    "equipment": "Equipment",
-    "special_rules": "Special rules",
-    "continued": "(cont.)",
-}
 
 
 class ProjectFetcher(URLFetcher):
@@ -182,7 +167,7 @@ def items(sheet: Sheet) -> list[Item]:
     """The sheet's blocks in reading order, whole, then the changes box."""
     found = [Item(block, section, position == 0)
              for section in sheet.sections for position, block in enumerate(section.blocks)]
-    if sheet.changes_box and sheet.current_changes:
+    if sheet.boxed_changes():
         found.append(Item(None))
     return found
 
@@ -232,23 +217,6 @@ def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
     context = _context(project, sheet, options, untranslated, marks, scale)
     context["plan"] = plan if plan is not None else [[[item] for item in items(sheet)]]
     return _environment(project.templates).get_template("sheet.html.j2").render(context)
-
-
-def ui_words(templates: Path, lang: str, allow_fallback: bool) -> dict[str, str]:
-    if lang == "en":
-        return dict(UI_WORDS)
-    catalogue_file = templates / "i18n" / f"{lang}.po"
-    if not catalogue_file.exists():
-        if allow_fallback:
-            return dict(UI_WORDS)
-        raise UserError.at(catalogue_file, 1, 1, f"the templates have no '{lang}' catalogue: copy templates/i18n/fr.po and translate it")
-    translated = {message.context: message.string for message in i18n.read(catalogue_file) if message.context}
-    words = {}
-    for key, english in UI_WORDS.items():
-        if not translated.get(key) and not allow_fallback:
-            raise UserError.at(catalogue_file, 1, 1, f"no '{lang}' translation of the template word '{english}' ({key})")
-        words[key] = translated.get(key) or english
-    return words
 
 
 @dataclass
@@ -306,13 +274,16 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
         measured, header = _measured(project, context, whole, cache)
         capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
         packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
-        hole_step = round(packing.largest_hole / (HOLE_STEP * frame.column_height))  # a hole a little smaller is no reason
-        tried.append((packing.pages > frame.pages, hole_step, -scale, context, measured, header, packing))
+        if packing.pages > frame.pages:  # the smallest type comes closest to fitting
+            tried.append(((1, 0, scale), context, measured, header, packing))
+        else:  # a hole a little smaller is no reason for a smaller type
+            tried.append(((0, round(packing.largest_hole / (HOLE_STEP * frame.column_height)), -scale),
+                          context, measured, header, packing))
         if packing.pages <= frame.pages and packing.largest_hole <= GOOD_HOLE * frame.column_height:
             break
     cache.save()
     # Fitting the pages comes first; then the smallest largest hole; then the largest type.
-    *_, context, measured, header, packing = min(tried, key=lambda candidate: candidate[:3])
+    _, context, measured, header, packing = min(tried, key=lambda candidate: candidate[0])
     plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
              for column in page] for page in packing.plan]
     context["plan"] = plan

@@ -15,7 +15,7 @@ MINUS = "\u2212"
 
 _MINUS = re.compile(r"(?<![\w\-–])-(?=\d|½|¼)")
 _RANGE = re.compile(r"(?<=\d)-(?=\d)")
-_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
+_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w|$)")  # at the end: before a keyword, « d'{Archaic missiles} »
 _COMPARISONS = (("<=", "≤"), (">=", "≥"))
 _FR_BEFORE_HIGH = re.compile(r"(?<=[\w)»\"”%…])\s*([;!?])")
 _FR_BEFORE_COLON = re.compile(r"(?<=[\w)»\"”%…])\s*:(?=\s|$)")

@@ -7,6 +7,8 @@ blocks alike. Every problem of a file is reported at once, with file:line:column
 
 from __future__ import annotations
 
+import difflib
+
 import re
 from collections import Counter
 from typing import TypeVar
@@ -164,6 +166,20 @@ def _changelog(sheet: Sheet):
         if edition_key(older.edition) >= edition_key(newer.edition) or older.date > newer.date:
             yield ("changelog", index, "edition"), (f"the changelog goes newest first: edition {older.edition} "
                                                     f"({older.date}) comes after {newer.edition} ({newer.date})")
+    yield from _changed_blocks(sheet)
+
+
+def _changed_blocks(sheet: Sheet):
+    """A change names the blocks (or block/row) it touches: each must exist."""
+    rows = {f"{block.id}/{row.id}" for block in sheet.blocks() for row in getattr(block, "rows", []) if getattr(row, "id", None)}
+    known = {block.id for block in sheet.blocks()} | rows
+    for e, edition in enumerate(sheet.changelog):
+        for c, change in enumerate(edition.changes):
+            for b, ref in enumerate(change.blocks):
+                if ref not in known:
+                    near = difflib.get_close_matches(ref, sorted(known), n=1)
+                    hint = f": did you mean '{near[0]}'?" if near else ""
+                    yield ("changelog", e, "changes", c, "blocks", b), f"no block or block/row '{ref}' in this sheet{hint}"
 
 
 def _keyword_cycles(sheet: Sheet):

@@ -32,7 +32,7 @@ def next_edition(text: str) -> str:
     text = text.replace(SMALL_OBSTACLE, "").replace("          - [Infranchissable,", SMALL_OBSTACLE + "          - [Infranchissable,")
     text = text.replace('edition: "1.1"\ndate: 2026-11-21', 'edition: "1.2"\ndate: 2026-12-01', 1)
     return text.replace("changelog:\n", 'changelog:\n  - edition: "1.2"\n    date: 2026-12-01\n'
-                                         "    changes: ['Terrain très difficile : tiers de déplacement.']\n", 1)
+                                         "    changes: [{kind: rules, text: 'Terrain très difficile : tiers de déplacement.', blocks: [terrain]}]\n", 1)
 
 
 @pytest.fixture

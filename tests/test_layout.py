@@ -8,7 +8,7 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-from generator import i18n, layout, pipeline, render
+from generator import i18n, layout, pipeline, render, words
 from generator.errors import UserError
 from generator.project import Project
 from tests.conftest import FIXTURES, SHEETS, SOURCES
@@ -216,7 +216,7 @@ def laid_out(tmp_path_factory):
             else:
                 parts = pipeline.load_handout(project, SOURCES / "handouts" / f"{name}.yaml")
                 army, book, _ = pipeline._translated_pair(project, *parts, lang, allow_fallback=False)
-                sheet = handouts.compose(army, book, render.ui_words(project.templates, lang, False))
+                sheet = handouts.compose(army, book, words.ui_words(project.templates, lang, False))
             laid = render.layout(project, sheet, options)
             assert list(render.layout_findings(sheet, laid, options)) == []
             pdf = project.build / f"{kind}-{name}.{paper}.{lang}.pdf"
@@ -289,7 +289,7 @@ def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang, pap
 @pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
 def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, kind, name, lang, paper):
     sheet, laid, _ = laid_out(kind, name, lang, paper)
-    word = render.ui_words(Project.at(SOURCES).templates, lang, False)["continued"]
+    word = words.ui_words(Project.at(SOURCES).templates, lang, False)["continued"]
     continued = [item for page in laid.plan for column in page for item in column if item.continued]
     boxes = render.measure.section_boxes(laid.document)
     for item in continued:
