@@ -12,7 +12,12 @@ The figures (README.md, "Speed", says what each one means and where a target is 
 4. a build with nothing changed (`qrs build --all`): wall time, and whether WeasyPrint was imported;
 5. one cell changed in one sheet: which outputs are built again;
 6. the peak memory (maximum resident set) of a worker process;
-7. a generated library of N sheets with one worker per core ÷ (N × one sheet ÷ workers).
+7. a generated library of N sheets with one worker per core ÷ (N × one sheet ÷ workers);
+8. wab2 (fr), whole process, `qrs build wab2 --lang fr --rebuild --jobs 1`, this tree ÷ a baseline revision
+   (`--baseline REV`, checked out as a git worktree with an environment installed from its own pyproject.toml);
+9. `qrs build --all --rebuild`, this tree ÷ the baseline;
+10. with `--with-tests`: the test suite, this tree ÷ the baseline's (several minutes more);
+11. `qrs watch` rebuilding wab2 after a one-cell edit ÷ a cold `qrs build wab2 --lang fr --rebuild`.
 
 Times are medians of interleaved rounds; each ratio is of two things measured in the same run, so that a busy
 machine slows both. Everything is built in temporary folders: build/ is not touched.
@@ -50,6 +55,7 @@ WRAPPER = (
     "itself = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
     "print('QRS-BENCH', code, children, itself, 'weasyprint' in sys.modules, file=sys.stderr)\n"
 )
+BASELINE = "110c01c"  # the tree before the layout packer, the heights cache and the cheaper page layout
 CELL = ('"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')  # in wab2.yaml: no words,
 # so no translation goes stale and every language still builds
 
@@ -77,10 +83,11 @@ class Run:
     stderr: str
 
 
-def qrs(*args: str, cwd: Path = ROOT) -> Run:
-    """`qrs ARGS` in a new process (as the command runs), timed from start to exit."""
+def qrs(*args: str, cwd: Path = ROOT, python: str = sys.executable) -> Run:
+    """`qrs ARGS` in a new process (as the command runs), timed from start to exit; `python` (and `cwd`) choose
+    the tree it runs: this one, or a baseline revision's with its own environment."""
     started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", WRAPPER, *args], capture_output=True, text=True, cwd=cwd)
+    result = subprocess.run([python, "-c", WRAPPER, *args], capture_output=True, text=True, cwd=cwd)
     seconds = time.perf_counter() - started
     found = re.search(r"^QRS-BENCH (\d+) (\d+) (\d+) (True|False)$", result.stderr, re.M)
     if not found:
@@ -182,7 +189,7 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
     plain = dict(final, string=plain_html)
 
     def real_layout():
-        render.pdf(sheet, render.layout(project, sheet, options))
+        render.pdf(sheet, render.layout(project, sheet, options).document)
 
     def plain_column():
         weasyprint.HTML(**plain).write_pdf(**pdf_options)
@@ -275,6 +282,101 @@ def full_builds(work: Path, jobs: int, rounds: int) -> tuple[list[Figure], int]:
     return figures, peak
 
 
+# --- 8 to 11: against a baseline revision, and the warm watch ----------------------------------------------
+
+
+def baseline(revision: str, work: Path) -> tuple[str, Path]:
+    """The baseline revision checked out beside (a git worktree) with an environment of its own, installed from
+    its own pyproject.toml (its pinned libraries, not this tree's): (its python, its tree)."""
+    tree = work / "baseline"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), revision], check=True,
+                   capture_output=True)
+    venv = work / "baseline-venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-e", f"{tree}[dev]"], check=True)
+    return str(venv / "bin" / "python"), tree
+
+
+def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -> list[Figure]:
+    """Figures 8 to 10: the same commands run by this tree and by the baseline's, taking turns."""
+    python, tree = baseline(revision, work)
+    sides = {"current": (sys.executable, ROOT), "baseline": (python, tree)}
+    try:
+        def command(side: str, *args: str) -> float:
+            interpreter, root = sides[side]
+            where = ["--sources", str(root / "sources"), "--build-dir", str(work / f"{side}-build")]
+            return must(qrs(*where, *args, cwd=root, python=interpreter), f"{side}: qrs {' '.join(args)}").seconds
+
+        one = ["build", "wab2", "--lang", "fr", "--rebuild", "--jobs", "1"]
+        for side in sides:
+            command(side, "build", "--all")  # warm: installed, imports cached, heights kept
+        wab2 = interleaved({side: (lambda side=side: command(side, *one)) for side in sides}, rounds)
+
+        everything = interleaved({side: (lambda side=side: command(side, "build", "--all", "--rebuild"))
+                                  for side in sides}, rounds)
+
+        def cold_cache() -> float:
+            shutil.rmtree(work / "current-build" / ".cache", ignore_errors=True)
+            return command("current", *one)
+
+        cold = statistics.median(cold_cache() for _ in range(rounds))
+        figures = [
+            Figure(f"8. wab2 (fr), whole process, current ÷ baseline {revision[:10]}",
+                   f"{wab2['current'] / wab2['baseline']:.2f}×  ({wab2['current']:.2f} s ÷ {wab2['baseline']:.2f} s)",
+                   "≤ 0.55×", wab2["current"] / wab2["baseline"] <= 0.55),
+            Figure("   the same, heights cache emptied before each build",
+                   f"{cold / wab2['baseline']:.2f}×  ({cold:.2f} s)", "information", None),
+            Figure(f"9. `qrs build --all --rebuild`, current ÷ baseline",
+                   f"{everything['current'] / everything['baseline']:.2f}×  "
+                   f"({everything['current']:.1f} s ÷ {everything['baseline']:.1f} s)",
+                   "≤ 0.6×", everything["current"] / everything["baseline"] <= 0.6),
+        ]
+        if with_tests:
+            def suite(side: str) -> float:
+                interpreter, root = sides[side]
+                started = time.perf_counter()
+                subprocess.run([interpreter, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root, check=True,
+                               capture_output=True)
+                return time.perf_counter() - started
+
+            tests = {side: suite(side) for side in ("baseline", "current")}
+            figures.append(Figure("10. the test suite (`make test`), current ÷ baseline",
+                                  f"{tests['current'] / tests['baseline']:.2f}×  "
+                                  f"({tests['current']:.0f} s ÷ {tests['baseline']:.0f} s)",
+                                  "≤ 0.5×", tests["current"] / tests["baseline"] <= 0.5))
+        return figures
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
+
+
+def watch_edit(rounds: int, work: Path) -> list[Figure]:
+    """Figure 11: `qrs watch` rebuilding wab2 (fr) after a one-cell edit (a warm process: WeasyPrint loaded,
+    heights kept) ÷ a cold `qrs build wab2 --lang fr --rebuild` (a new process)."""
+    from generator.project import Project
+    from generator.watch import Watcher
+
+    sources = work / "watch-sources"
+    shutil.copytree(SOURCES, sources)
+    project = Project.at(sources, work / "watch-build")
+    watcher = Watcher(project, sheets=("wab2",), languages=("fr",))
+    source = sources / "wab2.yaml"
+    watcher.rebuild([source])
+    where = ["--sources", str(sources), "--build-dir", str(work / "watch-cold")]
+    must(qrs(*where, "build", "wab2", "--lang", "fr"), "a first build (its heights kept, as the watch's are)")
+    text = source.read_text(encoding="utf-8")
+    edits, colds = [], []
+    for round_number in range(rounds):
+        source.write_text(text.replace(*CELL) if round_number % 2 == 0 else text, encoding="utf-8")
+        started = time.perf_counter()
+        if watcher.changed([source]):
+            raise SystemExit("qrs watch found problems after the one-cell edit")
+        edits.append(time.perf_counter() - started)
+        colds.append(must(qrs(*where, "build", "wab2", "--lang", "fr", "--rebuild"), "a cold build").seconds)
+    edit, cold = statistics.median(edits), statistics.median(colds)
+    return [Figure("11. `qrs watch` after a one-cell edit of wab2 (new PDF and its pages) ÷ a cold build",
+                   f"{edit / cold:.2f}×  ({edit:.2f} s ÷ {cold:.2f} s)", "≤ 0.3×", edit / cold <= 0.3)]
+
+
 # --- 7: a generated library ---------------------------------------------------------------------------------
 
 
@@ -320,6 +422,9 @@ def main() -> None:
     parser.add_argument("--lang", default="fr", help="its language (default fr)")
     parser.add_argument("--library-sheet", default="warhammer", help="the sheet copied into the library (default warhammer)")
     parser.add_argument("--jobs", type=int, default=cores(), help="workers (default: one per core)")
+    parser.add_argument("--baseline", default=BASELINE, help=f"the revision to compare with (default {BASELINE[:10]}, "
+                                                             "the tree before the layout packer)")
+    parser.add_argument("--with-tests", action="store_true", help="also time the test suite against the baseline's")
     arguments = parser.parse_args()
     rounds = arguments.rounds or (1 if arguments.quick else 3)
     count = arguments.library or (20 if arguments.quick else 100)
@@ -342,6 +447,10 @@ def main() -> None:
         figures += found
         peak = max(peak, library_peak)
         figures.insert(-1, Figure("6. peak memory of a worker", f"{peak / 1024:.0f} MB", "≤ 300 MB", peak / 1024 <= 300))
+        progress(f"figures 8 to 10: against the baseline {arguments.baseline[:10]} (its own environment first)")
+        figures += against_baseline(arguments.baseline, rounds, work, arguments.with_tests)
+        progress("figure 11: the warm watch")
+        figures += watch_edit(max(rounds, 2), work)
 
     widths = (max(len(f.name) for f in figures), max(len(f.measured) for f in figures), max(len(f.target) for f in figures))
     print()

@@ -18,6 +18,7 @@ from generator.measure import Measured
 
 FORMAT = 1
 KEPT = 3  # entries kept per file: this many times those the last build used (other papers, scales)
+KEPT_DECISIONS = 8  # scale decisions kept per file (papers, options)
 LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pyphen", "font-source-sans-pro")
 
 
@@ -43,6 +44,7 @@ class Cache:
         self.path = path
         self.known: dict[str, Measured] = {}
         self.used: dict[str, Measured] = {}
+        self.decisions: dict[str, float] = {}  # the type scale a sheet's layout chose, by the key of all it measured
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -52,6 +54,10 @@ class Cache:
                 measured = Measured.from_json(entry)
                 if measured is not None:
                     self.known[name] = measured
+            decisions = data.get("decisions")
+            if isinstance(decisions, dict):
+                self.decisions = {name: scale for name, scale in decisions.items()
+                                  if isinstance(scale, float) and 0 < scale <= 1}
 
     def get(self, name: str) -> Measured | None:
         found = self.used.get(name) or self.known.get(name)
@@ -62,6 +68,17 @@ class Cache:
     def put(self, name: str, measured: Measured) -> None:
         self.used[name] = measured
 
+    def decision(self, name: str, allowed: tuple[float, ...]) -> float | None:
+        """The scale decided before for the same measurements, if it is one of those allowed now."""
+        scale = self.decisions.get(name)
+        return scale if scale in allowed else None
+
+    def decide(self, name: str, scale: float) -> None:
+        self.decisions.pop(name, None)
+        self.decisions[name] = scale
+        while len(self.decisions) > KEPT_DECISIONS:  # an edit changes the key: the oldest go first
+            self.decisions.pop(next(iter(self.decisions)))
+
     def save(self) -> None:
         from generator import write
 
@@ -69,6 +86,7 @@ class Cache:
         kept = dict(list(self.used.items()) + older[: max(0, (KEPT - 1) * len(self.used))])
         entries = {name: value.to_json() for name, value in kept.items()}
         try:
-            write.atomically(self.path, json.dumps({"format": FORMAT, "entries": entries}, sort_keys=True).encode())
+            content = {"format": FORMAT, "entries": entries, "decisions": self.decisions}
+            write.atomically(self.path, json.dumps(content, sort_keys=True).encode())
         except OSError:
             pass  # a cache that cannot be written only costs the next build its measuring

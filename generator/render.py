@@ -213,9 +213,9 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
 
 def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
          plan: list[list[list[Item]]] | None = None, scale: float = 1.0) -> str:
-    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, one a column)."""
+    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column)."""
     context = _context(project, sheet, options, untranslated, marks, scale)
-    context["plan"] = plan if plan is not None else [[[item] for item in items(sheet)]]
+    context["plan"] = plan if plan is not None else [[items(sheet)]]
     return _environment(project.templates).get_template("sheet.html.j2").render(context)
 
 
@@ -268,10 +268,18 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
     frame = page_frame(sheet, options)
     whole = items(sheet)
     cache = heights.Cache(project.build / ".cache" / f"{sheet.sheet}.{sheet.lang}.json")
+    decision = None
     tried = []
     for scale in SCALES:
+        if decision is not None and scale != decision:
+            continue
         context = _context(project, sheet, options, untranslated, marks, scale)
-        measured, header = _measured(project, context, whole, cache)
+        measured, header, digest = _measured(project, context, whole, cache)
+        if scale == SCALES[0]:  # the same blocks, styles and frame always choose the same scale
+            decision_key = heights.key(digest, repr(frame), repr((SCALES, GOOD_HOLE, HOLE_STEP)), _PACKER)
+            decision = cache.decision(decision_key, SCALES)
+            if decision is not None and decision != scale:
+                continue
         capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
         packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
         if packing.pages > frame.pages:  # the smallest type comes closest to fitting
@@ -279,16 +287,21 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
         else:  # a hole a little smaller is no reason for a smaller type
             tried.append(((0, round(packing.largest_hole / (HOLE_STEP * frame.column_height)), -scale),
                           context, measured, header, packing))
-        if packing.pages <= frame.pages and packing.largest_hole <= GOOD_HOLE * frame.column_height:
+        if decision is None and packing.pages <= frame.pages and packing.largest_hole <= GOOD_HOLE * frame.column_height:
             break
-    cache.save()
     # Fitting the pages comes first; then the smallest largest hole; then the largest type.
     _, context, measured, header, packing = min(tried, key=lambda candidate: candidate[0])
+    cache.decide(decision_key, context["scale"])
+    cache.save()
     plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
              for column in page] for page in packing.plan]
     context["plan"] = plan
     document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
     return Laid(document, plan, context["scale"], frame, header, packing.used)
+
+
+# The packer's own code is part of a scale decision's key: a new packer decides again.
+_PACKER = hashlib.sha256(Path(layout_module.__file__).read_bytes()).hexdigest()
 
 
 def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_module.Piece:
@@ -308,9 +321,9 @@ def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Me
 
 
 def _measured(project: Project, context: dict, whole: list[Item], cache: heights.Cache
-              ) -> tuple[dict[str, measure.Measured], float]:
+              ) -> tuple[dict[str, measure.Measured], float, str]:
     """Every block's measurement and the header's height: from the cache, else from one measuring pass
-    over the blocks whose key is new."""
+    over the blocks whose key is new; and a digest of all their keys."""
     environment = _environment(project.templates)
     style = _style_key(project, context)
     header_html = environment.get_template("header.html.j2").render(context)
@@ -331,7 +344,7 @@ def _measured(project: Project, context: dict, whole: list[Item], cache: heights
         for ident, value in fresh.items():
             cache.put(keys[ident], value)
             found[ident] = value
-    return found, header.height
+    return found, header.height, heights.key(header_key, *keys.values())
 
 
 def _style_key(project: Project, context: dict) -> str:

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from generator import heights, measure, pipeline, render
+from generator import heights, layout, measure, pipeline, render
 from generator.measure import Measured
 from generator.project import Project
 from tests.conftest import FIXTURES
@@ -40,13 +40,26 @@ def lay_out(project: Project) -> render.Laid:
     return render.layout(project, pipeline.check(project.sources / "every-block.yaml"), pipeline.BuildOptions())
 
 
-def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_ids):
+def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_ids, monkeypatch):
     first = lay_out(project)
     passes = len(measured_ids)  # one a type scale tried
     assert passes >= 1 and all("to-wound" in ids and "errata" in ids for ids in measured_ids)
+    packed, pack = [], layout.pack
+    monkeypatch.setattr(layout, "pack", lambda *args: packed.append(args) or pack(*args))
     second = lay_out(project)
     assert len(measured_ids) == passes
+    assert len(packed) == 1  # the scale decided before is tried alone
     assert second.report() == first.report()
+
+
+def test_a_damaged_scale_decision_is_ignored(project):
+    honest = lay_out(project).report()
+    cache_file = next((project.build / ".cache").glob("*.json"))
+    data = json.loads(cache_file.read_text())
+    assert len(data["decisions"]) == 1
+    data["decisions"] = {key: "0.5" for key in data["decisions"]}
+    cache_file.write_text(json.dumps(data))
+    assert lay_out(project).report() == honest
 
 
 def test_an_edited_block_is_the_only_one_measured_again(project, measured_ids):
