@@ -59,13 +59,23 @@ class State:
     version: int = 0
     pages: dict[str, list[str]] = field(default_factory=dict)  # "<sheet>.<lang>" → PNG file names
     problems: list[str] = field(default_factory=list)
+    building: list[str] = field(default_factory=list)  # the sources being built now: the page says so
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def start(self, names: list[str]) -> None:
+        with self.lock:
+            self.building = names
 
     def update(self, pages: dict[str, list[str]], problems: list[str]) -> None:
         with self.lock:
             self.pages.update(pages)
             self.problems = problems
+            self.building = []
             self.version += 1
+
+    def now_building(self) -> list[str]:
+        with self.lock:
+            return list(self.building)
 
     def snapshot(self) -> tuple[int, dict[str, list[str]], list[str]]:
         with self.lock:
@@ -94,6 +104,8 @@ class Watcher:
         """Build each source in its languages and draw its pages; report and return the problems."""
         problems: list[Problem] = []
         pages: dict[str, list[str]] = {}
+        sources = list(sources)
+        self.state.start([source.stem for source in sources])
         for source in sources:
             try:
                 languages = self.languages or (pipeline.check(source).lang,)
@@ -175,7 +187,7 @@ img {{ display: block; max-width: 100%; margin-bottom: 1rem; box-shadow: 0 1px 4
 pre.problems {{ background: #fee; border: 1px solid #c00; padding: .5rem; white-space: pre-wrap; }}
 </style></head>
 <body>
-<p>qrs watch: the last good build, reloaded on every save.</p>
+<p>qrs watch: the last good build, reloaded on every save. <strong id="building"></strong></p>
 {problems}
 {sheets}
 <script>
@@ -185,6 +197,7 @@ async function poll() {{
     const response = await fetch("/version", {{cache: "no-store"}});
     const state = await response.json();
     if (state.version !== shown) {{ location.reload(); return; }}
+    document.getElementById("building").textContent = state.building.length ? "building " + state.building.join(", ") + "…" : "";
   }} catch (error) {{}}
   setTimeout(poll, 1000);
 }}
@@ -232,7 +245,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", page(self.server.state).encode())
         elif path == "/version":
             version, _, problems = self.server.state.snapshot()
-            self._send(HTTPStatus.OK, "application/json", json.dumps({"version": version, "problems": problems}).encode())
+            state = {"version": version, "problems": problems, "building": self.server.state.now_building()}
+            self._send(HTTPStatus.OK, "application/json", json.dumps(state).encode())
         elif (target := served_file(self.server.folder, self.path)) is not None:
             kind = {".png": "image/png", ".pdf": "application/pdf"}.get(target.suffix, "application/octet-stream")
             self._send(HTTPStatus.OK, kind, target.read_bytes())

@@ -84,7 +84,11 @@ def test_the_server_shows_the_pages_and_their_version(tmp_path):
         assert b'src="/files/wab2.fr-1.png?v=1"' in body and b"sources/wab2.yaml:3:1: a problem" in body
         assert b'fetch("/version"' in body
         status, _, body = get("/version")
-        assert status == 200 and json.loads(body)["version"] == 1
+        assert status == 200 and json.loads(body)["version"] == 1 and json.loads(body)["building"] == []
+        state.start(["wab2"])  # a save: the page says "building wab2…" until the new pages are drawn
+        assert json.loads(get("/version")[2])["building"] == ["wab2"] and b'getElementById("building")' in get("/")[2]
+        state.update({}, [])
+        assert json.loads(get("/version")[2]) == {"version": 2, "problems": [], "building": []}
         assert get("/files/wab2.fr-1.png") == (200, "image/png", b"\x89PNG page one")
         for path in ("/files/../secret.txt", "/files/..%2Fsecret.txt", "/../secret.txt", "/secret.txt"):
             status, _, body = get(path)
