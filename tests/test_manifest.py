@@ -157,7 +157,7 @@ def test_a_failed_build_marks_nothing_fresh(project, built):
 
 
 def test_a_build_that_fails_writes_no_manifest(project, built):
-    edit(project.sources / "fpga.yaml", "lang: fr", "lang: fr\nlang: en")
+    edit(project.sources / "fpga.yaml", "\nlang: fr\n", "\nlang: fr\nlang: en\n")  # the sheet's own, at the top
     problems = parallel.build(project, [project.sources / "fpga.yaml"], [], (), SETTINGS, Reporter(quiet=True), jobs=1)
     assert problems and not project.build.exists()
 
