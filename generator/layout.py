@@ -7,7 +7,7 @@ lines break: among every admissible break point, in reading order, the plan that
 then leaves the smallest largest hole at the foot of a column, then the most even columns.
 
 A block may continue into the next column between two of its units (table rows, steps, paragraphs),
-keeping at least `MIN_UNITS` on each side; the continuation repeats its title and table header, and a
+keeping at least `MIN_UNITS` of them, or three lines' height, on each side; the continuation repeats its title and table header, and a
 column that starts inside a section repeats the section's heading. A block's own heading, title and
 intro are measured as part of its first unit's fragment, so they never end a column alone.
 """
@@ -15,6 +15,7 @@ intro are measured as part of its first unit's fragment, so they never end a col
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import accumulate
 from math import ceil, floor
 from typing import Literal
@@ -93,14 +94,9 @@ class Piece:
                 and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)]
 
 
-_PREFIXES: dict[tuple[float, ...], list[float]] = {}
-
-
-def _prefix(units: tuple[float, ...]) -> list[float]:
-    found = _PREFIXES.get(units)
-    if found is None:
-        found = _PREFIXES[units] = [0.0, *accumulate(units)]
-    return found
+@lru_cache(maxsize=1024)  # asked for every column the packer tries: computed once a piece
+def _prefix(units: tuple[float, ...]) -> tuple[float, ...]:
+    return (0.0, *accumulate(units))
 
 
 @dataclass(frozen=True)

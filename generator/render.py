@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import hashlib
 import mimetypes
 import os
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -268,36 +268,55 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
     frame = page_frame(sheet, options)
     whole = items(sheet)
     cache = heights.Cache(project.build / ".cache" / f"{sheet.sheet}.{sheet.lang}.json")
-    decision = None
-    tried = []
-    for scale in SCALES:
-        if decision is not None and scale != decision:
-            continue
-        context = _context(project, sheet, options, untranslated, marks, scale)
-        measured, header, digest = _measured(project, context, whole, cache)
-        if scale == SCALES[0]:  # the same blocks, styles and frame always choose the same scale
-            decision_key = heights.key(digest, repr(frame), repr((SCALES, GOOD_HOLE, HOLE_STEP)), _PACKER)
-            decision = cache.decision(decision_key, SCALES)
-            if decision is not None and decision != scale:
-                continue
-        capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
-        packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
-        if packing.pages > frame.pages:  # the smallest type comes closest to fitting
-            tried.append(((1, 0, scale), context, measured, header, packing))
-        else:  # a hole a little smaller is no reason for a smaller type
-            tried.append(((0, round(packing.largest_hole / (HOLE_STEP * frame.column_height)), -scale),
-                          context, measured, header, packing))
-        if decision is None and packing.pages <= frame.pages and packing.largest_hole <= GOOD_HOLE * frame.column_height:
-            break
-    # Fitting the pages comes first; then the smallest largest hole; then the largest type.
-    _, context, measured, header, packing = min(tried, key=lambda candidate: candidate[0])
-    cache.decide(decision_key, context["scale"])
+    attempt = partial(_attempt, project, sheet, options, untranslated, marks, frame, whole, cache)
+    context, measured, header, packing = _choose_scale(attempt, frame, cache).plan
     cache.save()
     plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
              for column in page] for page in packing.plan]
     context["plan"] = plan
     document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
     return Laid(document, plan, context["scale"], frame, header, packing.used)
+
+
+@dataclass
+class _Attempt:
+    """The plan at one type scale, and how it ranks: fitting the pages first, then the smallest largest hole
+    (holes within HOLE_STEP of each other alike), then the largest type."""
+
+    rank: tuple
+    good: bool  # it fits the pages with no hole over GOOD_HOLE: no need to try a smaller type
+    digest: str  # of every measurement it used
+    plan: tuple
+
+
+def _attempt(project, sheet, options, untranslated, marks, frame, whole, cache, scale: float) -> _Attempt:
+    context = _context(project, sheet, options, untranslated, marks, scale)
+    measured, header, digest = _measured(project, context, whole, cache)
+    capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
+    packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
+    fits = packing.pages <= frame.pages
+    rank = (0, round(packing.largest_hole / (HOLE_STEP * frame.column_height)), -scale) if fits else (1, 0, scale)
+    good = fits and packing.largest_hole <= GOOD_HOLE * frame.column_height
+    return _Attempt(rank, good, digest, (context, measured, header, packing))
+
+
+def _choose_scale(attempt, frame: layout_module.Frame, cache: heights.Cache) -> _Attempt:
+    """The best ranked of the scales tried, largest first, until one is good; the scale chosen before for the
+    same measurements, frame and packer (kept with the heights) is tried alone."""
+    first = attempt(SCALES[0])
+    key = heights.key(first.digest, repr(frame), repr((SCALES, GOOD_HOLE, HOLE_STEP)), _PACKER)
+    decided = cache.decision(key, SCALES)
+    if decided is not None:
+        chosen = first if decided == SCALES[0] else attempt(decided)
+    else:
+        tried = [first]
+        for scale in SCALES[1:]:
+            if tried[-1].good:
+                break
+            tried.append(attempt(scale))
+        chosen = min(tried, key=lambda found: found.rank)
+    cache.decide(key, chosen.plan[0]["scale"])
+    return chosen
 
 
 # The packer's own code is part of a scale decision's key: a new packer decides again.
