@@ -293,7 +293,10 @@ def baseline(revision: str, work: Path) -> tuple[str, Path]:
                    capture_output=True)
     venv = work / "baseline-venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-e", f"{tree}[dev]"], check=True)
+    installed = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-e", f"{tree}[dev]"],
+                               capture_output=True, text=True)
+    if installed.returncode != 0:
+        raise SystemExit(f"the baseline's environment could not be installed:\n{installed.stderr}")
     return str(venv / "bin" / "python"), tree
 
 
