@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from generator import __version__
+from generator import __version__, files
+from generator.errors import UserError
 from generator.measure import Measured
 
 FORMAT = 1
 KEPT = 3  # entries kept per file: this many times those the last build used (other papers, scales)
 KEPT_DECISIONS = 8  # scale decisions kept per file (papers, options)
+MAX_BYTES = 64 * 1024 * 1024
 LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pyphen", "font-source-sans-pro")
 
 
+@cache
 def _versions() -> str:
     found = []
     for name in LIBRARIES:
@@ -45,9 +49,9 @@ class Cache:
         self.known: dict[str, Measured] = {}
         self.used: dict[str, Measured] = {}
         self.decisions: dict[str, float] = {}  # the type scale a sheet's layout chose, by the key of all it measured
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # a regular file of a sane size only: a FIFO or a device named so is no cache
+            data = json.loads(files.read_regular(path, MAX_BYTES, "a heights cache").decode("utf-8"))
+        except (OSError, ValueError, UserError):
             return
         if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
             for name, entry in data["entries"].items():
@@ -87,6 +91,6 @@ class Cache:
         entries = {name: value.to_json() for name, value in kept.items()}
         try:
             content = {"format": FORMAT, "entries": entries, "decisions": self.decisions}
-            write.atomically(self.path, json.dumps(content, sort_keys=True).encode())
+            write.atomically(self.path, json.dumps(content).encode())  # in order: the oldest decisions go first
         except OSError:
             pass  # a cache that cannot be written only costs the next build its measuring

@@ -117,3 +117,13 @@ def test_the_key_changes_with_what_decides_a_height():
     assert heights.key("style", "<p>a</p>") == heights.key("style", "<p>a</p>")
     assert heights.key("style", "<p>a</p>") != heights.key("style", "<p>b</p>")
     assert heights.key("style", "<p>a</p>") != heights.key("other style", "<p>a</p>")
+
+
+def test_a_cache_that_is_not_a_regular_file_is_ignored(project):
+    import os
+
+    honest = lay_out(project).report()
+    cache_file = next((project.build / ".cache").glob("*.json"))
+    cache_file.unlink()
+    os.mkfifo(cache_file)  # reading it as a file would wait for a writer forever
+    assert lay_out(project).report() == honest
