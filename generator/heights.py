@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -34,6 +35,13 @@ def _versions() -> str:
         except metadata.PackageNotFoundError:
             found.append(f"{name}=?")
     return f"qrs={__version__};" + ";".join(found)
+
+
+def folder(build: Path) -> Path:
+    """build/.cache, or the folder QRS_CACHE_DIR names: one cache for several build folders (CI runners, a
+    test session); entries are keyed by all that decides them, so sharing them is safe."""
+    shared = os.environ.get("QRS_CACHE_DIR")
+    return Path(shared) if shared else build / ".cache"
 
 
 def key(*parts: str) -> str:

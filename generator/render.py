@@ -267,7 +267,7 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
     scale that fits the declared pages without a hole, and lay the pages out."""
     frame = page_frame(sheet, options)
     whole = items(sheet)
-    cache = heights.Cache(project.build / ".cache" / f"{sheet.sheet}.{sheet.lang}.json")
+    cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
     attempt = partial(_attempt, project, sheet, options, untranslated, marks, frame, whole, cache)
     context, measured, header, packing = _choose_scale(attempt, frame, cache).plan
     cache.save()

@@ -23,6 +23,22 @@ def block_types() -> list[str]:
     return [get_args(kind.model_fields["type"].annotation)[0] for kind in get_args(get_args(Block)[0])]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_heights(tmp_path_factory):
+    """One heights cache for the whole session, shared by its workers: each sheet is measured once, not once a
+    test (generator.heights keys every measurement by all that decides it). Tests of the cache itself unset it."""
+    folder = tmp_path_factory.getbasetemp().parent / "qrs-heights"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("QRS_CACHE_DIR", str(folder))
+        yield folder
+
+
+@pytest.fixture
+def own_heights(monkeypatch):
+    """This test's build folder keeps its own heights (build/.cache), as without QRS_CACHE_DIR."""
+    monkeypatch.delenv("QRS_CACHE_DIR", raising=False)
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
     """Build a sheet once per session into a temporary build folder; returns the PDF path."""

@@ -15,7 +15,7 @@ from tests.conftest import FIXTURES
 
 
 @pytest.fixture
-def project(tmp_path):
+def project(tmp_path, own_heights):
     sources = tmp_path / "sources"
     sources.mkdir()
     shutil.copy(FIXTURES / "every-block.yaml", sources)

@@ -122,7 +122,7 @@ def test_completeness_check_notices_a_missing_row(built):
         assert_complete(pdf, sheet)
 
 
-def test_a_failed_build_keeps_the_previous_pdf(tmp_path):
+def test_a_failed_build_keeps_the_previous_pdf(tmp_path, own_heights):
     source = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
     sources = tmp_path / "sources"
     sources.mkdir()
