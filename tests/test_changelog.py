@@ -58,5 +58,5 @@ def test_qrs_changelog_prints_every_change_by_kind_in_each_format():
     assert [edition["edition"] for edition in data["editions"]] == ["2.1", "2.0"]
     assert set(data["editions"][0]["changes"]) == set(changelog.KINDS)
     english = qrs("changelog", "wab2", "--lang", "en", "--format", "markdown").stdout
-    assert english.startswith("## wab2 2.1 (2026-11-21)\n### Rules\n- Save chart: mounted too")
+    assert english.startswith("## wab2 2.1 (2026-11-21)\n### Rules\n- Saves: mounted too")
     assert "Orthographe" not in english and "### Spelling" not in english  # every typo fix of wab2 is French

@@ -331,3 +331,13 @@ def _has(box, tag: str) -> bool:
 
 def _text(box) -> str:
     return "".join(getattr(child, "text", "") for child in box.descendants()).strip()
+
+
+@pytest.mark.parametrize("kind, name, lang, paper", [output for output in OUTPUTS if output[0] == "sheet"])
+def test_the_changes_box_prints_at_most_8_lines(laid_out, kind, name, lang, paper):
+    _, laid, _ = laid_out(kind, name, lang, paper)
+    boxes = [box for ident, found in render.measure.section_boxes(laid.document).items() if ident.startswith("errata")
+             for box in found]
+    lines = [_text(line) for box in boxes for line in box.descendants()
+             if type(line).__name__ == "LineBox" and "::" not in line.element_tag]
+    assert len(lines) <= 8, lines  # its heading, the changes of play, the count of the rest, the credits
