@@ -171,7 +171,8 @@ def _changelog(sheet: Sheet):
 
 def _changed_blocks(sheet: Sheet):
     """A change names the blocks (or block/row) it touches: each must exist."""
-    rows = {f"{block.id}/{row.id}" for block in sheet.blocks() for row in getattr(block, "rows", []) if getattr(row, "id", None)}
+    rows = {f"{block.id}/{row.id}" for block in sheet.blocks()  # table rows and saves items with an id
+            for row in [*getattr(block, "rows", []), *getattr(block, "items", [])] if getattr(row, "id", None)}
     known = {block.id for block in sheet.blocks()} | rows
     for e, edition in enumerate(sheet.changelog):
         for c, change in enumerate(edition.changes):
