@@ -47,7 +47,8 @@ QRS = Path(sys.executable).parent / "qrs"
 # (the workers) and of itself, in kB, and whether it imported WeasyPrint.
 WRAPPER = (
     "import resource, sys\n"
-    "from generator.cli import main\n"
+    "try:\n    from generator.cli.main import main\n"
+    "except ImportError:  # a baseline from before the package was grouped by stage\n    from generator.cli import main\n"
     "code = 0\n"
     "try:\n    main(sys.argv[1:])\n"
     "except SystemExit as exit:\n    code = exit.code\n"
@@ -158,8 +159,9 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
     """Figures 1 and 2, and what subsetting the fonts costs (for information)."""
     import weasyprint
 
-    from generator import pipeline, render
+    from generator import pipeline
     from generator.project import Project
+    from generator.renderer import render
 
     project = Project.at(SOURCES, work / "one-sheet")
     path = SOURCES / f"{sheet_id}.yaml"
@@ -177,7 +179,7 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
 
     sheet = pipeline.check(path)
     if lang != sheet.lang:
-        from generator import i18n
+        from generator.source import i18n
 
         located = pipeline.load(path)[0]
         sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(SOURCES, sheet.sheet, lang), False)
@@ -356,7 +358,7 @@ def watch_edit(rounds: int, work: Path) -> list[Figure]:
     """Figure 11: `qrs watch` rebuilding wab2 (fr) after a one-cell edit (a warm process: WeasyPrint loaded,
     heights kept) ÷ a cold `qrs build wab2 --lang fr --rebuild` (a new process)."""
     from generator.project import Project
-    from generator.watch import Watcher
+    from generator.cli.watch import Watcher
 
     sources = work / "watch-sources"
     shutil.copytree(SOURCES, sources)
@@ -415,7 +417,7 @@ def progress(text: str) -> None:
 
 
 def main() -> None:
-    from generator.parallel import cores
+    from generator.output.parallel import cores
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one round of each figure and a library of 20 sheets")

@@ -1,6 +1,6 @@
 """Modules imported on first use, so that a command with nothing to do does not pay for them.
 
-`qrs build` with every output up to date needs only the manifest (generator.manifest); the pipeline, the model
+`qrs build` with every output up to date needs only the manifest (generator.output.manifest); the pipeline, the model
 (pydantic) and WeasyPrint are imported by the first attribute read of the module `lazy.module` returns.
 """
 

@@ -8,13 +8,15 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from generator import handout as handouts
-from generator import diff, glyphs, history, i18n, words
+from generator.schema import handout as handouts
+from generator.schema import diff
+from generator.renderer import glyphs, words
+from generator.source import history, i18n
 from generator.errors import Problem, UserError
-from generator.load import Located, load_file
-from generator.model import Handout, Sheet
+from generator.source.load import Located, load_file
+from generator.schema.model import Handout, Sheet
 from generator.project import SHEET_ID, Project, variant_of
-from generator.validate import keyword_index, markup_findings, parse, validate
+from generator.schema.validate import keyword_index, markup_findings, parse, validate
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def translated(project: Project, path: Path, lang: str | None, allow_fallback: b
 def build(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
           output: Path | None = None, layouts: list[dict] | None = None) -> Path:
     """Build one sheet in one language; the previous PDF stays until the new one is complete."""
-    from generator import write
+    from generator.output import write
 
     located, sheet = load(path)
     since = options.changes_since or (previous_edition(located, sheet) if options.errata_only else None)
@@ -104,7 +106,7 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
                  problem: Callable[[tuple, str], Problem], layouts: list[dict] | None = None) -> bytes:
     """Render: the font's characters checked first, then the layout measured on the laid-out pages.
     `problem` places a finding in the source the author edits; the layout's report goes to `layouts`."""
-    from generator import render  # render imports WeasyPrint: only when something is rendered
+    from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
 
     problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]
     if problems:
@@ -243,7 +245,8 @@ def update_handout_translations(project: Project, path: Path, languages: tuple[s
 def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
                   layouts: list[dict] | None = None) -> Path:
     """Build one handout in one language: its sheet's parts the army uses, composed into a sheet and rendered."""
-    from generator import render, write  # render imports WeasyPrint: only when something is rendered
+    from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
+    from generator.output import write
 
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)

@@ -32,7 +32,7 @@ class Reporter:
         """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
         the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
         every column's use."""
-        from generator.layout import columns_line, layout_warnings  # pure: neither the model nor WeasyPrint
+        from generator.renderer.layout import columns_line, layout_warnings  # pure: neither the model nor WeasyPrint
 
         warnings = layout_warnings(layout) if layout else []
         if self.json:

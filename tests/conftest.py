@@ -18,7 +18,7 @@ def block_types() -> list[str]:
     """Every block type of the model, so that tests cover a new one without being told."""
     from typing import get_args
 
-    from generator.model import Block
+    from generator.schema.model import Block
 
     return [get_args(kind.model_fields["type"].annotation)[0] for kind in get_args(get_args(Block)[0])]
 
@@ -26,7 +26,7 @@ def block_types() -> list[str]:
 @pytest.fixture(scope="session", autouse=True)
 def shared_heights(tmp_path_factory):
     """One heights cache for the whole session, shared by its workers: each sheet is measured once, not once a
-    test (generator.heights keys every measurement by all that decides it). Tests of the cache itself unset it."""
+    test (generator.renderer.heights keys every measurement by all that decides it). Tests of the cache itself unset it."""
     folder = tmp_path_factory.getbasetemp().parent / "qrs-heights"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("QRS_CACHE_DIR", str(folder))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from generator.cli.main import main
 
 BAD_INPUTS = Path(__file__).resolve().parent / "bad_inputs"
 BUILD_FIXTURES = BAD_INPUTS / "build"
@@ -146,7 +146,9 @@ def _bound(model, name: str, attribute: str) -> int:
 def test_the_documented_limits_are_the_enforced_ones():
     from typing import get_args
 
-    from generator import load, model, validate
+    from generator.source import load
+
+    from generator.schema import model, validate
 
     id_length = next(arg.max_length for arg in get_args(model.Id)[1:] if getattr(arg, "max_length", None))
     limits = {
@@ -176,7 +178,7 @@ def test_the_documented_limits_are_the_enforced_ones():
 
 
 def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, capsys):
-    from generator.load import MAX_SOURCE_BYTES
+    from generator.source.load import MAX_SOURCE_BYTES
 
     sources = tmp_path / "sources"
     sources.mkdir()

@@ -9,7 +9,7 @@ import shlex
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import cli
+from generator.cli.main import cli
 from tests.conftest import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -43,9 +43,9 @@ def test_the_wheel_holds_every_template(wheel):
                  if path.is_file() and "__pycache__" not in path.parts and not path.name.startswith(".")}
     missing = sorted(name for name in templates if f"generator/templates/{name}" not in names)
     assert not missing, f"not in the wheel (list their folder in pyproject.toml's packages): {missing}"
-    assert "generator/cli.py" in names
+    assert "generator/cli/main.py" in names
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
-    assert "qrs = generator.cli:main" in entry_points
+    assert "qrs = generator.cli.main:main" in entry_points
 
 
 def test_the_installed_qrs_works_outside_the_checkout(wheel, tmp_path):

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import i18n, pipeline
-from generator.cli import main
-from generator.load import load_file
-from generator.validate import validate
-from generator.render import Inline
+from generator.source import i18n
+
+from generator import pipeline
+from generator.cli.main import main
+from generator.source.load import load_file
+from generator.schema.validate import validate
+from generator.renderer.render import Inline
 from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES
 
 

@@ -20,8 +20,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import rules
-from generator.cli import main
+from generator.schema import rules
+from generator.cli.main import main
 
 SETTINGS = dict(derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,0 +1,291 @@
+"""`qrs watch`: rebuild on save, and a live preview of the last good build on http://localhost:PORT/.
+
+Three pieces, each testable alone:
+- `to_rebuild`: which sheets a set of changed files concerns (a template concerns them all);
+- `Watcher.rebuild`: builds those sheets (through the manifest, as `qrs build` does), draws their pages
+  (generator.output.preview), and reports problems as the usual file:line:column lines; a failed build leaves the
+  last good pages in place;
+- `serve`: a small HTTP server (stdlib, in a thread) that shows the pages and reloads when they change.
+  It serves the page, a version number, and files directly inside the preview folder, nothing else.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import threading
+import traceback
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable, Iterable
+from urllib.parse import unquote, urlsplit
+
+from generator import pipeline
+
+from generator.output import preview
+from generator.errors import Problem, UserError
+from generator.project import Project
+
+DEFAULT_PORT = 8765
+DEFAULT_SCALE = 1.5
+
+
+class CannotServe(Exception):
+    """The preview server could not start (the port is taken, say)."""
+
+
+def to_rebuild(changed: Iterable[Path], project: Project, watched: list[Path]) -> list[Path]:
+    """The watched sources that changed files concern: a source itself, a catalogue of it
+    (sources/i18n/<sheet>.<lang>.po), or any template (all of them). Other files concern none."""
+    by_id = {path.stem: path for path in watched}
+    templates = project.templates.resolve()
+    sources = project.sources.resolve()
+    chosen: set[Path] = set()
+    for path in changed:
+        path = Path(path).resolve()
+        if path.is_relative_to(templates):
+            return list(watched)
+        if path.parent == sources and path.suffix == ".yaml" and path.stem in by_id:
+            chosen.add(by_id[path.stem])
+        elif path.parent == sources / "i18n" and path.suffix == ".po" and path.name.split(".")[0] in by_id:
+            chosen.add(by_id[path.name.split(".")[0]])
+    return [path for path in watched if path in chosen]
+
+
+@dataclass
+class State:
+    """What the live page shows: the last good pages of each sheet and language, the last problems."""
+
+    version: int = 0
+    pages: dict[str, list[str]] = field(default_factory=dict)  # "<sheet>.<lang>" → PNG file names
+    problems: list[str] = field(default_factory=list)
+    building: list[str] = field(default_factory=list)  # the sources being built now: the page says so
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def start(self, names: list[str]) -> None:
+        with self.lock:
+            self.building = names
+
+    def update(self, pages: dict[str, list[str]], problems: list[str]) -> None:
+        with self.lock:
+            self.pages.update(pages)
+            self.problems = problems
+            self.building = []
+            self.version += 1
+
+    def now_building(self) -> list[str]:
+        with self.lock:
+            return list(self.building)
+
+    def snapshot(self) -> tuple[int, dict[str, list[str]], list[str]]:
+        with self.lock:
+            return self.version, {key: list(value) for key, value in self.pages.items()}, list(self.problems)
+
+
+@dataclass
+class Watcher:
+    project: Project
+    sheets: tuple[str, ...] = ()  # the sheets watched; none given: every sheet, including new ones
+    languages: tuple[str, ...] = ()  # the languages built; none given: each sheet's own
+    options: pipeline.BuildOptions = field(default_factory=pipeline.BuildOptions)
+    scale: float = DEFAULT_SCALE
+    state: State = field(default_factory=State)
+    on_wrote: Callable[[Path], None] = lambda path: None
+    on_problems: Callable[[list[Problem]], None] = lambda problems: None
+
+    @property
+    def folder(self) -> Path:
+        return preview.folder(self.project)
+
+    def watched(self) -> list[Path]:
+        return self.project.sheet_paths(self.sheets)
+
+    def rebuild(self, sources: Iterable[Path]) -> list[Problem]:
+        """Build each source in its languages and draw its pages; report and return the problems."""
+        problems: list[Problem] = []
+        pages: dict[str, list[str]] = {}
+        sources = list(sources)
+        self.state.start([source.stem for source in sources])
+        for source in sources:
+            try:
+                languages = self.languages or (pipeline.check(source).lang,)
+            except UserError as error:
+                problems.extend(error.problems)
+                continue
+            for lang in languages:
+                try:
+                    pdf, built = preview.pdf(self.project, source, lang, self.options)  # recorded in the manifest
+                except UserError as error:
+                    problems.extend(error.problems)
+                    continue
+                except Exception as error:  # noqa: BLE001 - a template being edited: report it, keep watching
+                    problems.append(_unexpected(error, source))
+                    continue
+                if built:
+                    self.on_wrote(pdf)
+                drawn = preview.pages(pdf, self.folder, f"{source.stem}.{lang}", self.scale)
+                pages[f"{source.stem}.{lang}"] = [path.name for path in drawn]
+        problems = sorted(set(problems))
+        if problems:
+            self.on_problems(problems)
+        self.state.update(pages, [str(problem) for problem in problems])
+        return problems
+
+    def changed(self, paths: Iterable[Path]) -> list[Problem]:
+        """Rebuild what changed files concern (nothing when they concern no watched sheet)."""
+        try:
+            watched = self.watched()
+        except UserError as error:  # a watched sheet was removed or renamed
+            self.on_problems(error.problems)
+            self.state.update({}, [str(problem) for problem in error.problems])
+            return error.problems
+        targets = to_rebuild(paths, self.project, watched)
+        return self.rebuild(targets) if targets else []
+
+    def run(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1", announce: Callable[[str], None] = print,
+            stop: threading.Event | None = None) -> None:
+        """Build everything once, then serve the preview and rebuild on every save until interrupted."""
+        import watchfiles
+
+        first = self.watched()  # an unknown sheet name stops here, before anything starts
+        try:
+            server = serve(self.folder, self.state, host, port)
+        except OSError as error:
+            raise CannotServe(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
+        announce(f"live preview: http://localhost:{server.server_address[1]}/ (Ctrl-C to stop)")
+        try:
+            self.rebuild(first)
+            roots = [path for path in (self.project.sources, self.project.templates) if path.exists()]
+            for changes in watchfiles.watch(*roots, stop_event=stop, raise_interrupt=False):
+                self.changed(Path(path) for _, path in changes)
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+def _unexpected(error: Exception, source: Path) -> Problem:
+    """An error that is not a source problem, placed at the template line it came from when there is one."""
+    where = [(frame.filename, frame.lineno) for frame in traceback.extract_tb(error.__traceback__)
+             if frame.filename.endswith(".j2")]
+    line = getattr(error, "lineno", None)
+    name = getattr(error, "filename", None)
+    if name and line:  # a template syntax error names its file and line
+        return Problem(str(name), line, 1, f"{type(error).__name__}: {error}")
+    if where:
+        return Problem(where[-1][0], where[-1][1] or 1, 1, f"{type(error).__name__}: {error}")
+    return Problem(str(source), 1, 1, f"internal error while building: {type(error).__name__}: {error}")
+
+
+# --- the live preview --------------------------------------------------------------------------
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>qrs preview</title>
+<style>
+body {{ font-family: sans-serif; margin: 1rem; background: #ddd; }}
+h2 {{ font-size: 1rem; margin: 1.5rem 0 .5rem; }}
+img {{ display: block; max-width: 100%; margin-bottom: 1rem; box-shadow: 0 1px 4px #0004; background: #fff; }}
+pre.problems {{ background: #fee; border: 1px solid #c00; padding: .5rem; white-space: pre-wrap; }}
+</style></head>
+<body>
+<p>qrs watch: the last good build, reloaded on every save. <strong id="building"></strong></p>
+{problems}
+{sheets}
+<script>
+const shown = {version};
+async function poll() {{
+  try {{
+    const response = await fetch("/version", {{cache: "no-store"}});
+    const state = await response.json();
+    if (state.version !== shown) {{ location.reload(); return; }}
+    document.getElementById("building").textContent = state.building.length ? "building " + state.building.join(", ") + "…" : "";
+  }} catch (error) {{}}
+  setTimeout(poll, 1000);
+}}
+setTimeout(poll, 1000);
+</script>
+</body></html>
+"""
+
+
+def page(state: State) -> str:
+    version, pages, problems = state.snapshot()
+    sheets = "\n".join(
+        f"<h2>{html.escape(key)}</h2>\n" + "\n".join(
+            f'<img src="/files/{html.escape(name)}?v={version}" alt="{html.escape(key)}, page {number}">'
+            for number, name in enumerate(names, start=1))
+        for key, names in sorted(pages.items())
+    ) or "<p>Nothing built yet.</p>"
+    shown = f'<pre class="problems">{html.escape(chr(10).join(problems))}</pre>' if problems else ""
+    return PAGE.format(problems=shown, sheets=sheets, version=version)
+
+
+def served_file(folder: Path, request_path: str) -> Path | None:
+    """The file a /files/<name> request names, if it is a file directly inside `folder`; else None."""
+    path = urlsplit(request_path).path
+    if not path.startswith("/files/"):
+        return None
+    name = unquote(path[len("/files/"):])
+    if not name or name.startswith(".") or any(char in name for char in "/\\\0"):
+        return None
+    root = folder.resolve()
+    target = (root / name).resolve()
+    if target.parent != root or not target.is_file():
+        return None
+    return target
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: "PreviewServer"
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        path = urlsplit(self.path).path
+        if not self._host_is_this_server():
+            self._send(HTTPStatus.MISDIRECTED_REQUEST, "text/plain; charset=utf-8", b"unknown Host header\n")
+        elif path in ("/", "/index.html"):
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", page(self.server.state).encode())
+        elif path == "/version":
+            version, _, problems = self.server.state.snapshot()
+            state = {"version": version, "problems": problems, "building": self.server.state.now_building()}
+            self._send(HTTPStatus.OK, "application/json", json.dumps(state).encode())
+        elif (target := served_file(self.server.folder, self.path)) is not None:
+            kind = {".png": "image/png", ".pdf": "application/pdf"}.get(target.suffix, "application/octet-stream")
+            self._send(HTTPStatus.OK, kind, target.read_bytes())
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found\n")
+
+    def _host_is_this_server(self) -> bool:
+        """A page of another site that rebinds its name to 127.0.0.1 (DNS rebinding) sends its own name as Host:
+        only the names of this loopback address and port are answered, so it cannot read the previews."""
+        port = self.server.server_address[1]
+        names = {f"{name}:{port}" for name in ("localhost", "127.0.0.1", "[::1]")}
+        return (self.headers.get("Host") or "").strip().lower() in names
+
+    def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet: the terminal is for build problems
+        pass
+
+
+class PreviewServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address, folder: Path, state: State):
+        self.folder = folder
+        self.state = state
+        super().__init__(address, Handler)
+
+
+def serve(folder: Path, state: State, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> PreviewServer:
+    """Start the preview server in a background thread (port 0: any free port); stop it with shutdown()."""
+    folder.mkdir(parents=True, exist_ok=True)
+    server = PreviewServer((host, port), folder, state)
+    threading.Thread(target=server.serve_forever, name="qrs-preview", daemon=True).start()
+    return server

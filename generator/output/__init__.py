@@ -1,0 +1,1 @@
+"""Writing outputs: the one writer, the manifest of incremental builds, worker processes, page images."""

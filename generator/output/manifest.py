@@ -1,0 +1,343 @@
+"""Incremental builds: a content-hash manifest in build/ says which outputs are up to date.
+
+An output is a sheet or a handout in one language (build/<sheet>.<lang>.pdf, build/handouts/<id>.<lang>.pdf).
+Its *inputs digest* hashes the bytes of everything it is made from:
+
+- its source and its catalogue in that language; for a handout, also its sheet's source and the sheet's
+  catalogue in that language;
+- what every output shares: the generator's version and its own source files, the templates folder, the
+  font files, and the names of the installed distributions (a library upgrade rebuilds everything);
+- the build options (paper, fallback, gloss…).
+
+`build/.qrs-manifest.json` records, for each output written, its inputs digest and the digest of the PDF written.
+An output is up to date when both still match: same inputs, and the PDF on disk is the one qrs wrote (a deleted or
+edited PDF is rebuilt). The manifest is updated atomically, under a lock, and only for outputs that were built
+without a problem: a failed build marks nothing fresh (the previous good PDF stays, with its own entry).
+
+Deciding what is stale reads no YAML through the model and imports neither pydantic nor WeasyPrint: a build with
+nothing to do costs about as much as starting Python and hashing the inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from generator import __version__
+
+from generator.source import files
+from generator.errors import Problem, UserError
+from generator.project import PACKAGE_ROOT, SHEET_ID, Project
+
+NAME = ".qrs-manifest.json"
+FORMAT = 1
+KEPT_OPTIONS = 32  # option digests remembered (see options_digest)
+ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not written yet)
+
+# A sheet's canonical language, read from its top-level `lang:` line (the strict loader allows nothing fancier);
+# when it cannot be read so, the sheet is loaded through the model.
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
+_LANG = re.compile(r"""^lang:[ ]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#"']+))[ ]*(?:#.*)?$""", re.M)
+
+
+@dataclass(frozen=True)
+class Output:
+    """One PDF to build: a sheet or a handout in one language."""
+
+    kind: str  # "sheet" or "handout"
+    name: str  # the sheet's or the handout's id, which is its file name
+    lang: str
+    source: Path
+    sheet: str | None = None  # a handout's sheet id
+    variant: str | None = None  # what the build options add to the PDF's name (project.variant_of)
+
+    def pdf(self, project: Project) -> Path:
+        if self.kind == "sheet":
+            return project.pdf_path(self.name, self.lang, self.variant)
+        return project.handout_pdf_path(self.name, self.lang, self.variant)
+
+    def key(self, project: Project) -> str:
+        """The output's name in the manifest: its path relative to the build folder."""
+        return self.pdf(project).relative_to(project.build).as_posix()
+
+    def inputs(self, project: Project) -> list[Path]:
+        """The source files it is made from (besides the templates, fonts and generator every output shares)."""
+        if self.kind == "sheet":
+            return [self.source, project.sources / "i18n" / f"{self.name}.{self.lang}.po"]
+        return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po",
+                project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po"]
+
+
+class Digests:
+    """SHA-256 of files, each read once per run."""
+
+    def __init__(self):
+        self.known: dict[Path, str] = {}
+
+    def file(self, path: Path) -> str:
+        if path not in self.known:
+            try:
+                self.known[path] = hashlib.sha256(files.read_regular(path)).hexdigest()
+            except (FileNotFoundError, NotADirectoryError, UserError):  # not a file: the build says so
+                self.known[path] = ABSENT
+        return self.known[path]
+
+    def folder(self, digest, label: str, root: Path, pattern: str = "*") -> None:
+        """Every file under root (names and bytes) into `digest`, in a fixed order."""
+        files = sorted(path for path in root.rglob(pattern) if path.is_file() and "__pycache__" not in path.parts)
+        for path in files:
+            digest.update(f"{label}/{path.relative_to(root).as_posix()}\0{self.file(path)}\n".encode())
+
+
+def _package_folder(name: str) -> Path | None:
+    """Where an installed package is, without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        return None
+    return Path(spec.origin).resolve().parent
+
+
+def fonts_folder() -> Path | None:
+    """The font package's files (as generator.renderer.render.FONTS names them), found without importing WeasyPrint."""
+    found = _package_folder("font_source_sans_pro")
+    return found / "files" if found else None
+
+
+def distributions() -> list[str]:
+    """The installed distributions and their versions (the *.dist-info names beside WeasyPrint)."""
+    found = _package_folder("weasyprint")
+    if found is None:
+        return []
+    return sorted(entry.name for entry in os.scandir(found.parent) if entry.name.endswith(".dist-info"))
+
+
+def shared_digest(project: Project, digests: Digests) -> str:
+    """What every output is made from besides its own sources: generator, templates, fonts, libraries."""
+    digest = hashlib.sha256(f"qrs {__version__}\nmanifest {FORMAT}\n".encode())
+    digests.folder(digest, "generator", PACKAGE_ROOT, "*.py")
+    digests.folder(digest, "templates", project.templates)
+    fonts = fonts_folder()
+    if fonts is not None and fonts.is_dir():
+        digests.folder(digest, "fonts", fonts)
+    digest.update("\n".join(distributions()).encode())
+    return digest.hexdigest()
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+
+
+def options_digest(settings: dict, shared: str, manifest: "Manifest") -> str:
+    """The digest of `dataclasses.asdict(pipeline.BuildOptions(**settings))`: every option, defaults included,
+    so that `qrs build --all` and `qrs handout` (which give different fields) agree. Remembered in the manifest
+    for this generator (whose source defines the defaults): the pipeline is imported only to compute it anew."""
+    memo = hashlib.sha256(f"{shared}\n{_json(settings)}".encode()).hexdigest()
+    if memo not in manifest.options:
+        import dataclasses
+
+        from generator import pipeline
+
+        every = dataclasses.asdict(pipeline.BuildOptions(**settings))
+        manifest.options[memo] = hashlib.sha256(_json(every).encode()).hexdigest()
+        manifest.new_options[memo] = manifest.options[memo]
+    return manifest.options[memo]
+
+
+def inputs_digest(project: Project, output: Output, shared: str, options: str, digests: Digests) -> str:
+    """What one output is made from: `shared` (shared_digest), `options` (options_digest), its own files."""
+    digest = hashlib.sha256(f"{shared}\n{options}\n{output.kind}\0{output.name}\0{output.lang}\n".encode())
+    for path in output.inputs(project):
+        digest.update(f"{_name(project, path)}\0{digests.file(path)}\n".encode())
+    return digest.hexdigest()
+
+
+@dataclass
+class Manifest:
+    """build/.qrs-manifest.json: per output, {"inputs": digest, "pdf": digest, "seconds": build time};
+    per handout source, the plan read from it ({"source": digest, "sheet": id, "languages": [...]});
+    the digests of the build options met (see options_digest)."""
+
+    path: Path
+    outputs: dict[str, dict] = field(default_factory=dict)
+    plans: dict[str, dict] = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict)
+    new_options: dict[str, str] = field(default_factory=dict)  # computed in this run, to record
+
+    @classmethod
+    def of(cls, project: Project) -> "Manifest":
+        return cls.read(project.build / NAME)
+
+    dropped: list[str] = field(default_factory=list)  # why entries read from the file were not trusted
+
+    @classmethod
+    def read(cls, path: Path) -> "Manifest":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls(path)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return cls(path)
+        found = cls(path)
+        for section, flaw in (("outputs", _output_flaw), ("plans", _plan_flaw), ("options", _option_flaw)):
+            setattr(found, section, found._valid(section, data.get(section), flaw))
+        return found
+
+    def _valid(self, section: str, entries, flaw: Callable[[object], str | None]) -> dict:
+        """The entries of one section that hold what this generator wrote; each other one noted in `dropped`."""
+        if not isinstance(entries, dict):
+            if entries is not None:
+                self.dropped.append(f"{self.path}: '{section}' is not an object: ignored (its outputs are rebuilt)")
+            return {}
+        kept = {}
+        for key, entry in entries.items():
+            why = flaw(entry)
+            if why is None:
+                kept[key] = entry
+            else:
+                self.dropped.append(f"{self.path}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
+        return kept
+
+    def fresh(self, key: str, inputs: str, pdf: Path, digests: Digests) -> bool:
+        entry = self.outputs.get(key)
+        return bool(entry) and entry.get("inputs") == inputs and digests.file(pdf) == entry.get("pdf")
+
+    def seconds(self, key: str) -> float:
+        return float((self.outputs.get(key) or {}).get("seconds") or 0.0)
+
+    def save(self, outputs: dict[str, dict], plans: dict[str, dict]) -> None:
+        """Record these entries: merged, under a lock, into the manifest as it is on disk now, written atomically."""
+        from generator.output import write
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with write.locked(self.path.with_suffix(".lock")):
+            current = Manifest.read(self.path)
+            current.outputs.update(outputs)
+            current.plans.update(plans)
+            current.options.update(self.new_options)
+            options = dict(list(current.options.items())[-KEPT_OPTIONS:])  # the latest: older generators' go
+            data = {"format": FORMAT, "generator": f"qrs {__version__}",
+                    "outputs": dict(sorted(current.outputs.items())), "plans": dict(sorted(current.plans.items())),
+                    "options": options}
+            write.atomically(self.path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
+        self.outputs, self.plans, self.options, self.new_options = current.outputs, current.plans, options, {}
+
+
+def _output_flaw(entry) -> str | None:
+    """What is wrong with an output entry ({"inputs": digest, "pdf": digest, "seconds": time}), or None."""
+    if not isinstance(entry, dict):
+        return f"expected an object, found {type(entry).__name__}"
+    for name in ("inputs", "pdf"):
+        if not isinstance(entry.get(name), str):
+            return f"'{name}' is not a digest"
+    seconds = entry.get("seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf"):
+        return f"'seconds' is {seconds!r}, not a number of seconds"
+    return None
+
+
+def _plan_flaw(entry) -> str | None:
+    """What is wrong with a handout plan ({"source": digest, "sheet": id, "languages": [code…]}), or None.
+    The sheet and the languages name files: only an id and language codes are taken."""
+    if not isinstance(entry, dict):
+        return f"expected an object, found {type(entry).__name__}"
+    if not isinstance(entry.get("source"), str):
+        return "'source' is not a digest"
+    if not isinstance(entry.get("sheet"), str) or not SHEET_ID.match(entry["sheet"]):
+        return "'sheet' is not a sheet id"
+    languages = entry.get("languages")
+    if not isinstance(languages, list) or not languages or not all(isinstance(code, str) and _LANGUAGE_CODE.match(code)
+                                                                   for code in languages):
+        return "'languages' is not a list of language codes"
+    return None
+
+
+def _option_flaw(entry) -> str | None:
+    return None if isinstance(entry, str) else f"expected a digest, found {type(entry).__name__}"
+
+
+# --- the plan: which outputs the sources ask for ---------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    outputs: list[Output]
+    problems: list[Problem]
+    plans: dict[str, dict]  # handout plans read now, to record
+
+
+def _name(project: Project, path: Path) -> str:
+    """A source's name in the manifest: its path in the sources folder (the checkout may move)."""
+    return path.relative_to(project.sources).as_posix() if path.is_relative_to(project.sources) else str(path)
+
+
+def sheet_language(path: Path) -> str:
+    """The sheet's canonical language: its `lang:` line, or (when that cannot be read plainly) the loaded sheet's."""
+    try:
+        found = _LANG.findall(files.read_regular(path, files.MAX_SOURCE_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, UserError):  # the loader says what is wrong, below
+        found = []
+    if len(found) == 1:
+        value = next(part for part in found[0] if part) if any(found[0]) else ""
+        if value:
+            return value
+    from generator import pipeline  # the model says what is wrong, with file:line:column
+
+    return pipeline.check(path).lang
+
+
+def sheet_languages(project: Project, sheet_id: str, canonical: str) -> list[str]:
+    """The canonical language first, then every language with a catalogue (as generator.source.i18n.languages)."""
+    found = sorted(path.suffixes[-2].lstrip(".") for path in (project.sources / "i18n").glob(f"{sheet_id}.*.po"))
+    return [canonical] + [lang for lang in found if lang != canonical]
+
+
+def handout_plan(project: Project, path: Path, manifest: Manifest, digests: Digests) -> tuple[dict, bool]:
+    """(plan, read now): the handout's sheet and languages, from the manifest while its source is unchanged."""
+    known = manifest.plans.get(_name(project, path))
+    if known and known.get("source") == digests.file(path):
+        return known, False
+    from generator import pipeline
+
+    handout = pipeline.load_handout(project, path)[1]
+    return {"source": digests.file(path), "sheet": handout.sheet, "languages": list(handout.outputs)}, True
+
+
+def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: tuple[str, ...],
+         manifest: Manifest, digests: Digests) -> Plan:
+    """Every output the sources ask for, in the order they are reported: sheets, then handouts."""
+    found = Plan([], [], {})
+    for path in sheets:
+        try:
+            wanted = languages or sheet_languages(project, path.stem, sheet_language(path))
+        except UserError as error:
+            found.problems.extend(error.problems)
+            continue
+        found.outputs.extend(Output("sheet", path.stem, lang, path) for lang in wanted)
+    for path in handouts:
+        try:
+            known, new = handout_plan(project, path, manifest, digests)
+        except UserError as error:
+            found.problems.extend(error.problems)
+            continue
+        if new:
+            found.plans[_name(project, path)] = known
+        found.outputs.extend(Output("handout", path.stem, lang, path, known["sheet"])
+                             for lang in languages or known["languages"])
+    return found
+
+
+def shard(outputs: list[Output], part: tuple[int, int] | None, key: Callable[[Output], str]) -> list[Output]:
+    """The K-th of N parts (K from 1): every N-th output of the list sorted by key, starting at the K-th.
+    The parts are disjoint, cover every output, and differ in size by one at most."""
+    if part is None:
+        return outputs
+    k, n = part
+    order = sorted(range(len(outputs)), key=lambda index: key(outputs[index]))
+    chosen = {index for rank, index in enumerate(order) if rank % n == k - 1}
+    return [output for index, output in enumerate(outputs) if index in chosen]

@@ -1,0 +1,1 @@
+"""From a validated sheet to laid-out pages: HTML, measuring, packing, typography, fonts."""

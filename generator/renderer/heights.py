@@ -1,0 +1,106 @@
+"""Measurements kept between builds: a block is laid out to be measured only when its key is new.
+
+The key of a measurement is a digest of everything that decides it: the block's HTML (its measuring
+chunk), the stylesheet and the page's own styles (column width, type scale, language), the versions of
+WeasyPrint, its text libraries and the font. One file a sheet and language in build/.cache/; a file that
+is not JSON, not this format, or an entry of the wrong shape is ignored (and rewritten), never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from generator import __version__
+
+from generator.source import files
+from generator.errors import UserError
+from generator.renderer.measure import Measured
+
+FORMAT = 1
+KEPT = 3  # entries kept per file: this many times those the last build used (other papers, scales)
+KEPT_DECISIONS = 8  # scale decisions kept per file (papers, options)
+MAX_BYTES = 64 * 1024 * 1024
+LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pyphen", "font-source-sans-pro")
+
+
+@cache
+def _versions() -> str:
+    found = []
+    for name in LIBRARIES:
+        try:
+            found.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name}=?")
+    return f"qrs={__version__};" + ";".join(found)
+
+
+def folder(build: Path) -> Path:
+    """build/.cache, or the folder QRS_CACHE_DIR names: one cache for several build folders (CI runners, a
+    test session); entries are keyed by all that decides them, so sharing them is safe."""
+    shared = os.environ.get("QRS_CACHE_DIR")
+    return Path(shared) if shared else build / ".cache"
+
+
+def key(*parts: str) -> str:
+    digest = hashlib.sha256(_versions().encode())
+    for part in parts:
+        digest.update(b"\0" + part.encode())
+    return digest.hexdigest()
+
+
+class Cache:
+    def __init__(self, path: Path):
+        self.path = path
+        self.known: dict[str, Measured] = {}
+        self.used: dict[str, Measured] = {}
+        self.decisions: dict[str, float] = {}  # the type scale a sheet's layout chose, by the key of all it measured
+        try:  # a regular file of a sane size only: a FIFO or a device named so is no cache
+            data = json.loads(files.read_regular(path, MAX_BYTES, "a heights cache").decode("utf-8"))
+        except (OSError, ValueError, UserError):
+            return
+        if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
+            for name, entry in data["entries"].items():
+                measured = Measured.from_json(entry)
+                if measured is not None:
+                    self.known[name] = measured
+            decisions = data.get("decisions")
+            if isinstance(decisions, dict):
+                self.decisions = {name: scale for name, scale in decisions.items()
+                                  if isinstance(scale, float) and 0 < scale <= 1}
+
+    def get(self, name: str) -> Measured | None:
+        found = self.used.get(name) or self.known.get(name)
+        if found is not None:
+            self.used[name] = found
+        return found
+
+    def put(self, name: str, measured: Measured) -> None:
+        self.used[name] = measured
+
+    def decision(self, name: str, allowed: tuple[float, ...]) -> float | None:
+        """The scale decided before for the same measurements, if it is one of those allowed now."""
+        scale = self.decisions.get(name)
+        return scale if scale in allowed else None
+
+    def decide(self, name: str, scale: float) -> None:
+        self.decisions.pop(name, None)
+        self.decisions[name] = scale
+        while len(self.decisions) > KEPT_DECISIONS:  # an edit changes the key: the oldest go first
+            self.decisions.pop(next(iter(self.decisions)))
+
+    def save(self) -> None:
+        from generator.output import write
+
+        older = [(name, value) for name, value in self.known.items() if name not in self.used]
+        kept = dict(list(self.used.items()) + older[: max(0, (KEPT - 1) * len(self.used))])
+        entries = {name: value.to_json() for name, value in kept.items()}
+        try:
+            content = {"format": FORMAT, "entries": entries, "decisions": self.decisions}
+            write.atomically(self.path, json.dumps(content).encode())  # in order: the oldest decisions go first
+        except OSError:
+            pass  # a cache that cannot be written only costs the next build its measuring

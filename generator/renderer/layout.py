@@ -1,0 +1,292 @@
+"""Page geometry and the packer: measured blocks in, a plan of columns out. Nothing here renders.
+
+WeasyPrint's CSS columns split tables anywhere (break-inside is not honoured on tables) and balancing
+them is its slowest step. So the generator measures every block once, in one column of the final width
+(generator.renderer.measure), and this module decides where the columns break, as a line breaker decides where
+lines break: among every admissible break point, in reading order, the plan that uses the fewest pages,
+then leaves the smallest largest hole at the foot of a column, then the most even columns.
+
+A block may continue into the next column between two of its units (table rows, steps, paragraphs),
+keeping at least `MIN_UNITS` of them, or three lines' height, on each side; the continuation repeats its title and table header, and a
+column that starts inside a section repeats the section's heading. A block's own heading, title and
+intro are measured as part of its first unit's fragment, so they never end a column alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
+from math import ceil, floor
+from typing import Literal
+
+PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait width, height
+MARGINS_MM = (9.0, 8.0, 10.0, 8.0)  # top, right, bottom, left: the footer sits in the bottom margin
+COLUMN_GAP_MM = 5.0  # between two columns, a rule in its middle
+RULE_MM = 0.15
+PX_PER_MM = 96 / 25.4  # WeasyPrint measures in CSS pixels
+MIN_UNITS = 3  # rows, steps or paragraphs kept on each side of a break inside a block (or three lines' height)
+SAFETY_MM = 0.6  # room left at the foot of every column for rounding between measure and page
+MAX_HOLE = 0.15  # the share of a column that may stay empty at its foot (the sheet's last column aside)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where blocks go on a page, in millimetres."""
+
+    page_width: float
+    page_height: float
+    columns: int
+    pages: int
+    margins: tuple[float, float, float, float] = MARGINS_MM
+
+    @property
+    def column_width(self) -> float:
+        content = self.page_width - self.margins[1] - self.margins[3]
+        # Rounded down: floated columns a hair too wide for the page would not stand side by side.
+        return floor((content - (self.columns - 1) * (COLUMN_GAP_MM + RULE_MM)) / self.columns * 100) / 100
+
+    @property
+    def column_height(self) -> float:
+        return self.page_height - self.margins[0] - self.margins[2]
+
+
+def frame(size: str, orientation: str, columns: int, pages: int) -> Frame:
+    width, height = PAPER_MM[size]
+    if orientation == "landscape":
+        width, height = height, width
+    return Frame(width, height, columns, pages)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A block as the packer sees it, in millimetres.
+
+    A piece without units is never split. Otherwise its height is head + units + tail, and a fragment
+    that continues another starts with `cont_head` (the repeated title and header) instead of `head`,
+    and one continued elsewhere ends with `cont_tail` instead of `tail`."""
+
+    height: float
+    units: tuple[float, ...] = ()
+    head: float = 0.0
+    tail: float = 0.0
+    cont_head: float = 0.0
+    cont_tail: float = 0.0
+    heading: float = 0.0  # the section's heading repeated "(cont.)" above a column that starts inside it
+    opens_section: bool = True  # the piece prints its section's heading itself
+    breaks_before: Literal["column", "page"] | None = None
+    min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
+
+    def fragment(self, start: int, stop: int) -> float:
+        """The height of units [start, stop) printed as one fragment."""
+        if not self.units or (start == 0 and stop == len(self.units)):
+            return self.height
+        sums = _prefix(self.units)
+        return ((self.head if start == 0 else self.cont_head) + sums[stop] - sums[start]
+                + (self.tail if stop == len(self.units) else self.cont_tail))
+
+    def breaks(self) -> list[int]:
+        """The units a fragment may start at inside the piece: at least MIN_UNITS units, or units as tall
+        as `min_side` (three lines of text), stay on each side."""
+        sums, count = _prefix(self.units), len(self.units)
+        return [unit for unit in range(1, count)
+                if (unit >= MIN_UNITS or sums[unit] >= self.min_side)
+                and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)]
+
+
+@lru_cache(maxsize=1024)  # asked for every column the packer tries: computed once a piece
+def _prefix(units: tuple[float, ...]) -> tuple[float, ...]:
+    return (0.0, *accumulate(units))
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Units [start, stop) of piece `index`; `stop` is None when the fragment goes to the piece's end."""
+
+    index: int
+    start: int = 0
+    stop: int | None = None
+    heading: bool = False  # the column starts inside the piece's section: repeat its heading
+
+    @property
+    def continued(self) -> bool:
+        return self.start > 0
+
+
+# A plan: pages of columns of fragments, in reading order.
+Plan = list[list[list[Fragment]]]
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The room of every column: `column_height` less the sheet's header on the first page."""
+
+    column_height: float
+    first_page_top: float
+    columns: int
+    safety: float = SAFETY_MM
+
+    def of(self, column: int) -> float:
+        return self.column_height - (self.first_page_top if column < self.columns else 0.0) - self.safety
+
+
+@dataclass
+class Packing:
+    plan: Plan
+    used: list[list[float]] = field(default_factory=list)  # per page, per column: millimetres filled
+    overfull: list[int] = field(default_factory=list)  # pieces too tall for any column
+    largest_hole: float = 0.0  # millimetres, at the foot of a column (the last and forced breaks aside)
+
+    @property
+    def pages(self) -> int:
+        return len(self.plan)
+
+
+# A position in reading order: before unit `unit` of piece `index` (unit 0: before the piece).
+Position = tuple[int, int]
+
+
+def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
+    """The best plan: fewest pages, then the smallest largest hole (every column but the sheet's last,
+    and columns ended by a forced break), then the smallest sum of squared holes."""
+    if not pieces:
+        return Packing([[[]]], [[0.0]])
+    positions = _positions(pieces)
+    end = len(positions) - 1
+    # best[column][b]: (cost, a, previous column) of the best plan whose column `column` ends at positions[b]
+    best: dict[int, dict[int, tuple[tuple, int, int]]] = {-1: {0: ((0, 0.0, 0.0), -1, -1)}}
+    column = -1
+    finished: dict[int, tuple] = {}
+    while not finished or column // capacity.columns == min(finished) // capacity.columns:
+        for a, (cost, _, _) in best.get(column, {}).items():
+            if a != end:
+                _extend(pieces, positions, capacity, best, column, a, cost)
+        column += 1
+        if column > max(best):
+            break
+        if end in best.get(column, {}):
+            finished[column] = best[column][end][0]
+    last = min((c for c in finished if c // capacity.columns == min(finished) // capacity.columns),
+               key=lambda c: finished[c])
+    return _plan(pieces, positions, best, last, capacity)
+
+
+def _extend(pieces, positions, capacity, best, column, a, cost) -> None:
+    """Every next column from positions[a], after `column`."""
+    following = column + 1
+    if _forced(pieces, positions[a]) == "page" and following % capacity.columns:
+        following += capacity.columns - following % capacity.columns  # the rest of the page stays empty
+    room = capacity.of(following)
+    for b, height in _columns_from(pieces, positions, a, room):
+        exempt = b == len(positions) - 1 or _forced(pieces, positions[b]) is not None
+        hole = 0.0 if exempt else max(0.0, room - height)
+        candidate = (cost[0] + (height > room), max(cost[1], hole), cost[2] + hole * hole)
+        reached = best.setdefault(following, {})
+        if b not in reached or candidate < reached[b][0]:
+            reached[b] = (candidate, a, column)
+
+
+def _forced(pieces: list[Piece], position: Position) -> str | None:
+    index, unit = position
+    return pieces[index].breaks_before if unit == 0 and 0 < index < len(pieces) else None
+
+
+def _positions(pieces: list[Piece]) -> list[Position]:
+    found: list[Position] = []
+    for index, piece in enumerate(pieces):
+        found.append((index, 0))
+        found.extend((index, unit) for unit in piece.breaks())
+    found.append((len(pieces), 0))
+    return found
+
+
+def _columns_from(pieces: list[Piece], positions: list[Position], a: int, room: float):
+    """(b, height) for every column that can hold positions[a] to positions[b]: all that fit, up to the
+    next forced break; when not even the first step fits, that step alone (reported as overfull)."""
+    for b in range(a + 1, len(positions)):
+        height = column_height(pieces, positions[a], positions[b])
+        if height > room and b > a + 1:
+            return
+        yield b, height
+        if height > room or _forced(pieces, positions[b]):
+            return
+
+
+def column_height(pieces: list[Piece], start: Position, stop: Position) -> float:
+    """The height of one column holding everything from `start` to `stop`."""
+    height = 0.0
+    first = True
+    index, unit = start
+    while (index, unit) < stop and index < len(pieces):
+        piece = pieces[index]
+        last_unit = stop[1] if stop[0] == index else len(piece.units)
+        height += piece.fragment(unit, last_unit)
+        if first and (unit > 0 or not piece.opens_section):
+            height += piece.heading
+        first = False
+        index, unit = index + 1, 0
+    return height
+
+
+def _plan(pieces, positions, best, last, capacity) -> Packing:
+    columns: dict[int, tuple[int, int]] = {}  # column → (start, end) position indices
+    b, column = len(positions) - 1, last
+    while column >= 0:
+        _, a, previous = best[column][b]
+        columns[column] = (a, b)
+        b, column = a, previous
+    plan: Plan = [[[] for _ in range(capacity.columns)] for _ in range(last // capacity.columns + 1)]
+    used = [[0.0] * capacity.columns for _ in plan]
+    overfull = []
+    for column, (a, b) in sorted(columns.items()):
+        page, slot = divmod(column, capacity.columns)
+        fragments = _fragments(pieces, positions[a], positions[b])
+        used[page][slot] = column_height(pieces, positions[a], positions[b])
+        if used[page][slot] > capacity.of(column) + capacity.safety:
+            overfull.append(fragments[0].index)
+        plan[page][slot] = fragments
+    while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
+        plan[-1].pop()
+        used[-1].pop()
+    return Packing(plan, used, overfull, largest_hole=best[last][len(positions) - 1][0][1])
+
+
+def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fragment]:
+    found = []
+    index, unit = start
+    while (index, unit) < stop and index < len(pieces):
+        piece = pieces[index]
+        last_unit = stop[1] if stop[0] == index else len(piece.units)
+        heading = not found and (unit > 0 or not piece.opens_section)
+        found.append(Fragment(index, unit, None if last_unit == len(piece.units) else last_unit, heading))
+        index, unit = index + 1, 0
+    return found
+
+
+# --- the layout report (generator.renderer.render.Laid.report): what the build tells about a laid-out sheet ------
+
+
+def layout_warnings(report: dict) -> list[str]:
+    """What a reader would notice: a hole at the foot of a column (but the sheet's last), pages left unused."""
+    columns = [column for page in report["pages"] for column in page]
+    warnings = [f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty"
+                for number, page in enumerate(report["pages"], start=1)
+                for slot, column in enumerate(page, start=1)
+                if column is not columns[-1] and 1 - column["used"] > MAX_HOLE]
+    declared, used = report["declared_pages"], pages_used(report)
+    if ceil(used) < declared:  # a whole page stays blank
+        warnings.append(f"{used:.1f} of {declared} pages used: declare fewer")
+    return warnings
+
+
+def pages_used(report: dict) -> float:
+    """Pages filled, the last one by the share of its columns used: 1.4."""
+    last = report["pages"][-1]
+    return len(report["pages"]) - 1 + sum(column["used"] for column in last) / report["columns"]
+
+
+def columns_line(report: dict) -> str:
+    """One line a sheet: every column's use, page by page, and the type scale (--verbose)."""
+    pages = " | ".join(" ".join(f"{column['used']:.0%}" for column in page) for page in report["pages"])
+    continued = sorted({name for page in report["pages"] for column in page for name in column["continued"]})
+    return f"columns used {pages}; type at {report['scale']:.1%}" + (f"; continued: {', '.join(continued)}" if continued else "")

@@ -1,0 +1,433 @@
+"""Stage 3, render: a validated Sheet → HTML (Jinja) → laid-out pages (WeasyPrint) → PDF bytes.
+
+WeasyPrint reads only what `ProjectFetcher` serves: the project's templates and the font
+package's files. Anything else a template or stylesheet names stops the render.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, replace
+import hashlib
+import mimetypes
+import os
+from functools import cache, partial
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import jinja2
+import weasyprint
+from babel.dates import format_date
+from markupsafe import Markup
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from generator import __version__
+
+from generator.renderer import heights, measure, typography
+
+from generator.source import i18n
+
+from generator.schema import markup
+from generator.schema.diff import Marks
+from generator.errors import UserError
+from generator.renderer.glyphs import FONTS
+from generator.renderer import layout as layout_module
+from generator.schema.model import Block, Section, Sheet
+from generator.project import Project
+from generator.renderer.words import ui_words
+from generator.schema.validate import keyword_index
+
+
+class ProjectFetcher(URLFetcher):
+    """Serves the project's templates and fonts; refuses every other URL (no network, no other file)."""
+
+    def __init__(self, templates: Path):
+        super().__init__(fail_on_errors=True)
+        self.roots = {templates.resolve(): templates.resolve(), templates.resolve() / "fonts": FONTS}
+        self.fetched: list[str] = []
+
+    def fetch(self, url, headers=None):
+        self.fetched.append(url)
+        parts = urlsplit(url)
+        if parts.scheme != "file":
+            raise PermissionError(f"refused to fetch {url}: only the project's templates and fonts are served")
+        wanted = Path(unquote(parts.path)).resolve()
+        for prefix, real in sorted(self.roots.items(), key=lambda item: -len(str(item[0]))):
+            if wanted.is_relative_to(prefix):
+                target = (real / wanted.relative_to(prefix)).resolve()
+                if target.is_relative_to(real) and target.is_file():
+                    mime = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+                    return URLFetcherResponse(url, target.read_bytes(), {"Content-Type": mime})
+        raise PermissionError(f"refused to fetch {url}: not one of the project's templates or fonts")
+
+
+@cache
+def _environment(templates: Path) -> jinja2.Environment:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    environment.filters["css_string"] = css_string
+    return environment
+
+
+def css_string(text: str) -> Markup:
+    """Text for the inside of a CSS string in a <style> element: HTML escaping does not apply there,
+    so the quote, the backslash, line breaks and '<' (which could close the element) are CSS-escaped."""
+    escaped = "".join(f"\\{ord(char):x} " if char in '"\\<>\n\r\x0c' else char for char in str(text))
+    return Markup(escaped)
+
+
+class Inline:
+    """Turns the sheet's inline markup into safe HTML, with the language's typography."""
+
+    def __init__(self, sheet: Sheet, lang: str, gloss: bool = False):
+        self.typo = typography.for_language(lang)
+        self.keywords = keyword_index(sheet)
+        self.gloss = gloss
+        self.glossed: set[str] = set()
+
+    def name_keyword(self, key: str, shown: str | None) -> str:
+        return shown or self.keywords[key.casefold()].term
+
+    def name_keyword_glossed(self, key: str, shown: str | None) -> str:
+        """With --gloss: the game's English term beside the first mention of each keyword."""
+        name = self.name_keyword(key, shown)
+        keyword = self.keywords[key.casefold()]
+        if keyword.original and keyword.original != keyword.term and keyword.id not in self.glossed:
+            self.glossed.add(keyword.id)
+            return f"{name} ({keyword.original})"
+        return name
+
+    def __call__(self, text: str | None) -> Markup:
+        if not text:
+            return Markup("")
+        namer = self.name_keyword_glossed if self.gloss else self.name_keyword
+        return markup.to_html(markup.parse(text), self.typo, namer)
+
+    def plain(self, text: str) -> str:
+        return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
+
+
+@dataclass(frozen=True)
+class Item:
+    """What the page prints of one block (or of the changes box): whole, or units [start, stop) of it,
+    a block continued across columns. Templates ask it what to print."""
+
+    block: Block | None
+    section: Section | None = None
+    first: bool = False  # the first block of its section: it prints the section's heading
+    start: int = 0
+    stop: int | None = None  # None: to the block's last unit
+    heading: bool = False  # the column starts inside the section: repeat its heading, marked continued
+    widths: tuple[float, ...] | None = None  # the table's column widths as measured on the whole block
+    probe: bool = False  # the measuring pass's continuation probe
+
+    @property
+    def block_id(self) -> str:
+        return self.block.id if self.block else "errata"
+
+    @property
+    def id(self) -> str:
+        if self.probe:
+            return self.block_id + measure.PROBE
+        return self.block_id if self.start == 0 else f"{self.block_id}-cont-{self.start}"
+
+    @property
+    def continued(self) -> bool:
+        return self.start > 0 or self.probe
+
+    @property
+    def continues(self) -> bool:
+        return self.stop is not None
+
+    @property
+    def splits(self) -> bool:
+        return self.block.splits if self.block else True
+
+    def shows(self, unit: int) -> bool:
+        return self.start <= unit and (self.stop is None or unit < self.stop)
+
+    def shows_any(self, first: int, end: int) -> bool:
+        return first < (self.stop if self.stop is not None else end + 1) and end > self.start
+
+    @property
+    def colgroup(self) -> Markup:
+        """Column widths: measured (every fragment of a table alike), else those the source declares."""
+        if self.widths:
+            return Markup("<colgroup>{}</colgroup>").format(
+                Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
+        columns = self.block.columns if self.block is not None and self.block.type == "table" else []
+        if any(column.width for column in columns):
+            return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
+                Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
+                for column in columns))
+        return Markup("")
+
+
+def items(sheet: Sheet) -> list[Item]:
+    """The sheet's blocks in reading order, whole, then the changes box."""
+    found = [Item(block, section, position == 0)
+             for section in sheet.sections for position, block in enumerate(section.blocks)]
+    if sheet.boxed_changes():
+        found.append(Item(None))
+    return found
+
+
+def page_frame(sheet: Sheet, options) -> layout_module.Frame:
+    paper = sheet.paper
+    return layout_module.frame(options.paper or paper.size, paper.orientation, paper.columns, paper.pages)
+
+
+# The type scale steps tried, largest first, when a sheet does not fit its pages or leaves a hole at the foot of
+# a column: 7.6 pt body down to 6.84 pt. A hole of GOOD_HOLE of the column's height reads as its natural end.
+SCALES = (1.0, 0.975, 0.95, 0.925, 0.9)
+GOOD_HOLE = 0.1
+HOLE_STEP = 0.05  # holes differing by less than this share of a column count as alike: the larger type wins
+TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1
+MEASURE_HEIGHT_MM = 30000  # the measuring page: tall enough that no block is cut by a page break
+
+
+def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, scale: float) -> dict:
+    """What every template of a sheet's document is rendered with."""
+    lang = sheet.lang
+    paper = options.paper or sheet.paper.size
+    return dict(
+        sheet=sheet,
+        lang=lang,
+        t=Inline(sheet, lang, gloss=options.gloss),
+        words=ui_words(project.templates, lang, options.allow_fallback),
+        untranslated=untranslated,
+        marks=marks or Marks(),
+        frame=page_frame(sheet, options),
+        crop_marks=getattr(options, "crop_marks", False),
+        ink_saver=getattr(options, "ink_saver", False),
+        page_size=f"{paper} {sheet.paper.orientation}",
+        long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
+        generator=f"qrs {__version__}",
+        type_sizes={name: round(points * scale, 3) for name, points in TYPE_SIZES.items()},
+        scale=scale,
+        measure_height=MEASURE_HEIGHT_MM,
+        plan=None,
+        chunks=None,
+    )
+
+
+def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
+         plan: list[list[list[Item]]] | None = None, scale: float = 1.0) -> str:
+    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column)."""
+    context = _context(project, sheet, options, untranslated, marks, scale)
+    context["plan"] = plan if plan is not None else [[items(sheet)]]
+    return _environment(project.templates).get_template("sheet.html.j2").render(context)
+
+
+@dataclass
+class Laid:
+    """A sheet laid out: the document, the plan it follows and the type scale it needed."""
+
+    document: weasyprint.Document
+    plan: list[list[list[Item]]]
+    scale: float
+    frame: layout_module.Frame
+    header: float  # millimetres the sheet's header takes on the first page
+    planned: list[list[float]]  # per page, per column: the millimetres the packer expected the column to take
+
+    def columns_used(self) -> list[list[float]]:
+        """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
+        shares = []
+        for number, page in enumerate(self.document.pages):
+            room = (self.frame.column_height - (self.header if number == 0 else 0)) * layout_module.PX_PER_MM
+            columns = [box for box in page._page_box.descendants()
+                       if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
+            shares.append([round(_content_height(column) / room, 3) for column in columns])
+        return shares
+
+    def report(self) -> dict:
+        """The layout in numbers: what `qrs build --json` tells and the layout warnings are made of."""
+        used = self.columns_used()
+        return {
+            "scale": self.scale,
+            "pages": [[{"used": share, "blocks": [item.id for item in column],
+                        "continued": [item.block_id for item in column if item.continued]}
+                       for share, column in zip(shares, page)] for shares, page in zip(used, self.plan)],
+            "declared_pages": self.frame.pages,
+            "columns": self.frame.columns,
+        }
+
+
+def _content_height(column_box) -> float:
+    """From the column's top to the bottom border of its last block (its bottom margin is not ink)."""
+    sections = [box for box in column_box.children if getattr(box, "element_tag", None) == "section"]
+    if not sections:
+        return 0.0
+    last = sections[-1]
+    return last.position_y + last.margin_height() - last.margin_bottom - column_box.content_box_y()
+
+
+def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
+    """Measure the blocks (or read their heights from the cache), plan the columns at the largest type
+    scale that fits the declared pages without a hole, and lay the pages out."""
+    frame = page_frame(sheet, options)
+    whole = items(sheet)
+    cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
+    attempt = partial(_attempt, project, sheet, options, untranslated, marks, frame, whole, cache)
+    context, measured, header, packing = _choose_scale(attempt, frame, cache).plan
+    cache.save()
+    plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
+             for column in page] for page in packing.plan]
+    context["plan"] = plan
+    document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
+    return Laid(document, plan, context["scale"], frame, header, packing.used)
+
+
+@dataclass
+class _Attempt:
+    """The plan at one type scale, and how it ranks: fitting the pages first, then the smallest largest hole
+    (holes within HOLE_STEP of each other alike), then the largest type."""
+
+    rank: tuple
+    good: bool  # it fits the pages with no hole over GOOD_HOLE: no need to try a smaller type
+    digest: str  # of every measurement it used
+    plan: tuple
+
+
+def _attempt(project, sheet, options, untranslated, marks, frame, whole, cache, scale: float) -> _Attempt:
+    context = _context(project, sheet, options, untranslated, marks, scale)
+    measured, header, digest = _measured(project, context, whole, cache)
+    capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
+    packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
+    fits = packing.pages <= frame.pages
+    rank = (0, round(packing.largest_hole / (HOLE_STEP * frame.column_height)), -scale) if fits else (1, 0, scale)
+    good = fits and packing.largest_hole <= GOOD_HOLE * frame.column_height
+    return _Attempt(rank, good, digest, (context, measured, header, packing))
+
+
+def _choose_scale(attempt, frame: layout_module.Frame, cache: heights.Cache) -> _Attempt:
+    """The best ranked of the scales tried, largest first, until one is good; the scale chosen before for the
+    same measurements, frame and packer (kept with the heights) is tried alone."""
+    first = attempt(SCALES[0])
+    key = heights.key(first.digest, repr(frame), repr((SCALES, GOOD_HOLE, HOLE_STEP)), _PACKER)
+    decided = cache.decision(key, SCALES)
+    if decided is not None:
+        chosen = first if decided == SCALES[0] else attempt(decided)
+    else:
+        tried = [first]
+        for scale in SCALES[1:]:
+            if tried[-1].good:
+                break
+            tried.append(attempt(scale))
+        chosen = min(tried, key=lambda found: found.rank)
+    cache.decide(key, chosen.plan[0]["scale"])
+    return chosen
+
+
+# The packer's own code is part of a scale decision's key: a new packer decides again.
+_PACKER = hashlib.sha256(Path(layout_module.__file__).read_bytes()).hexdigest()
+
+
+def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_module.Piece:
+    return layout_module.Piece(
+        height=measured.height, units=measured.units if item.splits else (), head=measured.head, tail=measured.tail,
+        cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
+        opens_section=item.block is None or item.first,
+        breaks_before=item.block.break_before if item.block else None,
+        min_side=3 * LINE_MM * scale)
+
+
+LINE_MM = 7.6 * 1.22 * 25.4 / 72  # a line of body text at scale 1 (sheet.css: 7.6 pt, line-height 1.22)
+
+
+def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured) -> Item:
+    return replace(item, start=fragment.start, stop=fragment.stop, heading=fragment.heading, widths=measured.widths)
+
+
+def _measured(project: Project, context: dict, whole: list[Item], cache: heights.Cache
+              ) -> tuple[dict[str, measure.Measured], float, str]:
+    """Every block's measurement and the header's height: from the cache, else from one measuring pass
+    over the blocks whose key is new; and a digest of all their keys."""
+    environment = _environment(project.templates)
+    style = _style_key(project, context)
+    header_html = environment.get_template("header.html.j2").render(context)
+    chunks = {item.id: environment.get_template("piece.html.j2").render(
+        context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.splits else [],
+        heading_probe=item.block is not None) for item in whole}
+    keys = {ident: heights.key(style, chunk) for ident, chunk in chunks.items()}
+    header_key = heights.key(style, "header", header_html)
+    found = {ident: cache.get(name) for ident, name in keys.items()}
+    header = cache.get(header_key)
+    missing = [ident for ident, value in found.items() if value is None]
+    if missing or header is None:
+        context = dict(context, chunks=[Markup(chunks[ident]) for ident in missing])
+        document = _render(project, environment.get_template("sheet.html.j2").render(context))
+        fresh = measure.measure(document, missing)
+        header = measure.Measured(height=measure.header_height(document))
+        cache.put(header_key, header)
+        for ident, value in fresh.items():
+            cache.put(keys[ident], value)
+            found[ident] = value
+    return found, header.height, heights.key(header_key, *keys.values())
+
+
+def _style_key(project: Project, context: dict) -> str:
+    """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language."""
+    stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
+    page_styles = (project.templates / "sheet.html.j2").read_text(encoding="utf-8")
+    return "|".join([stylesheet, page_styles, context["lang"], str(context["frame"].column_width), repr(context["type_sizes"]),
+                     str(context["scale"]), str(context["ink_saver"]), str(context["crop_marks"])])
+
+
+def _render(project: Project, document_html: str) -> weasyprint.Document:
+    fetcher = ProjectFetcher(project.templates)
+    source = weasyprint.HTML(string=document_html, base_url=project.templates.resolve().as_uri() + "/", url_fetcher=fetcher)
+    try:
+        return source.render()
+    except weasyprint.urls.FatalURLFetchingError as error:
+        raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
+
+
+def layout_findings(sheet: Sheet, laid: Laid, options=None):
+    """Layout problems measured on the laid-out boxes, as (path in the source, message): more pages
+    than declared, a block split across columns or pages, text wider than its column."""
+    document = laid.document
+    pages = len(document.pages)
+    if pages > sheet.paper.pages:
+        smallest = f", even with the type set at {laid.scale:.0%}" if laid.scale == SCALES[-1] else ""
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}{smallest}"
+    column_height = laid.frame.column_height
+    boxes = measure.section_boxes(document)
+    where = {block.id: ("sections", s, "blocks", b)
+             for s, section in enumerate(sheet.sections) for b, block in enumerate(section.blocks)}
+    for item in (item for page in laid.plan for column in page for item in column):
+        loc = where.get(item.block_id, ("changelog", 0, "changes"))
+        name = f"block '{item.block_id}'" if item.block else "the changes box"
+        fragments = boxes.get(item.id, [])
+        height = sum(box.margin_height() for box in fragments) / layout_module.PX_PER_MM
+        if len(fragments) > 1:
+            never = "" if item.splits else " (it is never continued: shorten it, or cut it in two)"
+            why = f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}" if height > column_height else ""
+            yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
+        overflow = max((_overflow(box) for box in fragments), default=0.0)
+        if overflow > 0.3:
+            yield loc, (f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
+                        "too wide to fit (shorten it, or allow a break)")
+
+
+def _overflow(block_box) -> float:
+    """How far (mm) anything inside a block reaches past the block's right edge."""
+    right = block_box.position_x + block_box.margin_width()
+    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
+                    if hasattr(box, "margin_width") and box.width is not None), default=right)
+    return max(0.0, (furthest - right) / layout_module.PX_PER_MM)
+
+
+def pdf(sheet: Sheet, document: weasyprint.Document) -> bytes:
+    """Identical input gives identical bytes: fixed identifier, dates from the edition."""
+    identifier = hashlib.sha256(f"{sheet.sheet}/{sheet.lang}/{sheet.edition}".encode()).hexdigest()[:32]
+    # fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH says otherwise.
+    edition_day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
+    os.environ["SOURCE_DATE_EPOCH"] = str(int(edition_day.timestamp()))
+    return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True)

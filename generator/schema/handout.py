@@ -1,0 +1,258 @@
+"""Per-army handouts: a handout file names an army's units; the sheet supplies everything they use.
+
+A handout is checked against its sheet (every characteristic, weapon, armour, keyword and
+section it names must exist there), then composed into an ordinary Sheet: the roster, the
+rows of the sheet's tables the units use, the special rules they reference (followed through
+the definitions that mention other keywords) and the sections the author chose. That sheet
+renders through the same templates as every other, so a correction to the canonical sheet
+reaches every handout drawn from it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from typing import Iterator
+
+from generator.schema import markup
+from generator.schema.model import (
+    Block,
+    Finding,
+    GlossaryBlock,
+    Handout,
+    HandoutUnit,
+    Keyword,
+    RosterBlock,
+    RosterUnit,
+    SavesBlock,
+    Section,
+    Sheet,
+    TableBlock,
+    prose,
+)
+from generator.schema.validate import keyword_index, mentioned_keywords
+
+
+def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
+    """Every name in the handout that its sheet does not define, as (path in the handout, message)."""
+    yield from _duplicate_units(handout)
+    saves = saves_block(sheet)
+    rows = row_index(sheet)
+    keywords = keyword_index(sheet)
+    for u, unit in enumerate(handout.units):
+        here = ("units", u)
+        yield from _profile_findings(unit, sheet, here)
+        for w, ref in enumerate(unit.weapons):
+            matches = rows.get(ref, [])
+            if not matches:
+                yield here + ("weapons", w), f"unknown weapon '{ref}': no row of the sheet's tables has this id{_suggest(ref, rows)}"
+            elif len(matches) > 1:
+                tables = " or ".join(f"{table.id}/{ref}" for table, _ in matches)
+                yield here + ("weapons", w), f"'{ref}' is a row of several tables: write {tables}"
+        yield from _armour_findings(unit, saves, here)
+        for r, rule in enumerate(unit.rules):
+            if rule.casefold() not in keywords:
+                yield here + ("rules", r), f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}"
+    parts = {section.id for section in sheet.sections} | {block.id for block in sheet.blocks()}
+    for field in ("include", "exclude"):
+        for i, ref in enumerate(getattr(handout, field) or []):
+            if ref not in parts:
+                yield (field, i), f"unknown section '{ref}': not a section or block id of the sheet{_suggest(ref, parts)}"
+
+
+def _duplicate_units(handout: Handout) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for u, unit in enumerate(handout.units):
+        if unit.id in seen:
+            yield ("units", u, "id"), f"duplicate unit id '{unit.id}'"
+        seen.add(unit.id)
+
+
+def _profile_findings(unit: HandoutUnit, sheet: Sheet, here: tuple) -> Iterator[Finding]:
+    wanted = [characteristic.id for characteristic in sheet.characteristics]
+    if not wanted:
+        yield here + ("profile",), f"the sheet '{sheet.sheet}' declares no characteristics for profiles"
+        return
+    for key in unit.profile:
+        if key not in wanted:
+            yield here + ("profile", key), f"unknown characteristic '{key}': the sheet's profile is {' '.join(wanted)}"
+    missing = [key for key in wanted if key not in unit.profile]
+    if missing:
+        yield here + ("profile",), f"no value for {', '.join(missing)}: the sheet's profile is {' '.join(wanted)}"
+
+
+def _armour_findings(unit: HandoutUnit, saves: SavesBlock | None, here: tuple) -> Iterator[Finding]:
+    if unit.armour and saves is None:
+        yield here + ("armour",), "the sheet has no saves table to take armour from"
+        return
+    if saves is None:
+        return
+    items = {item.id: item for item in saves.items}
+    troop = saves.troop_of(unit.armour)
+    for a, ref in enumerate(unit.armour):
+        if ref not in items:
+            yield here + ("armour", a), f"unknown armour '{ref}': not an item of the saves table '{saves.id}'{_suggest(ref, items)}"
+        elif troop not in items[ref].saves and items[ref].troop is None:
+            yield here + ("armour", a), f"'{ref}' gives nothing to '{troop}' troops in the saves table '{saves.id}'"
+
+
+def _suggest(wrong: str, known) -> str:
+    close = difflib.get_close_matches(wrong, list(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def saves_block(sheet: Sheet) -> SavesBlock | None:
+    return next((block for block in sheet.blocks() if isinstance(block, SavesBlock)), None)
+
+
+def row_index(sheet: Sheet) -> dict[str, list[tuple[TableBlock, int]]]:
+    """Table rows by id and by table/id: what a unit's weapons can name."""
+    index: dict[str, list[tuple[TableBlock, int]]] = defaultdict(list)
+    for block in sheet.blocks():
+        if isinstance(block, TableBlock):
+            for r, row in enumerate(block.rows):
+                if row.id:
+                    index[row.id].append((block, r))
+                    index[f"{block.id}/{row.id}"].append((block, r))
+    return index
+
+
+# --- composition ----------------------------------------------------------------------------
+
+
+def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
+    """The handout as a sheet: roster, equipment, special rules, chosen sections (both in one language)."""
+    saves = saves_block(sheet)
+    used_rows = _used_rows(handout, sheet)
+    worn = {ref for unit in handout.units for ref in unit.armour}
+    chosen = _chosen_sections(handout, sheet)
+    chosen_ids = {block.id for _, blocks in chosen for block in blocks}
+
+    def trimmed(block: Block) -> Block | None:
+        if isinstance(block, TableBlock) and block.id in used_rows:
+            return _only_rows(block, used_rows[block.id])
+        if isinstance(block, SavesBlock) and worn:
+            return _only_items(block, worn)
+        return None if isinstance(block, GlossaryBlock) else block  # the handout prints its own glossary
+
+    equipment = [
+        trimmed(block) for block in sheet.blocks()
+        if block.id not in chosen_ids and (block.id in used_rows or (block is saves and worn))
+    ]
+    sections = [Section(id="handout-units", title=words["units"], blocks=[_roster(handout, sheet, saves)])]
+    if equipment:
+        sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
+    rules = _rules_blocks(special_rules(handout, sheet, equipment), sheet, chosen_ids)
+    if rules:
+        sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
+    for section, blocks in chosen:
+        kept = [block for block in map(trimmed, blocks) if block is not None]
+        if kept:
+            sections.append(section.model_copy(update={"blocks": kept}))
+    return Sheet(
+        sheet=handout.handout, game=sheet.game, title=handout.army, subtitle=handout.subtitle or sheet.title,
+        lang=sheet.lang, edition=sheet.edition, date=sheet.date, credits=sheet.credits,
+        accent=handout.accent or sheet.accent, paper=handout.paper, keywords=sheet.keywords,
+        characteristics=sheet.characteristics, sections=sections,
+    )
+
+
+def _used_rows(handout: Handout, sheet: Sheet) -> dict[str, set[int]]:
+    rows = row_index(sheet)
+    used: dict[str, set[int]] = defaultdict(set)
+    for unit in handout.units:
+        for ref in unit.weapons:
+            table, index = rows[ref][0]
+            used[table.id].add(index)
+    return used
+
+
+def _chosen_sections(handout: Handout, sheet: Sheet) -> list[tuple[Section, list[Block]]]:
+    """The sheet's sections (or single blocks) the handout prints, in the sheet's order."""
+    if handout.include is None and handout.exclude is None:
+        return []
+    chosen = []
+    for section in sheet.sections:
+        if handout.include is not None:
+            blocks = section.blocks if section.id in handout.include else [
+                block for block in section.blocks if block.id in handout.include]
+        else:
+            blocks = [] if section.id in handout.exclude else [
+                block for block in section.blocks if block.id not in handout.exclude]
+        if blocks:
+            chosen.append((section, blocks))
+    return chosen
+
+
+def _only_rows(table: TableBlock, kept: set[int]) -> TableBlock:
+    rows = [row for index, row in enumerate(table.rows) if index in kept]
+    return _with_used_notes(table.model_copy(update={"rows": rows}))
+
+
+def _only_items(saves: SavesBlock, worn: set[str]) -> SavesBlock:
+    return _with_used_notes(saves.model_copy(update={"items": [item for item in saves.items if item.id in worn]}))
+
+
+def _with_used_notes(block):
+    """Keep the footnotes the remaining rows still reference."""
+    referenced = {key for _, key in block.footnote_refs()}
+    return block.model_copy(update={"notes": [note for note in block.notes if note.id in referenced]})
+
+
+def _roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None) -> RosterBlock:
+    rows = row_index(sheet)
+    items = {item.id: item for item in saves.items} if saves else {}
+    units = []
+    for unit in handout.units:
+        gear = [rows[ref][0][0].rows[rows[ref][0][1]].cells[0].text for ref in unit.weapons]
+        gear += [items[ref].name for ref in unit.armour]
+        gear += [unit.equipment] if unit.equipment else []
+        units.append(RosterUnit(
+            id=unit.id, name=unit.name,
+            profile=[unit.profile[characteristic.id] for characteristic in sheet.characteristics],
+            equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
+            rules=", ".join(f"{{{rule}}}" for rule in unit.rules) or None,
+            save=_save_shown(saves, unit.armour),
+        ))
+    labels = [characteristic.label for characteristic in sheet.characteristics]
+    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units)
+
+
+def _save_shown(saves: SavesBlock | None, armour: list[str]) -> str | None:
+    if saves is None:
+        return None
+    roll = saves.save(armour)
+    return f"{roll}+" if roll else saves.none
+
+
+def _rules_blocks(rules: list[str], sheet: Sheet, chosen_ids: set[str]) -> list[Block]:
+    """A glossary of the rules defined in a line, then the blocks that define the others at length."""
+    keywords = [keyword for keyword in sheet.keywords if keyword.id in rules]
+    blocks: list[Block] = []
+    if any(keyword.text for keyword in keywords):
+        blocks.append(GlossaryBlock(id="handout-special-rules", type="glossary",
+                                    keywords=[keyword.id for keyword in keywords if keyword.text]))
+    defining = {keyword.see for keyword in keywords if keyword.see} - chosen_ids
+    return blocks + [block for block in sheet.blocks() if block.id in defining]
+
+
+def special_rules(handout: Handout, sheet: Sheet, equipment: list[Block]) -> list[str]:
+    """The keywords the units name or their equipment mentions, and those their definitions mention, in sheet order."""
+    index = keyword_index(sheet)
+    texts = [text for block in equipment for _, text in prose(block)]
+    texts += [unit.equipment for unit in handout.units if unit.equipment]
+    wanted = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules}
+    wanted |= mentioned_keywords(texts, index)
+    frontier = set(wanted)
+    while frontier:
+        found = mentioned_keywords([text for key in frontier for text in _definition(index[key], sheet)], index) - wanted
+        wanted |= found
+        frontier = found
+    return [keyword.id for keyword in sheet.keywords if keyword.id in wanted]
+
+
+def _definition(keyword: Keyword, sheet: Sheet) -> list[str]:
+    """The texts that define a keyword: its own line and the block it points to."""
+    texts = [keyword.text or ""]
+    texts += [text for block in sheet.blocks() if block.id == keyword.see for _, text in prose(block)]
+    return texts

@@ -1,0 +1,314 @@
+"""Stage 2, validate: plain data → a typed Sheet, then the checks a rules editor relies on.
+
+Shape errors come from the model (pydantic); game-logic checks come from each block's own
+`check()`; cross-references (keywords, footnotes, ids) and markup are checked here, for all
+blocks alike. Every problem of a file is reported at once, with file:line:column.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import re
+from collections import Counter
+from typing import TypeVar
+
+from pydantic import ValidationError
+
+from generator.renderer import glyphs
+
+from generator.schema import markup
+from generator.errors import UserError
+from generator.source.load import Located
+from generator.schema.model import Keyword, Model, Sheet, edition_key, prose
+
+ModelT = TypeVar("ModelT", bound=Model)
+
+MAX_DIE_RESULTS = 1000  # the results a dice table's die may show (10D100 shows 991, D66 36)
+
+
+def validate(located: Located) -> Sheet:
+    sheet = parse(located, Sheet)
+    problems = [located.problem(loc, message) for loc, message in findings(sheet)]
+    if sheet.sheet != located.path.stem:
+        problems.append(located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'"))
+    if problems:
+        raise UserError(problems)
+    return sheet
+
+
+def parse(located: Located, model: type[ModelT]) -> ModelT:
+    """Plain data → a typed model; every shape problem named with its file:line:column."""
+    try:
+        return model.model_validate(located.data)
+    except ValidationError as error:
+        raise UserError([located.problem(e["loc"], describe_error(e)) for e in error.errors()]) from None
+
+
+def findings(sheet: Sheet):
+    """Every problem of a well-shaped sheet, as (path, message)."""
+    yield from _metadata(sheet)
+    yield from _duplicate_ids(sheet)
+    yield from _markup(sheet)
+    for s, section in enumerate(sheet.sections):
+        for b, block in enumerate(section.blocks):
+            here = ("sections", s, "blocks", b)
+            unrollable = _unrollable(block.die) if block.type == "dice" else None
+            if unrollable:  # the block's own check would enumerate what the die rolls
+                yield here + ("die",), unrollable
+            elif hasattr(block, "check"):
+                for loc, message in block.check():
+                    yield here + loc, message
+            yield from _footnotes(block, here)
+            if block.type == "glossary":
+                for k, key in enumerate(block.keywords or []):
+                    if key not in {kw.id for kw in sheet.keywords}:
+                        known = ", ".join(kw.id for kw in sheet.keywords) or "none"
+                        yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
+    yield from _keyword_cycles(sheet)
+    yield from _changelog(sheet)
+    yield from glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))  # what the build would refuse
+    block_ids = {block.id for block in sheet.blocks()}
+    for k, keyword in enumerate(sheet.keywords):
+        if keyword.see is not None and keyword.see not in block_ids:
+            yield ("keywords", k, "see"), f"unknown block '{keyword.see}': 'see' names the block that defines the keyword"
+
+
+def _metadata(sheet: Sheet):
+    """What the renderer takes as given: one-line names."""
+    for name in ("game", "title", "subtitle"):  # the game's name is printed inside the page footer's style
+        if "\n" in (getattr(sheet, name) or ""):
+            yield (name,), f"'{name}' must be one line: it is printed in the header or footer"
+    for k, keyword in enumerate(sheet.keywords):
+        if "\n" in keyword.term:
+            yield ("keywords", k, "term"), "a keyword's term must be one line"
+
+
+def _unrollable(die: str) -> str | None:
+    """Why a die expression cannot key a dice table (no result, or too many to list), or None."""
+    count, sides = re.fullmatch(r"(\d*)D(\d+)", die).groups()
+    if len(count) > 6 or len(sides) > 6:
+        return f"'{die[:20]}' rolls more than {MAX_DIE_RESULTS} different results: a dice table covers at most {MAX_DIE_RESULTS}"
+    dice, faces = int(count or 1), int(sides)
+    if dice < 1 or faces < 2:
+        return f"'{die}' cannot be rolled: expected at least one die of at least 2 faces, such as D6, 2D6 or D66"
+    results = 36 if die == "D66" else dice * (faces - 1) + 1
+    if results > MAX_DIE_RESULTS:
+        return f"'{die}' rolls {results} different results: a dice table covers at most {MAX_DIE_RESULTS}"
+    return None
+
+
+def keyword_index(sheet: Sheet) -> dict[str, Keyword]:
+    """Keywords by id and by term (case-insensitive): {savage} and {Savage} both resolve."""
+    index: dict[str, Keyword] = {}
+    for keyword in sheet.keywords:
+        index[keyword.term.casefold()] = keyword
+        index[keyword.id] = keyword
+    return index
+
+
+def _duplicate_ids(sheet: Sheet):
+    groups = {
+        "section": [(("sections", s), section.id) for s, section in enumerate(sheet.sections)],
+        "block": [
+            (("sections", s, "blocks", b), block.id)
+            for s, section in enumerate(sheet.sections)
+            for b, block in enumerate(section.blocks)
+        ],
+        "keyword": [(("keywords", k), keyword.id) for k, keyword in enumerate(sheet.keywords)],
+    }
+    for kind, entries in groups.items():
+        seen: set[str] = set()
+        for loc, ident in entries:
+            if ident in seen:
+                yield loc + ("id",), f"duplicate {kind} id '{ident}': ids must be unique in a sheet"
+            seen.add(ident)
+
+
+def _markup(sheet: Sheet):
+    yield from markup_findings(sheet, keyword_index(sheet))
+
+
+def markup_findings(model: Model, keywords: dict[str, Keyword]):
+    """Raw HTML and unknown keyword references in the prose of a sheet or handout."""
+    for loc, text in prose(model):
+        offset = markup.html_tag_at(text)
+        if offset is not None:
+            yield loc, f"raw HTML is not allowed (at '{text[offset:offset + 12]}'): use **bold**, *italic*, {{keyword}}"
+            continue
+        for token in markup.walk(markup.parse(text)):
+            if isinstance(token, markup.KeywordRef) and token.key.casefold() not in keywords:
+                yield loc, f"unknown keyword {{{token.key}}}: define it under keywords, or write \\{{ for a literal brace"
+
+
+def _footnotes(block, here: tuple):
+    defined = Counter(note.id for note in block.notes)
+    for n, note in enumerate(block.notes):
+        if note.id in (earlier.id for earlier in block.notes[:n]):
+            yield here + ("notes", n, "id"), f"duplicate footnote '{note.id}': each note of a block needs its own id"
+    referenced: set[str] = set()
+    for loc, key in block.footnote_refs():
+        referenced.add(key)
+        if key not in defined:
+            yield here + loc, f"unknown footnote [^{key}]: add it to this block's notes"
+    for n, note in enumerate(block.notes):
+        if note.id not in referenced:
+            yield here + ("notes", n), f"footnote '{note.id}' is never referenced: mark it in a cell with [^{note.id}]"
+
+
+def _changelog(sheet: Sheet):
+    """The changelog goes newest first, and its first entry is the sheet's own edition and date."""
+    if not sheet.changelog:
+        return
+    current = sheet.changelog[0]
+    if (current.edition, current.date) != (sheet.edition, sheet.date):
+        yield ("changelog", 0, "edition"), (f"the changelog starts with edition {current.edition} of {current.date}; "
+                                            f"the sheet is edition {sheet.edition} of {sheet.date}")
+    for index, (newer, older) in enumerate(zip(sheet.changelog, sheet.changelog[1:]), start=1):
+        if edition_key(older.edition) >= edition_key(newer.edition) or older.date > newer.date:
+            yield ("changelog", index, "edition"), (f"the changelog goes newest first: edition {older.edition} "
+                                                    f"({older.date}) comes after {newer.edition} ({newer.date})")
+    yield from _changed_blocks(sheet)
+
+
+def _changed_blocks(sheet: Sheet):
+    """A change names the blocks (or block/row) it touches: each must exist."""
+    rows = {f"{block.id}/{row.id}" for block in sheet.blocks()  # table rows and saves items with an id
+            for row in [*getattr(block, "rows", []), *getattr(block, "items", [])] if getattr(row, "id", None)}
+    known = {block.id for block in sheet.blocks()} | rows
+    for e, edition in enumerate(sheet.changelog):
+        for c, change in enumerate(edition.changes):
+            for b, ref in enumerate(change.blocks):
+                if ref not in known:
+                    near = difflib.get_close_matches(ref, sorted(known), n=1)
+                    hint = f": did you mean '{near[0]}'?" if near else ""
+                    yield ("changelog", e, "changes", c, "blocks", b), f"no block or block/row '{ref}' in this sheet{hint}"
+
+
+def _keyword_cycles(sheet: Sheet):
+    """A keyword whose definition leads back to itself cannot be followed to an end."""
+    index = keyword_index(sheet)
+    mentions = {keyword.id: mentioned_keywords([keyword.text or ""], index) for keyword in sheet.keywords}
+    for k, keyword in enumerate(sheet.keywords):
+        path = _path_back(keyword.id, mentions)
+        if path:
+            yield ("keywords", k, "text"), "circular keyword references: " + " → ".join(path)
+
+
+def mentioned_keywords(texts: list[str], index: dict[str, Keyword]) -> set[str]:
+    """The ids of the keywords these texts reference ({savage}, {Savage|savages})."""
+    return {
+        index[token.key.casefold()].id
+        for text in texts
+        for token in markup.walk(markup.parse(text))
+        if isinstance(token, markup.KeywordRef) and token.key.casefold() in index
+    }
+
+
+def _path_back(start: str, mentions: dict[str, set[str]]) -> list[str] | None:
+    stack = [(start, [start])]
+    visited: set[str] = set()
+    while stack:
+        current, path = stack.pop()
+        for target in sorted(mentions.get(current, ())):
+            if target == start:
+                return path + [start]
+            if target not in visited:
+                visited.add(target)
+                stack.append((target, path + [target]))
+    return None
+
+
+# What a field with a pattern expects, in an author's words.
+_FORMS = {
+    "date": "a date YYYY-MM-DD, such as 2026-11-21",
+    "edition": "digits and dots, such as 2.1",
+    "die": "a die such as D6, 2D6 or D66",
+    "lang": "a language code such as fr, en or en-GB",
+    "languages": "a language code such as fr, en or en-GB",
+    "accent": "a colour written #rrggbb, such as #1f4e79",
+    "save": "a D6 score such as 5+",
+    "bonus": "a bonus such as +1",
+}
+
+
+def _kind(value) -> str:
+    """What the author wrote, in YAML's words."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (write \"{str(value).lower()}\" in quotes for the word)"
+    if isinstance(value, str):
+        return f"the text '{_shown(value)}'"
+    return {list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def _shown(value) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def describe_error(error: dict) -> str:
+    """A pydantic error in the words of a sheet author."""
+    kind, loc = error["type"], error["loc"]
+    field = next((part for part in reversed(loc) if isinstance(part, str)), "value")
+    given = error.get("input")
+    ctx = error.get("ctx", {})
+    if not loc:
+        return f"the file should be a mapping of fields (sheet: …, game: …), not {_kind(given)}"
+    if kind == "extra_forbidden":
+        return f"unknown field '{field}'"
+    if kind == "missing":
+        return f"missing required field '{field}'"
+    if kind == "union_tag_invalid":
+        expected = error["ctx"]["expected_tags"]
+        tag = given.get("type") if isinstance(given, dict) else error["ctx"]["tag"]
+        if not isinstance(tag, str):
+            return f"the block's 'type' should be one of {expected}, not {_kind(tag)}"
+        return f"unknown block type '{_shown(tag)}': expected one of {expected}"
+    if kind == "union_tag_not_found":
+        return "missing field 'type': every block needs a type"
+    if kind == "string_pattern_mismatch" and "notes" in loc:
+        return f"'{_shown(given)}' is not a valid footnote id: 1 to 4 characters, without spaces or ]"
+    if kind == "string_pattern_mismatch" and "characteristics" in loc:
+        return f"'{_shown(given)}' is not a valid characteristic id: a letter, then up to 11 letters or digits (WS, BS)"
+    if kind == "string_pattern_mismatch" and field in _FORMS:
+        return f"'{_shown(given)}' does not have the expected form for '{field}': expected {_FORMS[field]}"
+    if kind == "string_pattern_mismatch":
+        if field in ("id", "sheet", "keywords", "handout", "armour", "weapons", "include", "exclude", "troop"):
+            return f"'{_shown(given)}' is not a valid id: use lowercase letters, digits and hyphens"
+        return f"'{_shown(given)}' does not have the expected form for '{field}' ({error['ctx']['pattern']})"
+    if kind == "string_type" and given is None:
+        return f"'{field}' is empty: write a value (\"\" for an empty text)"
+    if kind == "string_type":
+        return f"'{field}' should be a text, not {_kind(given)}"
+    if kind == "string_too_short":
+        return f"'{field}' is empty: write at least {ctx['min_length']} character(s)"
+    if kind in ("model_type", "model_attributes_type") and field == "cells":
+        return f"a cell should be a text, or a mapping such as {{text: …, span: 2}}; not {_kind(given)}"
+    if kind in ("model_type", "model_attributes_type") and field == "rows" and "table" in loc:
+        return f"a row should be a list of cells, or a mapping such as {{id: …, cells: […]}}; not {_kind(given)}"
+    if kind in ("list_type", "model_type", "dict_type", "model_attributes_type"):
+        expected = "a list" if kind == "list_type" else "a mapping of fields"
+        return f"'{field}' should be {expected}, not {_kind(given)}"
+    if kind in ("int_parsing", "int_type", "int_from_float", "int_parsing_size"):
+        return f"'{field}' should be a whole number, not {_kind(given)}"
+    if kind in ("bool_parsing", "bool_type"):
+        return f"'{field}' should be true or false, not {_kind(given)}"
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = {"greater_than_equal": "at least", "greater_than": "more than",
+                 "less_than_equal": "at most", "less_than": "less than"}[kind]
+        return f"'{field}' must be {bound} {next(iter(ctx.values()))}, not {_shown(given)}"
+    if kind == "string_too_long":
+        return f"'{field}' is too long: at most {error['ctx']['max_length']} characters"
+    if kind == "too_long":
+        return f"'{field}' has too many items: at most {error['ctx']['max_length']}"
+    if kind == "too_short":
+        return f"'{field}' needs at least {error['ctx']['min_length']} item(s)"
+    if kind == "literal_error":
+        if given is None:
+            return f"'{field}' is empty: expected {error['ctx']['expected']}"
+        written = _kind(given) if isinstance(given, (list, dict)) else f"'{_shown(str(given).lower() if isinstance(given, bool) else given)}'"
+        return f"{written} is not allowed for '{field}': expected {error['ctx']['expected']}"
+    message = error["msg"].removeprefix("Value error, ")
+    return f"{field}: {message}"

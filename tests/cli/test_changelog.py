@@ -1,0 +1,64 @@
+"""Typed changelog entries: the printed box lists what changes play, `qrs changelog` lists everything."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from pypdf import PdfReader
+
+from generator.cli import changelog
+
+from generator import pipeline
+from generator.schema.model import PLAYERS_KINDS
+from generator.project import Project
+from tests.conftest import SHEETS, SOURCES
+
+MAX_BOX_LINES = 8
+
+
+def qrs(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(SOURCES), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("sheet_id", SHEETS)
+def test_the_box_lists_only_what_changes_play_in_the_editions_language(sheet_id, lang):
+    sheet = pipeline.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", lang)
+    boxed = sheet.boxed_changes()
+    assert boxed and all(change.kind in PLAYERS_KINDS for change in boxed)
+    assert all(change.lang in (None, lang) for change in boxed)
+    assert len(boxed) <= MAX_BOX_LINES - 1  # and the line counting the rest
+    assert all(change.blocks for change in boxed), "a change of play names the blocks it touches"
+    others = sheet.other_changes()
+    assert all(change.lang in (None, lang) for change in others)
+
+
+@pytest.mark.parametrize("sheet_id", SHEETS)
+def test_the_english_box_prints_no_french_correction(built, sheet_id):
+    text = " ".join(page.extract_text() for page in PdfReader(built(SOURCES, sheet_id, "en")).pages)
+    box = text[text.upper().index("ERRATA IN THIS EDITION"):]  # the box closes the sheet
+    english = pipeline.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", "en")
+    french = [change for change in pipeline.check(SOURCES / f"{sheet_id}.yaml").current_changes if change.lang == "fr"]
+    assert french and not any(change.text[:25] in box for change in french)
+    counted = f"Other corrections (spelling, layout): {len(english.other_changes())}, listed by qrs changelog {sheet_id}"
+    assert (counted in " ".join(box.split())) == bool(english.other_changes())
+
+
+def test_qrs_changelog_prints_every_change_by_kind_in_each_format():
+    sheet = pipeline.check(SOURCES / "wab2.yaml")
+    text = qrs("changelog", "wab2")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[0] == "wab2 2.1 (2026-11-21)"
+    assert [line for line in text.stdout.splitlines() if not line.startswith(" ")][1:5] == [
+        "Règles", "Clarifications", "Mise en page", "Orthographe et typographie"]
+    assert text.stdout.count("\n  - ") == sum(len(edition.changes) for edition in sheet.changelog)
+    data = json.loads(qrs("changelog", "wab2", "--format", "json").stdout)
+    assert [edition["edition"] for edition in data["editions"]] == ["2.1", "2.0"]
+    assert set(data["editions"][0]["changes"]) == set(changelog.KINDS)
+    english = qrs("changelog", "wab2", "--lang", "en", "--format", "markdown").stdout
+    assert english.startswith("## wab2 2.1 (2026-11-21)\n### Rules\n- Saves: mounted too")
+    assert "Orthographe" not in english and "### Spelling" not in english  # every typo fix of wab2 is French

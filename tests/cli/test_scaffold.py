@@ -1,0 +1,74 @@
+"""`qrs new`: a source that checks and builds, with one example of every block type; never overwrites."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import get_args
+
+import pytest
+
+from generator import pipeline
+
+from generator.cli import scaffold
+from generator.schema.model import Block
+from generator.project import Project
+from tests.conftest import ROOT
+
+
+def qrs(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"),
+                           "--build-dir", str(tmp_path / "build"), *args],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def test_the_scaffold_has_an_example_of_every_block_type(tmp_path):
+    model_types = {value for kind in get_args(get_args(Block)[0]) for value in get_args(kind.model_fields["type"].annotation)}
+    assert set(scaffold.block_types()) == model_types
+    project = Project.at(tmp_path / "sources")
+    path = scaffold.create(project, "demo", "Demo Game", "en")
+    sheet = pipeline.check(path)
+    covered = {block.type for block in sheet.blocks()}
+    assert covered == model_types, f"templates/scaffold/sheet.yaml.j2 lacks an example of {sorted(model_types - covered)}"
+
+
+def test_new_then_check_and_build(tmp_path):
+    created = qrs(tmp_path, "new", "my-game", "--game", "My Game", "--lang", "fr", "--title", "Aide de jeu")
+    assert created.returncode == 0, created.stderr
+    source = tmp_path / "sources" / "my-game.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../schema/sheet.schema.json\n")
+    assert 'title: "Aide de jeu"' in text and "lang: fr" in text
+    checked = qrs(tmp_path, "check", "my-game")
+    assert checked.returncode == 0, checked.stderr
+    built = qrs(tmp_path, "build", "my-game")
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "build" / "my-game.fr.pdf").stat().st_size > 1000
+
+
+def test_new_refuses_to_overwrite(tmp_path):
+    assert qrs(tmp_path, "new", "taken", "--game", "G", "--lang", "en").returncode == 0
+    source = tmp_path / "sources" / "taken.yaml"
+    source.write_text("# mine\n", encoding="utf-8")
+    again = qrs(tmp_path, "new", "taken", "--game", "G", "--lang", "en")
+    assert again.returncode == 2 and "already exists" in again.stderr
+    assert source.read_text(encoding="utf-8") == "# mine\n"
+
+
+@pytest.mark.parametrize("sheet_id", ["Bad", "bad_id", "bad.id", "../escape", ""])
+def test_new_refuses_an_invalid_id(tmp_path, sheet_id):
+    result = qrs(tmp_path, "new", sheet_id, "--game", "G", "--lang", "fr")
+    assert result.returncode == 2 and "not a valid sheet id" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "sources").exists() or not list((tmp_path / "sources").glob("*.yaml"))
+
+
+def test_new_refuses_an_unknown_language(tmp_path):
+    result = qrs(tmp_path, "new", "g", "--game", "G", "--lang", "zz")
+    assert result.returncode == 2 and "'zz'" in result.stderr
+
+
+def test_game_names_with_markup_characters_are_kept_literally(tmp_path):
+    project = Project.at(tmp_path / "sources")
+    sheet = pipeline.check(scaffold.create(project, "odd", 'Warhammer 40,000: "Kill Team" *2* {x} [^1]', "en"))
+    assert sheet.game == 'Warhammer 40,000: "Kill Team" \\*2\\* \\{x\\} \\[^1\\]'

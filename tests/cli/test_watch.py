@@ -1,0 +1,163 @@
+"""`qrs watch`, piece by piece: what a save rebuilds, the last good preview kept, the server's files."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+
+import pytest
+
+from generator.cli import watch
+from generator.project import Project
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "sources" / "i18n").mkdir(parents=True)
+    for name in ("alpha", "beta"):
+        (tmp_path / "sources" / f"{name}.yaml").write_text("", encoding="utf-8")
+    return Project.at(tmp_path / "sources")
+
+
+def test_a_save_rebuilds_the_sheets_it_concerns(project):
+    sources = project.sources
+    alpha, beta = sources / "alpha.yaml", sources / "beta.yaml"
+    watched = [alpha, beta]
+    assert watch.to_rebuild([alpha], project, watched) == [alpha]
+    assert watch.to_rebuild([sources / "i18n" / "beta.en.po"], project, watched) == [beta]
+    assert watch.to_rebuild([sources / "i18n" / "beta.en.po", alpha], project, watched) == [alpha, beta]
+    assert watch.to_rebuild([project.templates / "blocks" / "dice.html.j2"], project, watched) == watched
+    assert watch.to_rebuild([project.templates / "sheet.css"], project, [beta]) == [beta]
+
+
+def test_other_files_rebuild_nothing(project):
+    sources = project.sources
+    watched = [sources / "alpha.yaml"]
+    unrelated = [
+        sources / "beta.yaml",  # not watched
+        sources / "i18n" / "beta.en.po",
+        sources / "handouts" / "alpha.yaml",  # not a sheet source
+        sources / "alpha.yaml~",
+        project.build / "alpha.fr.pdf",
+        sources.parent / "README.md",
+    ]
+    assert watch.to_rebuild(unrelated, project, watched) == []
+
+
+def test_only_files_directly_inside_the_preview_folder_are_served(tmp_path):
+    folder = tmp_path / "preview"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "wab2.fr-1.png").write_bytes(b"png")
+    (folder / "sub" / "inner.png").write_bytes(b"png")
+    (folder / ".hidden").write_bytes(b"x")
+    (tmp_path / "secret.txt").write_text("secret")
+    (folder / "link.png").symlink_to(tmp_path / "secret.txt")
+    assert watch.served_file(folder, "/files/wab2.fr-1.png?v=3") == (folder / "wab2.fr-1.png").resolve()
+    for refused in ("/files/../secret.txt", "/files/..%2Fsecret.txt", "/files/%2e%2e/secret.txt",
+                    "/files/sub/inner.png", "/files/sub%2Finner.png", "/files/" + str(tmp_path / "secret.txt"),
+                    "/files/%2Fetc%2Fpasswd", "/files/.hidden", "/files/link.png", "/files/", "/files/..",
+                    "/files/missing.png", "/secret.txt", "/files/..%5Csecret.txt", "/files/a%00.png"):
+        assert watch.served_file(folder, refused) is None, refused
+
+
+def test_the_server_shows_the_pages_and_their_version(tmp_path):
+    folder = tmp_path / "preview"
+    folder.mkdir()
+    (folder / "wab2.fr-1.png").write_bytes(b"\x89PNG page one")
+    (tmp_path / "secret.txt").write_text("secret")
+    state = watch.State()
+    state.update({"wab2.fr": ["wab2.fr-1.png"]}, ["sources/wab2.yaml:3:1: a problem"])
+    server = watch.serve(folder, state, port=0)
+    try:
+        def get(path: str) -> tuple[int, str, bytes]:
+            connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+            connection.request("GET", path)
+            response = connection.getresponse()
+            body = response.read()
+            connection.close()
+            return response.status, response.getheader("Content-Type"), body
+
+        status, kind, body = get("/")
+        assert status == 200 and kind.startswith("text/html")
+        assert b'src="/files/wab2.fr-1.png?v=1"' in body and b"sources/wab2.yaml:3:1: a problem" in body
+        assert b'fetch("/version"' in body
+        status, _, body = get("/version")
+        assert status == 200 and json.loads(body)["version"] == 1 and json.loads(body)["building"] == []
+        state.start(["wab2"])  # a save: the page says "building wab2…" until the new pages are drawn
+        assert json.loads(get("/version")[2])["building"] == ["wab2"] and b'getElementById("building")' in get("/")[2]
+        state.update({}, [])
+        assert json.loads(get("/version")[2]) == {"version": 2, "problems": [], "building": []}
+        assert get("/files/wab2.fr-1.png") == (200, "image/png", b"\x89PNG page one")
+        for path in ("/files/../secret.txt", "/files/..%2Fsecret.txt", "/../secret.txt", "/secret.txt"):
+            status, _, body = get(path)
+            assert status == 404 and b"secret" not in body, path
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_failed_build_keeps_the_last_good_preview(tmp_path):
+    shutil.copytree(FIXTURES, tmp_path / "sources")
+    project = Project.at(tmp_path / "sources")
+    source = project.sources / "every-block.yaml"
+    wrote, reported = [], []
+    watcher = watch.Watcher(project, ("every-block",), scale=0.3, on_wrote=wrote.append, on_problems=reported.extend)
+
+    assert watcher.changed([source]) == []
+    version, pages, problems = watcher.state.snapshot()
+    assert wrote == [project.pdf_path("every-block", "fr")] and problems == []
+    first_page = project.build / "preview" / pages["every-block.fr"][0]
+    good = first_page.read_bytes()
+
+    text = source.read_text(encoding="utf-8")
+    source.write_text(text.replace("die: 2D6", "die: 2D6\n        colour: red"), encoding="utf-8")
+    found = watcher.changed([source])
+    assert found and "colour" in found[0].message and found[0].path == str(source)
+    assert reported == found
+    later, kept, shown = watcher.state.snapshot()
+    assert later == version + 1 and kept == pages and first_page.read_bytes() == good
+    assert str(found[0]) in shown  # file:line:column: message, on the page as in the terminal
+    assert watcher.changed([project.sources.parent / "notes.txt"]) == []  # nothing to rebuild, nothing changes
+    assert watcher.state.snapshot()[0] == later
+
+
+def test_a_template_error_is_reported_at_its_line_and_the_watch_goes_on(tmp_path):
+    shutil.copytree(FIXTURES, tmp_path / "sources")
+    shutil.copytree(Project.at(FIXTURES).templates, tmp_path / "templates")
+    project = Project(sources=(tmp_path / "sources").resolve(), build=(tmp_path / "build").resolve(),
+                      templates=(tmp_path / "templates").resolve())
+    template = project.templates / "sheet.html.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\n{{ sheet.no_such_field }}\n", encoding="utf-8")
+    reported = []
+    watcher = watch.Watcher(project, ("every-block",), scale=0.3, on_problems=reported.extend)
+    found = watcher.changed([template])
+    assert len(found) == 1 and found[0].path == str(template) and found[0].line > 1
+    assert "no_such_field" in found[0].message and reported == found
+
+
+@pytest.mark.parametrize("host, status", [("localhost:{port}", 200), ("127.0.0.1:{port}", 200), ("[::1]:{port}", 200),
+                                          ("LOCALHOST:{port}", 200), ("attacker.example:{port}", 421),
+                                          ("attacker.example", 421), ("localhost", 421), ("localhost:1", 421),
+                                          ("127.0.0.1.nip.io:{port}", 421), ("", 421)])
+def test_the_server_answers_only_its_own_host_names(tmp_path, host, status):
+    """DNS rebinding: a page of attacker.example, its name rebound to 127.0.0.1, sends Host: attacker.example."""
+    state = watch.State()
+    state.update({}, ["sources/secret.yaml:1:1: a problem"])
+    server = watch.serve(tmp_path / "preview", state, port=0)
+    try:
+        port = server.server_address[1]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.putrequest("GET", "/version", skip_host=True)
+        connection.putheader("Host", host.format(port=port))
+        connection.endheaders()
+        response = connection.getresponse()
+        body = response.read()
+        connection.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert response.status == status
+    assert (b"secret.yaml" in body) == (status == 200)
+

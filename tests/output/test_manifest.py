@@ -1,0 +1,282 @@
+"""Incremental builds (generator.output.manifest, generator.output.parallel): only what changed is built again.
+
+The rendering itself is replaced by a stand-in that validates the source as the real build does and writes a
+small file, so that these tests are about which outputs are built; test_parallel.py renders for real.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from generator.output import manifest, parallel, write
+
+from generator import pipeline
+from generator.cli.main import main
+from generator.project import Project, variant_of
+from generator.report import Reporter
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SOURCES = ROOT / "sources"
+SETTINGS = dict(paper=None, allow_fallback=False)  # pipeline.BuildOptions' fields (the others by default)
+
+
+@pytest.fixture
+def project(tmp_path) -> Project:
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    return Project.at(sources, tmp_path / "build")
+
+
+@pytest.fixture
+def built(monkeypatch) -> list[str]:
+    """Replace rendering by a stand-in; returns the list of outputs built (relative to build/), in order."""
+    calls: list[str] = []
+
+    def build(project, path, lang, options=pipeline.BuildOptions(), output=None, layouts=None):
+        sheet = pipeline.check(path)  # a broken source fails here as in the real build
+        output = output or project.pdf_path(sheet.sheet, lang, variant_of(asdict(options)))
+        write.atomically(output, f"%PDF stand-in {sheet.sheet} {lang} {options}\n".encode())
+        calls.append(output.relative_to(project.build).as_posix())
+        return output
+
+    def build_handout(project, path, lang, options=pipeline.BuildOptions(), layouts=None):
+        handout = pipeline.load_handout(project, path)[1]
+        output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
+        write.atomically(output, f"%PDF stand-in {handout.handout} {lang} {options}\n".encode())
+        calls.append(output.relative_to(project.build).as_posix())
+        return output
+
+    monkeypatch.setattr(pipeline, "build", build)
+    monkeypatch.setattr(pipeline, "build_handout", build_handout)
+    return calls
+
+
+def run(project: Project, calls: list[str], settings: dict = SETTINGS, **options) -> set[str]:
+    """Build every sheet and handout in this process; the outputs built."""
+    calls.clear()
+    problems = parallel.build(project, project.sheet_paths(), project.handout_paths(), (), settings,
+                              Reporter(quiet=True), jobs=1, **options)
+    assert problems == []
+    return set(calls)
+
+
+def every_output(project: Project) -> set[str]:
+    found = {path.relative_to(project.build).as_posix() for path in project.build.rglob("*.pdf")}
+    assert found == {output.key(project) for output in planned(project)} and len(found) >= 16
+    return found
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+WAB2 = {"wab2.fr.pdf", "wab2.en.pdf",
+        "handouts/wab2-english-hundred-years-war.fr.pdf", "handouts/wab2-english-hundred-years-war.en.pdf"}
+
+
+def test_a_second_build_builds_nothing(project, built):
+    assert run(project, built) == every_output(project)
+    assert run(project, built) == set()
+
+
+def test_nothing_to_do_imports_neither_weasyprint_nor_the_model(project, built):
+    main_ok(["--sources", str(project.sources), "--build-dir", str(project.build), "build", "--all", "--jobs", "1"])
+    code = (
+        "import sys; from generator.cli.main import main\n"
+        "try: main(['--sources', %r, '--build-dir', %r, 'build', '--all'])\n"
+        "except SystemExit as exit: print('exit', exit.code)\n"
+        "print('weasyprint' in sys.modules, 'generator.schema.model' in sys.modules)" % (str(project.sources), str(project.build))
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    count = len(planned(project))
+    assert result.stdout.splitlines() == [f"{count} up to date", "False False"], result.stdout + result.stderr
+
+
+def test_one_cell_changed_rebuilds_that_sheet_and_the_handouts_drawn_from_it(project, built):
+    run(project, built)
+    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')
+    assert run(project, built) == WAB2
+
+
+def test_a_catalogue_rebuilds_only_its_language(project, built):
+    run(project, built)
+    edit(project.sources / "i18n" / "wab2.en.po", 'msgstr "Flee distance"', 'msgstr "Fleeing distance"')
+    assert run(project, built) == {"wab2.en.pdf", "handouts/wab2-english-hundred-years-war.en.pdf"}
+    handout_catalogue = project.sources / "handouts" / "i18n" / "warhammer-dwarfs.en.po"
+    handout_catalogue.write_text(handout_catalogue.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert run(project, built) == {"handouts/warhammer-dwarfs.en.pdf"}
+
+
+def test_a_template_or_an_option_rebuilds_everything(project, built, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(project.templates, templates)
+    project = Project(project.sources, project.build, templates)
+    everything = run(project, built)
+    (templates / "sheet.css").write_text((templates / "sheet.css").read_text(encoding="utf-8") + "\n/* */\n", encoding="utf-8")
+    assert run(project, built) == everything
+    on_letter = run(project, built, dict(SETTINGS, paper="letter"))  # variants have names of their own
+    assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
+                         for name in everything}
+    assert run(project, built, dict(SETTINGS, paper="letter")) == set()
+    assert run(project, built) == set()  # the plain PDFs were not overwritten
+
+
+def test_a_deleted_or_edited_pdf_is_built_again(project, built):
+    run(project, built)
+    (project.build / "fpga.en.pdf").unlink()
+    (project.build / "handouts" / "warhammer-dwarfs.fr.pdf").write_bytes(b"%PDF edited by hand\n")
+    assert run(project, built) == {"fpga.en.pdf", "handouts/warhammer-dwarfs.fr.pdf"}
+
+
+def test_rebuild_builds_everything(project, built):
+    everything = run(project, built)
+    assert run(project, built, rebuild=True) == everything
+
+
+def test_a_failed_build_marks_nothing_fresh(project, built):
+    run(project, built)
+    recorded = json.loads((project.build / manifest.NAME).read_text(encoding="utf-8"))["outputs"]
+    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½", "x"]')
+    for _ in range(2):  # tried again each time: the failure was not recorded as fresh
+        built.clear()
+        problems = parallel.build(project, project.sheet_paths(), project.handout_paths(), (), SETTINGS,
+                                  Reporter(quiet=True), jobs=1)
+        assert problems and all(problem.path.endswith("wab2.yaml") for problem in problems)
+        assert built == []
+        now = json.loads((project.build / manifest.NAME).read_text(encoding="utf-8"))["outputs"]
+        assert now == recorded  # the previous good PDFs keep their own entries, and nothing else changed
+    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "½", "x"]', '"Forêts denses, collines escarpées", "¼"]')
+    assert run(project, built) == set()  # back to the inputs of the PDFs on disk
+
+
+def test_a_build_that_fails_writes_no_manifest(project, built):
+    edit(project.sources / "fpga.yaml", "\nlang: fr\n", "\nlang: fr\nlang: en\n")  # the sheet's own, at the top
+    problems = parallel.build(project, [project.sources / "fpga.yaml"], [], (), SETTINGS, Reporter(quiet=True), jobs=1)
+    assert problems and not project.build.exists()
+
+
+def test_build_and_handout_commands_agree_on_the_handouts(project, built):
+    where = ["--sources", str(project.sources), "--build-dir", str(project.build)]
+    main_ok(where + ["build", "--all", "--jobs", "1"])
+    built.clear()
+    main_ok(where + ["handout", "--jobs", "1"])
+    main_ok(where + ["build", "--jobs", "1"])
+    assert built == []
+
+
+def test_the_command_says_how_many_are_up_to_date(project, built, capsys):
+    where = ["--sources", str(project.sources), "--build-dir", str(project.build)]
+    main_ok(where + ["build", "--jobs", "1"])
+    capsys.readouterr()
+    (project.build / "wab2.fr.pdf").unlink()
+    main_ok(where + ["build", "--jobs", "1"])
+    sheets = len([output for output in planned(project) if output.kind == "sheet"])
+    assert capsys.readouterr().out.splitlines() == [f"wrote {project.build / 'wab2.fr.pdf'}", f"{sheets - 1} up to date"]
+    main_ok(["--json"] + where + ["build", "--jobs", "1"])
+    assert capsys.readouterr().out == ""
+
+
+BAD_OUTPUT_ENTRIES = {"wab2.fr.pdf": "a string, not an object", "wab2.en.pdf": "SECONDS",
+                      "fpga.fr.pdf": {"inputs": ["a list"], "pdf": "x"}}
+
+
+@pytest.mark.parametrize("seconds", ["slow", None, -1, True, float("nan")])
+def test_a_wrong_typed_manifest_entry_is_dropped_with_a_warning_and_rebuilt(project, built, capsys, seconds):
+    where = ["--sources", str(project.sources), "--build-dir", str(project.build)]
+    main_ok(where + ["build", "--all", "--jobs", "1"])
+    path = project.build / manifest.NAME
+    data = json.loads(path.read_text(encoding="utf-8"))
+    bad = {key: dict(data["outputs"][key], seconds=seconds) if entry == "SECONDS" else entry
+           for key, entry in BAD_OUTPUT_ENTRIES.items()}
+    data["outputs"].update(bad)
+    handout = next(iter(data["plans"]))
+    data["plans"][handout]["sheet"] = "../../outside"  # names a file: never trusted
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    built.clear()
+
+    main_ok(where + ["build", "--all", "--jobs", "1"])
+    err = capsys.readouterr().err
+    for key in bad:
+        assert f"warning: {path}: outputs entry '{key}' ignored (its output is rebuilt): " in err, err
+    assert f"warning: {path}: plans entry '{handout}' ignored" in err and "'sheet' is not a sheet id" in err, err
+    assert sorted(built) == sorted(bad)  # the others stay up to date
+    assert run(project, built) == set()  # the entries written again are good ones
+    assert "warning" not in capsys.readouterr().err
+
+
+def main_ok(args: list[str]) -> None:
+    try:
+        main(args)
+    except SystemExit as exit:
+        assert exit.code == 0
+
+
+# --- shards --------------------------------------------------------------------------------------------
+
+
+def planned(project: Project) -> list[manifest.Output]:
+    found = manifest.plan(project, project.sheet_paths(), project.handout_paths(), (),
+                          manifest.Manifest(project.build / manifest.NAME), manifest.Digests())
+    assert not found.problems
+    return found.outputs
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 16, 17])
+def test_shards_partition_the_outputs(n):
+    project = Project.at(SOURCES)
+    outputs = planned(project)
+    key = lambda output: output.key(project)  # noqa: E731
+    parts = [manifest.shard(outputs, (k, n), key) for k in range(1, n + 1)]
+    keys = [key(output) for part in parts for output in part]
+    assert sorted(keys) == sorted(map(key, outputs)) and len(set(keys)) == len(keys)
+    assert max(map(len, parts)) - min(map(len, parts)) <= 1
+    assert parts == [manifest.shard(outputs, (k, n), key) for k in range(1, n + 1)]  # the same every time
+
+
+def test_the_shard_option_builds_one_part(project, built):
+    where = ["--sources", str(project.sources), "--build-dir", str(project.build)]
+    parts = []
+    for k in (1, 2, 3):
+        built.clear()
+        main_ok(where + ["build", "--all", "--jobs", "1", "--shard", f"{k}/3"])
+        parts.append(set(built))
+    assert set.union(*parts) == every_output(project) and sum(map(len, parts)) == len(planned(project))
+
+
+@pytest.mark.parametrize("text", ["0/4", "5/4", "2", "a/b", "2/0"])
+def test_a_bad_shard_is_refused(text, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--sources", str(SOURCES), "build", "--shard", text])
+    assert exit.value.code == 2 and "--shard" in capsys.readouterr().err
+
+
+# --- the plan ------------------------------------------------------------------------------------------
+
+
+def test_the_plan_has_the_languages_the_pipeline_builds():
+    from generator.source import i18n
+
+    project = Project.at(SOURCES)
+    by_sheet: dict[str, list[str]] = {}
+    for output in planned(project):
+        if output.kind == "sheet":
+            by_sheet.setdefault(output.name, []).append(output.lang)
+    assert by_sheet == {path.stem: i18n.languages(SOURCES, pipeline.check(path)) for path in project.sheet_paths()}
+
+
+@pytest.mark.parametrize("line, lang", [("lang: en", "en"), ('lang: "en"', "en"), ("lang: en  # canonical", "en"),
+                                        ("lang: 'en-GB'", "en-GB")])
+def test_the_language_line_is_read_as_the_loader_reads_it(tmp_path, line, lang):
+    path = tmp_path / "x.yaml"
+    path.write_text(f"sheet: x\n{line}\nsections: []\n", encoding="utf-8")
+    assert manifest.sheet_language(path) == lang

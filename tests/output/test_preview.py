@@ -1,0 +1,52 @@
+"""`qrs preview`: PNG images of each page, drawn from the built PDF (reused while it is fresh)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PIL import Image
+
+from generator.output import preview
+from generator.project import Project
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("preview")
+    shutil.copytree(FIXTURES, root / "sources")
+    return Project.at(root / "sources")
+
+
+def test_preview_builds_then_draws_every_page(project):
+    source = project.sources / "every-block.yaml"
+    pdf, built, images = preview.preview(project, source, "fr", scale=1.0)
+    assert built and pdf == project.pdf_path("every-block", "fr")
+    assert [image.name for image in images] == [f"every-block.fr-{n}.png" for n in range(1, len(images) + 1)]
+    assert images and all(image.parent == project.build / "preview" for image in images)
+    with Image.open(images[0]) as first:
+        assert first.format == "PNG"
+        width, height = first.size  # A4 landscape is 842 × 595.3 points: 1 pixel a point at scale 1
+        assert (width, round(height / 10)) == (842, 60)
+
+
+def test_preview_reuses_a_fresh_pdf_and_rebuilds_a_stale_one(project):
+    source = project.sources / "every-block.yaml"
+    _, built, images = preview.preview(project, source, "fr", project.build / "elsewhere", scale=0.5)
+    assert not built and images[0].parent == project.build / "elsewhere"  # built by the test above
+    with Image.open(images[0]) as small:
+        assert small.size[0] == 421
+    source.write_text(source.read_text(encoding="utf-8") + "# saved again, with an edit\n", encoding="utf-8")
+    _, built, _ = preview.preview(project, source, "fr", project.build / "elsewhere", scale=0.5)
+    assert built
+
+
+def test_pages_the_pdf_no_longer_has_are_removed(project, tmp_path):
+    pdf = project.pdf_path("every-block", "fr")  # built by the tests above
+    (tmp_path / "every-block.fr-9.png").write_bytes(b"old")
+    (tmp_path / "every-block.fr-CA-9.png").write_bytes(b"another language")
+    images = preview.pages(pdf, tmp_path, "every-block.fr", scale=0.2)
+    assert not (tmp_path / "every-block.fr-9.png").exists()
+    assert (tmp_path / "every-block.fr-CA-9.png").exists()
+    assert sorted(path.name for path in tmp_path.glob("every-block.fr-?.png")) == [image.name for image in images]

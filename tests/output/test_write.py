@@ -1,0 +1,124 @@
+"""The one writer (generator.output.write): files appear whole, and nothing is written through a link out of its folder.
+
+Each command that writes is run against a link planted where it writes (a cloned repository may hold one): dangling,
+to an existing file outside, to an empty file outside. The outside must stay as it was (same bytes, or still absent)
+and the command must say which link it refused, with exit code 2 and no traceback."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from generator.output import write
+from generator.errors import UserError
+from generator.output.manifest import Manifest
+from tests.conftest import FIXTURES, ROOT
+
+OUTSIDE_CONTENT = {"dangling": None, "existing": b"the outside file's own bytes\n", "empty": b""}
+
+
+@dataclass(frozen=True)
+class Outside:
+    """A file outside the project, and what it holds (None: absent, as a dangling link's target)."""
+
+    path: Path
+    content: bytes | None
+
+
+@pytest.fixture(params=sorted(OUTSIDE_CONTENT))
+def outside(request, tmp_path) -> Outside:
+    found = Outside(tmp_path / "outside" / "target.txt", OUTSIDE_CONTENT[request.param])
+    found.path.parent.mkdir()
+    if found.content is not None:
+        found.path.write_bytes(found.content)
+    return found
+
+
+def assert_untouched(outside: Outside) -> None:
+    if outside.content is None:
+        assert not outside.path.exists(), f"{outside.path} was created through the link"
+    else:
+        assert outside.path.read_bytes() == outside.content, f"{outside.path} was written through the link"
+    left = sorted(path.name for path in outside.path.parent.iterdir())
+    assert left == ([] if outside.content is None else [outside.path.name]), left
+
+
+def plant(link: Path, outside: Outside) -> Path:
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside.path)
+    return link
+
+
+def qrs(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"),
+                           "--build-dir", str(tmp_path / "build"), *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def assert_refused(result: subprocess.CompletedProcess, link: Path, why: str = "this is a symbolic link") -> None:
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{link}:1:1: {why}" in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
+def test_i18n_update_writes_no_catalogue_through_a_link(tmp_path, outside):
+    (tmp_path / "sources").mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "sources")
+    link = plant(tmp_path / "sources" / "i18n" / "every-block.en.po", outside)
+    assert_refused(qrs(tmp_path, "i18n", "update", "every-block", "--lang", "en"), link)
+    assert_untouched(outside)
+    assert link.is_symlink()
+
+
+def test_schema_writes_no_schema_through_a_link(tmp_path, outside):
+    link = plant(tmp_path / "schema" / "sheet.schema.json", outside)
+    result = subprocess.run([sys.executable, "-m", "generator", "schema", "--out", str(tmp_path / "schema")],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert_refused(result, link)
+    assert_untouched(outside)
+
+
+def test_new_writes_no_scaffold_through_a_link(tmp_path, outside):
+    link = plant(tmp_path / "sources" / "demo.yaml", outside)
+    why = "this is a symbolic link" if outside.content is None else "this sheet already exists"  # never overwritten
+    assert_refused(qrs(tmp_path, "new", "demo", "--game", "Demo", "--lang", "en"), link, why)
+    assert_untouched(outside)
+
+
+@pytest.mark.parametrize("name", [".qrs-manifest.json", ".qrs-manifest.lock"])
+def test_the_manifest_and_its_lock_are_not_written_through_a_link(tmp_path, outside, name):
+    link = plant(tmp_path / "build" / name, outside)
+    with pytest.raises(UserError, match="symbolic link"):
+        Manifest(tmp_path / "build" / ".qrs-manifest.json").save({"x.fr.pdf": {"inputs": "a", "pdf": "b"}}, {})
+    assert_untouched(outside)
+    assert link.is_symlink()
+
+
+def test_a_link_to_a_file_of_the_same_folder_is_written_through(tmp_path):
+    (tmp_path / "real.po").write_bytes(b"old")
+    (tmp_path / "alias.po").symlink_to("real.po")
+    write.atomically(tmp_path / "alias.po", b"new")
+    assert (tmp_path / "alias.po").is_symlink() and (tmp_path / "real.po").read_bytes() == b"new"
+
+
+def test_a_file_written_without_overwrite_is_created_once(tmp_path):
+    target = tmp_path / "sub" / "new.yaml"
+    write.text(target, "first\n", overwrite=False)
+    with pytest.raises(FileExistsError):
+        write.text(target, "second\n", overwrite=False)
+    assert target.read_text(encoding="utf-8") == "first\n"
+    assert sorted(path.name for path in target.parent.iterdir()) == ["new.yaml"]  # no temporary file left
+
+
+def test_a_worker_whose_command_died_writes_nothing(tmp_path):
+    """A build's worker writes for its command's process; once that is gone (here: a pid that is not its parent),
+    it exits at its next write without writing, and leaves no temporary file."""
+    target = tmp_path / "late.pdf"
+    script = ("import os, sys; from pathlib import Path; from generator.output import write; "
+              "write.only_while_alive(os.getppid() + 1); write.atomically(Path(sys.argv[1]), b'%PDF late')")
+    done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    assert list(tmp_path.iterdir()) == []

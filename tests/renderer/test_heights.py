@@ -1,0 +1,131 @@
+"""Measured heights kept between builds (generator.renderer.heights): reused when nothing that decides them changed,
+measured again only for the blocks that did, and never trusted when the file is damaged or foreign."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from generator.renderer import heights, layout, measure, render
+
+from generator import pipeline
+from generator.renderer.measure import Measured
+from generator.project import Project
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture
+def project(tmp_path, own_heights):
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", sources)
+    return Project.at(sources, tmp_path / "build")
+
+
+@pytest.fixture
+def measured_ids(monkeypatch):
+    """The ids of the blocks each layout measured (laid out in a measuring pass), one list a layout."""
+    calls: list[list[str]] = []
+    original = measure.measure
+
+    def spy(document, ids):
+        calls.append(list(ids))
+        return original(document, ids)
+
+    monkeypatch.setattr(measure, "measure", spy)
+    return calls
+
+
+def lay_out(project: Project) -> render.Laid:
+    return render.layout(project, pipeline.check(project.sources / "every-block.yaml"), pipeline.BuildOptions())
+
+
+def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_ids, monkeypatch):
+    first = lay_out(project)
+    passes = len(measured_ids)  # one a type scale tried
+    assert passes >= 1 and all("to-wound" in ids and "errata" in ids for ids in measured_ids)
+    packed, pack = [], layout.pack
+    monkeypatch.setattr(layout, "pack", lambda *args: packed.append(args) or pack(*args))
+    second = lay_out(project)
+    assert len(measured_ids) == passes
+    assert len(packed) == (1 if first.scale == 1 else 2)  # full size (for the key), then the scale decided before
+    assert second.report() == first.report()
+
+
+def test_a_damaged_scale_decision_is_ignored(project):
+    honest = lay_out(project).report()
+    cache_file = next((project.build / ".cache").glob("*.json"))
+    data = json.loads(cache_file.read_text())
+    assert len(data["decisions"]) == 1
+    data["decisions"] = {key: "0.5" for key in data["decisions"]}
+    cache_file.write_text(json.dumps(data))
+    assert lay_out(project).report() == honest
+
+
+def test_an_edited_block_is_the_only_one_measured_again(project, measured_ids):
+    lay_out(project)
+    passes = len(measured_ids)
+    source = project.sources / "every-block.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert "Touche de Force 6." in text
+    source.write_text(text.replace("Touche de Force 6.", "Touche de Force 7."), encoding="utf-8")
+    lay_out(project)
+    edited = [block.id for block in pipeline.check(source).blocks() if "Touche de Force 7." in block.model_dump_json()]
+    assert len(edited) == 1 and measured_ids[passes:] and all(ids == edited for ids in measured_ids[passes:])
+
+
+@pytest.mark.parametrize("damage", [
+    "not json at all {",
+    json.dumps(["a", "list"]),
+    json.dumps({"format": 999, "entries": {}}),
+    "ENTRIES",  # every entry replaced by one of the wrong shape
+])
+def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(project, measured_ids, damage):
+    honest = lay_out(project).report()
+    cache_file = next((project.build / ".cache").glob("*.json"))
+    if damage == "ENTRIES":
+        entries = json.loads(cache_file.read_text())["entries"]
+        damage = json.dumps({"format": heights.FORMAT, "entries": {key: {"height": "slow"} for key in entries}})
+    passes = len(measured_ids)
+    cache_file.write_text(damage)
+    assert lay_out(project).report() == honest
+    assert len(measured_ids) == 2 * passes  # measured again, not read from the damaged file
+    assert json.loads(cache_file.read_text())["format"] == heights.FORMAT
+
+
+@pytest.mark.parametrize("entry", [
+    {"height": 1.0},
+    {"height": True, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": -1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": float("nan"), "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": 1, "units": ["2"], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+    {"height": 1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": 3},
+    {"height": 1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None, "x": 1},
+    "a string",
+])
+def test_a_measurement_of_the_wrong_shape_is_refused(entry):
+    assert Measured.from_json(entry) is None
+
+
+def test_a_measurement_survives_its_round_trip():
+    value = Measured(height=12.5, units=(4.0, 4.5), head=3.0, tail=1.0, cont_head=2.0, cont_tail=0.5, heading=4.0,
+                     widths=(100.0, 241.0))
+    assert Measured.from_json(json.loads(json.dumps(value.to_json()))) == value
+
+
+def test_the_key_changes_with_what_decides_a_height():
+    assert heights.key("style", "<p>a</p>") == heights.key("style", "<p>a</p>")
+    assert heights.key("style", "<p>a</p>") != heights.key("style", "<p>b</p>")
+    assert heights.key("style", "<p>a</p>") != heights.key("other style", "<p>a</p>")
+
+
+def test_a_cache_that_is_not_a_regular_file_is_ignored(project):
+    import os
+
+    honest = lay_out(project).report()
+    cache_file = next((project.build / ".cache").glob("*.json"))
+    cache_file.unlink()
+    os.mkfifo(cache_file)  # reading it as a file would wait for a writer forever
+    assert lay_out(project).report() == honest

@@ -1,0 +1,200 @@
+"""Per-army handouts: what they print, what they leave out, the saves they derive, the errors they name."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from generator.schema import handout as handouts
+from generator import pipeline
+from generator.errors import UserError
+from generator.project import Project
+from tests.conftest import SOURCES
+
+HANDOUTS = sorted((SOURCES / "handouts").glob("*.yaml"))
+ENGLISH_WORDS = {"or": "or", "units": "Units", "unit": "Unit", "save": "Sv", "equipment": "Equipment",
+                 "special_rules": "Special rules", "page": "page", "edition": "edition",
+                 "errata": "Errata", "partly_untranslated": "partly untranslated"}
+
+
+def composed(name: str):
+    project = Project.at(SOURCES)
+    _, handout, _, sheet = pipeline.load_handout(project, SOURCES / "handouts" / f"{name}.yaml")
+    return handout, sheet, handouts.compose(handout, sheet, ENGLISH_WORDS)
+
+
+def block(sheet, block_id):
+    return next(found for found in sheet.blocks() if found.id == block_id)
+
+
+@pytest.mark.parametrize("sheet_id, armour, expected", [
+    ("wab2", [], None),
+    ("wab2", ["shield"], 6),
+    ("wab2", ["large-shield"], 5),
+    ("wab2", ["light-armour"], 6),
+    ("wab2", ["light-armour", "shield"], 5),
+    ("wab2", ["partial-plate", "shield"], 3),  # on foot, partial plate takes the shield bonus
+    ("wab2", ["full-plate", "shield"], 3),  # full plate does not
+    ("wab2", ["horse"], 6),
+    ("wab2", ["horse", "shield"], 5),
+    ("wab2", ["light-armour", "shield", "horse"], 4),
+    ("wab2", ["heavy-armour", "shield", "horse"], 3),
+    ("wab2", ["partial-plate", "shield", "horse"], 3),  # mounted, partial plate takes no shield bonus
+    ("wab2", ["full-plate", "horse", "full-metal-barding"], 2),
+    ("wab2", ["light-armour", "shield", "horse", "full-padded-barding"], 3),
+    ("warhammer", [], None),
+    ("warhammer", ["shield"], 6),
+    ("warhammer", ["light-armour", "shield"], 5),
+    ("warhammer", ["heavy-armour", "shield", "mounted", "barding"], 2),  # 5+ improved by three, but a 1 always fails
+])
+def test_a_units_save_is_derived_through_the_sheets_own_table(sheet_id, armour, expected):
+    sheet = pipeline.check(SOURCES / f"{sheet_id}.yaml")
+    assert handouts.saves_block(sheet).save(armour) == expected
+
+
+def test_the_roster_shows_each_units_profile_equipment_and_derived_save():
+    _, _, sheet = composed("wab2-english-hundred-years-war")
+    roster = block(sheet, "handout-units")
+    assert roster.characteristics == ["M", "CC", "CT", "F", "E", "PV", "I", "A", "Cd"]
+    saves = {unit.id: unit.save for unit in roster.units}
+    assert saves == {"mounted-men-at-arms": "3+", "dismounted-men-at-arms": "3+", "longbowmen": "–",
+                     "veteran-longbowmen": "6+", "hobilars": "5+"}
+    archers = next(unit for unit in roster.units if unit.id == "veteran-longbowmen")
+    assert archers.profile == ["4", "3", "4", "3", "3", "1", "3", "1", "8"]
+    assert archers.equipment == "Arc long, Armure légère, Arme de base"
+    assert archers.rules == "{elan}"
+
+
+def test_a_handout_prints_only_the_rows_its_army_uses_with_their_footnotes():
+    _, source, sheet = composed("wab2-english-hundred-years-war")
+    weapons = block(sheet, "weapons")
+    assert [row.id for row in weapons.rows] == ["short-bow", "longbow"]  # the sheet's order
+    saves = block(sheet, "saves")
+    assert [item.id for item in saves.items] == ["horse", "shield", "light-armour", "heavy-armour", "full-plate"]
+    assert [note.id for note in saves.notes] == ["1", "3", "4", "8"]  # not the pavise's, nor the bardings'
+    assert len(block(source, "saves").items) > len(saves.items)
+
+
+def test_special_rules_are_followed_through_definitions_and_printed_once():
+    _, _, sheet = composed("irregular-wars-new-spain")
+    glossary = block(sheet, "handout-special-rules")
+    assert glossary.keywords == ["pious", "native", "archaic-missiles"]  # Native's text names Archaic missiles
+    glossaries = [found for found in sheet.blocks() if found.type == "glossary"]
+    assert glossaries == [glossary]  # the sheet's own glossary is not repeated
+
+
+def test_a_keyword_defined_by_a_block_brings_that_block():
+    _, _, sheet = composed("wab2-english-hundred-years-war")
+    rules = next(section for section in sheet.sections if section.id == "handout-special-rules")
+    assert [found.id for found in rules.blocks] == ["handout-special-rules", "stubborn"]
+    assert "fear" not in {found.id for found in sheet.blocks()}
+
+
+def test_sections_are_chosen_by_id_or_left_out():
+    handout, source, sheet = composed("warhammer-dwarfs")
+    assert handout.exclude == ["magic"]
+    printed = [section.id for section in sheet.sections]
+    assert "magic" not in printed
+    assert [section.id for section in source.sections if section.id != "magic"] == [
+        section for section in printed if not section.startswith("handout-")]
+    handout, source, sheet = composed("irregular-wars-new-spain")
+    assert [section.id for section in sheet.sections if not section.id.startswith("handout-")] == handout.include
+
+
+def write_handout(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "broken.yaml"
+    path.write_text("handout: broken\nsheet: wab2\narmy: Test\nlang: fr\ndate: 2026-11-21\n" + body, encoding="utf-8")
+    return path
+
+
+def test_unknown_names_are_errors_naming_file_and_line(tmp_path):
+    path = write_handout(tmp_path, """include: [turn, magic]
+units:
+  - id: archers
+    name: Archers
+    profile: {M: "4", WS: "3", BS: "3", S: "3", T: "3", W: "1", I: "3", A: "1", Ld: "7", Sv: "6"}
+    weapons: [longbow, arbalest]
+    armour: [light-armor]
+    rules: [elan, fear]
+""")
+    with pytest.raises(UserError) as caught:
+        pipeline.load_handout(Project.at(SOURCES), path)
+    found = {(problem.line, problem.message.split(":")[0]) for problem in caught.value.problems}
+    assert all(problem.path == str(path) for problem in caught.value.problems)
+    assert found == {
+        (6, "unknown section 'magic'"),
+        (10, "unknown characteristic 'Sv'"),
+        (11, "unknown weapon 'arbalest'"),
+        (12, "unknown armour 'light-armor'"),
+        (13, "unknown special rule 'fear'"),
+    }
+    assert "did you mean 'light-armour'" in " ".join(problem.message for problem in caught.value.problems)
+
+
+def test_a_missing_characteristic_and_armour_a_troop_cannot_wear_are_errors(tmp_path):
+    path = write_handout(tmp_path, """units:
+  - id: knights
+    name: Chevaliers
+    profile: {M: "8", WS: "4"}
+    armour: [horse, pavise]
+""")
+    with pytest.raises(UserError) as caught:
+        pipeline.load_handout(Project.at(SOURCES), path)
+    messages = [(problem.line, problem.message) for problem in caught.value.problems]
+    assert (9, "no value for BS, S, T, W, I, A, Ld: the sheet's profile is M WS BS S T W I A Ld") in messages
+    assert (10, "'pavise' gives nothing to 'mounted' troops in the saves table 'saves'") in messages
+    assert len(messages) == 2
+
+
+@pytest.fixture(scope="module")
+def built_handouts(tmp_path_factory):
+    """Every example handout in every language it lists, built once."""
+    project = Project.at(SOURCES, tmp_path_factory.mktemp("build"))
+    outputs = {}
+    for path in HANDOUTS:
+        _, handout, _, _ = pipeline.load_handout(project, path)
+        for lang in handout.outputs:
+            outputs[(path.stem, lang)] = pipeline.build_handout(project, path, lang)
+    return outputs
+
+
+def pdf_text(path: Path) -> str:
+    return " ".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_examples_cover_three_games_in_french_and_english(built_handouts):
+    games = {pipeline.load_handout(Project.at(SOURCES), path)[1].sheet for path in HANDOUTS}
+    assert {"wab2", "warhammer", "irregular-wars"} <= games
+    assert {lang for _, lang in built_handouts} == {"fr", "en"}
+    assert all(path.parent.name == "handouts" and path.stat().st_size > 0 for path in built_handouts.values())
+
+
+@pytest.mark.parametrize("lang, present, absent", [
+    ("fr", ["Archers vétérans", "Arc long", "Armure blanche", "Disciplinés"], ["Javelot", "Pavois", "Caparaçon", "Peur"]),
+    ("en", ["Veteran longbowmen", "Longbow", "Full plate armour", "Stubborn"], ["Javelin", "Pavise", "barding", "Fear"]),
+])
+def test_the_printed_wab_handout_omits_what_the_army_does_not_use(built_handouts, lang, present, absent):
+    text = pdf_text(built_handouts[("wab2-english-hundred-years-war", lang)])
+    for word in present:
+        assert word in text
+    for word in absent:
+        assert word not in text
+
+
+def test_the_printed_warhammer_handout_has_no_magic_phase(built_handouts):
+    for lang, unit, magic in [("fr", "Tueurs de trolls", "Fiasco"), ("en", "Troll Slayers", "Miscast")]:
+        text = pdf_text(built_handouts[("warhammer-dwarfs", lang)])
+        assert unit in text and magic not in text
+
+
+def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    wab = sources / "wab2.yaml"
+    wab.write_text(wab.read_text(encoding="utf-8").replace("[Arc long, 30ps (15ps)", "[Arc long, 32ps (16ps)"), encoding="utf-8")
+    project = Project.at(sources, tmp_path / "build")
+    path = pipeline.build_handout(project, sources / "handouts" / "wab2-english-hundred-years-war.yaml", "fr")
+    assert "32ps (16ps)" in pdf_text(path)

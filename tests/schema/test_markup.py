@@ -1,0 +1,34 @@
+from markupsafe import Markup
+
+from generator.schema import markup
+
+
+def render(text: str) -> str:
+    return str(markup.to_html(markup.parse(text), lambda s: s, lambda key, shown: shown or key.upper()))
+
+
+def test_bold_italic_keyword_footnote():
+    assert render("**a** *b* {kw} {kw|shown} c[^1]") == (
+        '<strong>a</strong> <em>b</em> <span class="kw">KW</span> <span class="kw">shown</span> c<sup class="fn">1</sup>'
+    )
+
+
+def test_text_is_escaped():
+    assert render("a < b & c") == "a &lt; b &amp; c"
+    assert isinstance(markup.to_html(markup.parse("x"), str, str), Markup)
+
+
+def test_literal_star_and_brace():
+    assert render(r"\* note \{x\}") == "* note {x}"
+    assert render("(*) alone") == "(*) alone"
+
+
+def test_html_tags_are_detected():
+    assert markup.html_tag_at("<script>alert(1)</script>") == 0
+    assert markup.html_tag_at("a <b>bold</b>") == 2
+    assert markup.html_tag_at("<= 20 et 3 < 4") is None
+
+
+def test_plain_text_is_what_prints():
+    tokens = markup.parse("*Corrompu* – {kw}[^2]")
+    assert markup.to_plain(tokens, str, lambda key, shown: "Savage") == "Corrompu – Savage2"
