@@ -90,13 +90,19 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
 
     located, sheet = load(path)
     since = options.changes_since or (previous_edition(located, sheet) if options.errata_only else None)
-    marks = diff.marks(sheet_at_edition(path, since), sheet) if since else None
     untranslated = 0
     if lang != sheet.lang:
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         sheet, untranslated = i18n.translate(located, sheet, lang, catalogue, options.allow_fallback)
-    if options.errata_only:
-        sheet, marks = diff.only_changes(sheet, marks, since), None
+    marks = None
+    if since:
+        _check_edition(located, sheet, since)
+        # the earlier edition gives old values (required by errata) and the changed cells (when committed)
+        old = sheet_at_edition(path, since, lang, required=options.errata_only)
+        if options.errata_only:
+            sheet = diff.errata(old, sheet, since, words.ui_words(project.templates, lang, options.allow_fallback))
+        else:
+            marks = diff.named_marks(sheet, since, old)
     output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
     write.atomically(output, _checked_pdf(project, sheet, options, untranslated, marks, located.problem, layouts))
     return output
@@ -133,17 +139,32 @@ def previous_edition(located: Located, sheet: Sheet) -> str:
     return sheet.changelog[1].edition
 
 
-def sheet_at_edition(path: Path, edition: str) -> Sheet:
-    """The sheet as last committed with this edition number."""
-    return sheet_at_revision(path, history.revision_of_edition(path, edition))
+def _check_edition(located: Located, sheet: Sheet, since: str) -> None:
+    known = [edition.edition for edition in sheet.changelog]
+    if since not in known[1:]:
+        raise UserError([located.problem(("changelog",), f"edition {since} is not an earlier edition of the changelog "
+                                                          f"(it lists {', '.join(known) or 'none'})")])
 
 
-def sheet_at_revision(path: Path, revision: str) -> Sheet:
+def sheet_at_edition(path: Path, edition: str, lang: str | None = None, required: bool = True) -> Sheet | None:
+    """The sheet as last committed with this edition number, in `lang` (its own by default);
+    None when the edition was never committed and `required` is false."""
+    revision = history.revision_of_edition(path, edition, required)
+    return sheet_at_revision(path, revision, lang) if revision else None
+
+
+def sheet_at_revision(path: Path, revision: str, lang: str | None = None) -> Sheet:
+    """The sheet at a git revision; in another language, translated by its catalogue of then (the canonical
+    text where that catalogue lacked a translation: an old edition is not checked again)."""
     with tempfile.TemporaryDirectory(prefix="qrs-") as folder:
         earlier_sources = Path(folder) / f"{path.stem}@{revision[:12]}"
         earlier = history.materialise(path.parent, path.stem, revision, earlier_sources)
         with _named_at_revision(earlier_sources, path.parent, revision):
-            return check(earlier)
+            located, sheet = load(earlier)
+            if lang and lang != sheet.lang:
+                catalogue = i18n.catalogue_path(earlier_sources, sheet.sheet, lang)
+                sheet, _ = i18n.translate(located, sheet, lang, catalogue, allow_fallback=True)
+            return sheet
 
 
 @contextmanager

@@ -27,6 +27,11 @@ UI_WORDS = {
     "kind_clarification": "Clarifications",
     "kind_layout": "Layout",
     "kind_typo": "Spelling and typography",
+    "errata_since": "Errata since edition {edition}",
+    "errata_of": "Edition",
+    "errata_where": "Where",
+    "errata_before": "Was",
+    "errata_now": "Now",
 }
 
 

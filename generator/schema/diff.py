@@ -168,24 +168,60 @@ def marks(old: Sheet, new: Sheet) -> Marks:
     return found
 
 
-def only_changes(sheet: Sheet, found: Marks, since: str) -> Sheet:
-    """The errata sheet: only the changed blocks (only the changed rows of blocks made of rows),
-    with the changes of every edition since `since` in its box."""
-    sections = []
-    for section in sheet.sections:
-        blocks = [_only_marked_rows(block, found) for block in section.blocks if block.id in found.blocks]
-        if blocks:
-            sections.append(section.model_copy(update={"blocks": blocks}))
-    newer = [edition for edition in sheet.changelog if edition_key(edition.edition) > edition_key(since)]
-    changes = [change for edition in newer for change in edition.changes]
-    changelog = [sheet.changelog[0].model_copy(update={"changes": changes})] if changes else []
-    return sheet.model_copy(update={"sections": sections, "changelog": changelog, "changes_box": True})
+def named_marks(sheet: Sheet, since: str, old: Sheet | None = None) -> Marks:
+    """What the rules and clarifications since `since` name: their blocks, and their rows (block/row).
+    With the earlier edition at hand (`old`), also the rows and cells that changed inside those blocks;
+    a difference the changelog does not name (a spelling fix) is not marked."""
+    found = Marks()
+    for _, changes in sheet.changes_after(since):
+        for ref in (ref for change in changes for ref in change.blocks):
+            block_id, _, row_id = ref.partition("/")
+            found.blocks.add(block_id)
+            if row_id:
+                found.rows.add((block_id, _row_index(sheet, block_id, row_id)))
+    if old is not None:
+        changed = marks(old, sheet)
+        whole = found.blocks - {block for block, _ in found.rows}
+        found.rows |= {(block, row) for block, row in changed.rows if block in whole}
+        found.cells = {cell for cell in changed.cells if cell[:2] in found.rows}
+    return found
 
 
-def _only_marked_rows(block, found: Marks):
-    for name in ("rows", "items", "units"):  # the blocks whose facts are kept row by row
-        rows = getattr(block, name, None)
-        if rows is not None and any(row_block == block.id for row_block, _ in found.rows):
-            kept = [row for index, row in enumerate(rows) if (block.id, index) in found.rows]
-            return block.model_copy(update={name: kept})
-    return block
+def _row_index(sheet: Sheet, block_id: str, row_id: str) -> int:
+    block = next(block for block in sheet.blocks() if block.id == block_id)
+    rows = [*getattr(block, "rows", []), *getattr(block, "items", [])]
+    return next(index for index, row in enumerate(rows) if getattr(row, "id", None) == row_id)
+
+
+def errata(old: Sheet, new: Sheet, since: str, words: dict[str, str]) -> Sheet:
+    """The errata sheet: per edition since `since`, a table of its rules and clarifications, each followed by
+    the values it changed, old beside new, in the blocks it names. Many changes to a page."""
+    before, after = facts(old), facts(new)
+    blocks = []
+    for edition, changes in new.changes_after(since):
+        rows = []
+        for change in changes:
+            rows.append([{"text": f"**{change.text}**", "span": 3}])
+            rows.extend([where, old_value or "—", new_value or "—"]
+                        for where, old_value, new_value in _changed_values(before, after, change.blocks))
+        if changes:
+            blocks.append({"type": "table", "id": f"errata-{edition.edition.replace('.', '-')}",
+                           "title": f"{words['errata_of']} {edition.edition}",
+                           "columns": [{"title": words["errata_where"]}, {"title": words["errata_before"]},
+                                       {"title": words["errata_now"]}],
+                           "rows": rows})
+    sections = [{"id": "errata", "title": words["errata_since"].format(edition=since), "blocks": blocks}] if blocks else []
+    return new.model_copy(update={"sections": [type(new.sections[0]).model_validate(s) for s in sections],
+                                  "changes_box": False})
+
+
+def _changed_values(before: dict[tuple, Fact], after: dict[tuple, Fact], refs: list[str]):
+    """(where, old, new) for each value of the named blocks (or block/row) that differs between the editions."""
+    def named(fact: Fact, key: tuple) -> bool:
+        return any(ref == fact.block or (ref.startswith(f"{fact.block}/") and key[2:4] == ("row", ref.split("/", 1)[1]))
+                   for ref in refs)
+    for key in [*after, *(key for key in before if key not in after)]:  # in the order the sheet prints them
+        fact = after.get(key) or before[key]
+        old_value, new_value = before.get(key), after.get(key)
+        if named(fact, key) and (old_value and old_value.value) != (new_value and new_value.value):
+            yield fact.where, old_value.value if old_value else None, new_value.value if new_value else None

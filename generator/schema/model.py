@@ -688,6 +688,13 @@ class Sheet(Model):
         """This edition's changes the printed box lists: of its kinds, in the sheet's language."""
         return [change for change in self.current_changes if change.kind in self.box_kinds and change.concerns(self.lang)]
 
+    def changes_after(self, edition: str) -> list[tuple[Edition, list[Change]]]:
+        """What changes play since `edition`: each newer edition's rules and clarifications in the sheet's
+        language, newest first. These name the blocks and rows they touch (validate checks it)."""
+        newer = [entry for entry in self.changelog if edition_key(entry.edition) > edition_key(edition)]
+        return [(entry, [change for change in entry.changes if change.kind in PLAYERS_KINDS and change.concerns(self.lang)])
+                for entry in newer]
+
     def other_changes(self) -> list[Change]:
         """This edition's other changes in the sheet's language: counted under the box, listed by `qrs changelog`."""
         return [change for change in self.current_changes

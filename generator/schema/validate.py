@@ -20,7 +20,7 @@ from generator.renderer import glyphs
 from generator.schema import markup
 from generator.errors import UserError
 from generator.source.load import Located
-from generator.schema.model import Keyword, Model, Sheet, edition_key, prose
+from generator.schema.model import PLAYERS_KINDS, Keyword, Model, Sheet, edition_key, prose
 
 ModelT = TypeVar("ModelT", bound=Model)
 
@@ -178,6 +178,9 @@ def _changed_blocks(sheet: Sheet):
     known = {block.id for block in sheet.blocks()} | rows
     for e, edition in enumerate(sheet.changelog):
         for c, change in enumerate(edition.changes):
+            if change.kind in PLAYERS_KINDS and not change.blocks:
+                yield ("changelog", e, "changes", c), (f"a {change.kind} change names the blocks (or block/row) it "
+                                                       "touches, so that --changes-since marks them: add blocks: [...]")
             for b, ref in enumerate(change.blocks):
                 if ref not in known:
                     near = difflib.get_close_matches(ref, sorted(known), n=1)

@@ -58,12 +58,24 @@ def materialise(sources: Path, sheet_id: str, revision: str, folder: Path) -> Pa
     return target
 
 
-def revision_of_edition(path: Path, edition: str) -> str:
-    """The newest commit at which the source declared this edition."""
-    root, inside = _relative(path)
-    declared = re.compile(rf"^edition:\s*[\"']?{re.escape(edition)}[\"']?\s*$", re.M)
-    for commit in _git(root, "log", "--format=%H", "--", inside).split():
-        if declared.search(_git(root, "show", f"{commit}:{inside}")):
-            return commit
-    raise UserError.at(path, 1, 1, f"no commit of {inside} declares edition {edition}: "
-                                   "an edition can be compared once it is committed")
+def revision_of_edition(path: Path, edition: str, required: bool = True) -> str | None:
+    """The newest commit at which the source declared this edition; when `required` is false, None where
+    there is none (or no git repository, or no git)."""
+    try:
+        try:
+            root, inside = _relative(path)
+        except UserError:
+            raise UserError.at(path, 1, 1, "earlier editions are read from git, and this source is not in a git "
+                                           "repository: an edition can be compared once it is committed") from None
+        declared = re.compile(rf"^edition:\s*[\"']?{re.escape(edition)}[\"']?\s*$", re.M)
+        for commit in _git(root, "log", "--format=%H", "--", inside).split():
+            if declared.search(_git(root, "show", f"{commit}:{inside}")):
+                return commit
+    except UserError:
+        if required:
+            raise
+        return None
+    if required:
+        raise UserError.at(path, 1, 1, f"no commit of {inside} declares edition {edition}: "
+                                       "an edition can be compared once it is committed")
+    return None

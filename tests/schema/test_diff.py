@@ -3,6 +3,7 @@ footer and errata-only sheet; earlier editions are read from git."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -113,9 +114,67 @@ def test_the_marked_build_and_the_errata_only_sheet(repository):
     errata = pipeline.build(repository, path, "fr", pipeline.BuildOptions(errata_only=True))
     assert errata.name == "shadow-war.errata-1.1.fr.pdf"
     text = pdf_text(errata)
-    assert "Tiers de déplacement" in text and "tiers de déplacement." in text  # the row, and the changelog box
+    assert "ERRATA DEPUIS L’ÉDITION 1.1" in text and "Terrain très difficile : tiers de déplacement." in text
+    assert "Très difficile, Modificateur Quart de déplacement Tiers de déplacement" in text  # where, was, now
     assert "Infranchissable" not in text and "Table des traumatismes" not in text
     assert len(PdfReader(errata).pages) == 1
+
+
+def test_the_errata_sheet_lists_each_change_with_the_values_it_changed(repository):
+    path = repository.sources / "shadow-war.yaml"
+    new, old = pipeline.check(path), pipeline.sheet_at_edition(path, "1.1")
+    words = {"errata_since": "Since {edition}", "errata_of": "Edition", "errata_where": "Where",
+             "errata_before": "Was", "errata_now": "Now"}
+    errata = diff.errata(old, new, "1.1", words)
+    [section] = errata.sections
+    [table] = section.blocks
+    assert section.title == "Since 1.1" and table.title == "Edition 1.2" and errata.changes_box is False
+    assert [[cell.text for cell in row.cells] for row in table.rows] == [
+        ["**Terrain très difficile : tiers de déplacement.**"],
+        ["Terrain et obstacles, Très difficile, Modificateur", "Quart de déplacement", "Tiers de déplacement"]]
+
+
+def test_changes_since_marks_what_the_changelog_names_even_without_git(tmp_path):
+    """On a sheet that was never committed, the rules and clarifications since the edition say what to mark:
+    their blocks (a bar along each) and their rows; nothing else, even where the text differs."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    text = next_edition((SOURCES / "shadow-war.yaml").read_text(encoding="utf-8"))
+    text = text.replace("blocks: [terrain]}", "blocks: [terrain, tests]}", 1)
+    (sources / "shadow-war.yaml").write_text(text, encoding="utf-8")
+    sheet = pipeline.check(sources / "shadow-war.yaml")
+    found = diff.named_marks(sheet, "1.1")
+    assert found.blocks == {"terrain", "tests"} and not found.rows and not found.cells
+    project = Project.at(sources, tmp_path / "build")
+    html = render.html(project, sheet, pipeline.BuildOptions(), marks=found)
+    barred = set(re.findall(r'<section class="block [^"]* changed" id="[^"]*" data-block="([^"]+)"', html))
+    assert barred == {"terrain", "tests"}
+    marked = pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(changes_since="1.1"))
+    assert marked.name == "shadow-war.since-1.1.fr.pdf"
+    with pytest.raises(UserError, match="edition 0.9 is not an earlier edition of the changelog"):
+        pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(changes_since="0.9"))
+    with pytest.raises(UserError, match="an edition can be compared once it is committed"):
+        pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(errata_only=True))
+
+
+def _with_row_id(sheet, block_id: str, index: int, row_id: str):
+    def block_with_id(block):
+        if block.id != block_id:
+            return block
+        return block.model_copy(update={"rows": [row.model_copy(update={"id": row_id}) if i == index else row
+                                                 for i, row in enumerate(block.rows)]})
+    return sheet.model_copy(update={"sections": [
+        section.model_copy(update={"blocks": [block_with_id(block) for block in section.blocks]}) for section in sheet.sections]})
+
+
+def test_a_named_row_is_marked_alone_with_its_changed_cell(repository):
+    path = repository.sources / "shadow-war.yaml"
+    sheet = _with_row_id(pipeline.check(path), "terrain", 2, "very-difficult")
+    entry = sheet.changelog[0].changes[0].model_copy(update={"blocks": ["terrain/very-difficult"]})
+    sheet = sheet.model_copy(update={"changelog": [sheet.changelog[0].model_copy(update={"changes": [entry]}), *sheet.changelog[1:]]})
+    old = _with_row_id(pipeline.sheet_at_edition(path, "1.1"), "terrain", 2, "very-difficult")
+    found = diff.named_marks(sheet, "1.1", old)
+    assert found.rows == {("terrain", 2)} and found.cells == {("terrain", 2, 2)} and found.block("terrain") == ""
 
 
 def test_a_sheet_is_built_as_it_was_at_a_revision(repository):
