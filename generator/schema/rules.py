@@ -20,18 +20,42 @@ def die_results(die: str) -> list[int]:
 
 
 def roll_results(roll: str, possible: list[int]) -> list[int]:
-    """The results a row's roll covers: "7", "3-4", "10+"; refuses what the die cannot show."""
-    match = _ROLL.match(roll.replace("–", "-").replace(" ", ""))
+    """The results a row's roll covers: "7", "3-4", "10+", or several of them, "16, 21" or "11-15, 62";
+    refuses what the die (or the lookup's range) cannot show."""
+    covered: list[int] = []
+    for part in roll.split(","):
+        covered.extend(result for result in _part_results(part, roll, possible) if result not in covered)
+    return covered
+
+
+def _part_results(part: str, roll: str, possible: list[int]) -> list[int]:
+    match = _ROLL.match(part.replace("–", "-").replace("~", "-").replace(" ", ""))
     if not match:
-        raise ValueError(f"'{roll}' is not a roll: expected a result (7), a range (3-4) or a minimum (10+)")
+        raise ValueError(f"'{roll}' is not a roll: expected a result (7), a range (3-4), a minimum (10+), "
+                         "or several separated by commas (16, 21)")
     low = int(match["low"])
     high = max(possible) if match["plus"] else int(match["high"] or low)
     if high < low:
         raise ValueError(f"'{roll}' runs backwards: write the lower result first")
-    covered = [r for r in possible if low <= r <= high]
     if low not in possible or high not in possible:
         raise ValueError(f"'{roll}' includes results the die cannot roll (it rolls {describe(possible)})")
-    return covered
+    return [r for r in possible if low <= r <= high]
+
+
+def range_results(declared: str, rolls: list[str]) -> list[int]:
+    """The numbers a lookup covers: "1-40", or "1+" up to the highest number its rows name."""
+    match = _ROLL.match(declared.replace("–", "-").replace(" ", ""))
+    low = int(match["low"])
+    if match["plus"]:
+        named = [int(number) for roll in rolls for number in re.findall(r"\d+", roll)]
+        return list(range(low, max([low, *named]) + 1))
+    return list(range(low, int(match["high"] or low) + 1))
+
+
+def reads_as_d66(rolls: list[str]) -> bool:
+    """Every number of every roll is a D66 result (11-66, digits 1-6): the table is probably a D66 one."""
+    numbers = [number for roll in rolls for number in re.findall(r"\d+", roll)]
+    return bool(numbers) and all(len(number) == 2 and set(number) <= set("123456") for number in numbers)
 
 
 def describe(results: list[int]) -> str:

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from generator.renderer import glyphs
 
-from generator.schema import markup
+from generator.schema import markup, rules
 from generator.errors import UserError
 from generator.source.load import Located
 from generator.schema.model import PLAYERS_KINDS, Keyword, Model, Sheet, edition_key, prose
@@ -53,9 +53,10 @@ def findings(sheet: Sheet):
     for s, section in enumerate(sheet.sections):
         for b, block in enumerate(section.blocks):
             here = ("sections", s, "blocks", b)
-            unrollable = _unrollable(block.die) if block.type == "dice" else None
+            unrollable = _unrollable(block) if block.type == "dice" else None
             if unrollable:  # the block's own check would enumerate what the die rolls
-                yield here + ("die",), unrollable
+                field, message = unrollable
+                yield here + (field,), message
             elif hasattr(block, "check"):
                 for loc, message in block.check():
                     yield here + loc, message
@@ -84,8 +85,18 @@ def _metadata(sheet: Sheet):
             yield ("keywords", k, "term"), "a keyword's term must be one line"
 
 
-def _unrollable(die: str) -> str | None:
-    """Why a die expression cannot key a dice table (no result, or too many to list), or None."""
+def _unrollable(block) -> tuple[str, str] | None:
+    """Why a dice table's die or range cannot key it (no result, or too many to list): (field, message), or None."""
+    if block.range:
+        covered = len(rules.range_results(block.range, [row.roll for row in block.rows]))
+        if covered > MAX_DIE_RESULTS:
+            return "range", f"the range {block.range} holds {covered} numbers: a lookup covers at most {MAX_DIE_RESULTS}"
+        return None
+    why = _unrollable_die(block.die)
+    return ("die", why) if why else None
+
+
+def _unrollable_die(die: str) -> str | None:
     count, sides = re.fullmatch(r"(\d*)D(\d+)", die).groups()
     if len(count) > 6 or len(sides) > 6:
         return f"'{die[:20]}' rolls more than {MAX_DIE_RESULTS} different results: a dice table covers at most {MAX_DIE_RESULTS}"

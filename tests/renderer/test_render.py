@@ -10,11 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
+from tinycss2.color4 import parse_color
 
 from generator import pipeline
 
 from generator.renderer import render
-from generator.project import TEMPLATES
+from generator.project import TEMPLATES, Project
 from generator.errors import UserError
 from tests.conftest import FIXTURES, block_types
 
@@ -160,3 +161,39 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
         wanted = Path(unquote(urlsplit(url).path)).resolve()
         served = render.FONTS / wanted.relative_to(TEMPLATES / "fonts") if wanted.is_relative_to(TEMPLATES / "fonts") else wanted
         assert served.is_file() and (served.is_relative_to(TEMPLATES) or served.is_relative_to(render.FONTS)), url
+
+
+def _luminance(color) -> float:
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+    red, green, blue = color.to("srgb").coordinates
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+
+
+def _contrast(one, other) -> float:
+    lighter, darker = sorted([_luminance(one), _luminance(other)], reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def _footnote_marks(box, background, found):
+    """(where, the mark's colour, the background it is drawn on) for every footnote mark under `box`."""
+    own = box.style["background_color"]
+    if own.alpha > 0:
+        background = own
+    element = getattr(box, "element", None)
+    if box.element_tag == "sup" and "fn" in (element.get("class") or "").split():
+        found.append((box.element_tag, box.style["color"], background))
+    for child in getattr(box, "children", []):
+        _footnote_marks(child, background, found)
+    return found
+
+
+def test_footnote_marks_are_readable_on_their_background_headers_included(tmp_path):
+    sheet = pipeline.check(FIXTURES / "every-block.yaml")
+    laid = render.layout(Project.at(FIXTURES, tmp_path / "build"), sheet, pipeline.BuildOptions())
+    paper = parse_color("white")  # a transparent page is the paper's white
+    marks = [mark for page in laid.document.pages for mark in _footnote_marks(page._page_box, paper, [])]
+    assert len(marks) >= 4  # in body cells, and in a column title ("Cavalier[^1]")
+    unreadable = [(round(_contrast(color, background), 2), color, background) for _, color, background in marks
+                  if _contrast(color, background) < 3]
+    assert not unreadable, f"footnote marks that do not stand out from their background: {unreadable}"

@@ -43,3 +43,19 @@ def test_to_hit_rules_differ_between_warhammer_and_wab():
 
 def test_bs_rule():
     assert [rules.matrix_value("bs-to-hit", 0, bs) for bs in range(1, 11)] == [6, 5, 4, 3, 2, 1, 0, -1, -2, -3]
+
+
+@pytest.mark.parametrize("roll, covered", [("16, 21", [16, 21]), ("11-15, 62", [11, 12, 13, 14, 15, 62]),
+                                           ("11~15", [11, 12, 13, 14, 15]), ("62, 63", [62, 63])])
+def test_a_roll_may_list_separate_results_and_ranges(roll, covered):
+    assert rules.roll_results(roll, rules.die_results("D66")) == covered
+
+
+def test_a_lookup_covers_its_declared_range_or_up_to_its_highest_row():
+    assert rules.range_results("1-40", []) == list(range(1, 41))
+    assert rules.range_results("1+", ["1-5", "6-11", "36+"]) == list(range(1, 37))
+
+
+@pytest.mark.parametrize("rolls, d66", [(["11-16", "21-66"], True), (["2", "3-6", "7+"], False), (["11", "17"], False)])
+def test_rolls_that_read_as_d66(rolls, d66):
+    assert rules.reads_as_d66(rolls) is d66
