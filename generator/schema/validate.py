@@ -271,6 +271,8 @@ def describe_error(error: dict) -> str:
     if not loc:
         return f"the file should be a mapping of fields (sheet: …, game: …), not {_kind(given)}"
     if kind == "extra_forbidden":
+        if re.search(r"\s|[.!?;]$", str(field)):  # words, not a field name: the rest of a text cut at a comma
+            return f"unknown field '{field}': if this is the end of a text, put the whole text in quotes (a comma ends a value inside {{…}})"
         return f"unknown field '{field}'"
     if kind == "missing":
         return f"missing required field '{field}'"
@@ -294,6 +296,8 @@ def describe_error(error: dict) -> str:
         return f"'{_shown(given)}' does not have the expected form for '{field}' ({error['ctx']['pattern']})"
     if kind == "string_type" and given is None:
         return f"'{field}' is empty: write a value (\"\" for an empty text)"
+    if kind == "string_type" and isinstance(given, dict) and len(given) == 1 and next(iter(given.values())) is None:
+        return f"'{field}' should be a text, not a mapping: a text that is a {{keyword}} must be put in quotes (\"{{{next(iter(given))}}}\")"
     if kind == "string_type":
         return f"'{field}' should be a text, not {_kind(given)}"
     if kind == "string_too_short":

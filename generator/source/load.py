@@ -43,7 +43,11 @@ _YAML_HINTS = (
     ("expected <block end>", "check the indentation of this line"),
     ("could not find expected ':'", "a line of a mapping needs 'key: value', or a quote is not closed"),
     ("found unexpected end of stream", "a quote or bracket is not closed"),
+    ("expected ',' or '}', but got", "a comma inside {…} ends a value: put a text that holds a comma in quotes"),
 )
+# A value that opens with a {keyword} reference: YAML reads the braces as a mapping unless the text is quoted.
+_STARTS_WITH_BRACE = re.compile(r"(?:^|[:,\[]\s)\s*\{[\w|-]+\}\s*[^\s,}]")
+_QUOTE_BRACE = "a text that starts with a {keyword} must be put in quotes (\"{savage} flee\"), or YAML reads a mapping"
 
 
 @dataclass
@@ -189,7 +193,11 @@ def _compose(path: Path, text: str) -> Node:
         if "'\\t'" in message or "\t" in message:
             message = "a tab character is not allowed here: indent with spaces"
         else:
-            message += "".join(f": {hint}" for words, hint in _YAML_HINTS if words in message)
+            line = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
+            if _STARTS_WITH_BRACE.search(line[: mark.column + 1]):
+                message += f": {_QUOTE_BRACE}"
+            else:
+                message += "".join(f": {hint}" for words, hint in _YAML_HINTS if words in message)
             start = error.context_mark
             if error.context and error.context.startswith("while ") and start is not None and start is not mark:
                 message += f" ({error.context} started at line {start.line + 1}, column {start.column + 1})"
