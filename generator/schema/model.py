@@ -320,7 +320,7 @@ class TableBlock(BlockBase):
 # --- dice table -----------------------------------------------------------------------------
 
 
-class DiceRow(Model):
+class DiceResult(Model):
     roll: Annotated[str, StringConstraints(min_length=1, max_length=30)] = Field(
         description="The results the row covers: 7, 3-4 (or 3~4), 10+, or several: '16, 21', '11-15, 62'.")
     name: OptionalText | None = Field(None, description="A named result, printed in italics before the text.")
@@ -330,6 +330,39 @@ class DiceRow(Model):
     @classmethod
     def _ranges_with_a_dash(cls, roll):
         return roll.replace("~", "-") if isinstance(roll, str) else roll  # "11~15" is written "11-15"
+
+
+class InnerRoll(Model):
+    """A roll inside a result ("roll again: 1-3 …, 4-6 …"), checked like a dice table, printed under the result."""
+
+    die: Annotated[str, StringConstraints(pattern=r"^(\d?)D(\d{1,2})$")]
+    rows: Annotated[list[DiceResult], Field(min_length=1, max_length=36)]
+
+
+class DiceRow(DiceResult):
+    then: InnerRoll | None = Field(None, description="A roll made on this result: its die and its rows.")
+
+
+def roll_findings(possible: list[int], rows: list[DiceResult], rolled: str) -> Iterator[Finding]:
+    """Every result of `possible` in exactly one row: overlaps, results it cannot give, then gaps."""
+    seen: dict[int, int] = {}
+    unreadable = False
+    for index, row in enumerate(rows):
+        try:
+            results = rules.roll_results(row.roll, possible)
+        except ValueError as error:
+            unreadable = True
+            yield ("rows", index, "roll"), str(error)
+            continue
+        for result in results:
+            if result in seen:
+                yield ("rows", index, "roll"), f"{result} is already covered by row {seen[result] + 1} ('{rows[seen[result]].roll}')"
+            else:
+                seen[result] = index
+    missing = [r for r in possible if r not in seen]
+    if missing and not unreadable:  # a gap behind an unreadable roll is not news
+        verb = "can give" if rolled.startswith("the range") else "can roll"
+        yield ("rows",), f"{rolled} {verb} {rules.describe(missing)}, which no row covers"
 
 
 class DiceBlock(BlockBase):
@@ -362,24 +395,11 @@ class DiceBlock(BlockBase):
         if self.die and self.die != "D66" and rules.reads_as_d66(rolls) and max(possible) < 66:
             yield ("die",), f"every roll reads as a D66 result (11-66, two digits from 1 to 6): did you mean die: D66?"
             return
-        seen: dict[int, int] = {}
-        unreadable = False
+        yield from roll_findings(possible, self.rows, self.rolled)
         for index, row in enumerate(self.rows):
-            try:
-                results = rules.roll_results(row.roll, possible)
-            except ValueError as error:
-                unreadable = True
-                yield ("rows", index, "roll"), str(error)
-                continue
-            for result in results:
-                if result in seen:
-                    yield ("rows", index, "roll"), f"{result} is already covered by row {seen[result] + 1} ('{self.rows[seen[result]].roll}')"
-                else:
-                    seen[result] = index
-        missing = [r for r in possible if r not in seen]
-        if missing and not unreadable:  # a gap behind an unreadable roll is not news
-            yield ("rows",), f"{self.rolled} can give {rules.describe(missing)}, which no row covers" if self.range else \
-                f"{self.die} can roll {rules.describe(missing)}, which no row covers"
+            if row.then:  # the inner roll's own rows, checked the same way
+                for loc, message in roll_findings(rules.die_results(row.then.die), row.then.rows, row.then.die):
+                    yield ("rows", index, "then") + loc, message
         if self.range and self.range.endswith("+") and not any(roll.replace(" ", "").endswith("+") for roll in rolls):
             yield ("rows",), f"the range {self.range} has no end: its last row covers the rest (36+)"
 
@@ -388,6 +408,11 @@ class DiceBlock(BlockBase):
             for part in ("name", "text"):
                 if getattr(row, part):
                     yield ("row", row.roll, part), f"{self.die or self.roll_title or ''} {row.roll}".strip(), getattr(row, part), r, None
+            for inner in row.then.rows if row.then else []:
+                for part in ("name", "text"):
+                    if getattr(inner, part):
+                        yield (("row", row.roll, "then", inner.roll, part), f"{self.die or self.roll_title or ''} {row.roll}, "
+                               f"{row.then.die} {inner.roll}".strip(), getattr(inner, part), r, None)
 
 
 # --- modifier list --------------------------------------------------------------------------

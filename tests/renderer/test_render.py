@@ -40,6 +40,15 @@ def test_block_html_matches_golden(fixture_html, block_type):
     assert found.group(0) + "\n" == golden.read_text(encoding="utf-8")
 
 
+def test_dice_tables_print_listed_results_lookups_and_inner_rolls(fixture_html):
+    injuries = re.search(r'<section[^>]*data-block="injuries".*?</section>', fixture_html, re.S).group(0)
+    assert '<td class="roll">11–15</td>' in injuries and '<td class="roll">16, 21</td>' in injuries
+    inner = re.search(r'<div class="inner-roll">.*?</div>', injuries, re.S).group(0)
+    assert re.findall(r"<b>(.*?)</b>", inner) == ["1–3", "4–6"] and "Aucun effet." in inner
+    shards = re.search(r'<section[^>]*data-block="shards".*?</section>', fixture_html, re.S).group(0)
+    assert '<th class="roll">Total</th>' in shards and '<td class="roll">12+</td>' in shards
+
+
 def test_markup_is_escaped_and_typography_applied(fixture_html):
     assert "l\u2019unité" in fixture_html  # apostrophe
     assert "passe\u202f!" in fixture_html  # French narrow space before !
