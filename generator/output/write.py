@@ -12,6 +12,22 @@ from generator.errors import UserError
 _owner: int | None = None  # in a build's worker process: the pid of the command it works for
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where the system allows (os.umask sets it to read it)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:  # not Linux
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()  # as open() would create it: 0644 under the usual 022, so build/ can be published
+
+
 def only_while_alive(parent: int) -> None:
     """In a worker process: write nothing once the process `parent` is gone (a killed build writes no more)."""
     global _owner
@@ -27,6 +43,7 @@ def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        os.chmod(temporary, FILE_MODE)  # mkstemp makes it 0600: readable by its owner only
         with os.fdopen(handle, "wb") as stream:
             stream.write(content)
         if _owner is not None and os.getppid() != _owner:  # orphaned: the build was killed

@@ -6,6 +6,7 @@ and the command must say which link it refused, with exit code 2 and no tracebac
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -122,3 +123,22 @@ def test_a_worker_whose_command_died_writes_nothing(tmp_path):
     done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1, done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_outputs_take_the_umask_permissions(tmp_path):
+    """A build's PDF and manifest are readable by others under umask 022, as any file the user makes (publishing
+    build/ on a web server needs it); a stricter umask is kept."""
+    (tmp_path / "sources").mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "sources")
+    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "--build-dir",
+                             str(tmp_path / "build"), "build", "--jobs", "1"],
+                            capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o022))
+    assert result.returncode == 0, result.stderr
+    written = [tmp_path / "build" / "every-block.fr.pdf", tmp_path / "build" / ".qrs-manifest.json"]
+    assert {path.name: oct(path.stat().st_mode & 0o777) for path in written} == {path.name: "0o644" for path in written}
+
+    strict = subprocess.run([sys.executable, "-c", "from pathlib import Path; from generator.output import write; "
+                             f"write.text(Path({str(tmp_path / 'private.txt')!r}), 'x')"],
+                            capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o027))
+    assert strict.returncode == 0, strict.stderr
+    assert oct((tmp_path / "private.txt").stat().st_mode & 0o777) == "0o640"
