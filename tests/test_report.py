@@ -34,8 +34,14 @@ def test_json_reports_each_output_written(tmp_path):
     shutil.copytree(FIXTURES, tmp_path / "sources")
     result = qrs("--json", "--sources", str(tmp_path / "sources"), "build", "every-block")
     assert result.returncode == 0, result.stderr
-    (event,) = events(result.stdout)
+    event, summary = events(result.stdout)
     assert event["event"] == "wrote" and event["path"] == str(tmp_path / "build" / "every-block.fr.pdf")
+    pdf = tmp_path / "build" / "every-block.fr.pdf"
+    assert {key: event[key] for key in ("kind", "sheet", "lang", "variant", "pages", "bytes")} == {
+        "kind": "sheet", "sheet": "every-block", "lang": "fr", "variant": None, "pages": 1, "bytes": pdf.stat().st_size}
+    assert event["seconds"] > 0
+    assert {key: summary[key] for key in ("event", "outputs", "built", "up_to_date", "failed")} == {
+        "event": "summary", "outputs": 1, "built": 1, "up_to_date": 0, "failed": 0}
     layout = event["layout"]  # the layout report: type scale, and per page and column, its use and blocks
     assert 0.9 <= layout["scale"] <= 1 and layout["declared_pages"] == 1 and layout["columns"] == 3
     columns = [column for page in layout["pages"] for column in page]

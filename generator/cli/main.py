@@ -12,7 +12,7 @@ import click
 from generator import lazy
 
 from generator.output import parallel
-from generator.errors import UserError
+from generator.errors import Interrupted, UserError
 from generator.project import Project
 from generator.report import META_KEY, Reporter, shown
 from generator.report import current as reporter
@@ -20,8 +20,12 @@ from generator.report import current as reporter
 # Imported when first used: a build with nothing to do needs neither the pipeline nor the model (nor WeasyPrint).
 i18n, pipeline = lazy.module("generator.source.i18n"), lazy.module("generator.pipeline")
 
-EXIT_USER_ERROR = 2
-EXIT_INTERNAL_ERROR = 1
+# The exit codes (README, "Exit codes"): what went wrong decides, never the output mode.
+EXIT_INTERNAL_ERROR = 1  # a bug in qrs
+EXIT_USER_ERROR = 2  # a problem in the sources (file:line:column), or no sources at all
+EXIT_USAGE = 64  # the command line itself: an unknown option, a bad value (sysexits' EX_USAGE)
+EXIT_ENVIRONMENT = 74  # the machine refused: disk full, permission denied, a folder in the way (EX_IOERR)
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 
 def _language_codes(context: click.Context, parameter: click.Parameter, value):
@@ -73,7 +77,8 @@ def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, i
                 allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver)
 
 
-@click.group()
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="qrs", prog_name="qrs", message="%(prog)s %(version)s")
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=Path("sources"),
               show_default=True, help="Folder of sheet sources.")
 @click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -90,6 +95,8 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
     chosen.quiet, chosen.json, chosen.verbose = quiet, as_json, verbose
     context.meta[META_KEY] = chosen
     context.obj = Project.at(sources, build_dir)
+    if context.invoked_subcommand is None:  # bare `qrs`: the help, and success, as git and pip do
+        click.echo(context.get_help())
 
 
 @cli.command("list")
@@ -173,7 +180,7 @@ def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, .
             shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
     settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver)
-    problems = parallel.build(project, [], project.handout_paths(handouts), languages, settings, reporter(),
+    problems = parallel.build(project, [], project.handout_paths(handouts, required=True), languages, settings, reporter(),
                               jobs, shard, rebuild)
     if problems:
         raise UserError(problems)
@@ -341,11 +348,19 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as error:
         report.problems(error.problems)
         sys.exit(EXIT_USER_ERROR)
-    except click.exceptions.Abort:
-        sys.exit(130)
+    except Interrupted as error:
+        click.echo(f"\n{error}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("\ninterrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as error:
         error.show()
-        sys.exit(error.exit_code)
+        sys.exit(EXIT_USAGE if isinstance(error, click.UsageError) else error.exit_code)
+    except OSError as error:  # not a bug, not the sources: the machine said no
+        click.echo(f"error: {error.filename or 'a file'}: {error.strerror or error} "
+                   "(the disk, a permission or a folder in the way; no output was left half-written)", err=True)
+        sys.exit(EXIT_ENVIRONMENT)
     except Exception as error:  # noqa: BLE001 - a bug: short report, distinct exit code
         frame = traceback.extract_tb(error.__traceback__)[-1]
         click.echo(f"internal error: {type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})", err=True)

@@ -65,7 +65,7 @@ def test_new_refuses_an_invalid_id(tmp_path, sheet_id):
 
 def test_new_refuses_an_unknown_language(tmp_path):
     result = qrs(tmp_path, "new", "g", "--game", "G", "--lang", "zz")
-    assert result.returncode == 2 and "'zz'" in result.stderr
+    assert result.returncode == 64 and "'zz'" in result.stderr  # a usage error
 
 
 def test_game_names_with_markup_characters_are_kept_literally(tmp_path):
