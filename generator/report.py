@@ -78,12 +78,13 @@ class Reporter:
         """Rewrite the progress line of a build in place (on a terminal only)."""
         if self.quiet or self.json or not (sys.stderr.isatty() if self.live is None else self.live):
             return
-        click.echo(f"\r\033[K[{finished}/{total}] building {awaited} · {seconds:.0f} s", nl=False, err=True)
+        line = f"\r\033[K[{finished}/{total}] building {awaited} · {seconds:.0f} s"
+        click.echo(line, nl=False, err=True, color=True)  # color: click would strip the escapes
         self._progress_shown = True
 
     def _erase_progress(self) -> None:
         if self._progress_shown:
-            click.echo("\r\033[K", nl=False, err=True)
+            click.echo("\r\033[K", nl=False, err=True, color=True)
             self._progress_shown = False
 
     def warn(self, text: str) -> None:

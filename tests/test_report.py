@@ -74,3 +74,16 @@ def test_without_options_the_usual_lines(tmp_path):
     assert created.returncode == 0 and created.stdout.startswith("wrote ") and "demo.yaml" in created.stdout
     created = qrs("--json", "--sources", str(tmp_path), "new", "other", "--game", "Demo", "--lang", "en")
     assert events(created.stdout) == [{"event": "wrote", "path": str(tmp_path / "other.yaml")}]
+
+
+def test_a_progress_line_on_a_terminal_is_erased_before_the_next_line(capsys):
+    from generator.report import Reporter
+
+    terminal = Reporter(live=True)
+    terminal.progress(3, 13, "wab2.en.pdf", 12.4)
+    terminal.say("done")
+    out, err = capsys.readouterr()
+    assert err == "\r\033[K[3/13] building wab2.en.pdf · 12 s\r\033[K" and out == "done\n"
+    Reporter(live=False).progress(3, 13, "wab2.en.pdf", 12.4)  # a pipe: no progress line
+    Reporter(live=True, json=True).progress(3, 13, "wab2.en.pdf", 12.4)
+    assert capsys.readouterr() == ("", "")

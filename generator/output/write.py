@@ -67,8 +67,8 @@ def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
             os.unlink(temporary)
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError) and not error.filename:  # a full disk says no file: name the one written
-            error.filename = str(target)
+        if isinstance(error, OSError):  # named as the user knows it: not the temporary file, which is gone
+            error.filename, error.filename2 = str(target), None
         raise
     finally:
         _writing = None

@@ -142,3 +142,42 @@ def test_outputs_take_the_umask_permissions(tmp_path):
                             capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o027))
     assert strict.returncode == 0, strict.stderr
     assert oct((tmp_path / "private.txt").stat().st_mode & 0o777) == "0o640"
+
+
+def _edited_copy(tmp_path: Path, names: tuple[str, ...]) -> Path:
+    """Sources built once, then edited so that the next build writes again."""
+    (tmp_path / "sources").mkdir()
+    for name in names:
+        text = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
+        (tmp_path / "sources" / f"{name}.yaml").write_text(text.replace("sheet: every-block\n", f"sheet: {name}\n", 1),
+                                                          encoding="utf-8")
+    assert qrs(tmp_path, "build").returncode == 0
+    for name in names:
+        source = tmp_path / "sources" / f"{name}.yaml"
+        source.write_text(source.read_text(encoding="utf-8").replace("title: ", "title: Nouveau ", 1), encoding="utf-8")
+    return tmp_path / "build"
+
+
+def test_a_full_disk_is_reported_as_such_and_keeps_the_previous_pdf(tmp_path):
+    import resource
+
+    build = _edited_copy(tmp_path, ("every-block",))
+    before = (build / "every-block.fr.pdf").read_bytes()
+    limit = 4096  # bytes a file may grow to: a PDF is larger, as on a disk with that much room left
+    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "build"],
+                            capture_output=True, text=True, cwd=ROOT,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+    assert result.returncode == 74, result.stdout + result.stderr
+    assert "File too large" in result.stderr and "Traceback" not in result.stderr and "bug" not in result.stderr
+    assert (build / "every-block.fr.pdf").read_bytes() == before
+    assert [path.name for path in build.rglob("*.tmp")] == []
+
+
+def test_a_folder_where_a_pdf_goes_is_named_by_a_worker_build(tmp_path):
+    build = _edited_copy(tmp_path, ("first", "second"))
+    (build / "second.fr.pdf").unlink()
+    (build / "second.fr.pdf").mkdir()
+    result = qrs(tmp_path, "build", "--jobs", "2")
+    assert result.returncode == 74, result.stdout + result.stderr
+    assert f"error: {build / 'second.fr.pdf'}: Is a directory" in result.stderr, result.stderr
+    assert "bug" not in result.stderr
