@@ -8,6 +8,11 @@ Three modes, chosen by the global options: normal (a line a message), `--quiet` 
     {"event": "problem", "file": "/abs/sources/wab2.yaml", "line": 12, "column": 5, "message": "…"}
     {"event": "summary", "outputs": 16, "built": 3, "up_to_date": 13, "failed": 0, "seconds": 41.2}
 
+Every command speaks so with --json: `list` one "sheet" event a sheet, `check` a "checked" event when clean,
+`diff` one "change" event a change, `i18n status` one "translation" event a sheet and language, `changelog`
+one "changelog" event; problems end with a "failed" event; Ctrl-C gives an "interrupted" event, a refusal of
+the machine (disk full, permission) an "environment" event.
+
 On a terminal, a build also shows a progress line on stderr (outputs done / total, the one awaited, the time
 so far), rewritten in place and erased before anything else is printed; in a pipe there is none.
 Exit codes do not depend on the mode.
@@ -63,6 +68,14 @@ class Reporter:
             self._erase_progress()
             click.echo(text)
 
+    def record(self, event: str, text: str, fields: dict) -> None:
+        """One record of a command's own output (a sheet listed, a change found): `text` on a line, even with
+        --quiet, or with --json one event carrying `fields`."""
+        if self.json:
+            self._event({"event": event, **fields})
+        else:
+            click.echo(text)
+
     def result(self, event: str, text: str, fields: dict) -> None:
         """A command's outcome: `text` on a line, or with --json one event carrying `fields`; silent with --quiet."""
         if self.json:
@@ -101,8 +114,19 @@ class Reporter:
                              "column": problem.column, "message": problem.message})
             else:
                 click.echo(str(problem), err=True)
-        if summary and not self.json:
+        if summary and self.json:
+            self._event({"event": "failed", "problems": len(problems)})
+        elif summary:
             click.echo(f"{len(problems)} problem(s) found", err=True)
+
+    def fault(self, event: str, text: str, fields: dict) -> None:
+        """What stopped a command that is neither a problem in the sources nor a bug (Ctrl-C, a full disk):
+        on stderr, or with --json one event on stdout."""
+        self._erase_progress()
+        if self.json:
+            self._event({"event": event, "message": text, **fields})
+        else:
+            click.echo(text, err=True)
 
     @staticmethod
     def _event(event: dict) -> None:

@@ -26,7 +26,8 @@ def test_json_problems_name_file_line_column_and_keep_exit_code_2():
     found = events(result.stdout)
     assert {"event": "problem", "file": str(BAD / "dice-gap.yaml"), "line": 16, "column": 11,
             "message": "D6 can roll 4, which no row covers"} in found
-    assert all(event["event"] == "problem" for event in found)
+    assert [event["event"] for event in found] == ["problem"] * (len(found) - 1) + ["failed"]
+    assert found[-1]["problems"] == len(found) - 1
     assert "problem(s) found" not in result.stderr
 
 
@@ -87,3 +88,26 @@ def test_a_progress_line_on_a_terminal_is_erased_before_the_next_line(capsys):
     Reporter(live=False).progress(3, 13, "wab2.en.pdf", 12.4)  # a pipe: no progress line
     Reporter(live=True, json=True).progress(3, 13, "wab2.en.pdf", 12.4)
     assert capsys.readouterr() == ("", "")
+
+
+def test_every_command_speaks_json(tmp_path):
+    """Each line of each command's --json output is one JSON object, and the command's results are in it."""
+    old, new = tmp_path / "old" / "every-block.yaml", tmp_path / "new" / "every-block.yaml"
+    old.parent.mkdir(), new.parent.mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", old)
+    new.write_text(old.read_text(encoding="utf-8").replace("title: ", "title: Nouveau ", 1), encoding="utf-8")
+    runs = {"list": qrs("--json", "list"), "check": qrs("--json", "check", "wab2"),
+            "i18n": qrs("--json", "i18n", "status", "wab2"), "changelog": qrs("--json", "changelog", "wab2"),
+            "diff": qrs("--json", "diff", str(old), str(new))}
+    assert {name: run.returncode for name, run in runs.items()} == dict.fromkeys(runs, 0), runs
+    found = {name: events(run.stdout) for name, run in runs.items()}
+    assert {"sheet": "wab2", "lang": "fr"}.items() <= next(e for e in found["list"] if e["sheet"] == "wab2").items()
+    assert {event["event"] for event in found["list"]} == {"sheet"}
+    assert found["check"] == [{"event": "checked", "sheets": 1, "handouts": 0, "problems": 0}]
+    assert [(e["event"], e["sheet"], e["lang"]) for e in found["i18n"]] == [("translation", "wab2", "en")]
+    assert found["i18n"][0]["translated"] > 0
+    (changelog,) = found["changelog"]
+    assert changelog["event"] == "changelog" and changelog["sheet"] == "wab2" and changelog["editions"]
+    *changes, total = found["diff"]
+    assert [change["kind"] for change in changes] == ["changed"] and changes[0]["new"].startswith("Nouveau ")
+    assert total == {"event": "compared", "changes": 1}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import traceback
@@ -105,7 +106,9 @@ def list_sheets(project: Project) -> None:
     """List the sheets: id, game, title, edition."""
     for path in project.sheet_paths():
         sheet = pipeline.check(path)
-        click.echo(f"{sheet.sheet}\t{sheet.game}\t{sheet.title}\t{sheet.edition}\t{sheet.lang}")
+        fields = {"sheet": sheet.sheet, "game": sheet.game, "title": sheet.title, "edition": sheet.edition,
+                  "lang": sheet.lang, "path": str(path)}
+        reporter().record("sheet", "\t".join(str(fields[key]) for key in list(fields)[:5]), fields)
 
 
 @cli.command()
@@ -124,7 +127,8 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
             problems.extend(error.problems)
     if problems:
         raise UserError(problems)
-    reporter().say(f"{len(sheet_paths)} sheet(s) and {len(handout_paths)} handout(s) checked, no problem found")
+    reporter().result("checked", f"{len(sheet_paths)} sheet(s) and {len(handout_paths)} handout(s) checked, no problem found",
+                      {"sheets": len(sheet_paths), "handouts": len(handout_paths), "problems": 0})
 
 
 @cli.command()
@@ -203,9 +207,10 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
         changes = pipeline.compare(pipeline.sheet_at_revision(path, from_revision), newer)
     else:
         raise click.UsageError("give two source files, or one sheet with --from REV [--to REV]")
-    for change in changes:
-        click.echo(str(change))  # the diff is this command's output: printed even with --quiet
-    reporter().say(f"{len(changes)} change(s)")
+    for change in changes:  # the diff is this command's output: printed even with --quiet
+        reporter().record("change", str(change), {"kind": change.kind, "where": change.where, "old": change.old,
+                                                  "new": change.new})
+    reporter().result("compared", f"{len(changes)} change(s)", {"changes": len(changes)})
 
 
 @cli.command("changelog")
@@ -220,7 +225,10 @@ def changelog_command(project: Project, sheet: str, lang: str | None, form: str)
 
     source = pipeline.translated(project, project.sheet_paths((sheet,))[0], lang)
     titles = {kind: words.ui_words(project.templates, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
-    click.echo(changelog.render(source, form, titles), nl=False)  # the command's output: printed even with --quiet
+    if reporter().json:  # one event, as every command's --json output
+        reporter().record("changelog", "", json.loads(changelog.render(source, "json", titles)))
+    else:
+        click.echo(changelog.render(source, form, titles), nl=False)  # the command's output: printed even with --quiet
 
 
 @cli.group("i18n")
@@ -233,10 +241,13 @@ def i18n_group() -> None:
 @click.pass_obj
 def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
     """How many strings are translated, stale and missing, per sheet and language."""
-    click.echo(f"{'sheet':<20} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")
+    if not reporter().json:
+        click.echo(f"{'sheet':<20} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")
     for path in project.sheet_paths(sheets):
         for sheet_id, lang, found in pipeline.translation_status(project, path):
-            click.echo(f"{sheet_id:<20} {lang:<5} {len(found.translated):>10} {len(found.stale):>6} {len(found.missing):>8}")
+            counts = {"translated": len(found.translated), "stale": len(found.stale), "missing": len(found.missing)}
+            line = f"{sheet_id:<20} {lang:<5} {counts['translated']:>10} {counts['stale']:>6} {counts['missing']:>8}"
+            reporter().record("translation", line, {"sheet": sheet_id, "lang": lang, **counts})
 
 
 @i18n_group.command("update")
@@ -267,7 +278,7 @@ def schema_command(project: Project, out: Path | None, check_only: bool) -> None
         schema.check(folder)
     for path in [] if check_only else schema.write(folder):
         reporter().wrote(path)
-    reporter().say(f"{shown(folder)}: the schemas are up to date")
+    reporter().result("schemas", f"{shown(folder)}: the schemas are up to date", {"folder": str(folder.resolve())})
 
 
 @cli.command("new")
@@ -348,18 +359,16 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as error:
         report.problems(error.problems)
         sys.exit(EXIT_USER_ERROR)
-    except Interrupted as error:
-        click.echo(f"\n{error}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("\ninterrupted", err=True)
+    except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as error:
+        report.fault("interrupted", str(error) if isinstance(error, Interrupted) else "interrupted", {})
         sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as error:
         error.show()
         sys.exit(EXIT_USAGE if isinstance(error, click.UsageError) else error.exit_code)
     except OSError as error:  # not a bug, not the sources: the machine said no
-        click.echo(f"error: {error.filename or 'a file'}: {error.strerror or error} "
-                   "(the disk, a permission or a folder in the way; no output was left half-written)", err=True)
+        report.fault("environment", f"error: {error.filename or 'a file'}: {error.strerror or error} (the disk, a "
+                     "permission or a folder in the way; no output was left half-written)",
+                     {"path": error.filename, "reason": error.strerror or str(error)})
         sys.exit(EXIT_ENVIRONMENT)
     except Exception as error:  # noqa: BLE001 - a bug: short report, distinct exit code
         frame = traceback.extract_tb(error.__traceback__)[-1]
