@@ -36,7 +36,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_every_template(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for required in ("sheet.html.j2", "sheet.css", "i18n/fr.po", "scaffold/sheet.yaml.j2"):
+    for required in ("sheet.html.j2", "sheet.css", "i18n/fr.po", "scaffold/sheet.en.yaml.j2", "scaffold/sheet.fr.yaml.j2"):
         assert f"generator/templates/{required}" in names
     assert any(name.startswith("generator/templates/blocks/") and name.endswith(".j2") for name in names)
     templates = {path.relative_to(TEMPLATES).as_posix() for path in TEMPLATES.rglob("*")

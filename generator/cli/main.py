@@ -291,8 +291,8 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
     """Start a sheet: sources/SHEET_ID.yaml with one commented example of each block type."""
     from generator.cli import scaffold
 
-    target = scaffold.create(project, sheet_id, game, lang, title)
-    reporter().wrote(target)
+    for path in scaffold.create(project, sheet_id, game, lang, title):
+        reporter().wrote(path)
     if scaffold.template_words_missing(project, lang):
         reporter().say(f"note: to build it, the templates need their words in '{lang}': "
                        f"copy templates/i18n/fr.po to templates/i18n/{lang}.po and translate it")
