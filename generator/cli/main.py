@@ -41,6 +41,24 @@ def _language_codes(context: click.Context, parameter: click.Parameter, value):
     return value
 
 
+def _ids(context: click.Context, folders: tuple[str, ...], incomplete: str) -> list[str]:
+    """Shell completion: the ids of the sources in these folders of --sources (read as typed: no callback runs)."""
+    sources = Path(context.find_root().params.get("sources") or "sources")
+    return sorted(path.stem for folder in folders for path in (sources / folder).glob(f"{incomplete}*.yaml"))
+
+
+def complete_sheets(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[str]:
+    return _ids(context, (".",), incomplete)
+
+
+def complete_handouts(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[str]:
+    return _ids(context, ("handouts",), incomplete)
+
+
+def complete_sheets_and_handouts(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[str]:
+    return _ids(context, (".", "handouts"), incomplete)
+
+
 def _shard(context: click.Context, parameter: click.Parameter, value):
     try:
         return parallel.parse_shard(value)
@@ -112,7 +130,7 @@ def list_sheets(project: Project) -> None:
 
 
 @cli.command()
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.pass_obj
 def check(project: Project, sheets: tuple[str, ...]) -> None:
     """Validate sheets and handouts (all, or those named) without rendering them."""
@@ -132,7 +150,7 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 
 
 @cli.command()
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: the sheet's own).")
 @_print_options
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
@@ -174,7 +192,7 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 
 
 @cli.command()
-@click.argument("handouts", nargs=-1)
+@click.argument("handouts", nargs=-1, shell_complete=complete_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
 @_print_options
 @_speed_options
@@ -191,7 +209,7 @@ def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, .
 
 
 @cli.command("diff")
-@click.argument("sources", nargs=-1, required=True)
+@click.argument("sources", nargs=-1, required=True, shell_complete=complete_sheets)
 @click.option("--from", "from_revision", metavar="REV", default=None, help="With one sheet: the earlier git revision.")
 @click.option("--to", "to_revision", metavar="REV", default=None,
               help="With one sheet: the later git revision (default: the file as it is now).")
@@ -214,7 +232,7 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
 
 
 @cli.command("changelog")
-@click.argument("sheet")
+@click.argument("sheet", shell_complete=complete_sheets)
 @click.option("--lang", default=None, callback=_language_codes, help="The language to print it in (default: the sheet's).")
 @click.option("--format", "form", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 @click.pass_obj
@@ -237,7 +255,7 @@ def i18n_group() -> None:
 
 
 @i18n_group.command("status")
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.pass_obj
 def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
     """How many strings are translated, stale and missing, per sheet and language."""
@@ -251,7 +269,7 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
 
 
 @i18n_group.command("update")
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Create or refresh these languages (default: existing ones).")
 @click.pass_obj
 def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
@@ -299,7 +317,7 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
 
 
 @cli.command("preview")
-@click.argument("sheets", nargs=-1, required=True)
+@click.argument("sheets", nargs=-1, required=True, shell_complete=complete_sheets)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to draw (default: the sheet's own).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder of the images (default: build/preview/).")
@@ -331,7 +349,7 @@ def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[
 
 
 @cli.command("watch")
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: each sheet's own).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the live preview on localhost (0: any free port).")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -75,3 +76,17 @@ def test_sheets_and_handouts_are_named_by_id_or_by_path():
     by_path = qrs("check", "sources/wab2.yaml", str(ROOT / "sources" / "handouts" / "warhammer-dwarfs.yaml"))
     assert by_id.returncode == by_path.returncode == 0, by_path.stderr
     assert by_id.stdout == by_path.stdout == "1 sheet(s) and 1 handout(s) checked, no problem found\n"
+
+
+def test_shell_completion_offers_sheet_and_handout_ids():
+    def complete(words: str) -> list[str]:
+        environment = {**os.environ, "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1),
+                       "_QRS_COMPLETE": "bash_complete"}
+        result = subprocess.run([sys.executable, "-m", "generator", *words.split()[1:]], capture_output=True,
+                                text=True, cwd=ROOT, env=environment)
+        return [line.removeprefix("plain,") for line in result.stdout.splitlines()]
+
+    assert complete("qrs build wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
+    assert complete("qrs handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
+    assert complete("qrs preview wa") == ["wab2", "warhammer"]
+    assert "every-block" in complete(f"qrs --sources {FIXTURES} check ev")
