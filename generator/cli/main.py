@@ -317,7 +317,9 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
 
 
 @cli.command("preview")
-@click.argument("sheets", nargs=-1, required=True, shell_complete=complete_sheets)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
+@click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
+              help="A handout to draw (its id or file), as many times as needed.")
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to draw (default: the sheet's own).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder of the images (default: build/preview/).")
@@ -326,17 +328,21 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
 @click.option("--rebuild", is_flag=True, help="Build the PDF even when the one in build/ is up to date.")
 @click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
 @click.pass_obj
-def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], out: Path | None,
-                    scale: float, rebuild: bool, allow_fallback: bool) -> None:
-    """Draw each page of a sheet as a PNG image: build/preview/<sheet>.<lang>-<page>.png."""
+def preview_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str, ...], languages: tuple[str, ...],
+                    out: Path | None, scale: float, rebuild: bool, allow_fallback: bool) -> None:
+    """Draw each page of a sheet (or handout) as a PNG image: build/preview/<sheet>.<lang>-<page>.png."""
     from generator.output import preview
 
+    if not (sheets or handouts):
+        raise click.UsageError("name a sheet, or a handout with --handout ID")
     options = pipeline.BuildOptions(allow_fallback=allow_fallback)
     problems = []
-    for path in project.sheet_paths(sheets):
-        for lang in languages or (pipeline.check(path).lang,):
+    sources = [(path, False) for path in (project.sheet_paths(sheets) if sheets else [])]
+    sources += [(path, True) for path in (project.handout_paths(handouts) if handouts else [])]
+    for path, handout in sources:
+        for lang in languages or preview.languages(project, path, handout):
             try:
-                pdf, built, images = preview.preview(project, path, lang, out, scale, options, rebuild)
+                pdf, built, images = preview.preview(project, path, lang, out, scale, options, rebuild, handout)
             except UserError as error:
                 problems.extend(error.problems)
                 continue
@@ -351,21 +357,26 @@ def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[
 @cli.command("watch")
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: each sheet's own).")
+@click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
+              help="A handout to watch (its id or file), as many times as needed.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port of the live preview on localhost (0: any free port).")
+              help="Port of the live preview (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to serve on: 0.0.0.0 to see the preview from another device of the network.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in the web browser.")
 @click.option("--scale", type=click.FloatRange(0.1, 10), default=1.5, show_default=True, help="Pixels per PDF point.")
 @click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
 @click.pass_obj
-def watch_command(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], port: int, scale: float,
-                  allow_fallback: bool) -> None:
+def watch_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str, ...], languages: tuple[str, ...],
+                  port: int, host: str, open_browser: bool, scale: float, allow_fallback: bool) -> None:
     """Rebuild on every save of a source, catalogue or template, with a live preview in the browser."""
     from generator.cli import watch
 
     report = reporter()
     watcher = watch.Watcher(project, sheets, languages, pipeline.BuildOptions(allow_fallback=allow_fallback), scale,
-                            on_wrote=report.wrote, on_problems=report.problems)
+                            on_wrote=report.wrote, on_problems=report.problems, handouts=handouts)
     try:
-        watcher.run(port=port, announce=report.say)
+        watcher.run(port=port, host=host, announce=report.say, open_browser=open_browser)
     except watch.CannotServe as error:
         raise click.BadParameter(str(error), param_hint="--port") from None
 
