@@ -19,7 +19,7 @@ import time
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from generator.output import manifest as manifests
 from generator.output import write
@@ -208,6 +208,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     """Build the stale outputs of these sheets and handouts; return the problems found (reported by the caller).
 
     `incremental=False` (builds that mark changes since an edition) neither reads nor writes the manifest."""
+    started = time.perf_counter()
     digests = Digests()
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
     for why in manifest.dropped:
@@ -233,7 +234,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
             fresh = [output for output in outputs if output.key(project) in up_to_date]
 
     entries: dict[str, dict] = {}
-    tally = Tally(total=len(outputs), fresh=len(fresh), failed=len({problem.path for problem in planned.problems}))
+    tally = Tally(len(outputs), len(fresh), failed=len({problem.path for problem in planned.problems}), started=started)
 
     def finished(done: Done) -> None:
         if done.problems:
@@ -244,7 +245,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
         if incremental:  # recorded before it is reported: a Ctrl-C meanwhile must not lose a finished output
             key = done.output.key(project)
             entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}
-        report.wrote(done.path, layout=done.layout, about=_about(project, done))
+        report.wrote(done.path, layout=done.layout, about=_about(done))
 
     def waiting(count: int, output: Output) -> None:
         report.progress(count, len(stale), output.key(project), tally.elapsed())
@@ -284,7 +285,7 @@ class Tally:
                 f"{self.elapsed():.1f} s")
 
 
-def _about(project: Project, done: Done) -> dict:
+def _about(done: Done) -> dict:
     """What a "wrote" event says of an output besides its path."""
     output = done.output
     return {"kind": output.kind, output.kind: output.name, "lang": output.lang, "variant": output.variant,

@@ -27,7 +27,8 @@ def test_sigint_stops_a_build_keeping_only_finished_outputs(tmp_path):
     rest, errors = command.communicate(timeout=HANG_GUARD_SECONDS)
 
     assert command.returncode == 130, errors
-    reported = [json.loads(line)["path"] for line in [first, *rest.splitlines()]]
+    *wrote, stopped = [json.loads(line) for line in [first, *rest.splitlines()]]
+    reported = [event["path"] for event in wrote if event["event"] == "wrote"]
     recorded = json.loads((build / ".qrs-manifest.json").read_text())["outputs"]
     assert set(reported) <= {str(build / key) for key in recorded}
     assert len(reported) == len(set(reported)), "an output was reported twice"
@@ -35,5 +36,6 @@ def test_sigint_stops_a_build_keeping_only_finished_outputs(tmp_path):
         assert hashlib.sha256((build / key).read_bytes()).hexdigest() == entry["pdf"], key
     total = sum(1 for _ in (tmp_path / "sources").glob("*.yaml")) * 2
     assert len(recorded) < total, "the build went on to the end after Ctrl-C"
-    assert f"interrupted: {len(recorded)} of " in errors and "Traceback" not in errors, errors
+    assert stopped["event"] == "interrupted" and stopped["message"].startswith(f"interrupted: {len(recorded)} of ")
+    assert "Traceback" not in errors, errors
     assert [path.name for path in build.rglob("*.tmp")] == []
