@@ -38,7 +38,7 @@ class Reporter:
     json: bool = False
     verbose: bool = False
     live: bool | None = None  # a progress line on stderr; None: when stderr is a terminal
-    _progress_shown: bool = False
+    _progress_shown: str = ""  # the progress line on the terminal now, erased before anything else is printed
 
     def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None) -> None:
         """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
@@ -92,13 +92,14 @@ class Reporter:
         if self.quiet or self.json or not (sys.stderr.isatty() if self.live is None else self.live):
             return
         line = f"\r\033[K[{finished}/{total}] building {awaited} · {seconds:.0f} s"
-        click.echo(line, nl=False, err=True, color=True)  # color: click would strip the escapes
-        self._progress_shown = True
+        if line != self._progress_shown:  # redrawn only when it changes
+            click.echo(line, nl=False, err=True, color=True)  # color: click would strip the escapes
+        self._progress_shown = line
 
     def _erase_progress(self) -> None:
         if self._progress_shown:
             click.echo("\r\033[K", nl=False, err=True, color=True)
-            self._progress_shown = False
+            self._progress_shown = ""
 
     def warn(self, text: str) -> None:
         """Something qrs set right by itself (nothing lost, nothing to fix): on stderr, silent with --quiet."""

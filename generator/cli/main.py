@@ -184,9 +184,10 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
             except UserError as error:
                 problems.extend(error.problems)
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
-    problems += parallel.build(project, project.sheet_paths(current) if current or not sheets else [],
-                               project.handout_paths() if everything else [], languages, settings, reporter(),
-                               jobs, shard, rebuild, incremental=not (changes_since or errata_only))
+    if current or not sheets:  # not only SHEET@REVISION builds, which neither plan nor summarise
+        problems += parallel.build(project, project.sheet_paths(current), project.handout_paths() if everything else [],
+                                   languages, settings, reporter(), jobs, shard, rebuild,
+                                   incremental=not (changes_since or errata_only))
     if problems:
         raise UserError(problems)
 
