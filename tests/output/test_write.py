@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.cli.main import main
 from generator.output import write
 from generator.errors import UserError
 from generator.output.manifest import Manifest
@@ -181,3 +182,21 @@ def test_a_folder_where_a_pdf_goes_is_named_by_a_worker_build(tmp_path):
     assert result.returncode == 74, result.stdout + result.stderr
     assert f"error: {build / 'second.fr.pdf'}: Is a directory" in result.stderr, result.stderr
     assert "bug" not in result.stderr
+
+
+def test_a_permission_denied_is_reported_with_its_path(tmp_path, monkeypatch, capsys):
+    """As a read-only build folder would refuse it (the test may run as root, whom no mode stops)."""
+    build = _edited_copy(tmp_path, ("every-block",))
+    before = (build / "every-block.fr.pdf").read_bytes()
+
+    def refuse(source, target):
+        raise PermissionError(13, "Permission denied", source)
+
+    monkeypatch.setattr(write.os, "replace", refuse)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--sources", str(tmp_path / "sources"), "--build-dir", str(build), "build", "--jobs", "1"])
+    assert stopped.value.code == 74
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {build}/") and ": Permission denied (the disk, a permission" in err, err
+    assert (build / "every-block.fr.pdf").read_bytes() == before
+    assert [path.name for path in build.rglob("*.tmp")] == []
