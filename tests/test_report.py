@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -58,6 +59,7 @@ def test_verbose_prints_each_columns_use(tmp_path):
     wrote, *details = result.stdout.splitlines()
     columns = [line.strip() for line in details if line.strip().startswith("columns used ")]
     assert wrote.startswith("wrote ") and len(columns) == 1 and "; type at " in columns[0]
+    assert re.search(r" in \d+\.\d s$", wrote), wrote  # each output's build time
 
 
 def test_quiet_prints_nothing_when_all_is_well_and_problems_when_not(tmp_path):
