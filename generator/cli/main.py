@@ -145,12 +145,13 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
             problems.extend(error.problems)
     if problems:
         raise UserError(problems)
-    reporter().result("checked", f"{len(sheet_paths)} sheet(s) and {len(handout_paths)} handout(s) checked, no problem found",
-                      {"sheets": len(sheet_paths), "handouts": len(handout_paths), "problems": 0})
+    counts = {"sheets": len(sheet_paths), "handouts": len(handout_paths), "problems": 0}
+    reporter().result("checked", "{sheets} sheet(s) and {handouts} handout(s) checked, no problem found".format(**counts),
+                      counts)
 
 
 @cli.command()
-@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: the sheet's own).")
 @_print_options
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
@@ -203,8 +204,8 @@ def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, .
             shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
     settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver)
-    problems = parallel.build(project, [], project.handout_paths(handouts, required=True), languages, settings, reporter(),
-                              jobs, shard, rebuild)
+    problems = parallel.build(project, [], project.handout_paths(handouts, required=True), languages, settings,
+                              reporter(), jobs, shard, rebuild)
     if problems:
         raise UserError(problems)
 

@@ -95,7 +95,8 @@ def _dispatch_on_type(node) -> None:
             key, mapping = discriminator["propertyName"], discriminator["mapping"]
             node.pop("oneOf")
             node.update({
-                "type": "object", "required": [key], "properties": {key: {"enum": sorted(mapping), "description": descriptions.COMMON[key]}},
+                "type": "object", "required": [key],
+                "properties": {key: {"enum": sorted(mapping), "description": descriptions.COMMON[key]}},
                 "allOf": [{"if": {"properties": {key: {"const": value}}, "required": [key]}, "then": {"$ref": reference}}
                           for value, reference in sorted(mapping.items())],
             })

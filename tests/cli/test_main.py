@@ -86,7 +86,8 @@ def test_shell_completion_offers_sheet_and_handout_ids():
                                 text=True, cwd=ROOT, env=environment)
         return [line.removeprefix("plain,") for line in result.stdout.splitlines()]
 
-    assert complete("qrs build wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
+    assert complete("qrs check wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
+    assert complete("qrs build wa") == ["wab2", "warhammer"]
     assert complete("qrs handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
     assert complete("qrs preview wa") == ["wab2", "warhammer"]
     assert "every-block" in complete(f"qrs --sources {FIXTURES} check ev")
