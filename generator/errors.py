@@ -16,6 +16,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        if not self.line:  # about a whole folder or file, no place in it
+            return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}:{self.column}: {self.message}"
 
 
@@ -29,3 +31,8 @@ class UserError(Exception):
     @classmethod
     def at(cls, path: Path | str, line: int, column: int, message: str) -> "UserError":
         return cls([Problem(str(path), line, column, message)])
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped a command: its message says what was finished (kept) and what was not; exit code 130."""
+

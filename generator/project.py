@@ -40,8 +40,15 @@ class Project:
         return cls(sources=sources, build=(build or sources.parent / "build").resolve())
 
     def sheet_paths(self, names: tuple[str, ...] = ()) -> list[Path]:
-        """The source of each named sheet, or of every sheet; an unknown name is an error."""
+        """The source of each named sheet (by id or by file path), or of every sheet; an unknown name is an error,
+        and so is a sources folder that is missing or holds no sheet (a CI job must not pass having built nothing)."""
+        if not self.sources.is_dir():
+            raise UserError.at(self.sources, 0, 0, "no such folder: give the folder of the sheet sources with --sources")
         available = {path.stem: path for path in sorted(self.sources.glob("*.yaml"))}
+        if not available:
+            raise UserError.at(self.sources, 0, 0, "no sheet source (*.yaml) in this folder: "
+                                                   "give the folder of the sheet sources with --sources")
+        names = tuple(self.id_of(name) for name in names)
         if not names:
             return list(available.values())
         unknown = [name for name in names if name not in available]
@@ -58,20 +65,31 @@ class Project:
     def handouts(self) -> Path:
         return self.sources / "handouts"
 
-    def handout_paths(self, names: tuple[str, ...] = ()) -> list[Path]:
-        """Handout files: those named (paths or ids), or every one under sources/handouts/."""
+    def handout_paths(self, names: tuple[str, ...] = (), required: bool = False) -> list[Path]:
+        """Handout files: those named (paths or ids), or every one under sources/handouts/ (`required`: at least one)."""
         if not names:
-            return sorted(self.handouts.glob("*.yaml"))
+            found = sorted(self.handouts.glob("*.yaml"))
+            if required and not found:
+                raise UserError.at(self.handouts, 0, 0, "no handout source (*.yaml) in this folder")
+            return found
         paths = [Path(name) if name.endswith(".yaml") else self.handouts / f"{name}.yaml" for name in names]
         missing = [path for path in paths if not path.is_file()]
         if missing:
             raise UserError.at(missing[0], 1, 1, "no such handout file")
         return paths
 
+    def id_of(self, name: str) -> str:
+        """A sheet's or handout's id from what the user typed: the id itself, or the path of its source file."""
+        if not name.endswith(".yaml"):
+            return name
+        path = Path(name).resolve()
+        return path.stem if path.parent in (self.sources, self.handouts.resolve()) else name
+
     def sources_named(self, names: tuple[str, ...] = ()) -> tuple[list[Path], list[Path]]:
-        """(sheets, handouts) named by id, or all of both; an unknown name is an error."""
+        """(sheets, handouts) named by id or file path, or all of both; an unknown name is an error."""
         if not names:
             return self.sheet_paths(), self.handout_paths()
+        names = tuple(self.id_of(name) for name in names)
         handout_ids = {path.stem for path in self.handout_paths()}
         sheets = tuple(name for name in names if name not in handout_ids)
         handouts = tuple(name for name in names if name in handout_ids)

@@ -3,15 +3,25 @@
 Three modes, chosen by the global options: normal (a line a message), `--quiet` (problems only), and
 `--json` (one JSON object a line on stdout for each output written and each problem, nothing else):
 
-    {"event": "wrote", "path": "/abs/build/wab2.fr.pdf", "layout": {"scale": 1.0, "pages": [[{"used": 0.97, …}]]}}
+    {"event": "wrote", "path": "/abs/build/wab2.fr.pdf", "kind": "sheet", "sheet": "wab2", "lang": "fr",
+     "variant": null, "pages": 2, "bytes": 81234, "seconds": 3.1, "layout": {"scale": 1.0, "pages": [[{"used": 0.97, …}]]}}
     {"event": "problem", "file": "/abs/sources/wab2.yaml", "line": 12, "column": 5, "message": "…"}
+    {"event": "summary", "outputs": 16, "built": 3, "up_to_date": 13, "failed": 0, "seconds": 41.2}
 
+Every command speaks so with --json: `list` one "sheet" event a sheet, `check` a "checked" event when clean,
+`diff` one "change" event a change, `i18n status` one "translation" event a sheet and language, `changelog`
+one "changelog" event; problems end with a "failed" event; Ctrl-C gives an "interrupted" event, a refusal of
+the machine (disk full, permission) an "environment" event.
+
+On a terminal, a build also shows a progress line on stderr (outputs done / total, the one awaited, the time
+so far), rewritten in place and erased before anything else is printed; in a pipe there is none.
 Exit codes do not depend on the mode.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,22 +37,26 @@ class Reporter:
     quiet: bool = False
     json: bool = False
     verbose: bool = False
+    live: bool | None = None  # a progress line on stderr; None: when stderr is a terminal
+    _progress_shown: str = ""  # the progress line on the terminal now, erased before anything else is printed
 
-    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None) -> None:
+    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None) -> None:
         """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
         the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
-        every column's use."""
+        every column's use and the time it took; `about` is what --json tells of it (sheet, lang, pages…)."""
         from generator.renderer.layout import columns_line, layout_warnings  # pure: neither the model nor WeasyPrint
 
         warnings = layout_warnings(layout) if layout else []
         if self.json:
             extra = {"layout": {**layout, "warnings": warnings}} if layout else {}
-            self._event({"event": "wrote", "path": str(Path(path).resolve()), **extra})
+            self._event({"event": "wrote", "path": str(Path(path).resolve()), **(about or {}), **extra})
             return
         if self.quiet:
             return
+        self._erase_progress()
         scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
-        click.echo(text or f"wrote {shown(path)}{scale}")
+        timing = f" in {about['seconds']:.1f} s" if self.verbose and about else ""
+        click.echo(text or f"wrote {shown(path)}{scale}{timing}")
         for warning in warnings:
             click.echo(f"  {shown(path)}: {warning}", err=True)
         if layout and self.verbose:
@@ -51,22 +65,69 @@ class Reporter:
     def say(self, text: str) -> None:
         """A message that is neither an output nor a problem: silent with --quiet and --json."""
         if not (self.quiet or self.json):
+            self._erase_progress()
             click.echo(text)
+
+    def record(self, event: str, text: str, fields: dict) -> None:
+        """One record of a command's own output (a sheet listed, a change found): `text` on a line, even with
+        --quiet, or with --json one event carrying `fields`."""
+        if self.json:
+            self._event({"event": event, **fields})
+        else:
+            click.echo(text)
+
+    def result(self, event: str, text: str, fields: dict) -> None:
+        """A command's outcome: `text` on a line, or with --json one event carrying `fields`; silent with --quiet."""
+        if self.json:
+            self._event({"event": event, **fields})
+        else:
+            self.say(text)
+
+    def summary(self, text: str, counts: dict) -> None:
+        """A build's last line: how many outputs, built, up to date, failed, in how long."""
+        self.result("summary", text, counts)
+
+    def progress(self, finished: int, total: int, awaited: str, seconds: float) -> None:
+        """Rewrite the progress line of a build in place (on a terminal only)."""
+        if self.quiet or self.json or not (sys.stderr.isatty() if self.live is None else self.live):
+            return
+        line = f"\r\033[K[{finished}/{total}] building {awaited} · {seconds:.0f} s"
+        if line != self._progress_shown:  # redrawn only when it changes
+            click.echo(line, nl=False, err=True, color=True)  # color: click would strip the escapes
+        self._progress_shown = line
+
+    def _erase_progress(self) -> None:
+        if self._progress_shown:
+            click.echo("\r\033[K", nl=False, err=True, color=True)
+            self._progress_shown = ""
 
     def warn(self, text: str) -> None:
         """Something qrs set right by itself (nothing lost, nothing to fix): on stderr, silent with --quiet."""
         if not self.quiet:
+            self._erase_progress()
             click.echo(f"warning: {text}", err=True)
 
     def problems(self, problems: list[Problem], summary: bool = True) -> None:
+        self._erase_progress()
         for problem in problems:
             if self.json:
                 self._event({"event": "problem", "file": problem.path, "line": problem.line,
                              "column": problem.column, "message": problem.message})
             else:
                 click.echo(str(problem), err=True)
-        if summary and not self.json:
+        if summary and self.json:
+            self._event({"event": "failed", "problems": len(problems)})
+        elif summary:
             click.echo(f"{len(problems)} problem(s) found", err=True)
+
+    def fault(self, event: str, text: str, fields: dict) -> None:
+        """What stopped a command that is neither a problem in the sources nor a bug (Ctrl-C, a full disk):
+        on stderr, or with --json one event on stdout."""
+        self._erase_progress()
+        if self.json:
+            self._event({"event": event, "message": text, **fields})
+        else:
+            click.echo(text, err=True)
 
     @staticmethod
     def _event(event: dict) -> None:

@@ -22,21 +22,32 @@ def wheel(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("wheel")
     project = root / "project"
     project.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, project / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
     shutil.copytree(ROOT / "generator", project / "generator", ignore=ignore)
     shutil.copytree(TEMPLATES, project / "templates", ignore=ignore)
-    result = subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation",
-                             "--quiet", "-w", str(root / "dist")], capture_output=True, text=True, cwd=project)
+    result = subprocess.run([sys.executable, "-c", "from setuptools import build_meta; build_meta.build_wheel('dist')"],
+                            capture_output=True, text=True, cwd=project)  # the backend itself: pip hides its warnings
     assert result.returncode == 0, result.stdout + result.stderr
-    (built,) = (root / "dist").glob("qrs-*.whl")
+    (root / "backend.log").write_text(result.stdout + result.stderr)
+    (built,) = (project / "dist").glob("qrs-*.whl")
     return built
+
+
+def test_the_wheel_is_built_without_warnings_and_carries_its_license(wheel):
+    log = (wheel.parent.parent.parent / "backend.log").read_text()
+    assert "Warning" not in log, log
+    archive = zipfile.ZipFile(wheel)
+    metadata = archive.read(next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: MIT" in metadata.splitlines()
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in archive.namelist())
 
 
 def test_the_wheel_holds_every_template(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for required in ("sheet.html.j2", "sheet.css", "i18n/fr.po", "scaffold/sheet.yaml.j2"):
+    for required in ("sheet.html.j2", "sheet.css", "i18n/fr.po", "scaffold/sheet.en.yaml.j2", "scaffold/sheet.fr.yaml.j2"):
         assert f"generator/templates/{required}" in names
     assert any(name.startswith("generator/templates/blocks/") and name.endswith(".j2") for name in names)
     templates = {path.relative_to(TEMPLATES).as_posix() for path in TEMPLATES.rglob("*")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,8 @@ def test_json_problems_name_file_line_column_and_keep_exit_code_2():
     found = events(result.stdout)
     assert {"event": "problem", "file": str(BAD / "dice-gap.yaml"), "line": 16, "column": 11,
             "message": "D6 can roll 4, which no row covers"} in found
-    assert all(event["event"] == "problem" for event in found)
+    assert [event["event"] for event in found] == ["problem"] * (len(found) - 1) + ["failed"]
+    assert found[-1]["problems"] == len(found) - 1
     assert "problem(s) found" not in result.stderr
 
 
@@ -34,8 +36,14 @@ def test_json_reports_each_output_written(tmp_path):
     shutil.copytree(FIXTURES, tmp_path / "sources")
     result = qrs("--json", "--sources", str(tmp_path / "sources"), "build", "every-block")
     assert result.returncode == 0, result.stderr
-    (event,) = events(result.stdout)
+    event, summary = events(result.stdout)
     assert event["event"] == "wrote" and event["path"] == str(tmp_path / "build" / "every-block.fr.pdf")
+    pdf = tmp_path / "build" / "every-block.fr.pdf"
+    assert {key: event[key] for key in ("kind", "sheet", "lang", "variant", "pages", "bytes")} == {
+        "kind": "sheet", "sheet": "every-block", "lang": "fr", "variant": None, "pages": 1, "bytes": pdf.stat().st_size}
+    assert event["seconds"] > 0
+    assert {key: summary[key] for key in ("event", "outputs", "built", "up_to_date", "failed")} == {
+        "event": "summary", "outputs": 1, "built": 1, "up_to_date": 0, "failed": 0}
     layout = event["layout"]  # the layout report: type scale, and per page and column, its use and blocks
     assert 0.9 <= layout["scale"] <= 1 and layout["declared_pages"] == 1 and layout["columns"] == 3
     columns = [column for page in layout["pages"] for column in page]
@@ -51,6 +59,7 @@ def test_verbose_prints_each_columns_use(tmp_path):
     wrote, *details = result.stdout.splitlines()
     columns = [line.strip() for line in details if line.strip().startswith("columns used ")]
     assert wrote.startswith("wrote ") and len(columns) == 1 and "; type at " in columns[0]
+    assert re.search(r" in \d+\.\d s$", wrote), wrote  # each output's build time
 
 
 def test_quiet_prints_nothing_when_all_is_well_and_problems_when_not(tmp_path):
@@ -68,3 +77,39 @@ def test_without_options_the_usual_lines(tmp_path):
     assert created.returncode == 0 and created.stdout.startswith("wrote ") and "demo.yaml" in created.stdout
     created = qrs("--json", "--sources", str(tmp_path), "new", "other", "--game", "Demo", "--lang", "en")
     assert events(created.stdout) == [{"event": "wrote", "path": str(tmp_path / "other.yaml")}]
+
+
+def test_a_progress_line_on_a_terminal_is_erased_before_the_next_line(capsys):
+    from generator.report import Reporter
+
+    terminal = Reporter(live=True)
+    terminal.progress(3, 13, "wab2.en.pdf", 12.4)
+    terminal.say("done")
+    out, err = capsys.readouterr()
+    assert err == "\r\033[K[3/13] building wab2.en.pdf · 12 s\r\033[K" and out == "done\n"
+    Reporter(live=False).progress(3, 13, "wab2.en.pdf", 12.4)  # a pipe: no progress line
+    Reporter(live=True, json=True).progress(3, 13, "wab2.en.pdf", 12.4)
+    assert capsys.readouterr() == ("", "")
+
+
+def test_every_command_speaks_json(tmp_path):
+    """Each line of each command's --json output is one JSON object, and the command's results are in it."""
+    old, new = tmp_path / "old" / "every-block.yaml", tmp_path / "new" / "every-block.yaml"
+    old.parent.mkdir(), new.parent.mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", old)
+    new.write_text(old.read_text(encoding="utf-8").replace("title: ", "title: Nouveau ", 1), encoding="utf-8")
+    runs = {"list": qrs("--json", "list"), "check": qrs("--json", "check", "wab2"),
+            "i18n": qrs("--json", "i18n", "status", "wab2"), "changelog": qrs("--json", "changelog", "wab2"),
+            "diff": qrs("--json", "diff", str(old), str(new))}
+    assert {name: run.returncode for name, run in runs.items()} == dict.fromkeys(runs, 0), runs
+    found = {name: events(run.stdout) for name, run in runs.items()}
+    assert {"sheet": "wab2", "lang": "fr"}.items() <= next(e for e in found["list"] if e["sheet"] == "wab2").items()
+    assert {event["event"] for event in found["list"]} == {"sheet"}
+    assert found["check"] == [{"event": "checked", "sheets": 1, "handouts": 0, "problems": 0}]
+    assert [(e["event"], e["sheet"], e["lang"]) for e in found["i18n"]] == [("translation", "wab2", "en")]
+    assert found["i18n"][0]["translated"] > 0
+    (changelog,) = found["changelog"]
+    assert changelog["event"] == "changelog" and changelog["sheet"] == "wab2" and changelog["editions"]
+    *changes, total = found["diff"]
+    assert [change["kind"] for change in changes] == ["changed"] and changes[0]["new"].startswith("Nouveau ")
+    assert total == {"event": "compared", "changes": 1}

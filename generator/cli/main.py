@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import traceback
@@ -12,7 +13,7 @@ import click
 from generator import lazy
 
 from generator.output import parallel
-from generator.errors import UserError
+from generator.errors import Interrupted, UserError
 from generator.project import Project
 from generator.report import META_KEY, Reporter, shown
 from generator.report import current as reporter
@@ -20,8 +21,12 @@ from generator.report import current as reporter
 # Imported when first used: a build with nothing to do needs neither the pipeline nor the model (nor WeasyPrint).
 i18n, pipeline = lazy.module("generator.source.i18n"), lazy.module("generator.pipeline")
 
-EXIT_USER_ERROR = 2
-EXIT_INTERNAL_ERROR = 1
+# The exit codes (README, "Exit codes"): what went wrong decides, never the output mode.
+EXIT_INTERNAL_ERROR = 1  # a bug in qrs
+EXIT_USER_ERROR = 2  # a problem in the sources (file:line:column), or no sources at all
+EXIT_USAGE = 64  # the command line itself: an unknown option, a bad value (sysexits' EX_USAGE)
+EXIT_ENVIRONMENT = 74  # the machine refused: disk full, permission denied, a folder in the way (EX_IOERR)
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 
 def _language_codes(context: click.Context, parameter: click.Parameter, value):
@@ -34,6 +39,24 @@ def _language_codes(context: click.Context, parameter: click.Parameter, value):
         if not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", code) or not known_language(code):
             raise click.BadParameter(f"'{code}' is not a known language code (fr, en, de, en-GB…)")
     return value
+
+
+def _ids(context: click.Context, folders: tuple[str, ...], incomplete: str) -> list[str]:
+    """Shell completion: the ids of the sources in these folders of --sources (read as typed: no callback runs)."""
+    sources = Path(context.find_root().params.get("sources") or "sources")
+    return sorted(path.stem for folder in folders for path in (sources / folder).glob(f"{incomplete}*.yaml"))
+
+
+def complete_sheets(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[str]:
+    return _ids(context, (".",), incomplete)
+
+
+def complete_handouts(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[str]:
+    return _ids(context, ("handouts",), incomplete)
+
+
+def complete_sheets_and_handouts(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[str]:
+    return _ids(context, (".", "handouts"), incomplete)
 
 
 def _shard(context: click.Context, parameter: click.Parameter, value):
@@ -73,7 +96,8 @@ def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, i
                 allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver)
 
 
-@click.group()
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="qrs", prog_name="qrs", message="%(prog)s %(version)s")
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=Path("sources"),
               show_default=True, help="Folder of sheet sources.")
 @click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -90,6 +114,8 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
     chosen.quiet, chosen.json, chosen.verbose = quiet, as_json, verbose
     context.meta[META_KEY] = chosen
     context.obj = Project.at(sources, build_dir)
+    if context.invoked_subcommand is None:  # bare `qrs`: the help, and success, as git and pip do
+        click.echo(context.get_help())
 
 
 @cli.command("list")
@@ -98,11 +124,13 @@ def list_sheets(project: Project) -> None:
     """List the sheets: id, game, title, edition."""
     for path in project.sheet_paths():
         sheet = pipeline.check(path)
-        click.echo(f"{sheet.sheet}\t{sheet.game}\t{sheet.title}\t{sheet.edition}\t{sheet.lang}")
+        fields = {"sheet": sheet.sheet, "game": sheet.game, "title": sheet.title, "edition": sheet.edition,
+                  "lang": sheet.lang, "path": str(path)}
+        reporter().record("sheet", "\t".join(str(fields[key]) for key in list(fields)[:5]), fields)
 
 
 @cli.command()
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.pass_obj
 def check(project: Project, sheets: tuple[str, ...]) -> None:
     """Validate sheets and handouts (all, or those named) without rendering them."""
@@ -117,11 +145,13 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
             problems.extend(error.problems)
     if problems:
         raise UserError(problems)
-    reporter().say(f"{len(sheet_paths)} sheet(s) and {len(handout_paths)} handout(s) checked, no problem found")
+    counts = {"sheets": len(sheet_paths), "handouts": len(handout_paths), "problems": 0}
+    reporter().result("checked", "{sheets} sheet(s) and {handouts} handout(s) checked, no problem found".format(**counts),
+                      counts)
 
 
 @cli.command()
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: the sheet's own).")
 @_print_options
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
@@ -155,15 +185,16 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
             except UserError as error:
                 problems.extend(error.problems)
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
-    problems += parallel.build(project, project.sheet_paths(current) if current or not sheets else [],
-                               project.handout_paths() if everything else [], languages, settings, reporter(),
-                               jobs, shard, rebuild, incremental=not (changes_since or errata_only))
+    if current or not sheets:  # not only SHEET@REVISION builds, which neither plan nor summarise
+        problems += parallel.build(project, project.sheet_paths(current), project.handout_paths() if everything else [],
+                                   languages, settings, reporter(), jobs, shard, rebuild,
+                                   incremental=not (changes_since or errata_only))
     if problems:
         raise UserError(problems)
 
 
 @cli.command()
-@click.argument("handouts", nargs=-1)
+@click.argument("handouts", nargs=-1, shell_complete=complete_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
 @_print_options
 @_speed_options
@@ -173,14 +204,14 @@ def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, .
             shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
     settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver)
-    problems = parallel.build(project, [], project.handout_paths(handouts), languages, settings, reporter(),
-                              jobs, shard, rebuild)
+    problems = parallel.build(project, [], project.handout_paths(handouts, required=True), languages, settings,
+                              reporter(), jobs, shard, rebuild)
     if problems:
         raise UserError(problems)
 
 
 @cli.command("diff")
-@click.argument("sources", nargs=-1, required=True)
+@click.argument("sources", nargs=-1, required=True, shell_complete=complete_sheets)
 @click.option("--from", "from_revision", metavar="REV", default=None, help="With one sheet: the earlier git revision.")
 @click.option("--to", "to_revision", metavar="REV", default=None,
               help="With one sheet: the later git revision (default: the file as it is now).")
@@ -196,13 +227,14 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
         changes = pipeline.compare(pipeline.sheet_at_revision(path, from_revision), newer)
     else:
         raise click.UsageError("give two source files, or one sheet with --from REV [--to REV]")
-    for change in changes:
-        click.echo(str(change))  # the diff is this command's output: printed even with --quiet
-    reporter().say(f"{len(changes)} change(s)")
+    for change in changes:  # the diff is this command's output: printed even with --quiet
+        reporter().record("change", str(change), {"kind": change.kind, "where": change.where, "old": change.old,
+                                                  "new": change.new})
+    reporter().result("compared", f"{len(changes)} change(s)", {"changes": len(changes)})
 
 
 @cli.command("changelog")
-@click.argument("sheet")
+@click.argument("sheet", shell_complete=complete_sheets)
 @click.option("--lang", default=None, callback=_language_codes, help="The language to print it in (default: the sheet's).")
 @click.option("--format", "form", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 @click.pass_obj
@@ -213,7 +245,10 @@ def changelog_command(project: Project, sheet: str, lang: str | None, form: str)
 
     source = pipeline.translated(project, project.sheet_paths((sheet,))[0], lang)
     titles = {kind: words.ui_words(project.templates, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
-    click.echo(changelog.render(source, form, titles), nl=False)  # the command's output: printed even with --quiet
+    if reporter().json:  # one event, as every command's --json output
+        reporter().record("changelog", "", json.loads(changelog.render(source, "json", titles)))
+    else:
+        click.echo(changelog.render(source, form, titles), nl=False)  # the command's output: printed even with --quiet
 
 
 @cli.group("i18n")
@@ -222,18 +257,21 @@ def i18n_group() -> None:
 
 
 @i18n_group.command("status")
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.pass_obj
 def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
     """How many strings are translated, stale and missing, per sheet and language."""
-    click.echo(f"{'sheet':<20} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")
+    if not reporter().json:
+        click.echo(f"{'sheet':<20} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")
     for path in project.sheet_paths(sheets):
         for sheet_id, lang, found in pipeline.translation_status(project, path):
-            click.echo(f"{sheet_id:<20} {lang:<5} {len(found.translated):>10} {len(found.stale):>6} {len(found.missing):>8}")
+            counts = {"translated": len(found.translated), "stale": len(found.stale), "missing": len(found.missing)}
+            line = f"{sheet_id:<20} {lang:<5} {counts['translated']:>10} {counts['stale']:>6} {counts['missing']:>8}"
+            reporter().record("translation", line, {"sheet": sheet_id, "lang": lang, **counts})
 
 
 @i18n_group.command("update")
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Create or refresh these languages (default: existing ones).")
 @click.pass_obj
 def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
@@ -260,7 +298,7 @@ def schema_command(project: Project, out: Path | None, check_only: bool) -> None
         schema.check(folder)
     for path in [] if check_only else schema.write(folder):
         reporter().wrote(path)
-    reporter().say(f"{shown(folder)}: the schemas are up to date")
+    reporter().result("schemas", f"{shown(folder)}: the schemas are up to date", {"folder": str(folder.resolve())})
 
 
 @cli.command("new")
@@ -273,15 +311,17 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
     """Start a sheet: sources/SHEET_ID.yaml with one commented example of each block type."""
     from generator.cli import scaffold
 
-    target = scaffold.create(project, sheet_id, game, lang, title)
-    reporter().wrote(target)
+    for path in scaffold.create(project, sheet_id, game, lang, title):
+        reporter().wrote(path)
     if scaffold.template_words_missing(project, lang):
         reporter().say(f"note: to build it, the templates need their words in '{lang}': "
                        f"copy templates/i18n/fr.po to templates/i18n/{lang}.po and translate it")
 
 
 @cli.command("preview")
-@click.argument("sheets", nargs=-1, required=True)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
+@click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
+              help="A handout to draw (its id or file), as many times as needed.")
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to draw (default: the sheet's own).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder of the images (default: build/preview/).")
@@ -290,17 +330,21 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
 @click.option("--rebuild", is_flag=True, help="Build the PDF even when the one in build/ is up to date.")
 @click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
 @click.pass_obj
-def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], out: Path | None,
-                    scale: float, rebuild: bool, allow_fallback: bool) -> None:
-    """Draw each page of a sheet as a PNG image: build/preview/<sheet>.<lang>-<page>.png."""
+def preview_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str, ...], languages: tuple[str, ...],
+                    out: Path | None, scale: float, rebuild: bool, allow_fallback: bool) -> None:
+    """Draw each page of a sheet (or handout) as a PNG image: build/preview/<sheet>.<lang>-<page>.png."""
     from generator.output import preview
 
+    if not (sheets or handouts):
+        raise click.UsageError("name a sheet, or a handout with --handout ID")
     options = pipeline.BuildOptions(allow_fallback=allow_fallback)
     problems = []
-    for path in project.sheet_paths(sheets):
-        for lang in languages or (pipeline.check(path).lang,):
+    sources = [(path, False) for path in (project.sheet_paths(sheets) if sheets else [])]
+    sources += [(path, True) for path in (project.handout_paths(handouts) if handouts else [])]
+    for path, handout in sources:
+        for lang in languages or preview.languages(project, path, handout):
             try:
-                pdf, built, images = preview.preview(project, path, lang, out, scale, options, rebuild)
+                pdf, built, images = preview.preview(project, path, lang, out, scale, options, rebuild, handout)
             except UserError as error:
                 problems.extend(error.problems)
                 continue
@@ -313,23 +357,28 @@ def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[
 
 
 @cli.command("watch")
-@click.argument("sheets", nargs=-1)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: each sheet's own).")
+@click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
+              help="A handout to watch (its id or file), as many times as needed.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port of the live preview on localhost (0: any free port).")
+              help="Port of the live preview (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to serve on: 0.0.0.0 to see the preview from another device of the network.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in the web browser.")
 @click.option("--scale", type=click.FloatRange(0.1, 10), default=1.5, show_default=True, help="Pixels per PDF point.")
 @click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
 @click.pass_obj
-def watch_command(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], port: int, scale: float,
-                  allow_fallback: bool) -> None:
+def watch_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str, ...], languages: tuple[str, ...],
+                  port: int, host: str, open_browser: bool, scale: float, allow_fallback: bool) -> None:
     """Rebuild on every save of a source, catalogue or template, with a live preview in the browser."""
     from generator.cli import watch
 
     report = reporter()
     watcher = watch.Watcher(project, sheets, languages, pipeline.BuildOptions(allow_fallback=allow_fallback), scale,
-                            on_wrote=report.wrote, on_problems=report.problems)
+                            on_wrote=report.wrote, on_problems=report.problems, handouts=handouts)
     try:
-        watcher.run(port=port, announce=report.say)
+        watcher.run(port=port, host=host, announce=report.say, open_browser=open_browser)
     except watch.CannotServe as error:
         raise click.BadParameter(str(error), param_hint="--port") from None
 
@@ -341,11 +390,17 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as error:
         report.problems(error.problems)
         sys.exit(EXIT_USER_ERROR)
-    except click.exceptions.Abort:
-        sys.exit(130)
+    except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as error:
+        report.fault("interrupted", str(error) if isinstance(error, Interrupted) else "interrupted", {})
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as error:
         error.show()
-        sys.exit(error.exit_code)
+        sys.exit(EXIT_USAGE if isinstance(error, click.UsageError) else error.exit_code)
+    except OSError as error:  # not a bug, not the sources: the machine said no
+        report.fault("environment", f"error: {error.filename or 'a file'}: {error.strerror or error} (the disk, a "
+                     "permission or a folder in the way; no output was left half-written)",
+                     {"path": error.filename, "reason": error.strerror or str(error)})
+        sys.exit(EXIT_ENVIRONMENT)
     except Exception as error:  # noqa: BLE001 - a bug: short report, distinct exit code
         frame = traceback.extract_tb(error.__traceback__)[-1]
         click.echo(f"internal error: {type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})", err=True)

@@ -1,13 +1,16 @@
-"""`qrs new`: a new source with one commented example of each block type, from templates/scaffold/sheet.yaml.j2.
+"""`qrs new`: a new source with one commented example of each block type, from templates/scaffold/sheet.<lang>.yaml.j2
+(its examples and comments in the source's language: French or English, English for any other).
 
 The new file is checked like any source before it is written, so `qrs new` never leaves a file that
-`qrs check` refuses; it never overwrites one.
+`qrs check` refuses; it never overwrites one. Its first line names the JSON Schema by a path that resolves from
+where it is written: the schema folder beside the sources folder, written there if it is missing or out of date.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -21,11 +24,13 @@ from generator.errors import UserError
 from generator.schema.model import Block
 from generator.project import Project
 
-TEMPLATE = "scaffold/sheet.yaml.j2"
+TEMPLATE = "scaffold/sheet.{lang}.yaml.j2"
+TEMPLATE_LANGUAGES = ("fr", "en")  # the others get the English examples
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # as model.Id
 LANGUAGE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
 _MARKUP = re.compile(r"([*{}\[\]\\])")
 DEFAULT_TITLES = {"fr": "Feuille de référence", "en": "Quick reference"}
+CREDITS = {"fr": "Feuille de référence de {game}", "en": "{game}: quick-reference sheet"}
 
 
 def block_types() -> list[str]:
@@ -40,19 +45,31 @@ def _yaml_string(text: str) -> str:
 
 
 def text(project: Project, sheet_id: str, game: str, lang: str, title: str | None = None,
-         today: datetime.date | None = None) -> str:
-    """The new source's text."""
+         today: datetime.date | None = None, schema: str = "../schema/sheet.schema.json") -> str:
+    """The new source's text; `schema` is the path its first line gives to the JSON Schema."""
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(project.templates), autoescape=False,
                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     environment.filters["yaml"] = _yaml_string
-    return environment.get_template(TEMPLATE).render(
-        sheet_id=sheet_id, game=game, lang=lang, title=title or DEFAULT_TITLES.get(lang.split("-")[0], "Quick reference"),
-        date=(today or datetime.date.today()).isoformat(), credits=f"{game}: quick-reference sheet",
+    primary = lang.split("-")[0]
+    written_in = primary if primary in TEMPLATE_LANGUAGES else "en"
+    return environment.get_template(TEMPLATE.format(lang=written_in)).render(
+        sheet_id=sheet_id, game=game, lang=lang, title=title or DEFAULT_TITLES[written_in], schema=schema,
+        date=(today or datetime.date.today()).isoformat(), credits=CREDITS[written_in].format(game=game),
     )
 
 
-def create(project: Project, sheet_id: str, game: str, lang: str, title: str | None = None) -> Path:
-    """Write sources/<sheet_id>.yaml; refuse a bad id or language, an existing file, or a scaffold that does not check."""
+def schema_reference(project: Project) -> tuple[str, list[Path]]:
+    """The path from the sources folder to the sheet schema, and the schema files written so that it resolves."""
+    from generator.schema import json_schema
+
+    folder = project.sources.parent / json_schema.FOLDER
+    written = json_schema.write(folder)
+    return Path(os.path.relpath(folder / "sheet.schema.json", project.sources)).as_posix(), written
+
+
+def create(project: Project, sheet_id: str, game: str, lang: str, title: str | None = None) -> list[Path]:
+    """Write sources/<sheet_id>.yaml (and the schema it names, if missing); refuse a bad id or language, an
+    existing file, or a scaffold that does not check. The files written, the source first."""
     from generator import pipeline
 
     target = project.sources / f"{sheet_id}.yaml"
@@ -69,7 +86,8 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
         raise UserError.at(project.sources, 1, 1, "--game needs the game's name")
     if target.exists():
         raise UserError.at(target, 1, 1, "this sheet already exists: qrs new never overwrites a source (choose another id or remove the file)")
-    content = text(project, sheet_id, game, lang, title)
+    schema, schemas_written = schema_reference(project)
+    content = text(project, sheet_id, game, lang, title, schema=schema)
     with tempfile.TemporaryDirectory() as folder:  # check it under its own name before it appears in sources/
         trial = Path(folder) / target.name
         write.text(trial, content)
@@ -82,7 +100,7 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
         write.text(target, content, overwrite=False)  # never overwrite, even in a race
     except FileExistsError:
         raise UserError.at(target, 1, 1, "this sheet already exists: qrs new never overwrites a source") from None
-    return target
+    return [target, *schemas_written]
 
 
 def template_words_missing(project: Project, lang: str) -> bool:

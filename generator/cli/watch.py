@@ -1,18 +1,22 @@
 """`qrs watch`: rebuild on save, and a live preview of the last good build on http://localhost:PORT/.
 
 Three pieces, each testable alone:
-- `to_rebuild`: which sheets a set of changed files concerns (a template concerns them all);
-- `Watcher.rebuild`: builds those sheets (through the manifest, as `qrs build` does), draws their pages
+- `to_rebuild`: which sheets and handouts a set of changed files concerns (a template concerns them all; a
+  sheet's source or catalogue, every watched handout, since a handout draws on its sheet);
+- `Watcher.rebuild`: builds those sheets and handouts (through the manifest, as `qrs build` does), draws their pages
   (generator.output.preview), and reports problems as the usual file:line:column lines; a failed build leaves the
   last good pages in place;
 - `serve`: a small HTTP server (stdlib, in a thread) that shows the pages and reloads when they change.
-  It serves the page, a version number, and files directly inside the preview folder, nothing else.
+  It serves the page, a version number, files directly inside the preview folder, and the PDFs it built
+  (/pdf/<sheet>.<lang>), nothing else; it answers only requests addressed to it by a loopback name, an IP
+  address or the --host name given (not by a domain name another site could rebind to it).
 """
 
 from __future__ import annotations
 
 import html
 import json
+import socket
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -38,19 +42,24 @@ class CannotServe(Exception):
 
 def to_rebuild(changed: Iterable[Path], project: Project, watched: list[Path]) -> list[Path]:
     """The watched sources that changed files concern: a source itself, a catalogue of it
-    (sources/i18n/<sheet>.<lang>.po), or any template (all of them). Other files concern none."""
-    by_id = {path.stem: path for path in watched}
+    (sources/i18n/<sheet>.<lang>.po, sources/handouts/i18n/<handout>.<lang>.po), or any template (all of them);
+    a watched handout is concerned by any sheet's source or catalogue too. Other files concern none."""
     templates = project.templates.resolve()
     sources = project.sources.resolve()
+    handouts = [path for path in watched if path.parent.resolve() == sources / "handouts"]
     chosen: set[Path] = set()
     for path in changed:
         path = Path(path).resolve()
         if path.is_relative_to(templates):
             return list(watched)
-        if path.parent == sources and path.suffix == ".yaml" and path.stem in by_id:
-            chosen.add(by_id[path.stem])
-        elif path.parent == sources / "i18n" and path.suffix == ".po" and path.name.split(".")[0] in by_id:
-            chosen.add(by_id[path.name.split(".")[0]])
+        for folder in (sources, sources / "handouts"):
+            by_id = {source.stem: source for source in watched if source.parent.resolve() == folder}
+            if path.parent == folder and path.suffix == ".yaml" and path.stem in by_id:
+                chosen.add(by_id[path.stem])
+            elif path.parent == folder / "i18n" and path.suffix == ".po" and path.name.split(".")[0] in by_id:
+                chosen.add(by_id[path.name.split(".")[0]])
+        if path.parent in (sources, sources / "i18n") and path.suffix in (".yaml", ".po"):
+            chosen.update(handouts)
     return [path for path in watched if path in chosen]
 
 
@@ -60,6 +69,7 @@ class State:
 
     version: int = 0
     pages: dict[str, list[str]] = field(default_factory=dict)  # "<sheet>.<lang>" → PNG file names
+    pdfs: dict[str, Path] = field(default_factory=dict)  # "<sheet>.<lang>" → its PDF, linked from the page
     problems: list[str] = field(default_factory=list)
     building: list[str] = field(default_factory=list)  # the sources being built now: the page says so
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -68,9 +78,10 @@ class State:
         with self.lock:
             self.building = names
 
-    def update(self, pages: dict[str, list[str]], problems: list[str]) -> None:
+    def update(self, pages: dict[str, list[str]], problems: list[str], pdfs: dict[str, Path] | None = None) -> None:
         with self.lock:
             self.pages.update(pages)
+            self.pdfs.update(pdfs or {})
             self.problems = problems
             self.building = []
             self.version += 1
@@ -78,6 +89,10 @@ class State:
     def now_building(self) -> list[str]:
         with self.lock:
             return list(self.building)
+
+    def pdf(self, key: str) -> Path | None:
+        with self.lock:
+            return self.pdfs.get(key)
 
     def snapshot(self) -> tuple[int, dict[str, list[str]], list[str]]:
         with self.lock:
@@ -87,36 +102,43 @@ class State:
 @dataclass
 class Watcher:
     project: Project
-    sheets: tuple[str, ...] = ()  # the sheets watched; none given: every sheet, including new ones
+    sheets: tuple[str, ...] = ()  # the sheets watched; none given (and no handout): every sheet, including new ones
     languages: tuple[str, ...] = ()  # the languages built; none given: each sheet's own
     options: pipeline.BuildOptions = field(default_factory=pipeline.BuildOptions)
     scale: float = DEFAULT_SCALE
     state: State = field(default_factory=State)
     on_wrote: Callable[[Path], None] = lambda path: None
     on_problems: Callable[[list[Problem]], None] = lambda problems: None
+    handouts: tuple[str, ...] = ()  # the handouts watched (by id or path)
 
     @property
     def folder(self) -> Path:
         return preview.folder(self.project)
 
     def watched(self) -> list[Path]:
-        return self.project.sheet_paths(self.sheets)
+        sheets = self.project.sheet_paths(self.sheets) if self.sheets or not self.handouts else []
+        return sheets + (self.project.handout_paths(self.handouts) if self.handouts else [])
+
+    def _is_handout(self, source: Path) -> bool:
+        return source.parent.resolve() == self.project.handouts.resolve()
 
     def rebuild(self, sources: Iterable[Path]) -> list[Problem]:
         """Build each source in its languages and draw its pages; report and return the problems."""
         problems: list[Problem] = []
         pages: dict[str, list[str]] = {}
+        pdfs: dict[str, Path] = {}
         sources = list(sources)
         self.state.start([source.stem for source in sources])
         for source in sources:
+            handout = self._is_handout(source)
             try:
-                languages = self.languages or (pipeline.check(source).lang,)
+                languages = self.languages or preview.languages(self.project, source, handout)
             except UserError as error:
                 problems.extend(error.problems)
                 continue
             for lang in languages:
-                try:
-                    pdf, built = preview.pdf(self.project, source, lang, self.options)  # recorded in the manifest
+                try:  # recorded in the manifest
+                    pdf, built = preview.pdf(self.project, source, lang, self.options, handout=handout)
                 except UserError as error:
                     problems.extend(error.problems)
                     continue
@@ -127,10 +149,11 @@ class Watcher:
                     self.on_wrote(pdf)
                 drawn = preview.pages(pdf, self.folder, f"{source.stem}.{lang}", self.scale)
                 pages[f"{source.stem}.{lang}"] = [path.name for path in drawn]
+                pdfs[f"{source.stem}.{lang}"] = pdf
         problems = sorted(set(problems))
         if problems:
             self.on_problems(problems)
-        self.state.update(pages, [str(problem) for problem in problems])
+        self.state.update(pages, [str(problem) for problem in problems], pdfs)
         return problems
 
     def changed(self, paths: Iterable[Path]) -> list[Problem]:
@@ -145,7 +168,7 @@ class Watcher:
         return self.rebuild(targets) if targets else []
 
     def run(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1", announce: Callable[[str], None] = print,
-            stop: threading.Event | None = None) -> None:
+            stop: threading.Event | None = None, open_browser: bool = False) -> None:
         """Build everything once, then serve the preview and rebuild on every save until interrupted."""
         import watchfiles
 
@@ -154,7 +177,12 @@ class Watcher:
             server = serve(self.folder, self.state, host, port)
         except OSError as error:
             raise CannotServe(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
-        announce(f"live preview: http://localhost:{server.server_address[1]}/ (Ctrl-C to stop)")
+        address = f"http://{'localhost' if _is_loopback(host) else host}:{server.server_address[1]}/"
+        announce(f"live preview: {address} (Ctrl-C to stop)")
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(address)
         try:
             self.rebuild(first)
             roots = [path for path in (self.project.sources, self.project.templates) if path.exists()]
@@ -163,6 +191,10 @@ class Watcher:
         finally:
             server.shutdown()
             server.server_close()
+
+
+def _is_loopback(host: str) -> bool:
+    return host in ("localhost", "127.0.0.1", "::1")
 
 
 def _unexpected(error: Exception, source: Path) -> Problem:
@@ -212,7 +244,7 @@ setTimeout(poll, 1000);
 def page(state: State) -> str:
     version, pages, problems = state.snapshot()
     sheets = "\n".join(
-        f"<h2>{html.escape(key)}</h2>\n" + "\n".join(
+        f'<h2>{html.escape(key)} <a href="/pdf/{html.escape(key)}?v={version}">PDF</a></h2>\n' + "\n".join(
             f'<img src="/files/{html.escape(name)}?v={version}" alt="{html.escape(key)}, page {number}">'
             for number, name in enumerate(names, start=1))
         for key, names in sorted(pages.items())
@@ -249,6 +281,8 @@ class Handler(BaseHTTPRequestHandler):
             version, _, problems = self.server.state.snapshot()
             state = {"version": version, "problems": problems, "building": self.server.state.now_building()}
             self._send(HTTPStatus.OK, "application/json", json.dumps(state).encode())
+        elif path.startswith("/pdf/") and (built := self.server.state.pdf(unquote(path[len("/pdf/"):]))):
+            self._send(HTTPStatus.OK, "application/pdf", built.read_bytes())  # only a PDF this watch built
         elif (target := served_file(self.server.folder, self.path)) is not None:
             kind = {".png": "image/png", ".pdf": "application/pdf"}.get(target.suffix, "application/octet-stream")
             self._send(HTTPStatus.OK, kind, target.read_bytes())
@@ -256,11 +290,13 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found\n")
 
     def _host_is_this_server(self) -> bool:
-        """A page of another site that rebinds its name to 127.0.0.1 (DNS rebinding) sends its own name as Host:
-        only the names of this loopback address and port are answered, so it cannot read the previews."""
-        port = self.server.server_address[1]
-        names = {f"{name}:{port}" for name in ("localhost", "127.0.0.1", "[::1]")}
-        return (self.headers.get("Host") or "").strip().lower() in names
+        """A page of another site that rebinds its name to this address (DNS rebinding) sends its own name as
+        Host: only localhost, an IP address or the name given with --host are answered, at this port, so it
+        cannot read the previews. (A phone on the network asks by IP address.)"""
+        name, colon, port = (self.headers.get("Host") or "").strip().lower().rpartition(":")
+        if not colon or port != str(self.server.server_address[1]):
+            return False
+        return name in ("localhost", self.server.host_name) or _is_ip_address(name)
 
     def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
         self.send_response(status)
@@ -274,12 +310,25 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
+def _is_ip_address(name: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(name.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return False
+    return True
+
+
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, address, folder: Path, state: State):
         self.folder = folder
         self.state = state
+        self.host_name = address[0].lower()  # the name given with --host, answered as Host too
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
 
 

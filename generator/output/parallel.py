@@ -17,13 +17,13 @@ import signal
 import threading
 import time
 import traceback
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from generator.output import manifest as manifests
 from generator.output import write
-from generator.errors import Problem, UserError
+from generator.errors import Interrupted, Problem, UserError
 from generator.output.manifest import Digests, Manifest, Output
 from generator.project import Project, variant_of
 from generator.report import Reporter
@@ -57,14 +57,22 @@ class WorkerError(Exception):
 _worker = False  # set in the pool's worker processes
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 ORPHAN_POLL_SECONDS = 0.5  # where the kernel cannot kill a worker with its parent, how often it looks
+TICK_SECONDS = 0.5  # how often a progress line is refreshed while a build runs
 
 
 def _worker_start(parent: int) -> None:
     global _worker
     _worker = True
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the command; the workers just finish their PDF
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the command, which stops the workers (SIGTERM)
+    signal.signal(signal.SIGTERM, _stop_now)
     _die_with(parent)
     write.only_while_alive(parent)  # a worker whose command was killed writes nothing more
+
+
+def _stop_now(signum: int, frame) -> None:
+    """SIGTERM in a worker: leave no half-written file, and go (skipping the pool's clean-up, which would wait)."""
+    write.abandon()
+    os._exit(128 + signum)
 
 
 def _die_with(parent: int) -> None:
@@ -107,6 +115,8 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
             path = pipeline.build_handout(project, output.source, output.lang, options, layouts=layouts)
     except UserError as error:
         return Done(output, None, list(error.problems), seconds=time.perf_counter() - started)
+    except OSError:  # the machine refused (a full disk…): raised again in the command, which names the file
+        raise
     except Exception as error:  # noqa: BLE001 - a bug: said where it happened, since the worker's traceback stays there
         if not _worker:
             raise
@@ -116,13 +126,20 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
                 layout=layouts[0] if layouts else None)
 
 
-def run(project: Project, outputs: list[Output], settings: dict, jobs: int,
-        cost: Callable[[Output], float] | None = None) -> Iterator[Done]:
-    """Build the outputs, yielding each result in the order of `outputs`. With several jobs, the costliest
-    outputs (by `cost`, the last build's time) are started first, so the last one to finish is a short one."""
+def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_done: Callable[[Done], None],
+        cost: Callable[[Output], float] | None = None,
+        waiting: Callable[[int, Output], None] = lambda finished, output: None) -> None:
+    """Build the outputs, handing each result to `on_done` in the order of `outputs`; `waiting(finished, output)`
+    is called while `output` is being built (every half second with workers), for a progress line. With several
+    jobs, the costliest outputs (by `cost`, the last build's time) are started first, so the last one to finish is
+    a short one.
+
+    Ctrl-C (KeyboardInterrupt) stops the workers at once, leaving no partial file; the outputs already finished
+    are still handed to `on_done`, so that the manifest records them, and the interrupt goes on."""
     if jobs <= 1 or len(outputs) <= 1:
-        for output in outputs:
-            yield build_one(project, output, settings)
+        for finished, output in enumerate(outputs):
+            waiting(finished, output)
+            on_done(build_one(project, output, settings))
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -130,17 +147,49 @@ def run(project: Project, outputs: list[Output], settings: dict, jobs: int,
     order = sorted(range(len(outputs)), key=lambda index: -cost(outputs[index])) if cost else range(len(outputs))
     executor = ProcessPoolExecutor(max_workers=min(jobs, len(outputs)), mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_worker_start, initargs=(os.getpid(),))
+    futures: dict = {}
+    handed: set[int] = set()
     try:
         futures = {index: executor.submit(build_one, project, outputs[index], settings) for index in order}
         for index in range(len(outputs)):
-            done = futures[index].result()
+            done = _result(futures, index, lambda: waiting(sum(f.done() for f in futures.values()), outputs[index]))
             if done.failure:
                 raise WorkerError(f"{done.failure}, building {done.output.key(project)}")
-            yield done
+            handed.add(index)  # first: a Ctrl-C while it is being reported must not report it twice
+            on_done(done)
+    except KeyboardInterrupt:
+        _stop(executor)
+        for index in sorted(set(futures) - handed):
+            future = futures[index]
+            if future.done() and not future.cancelled() and future.exception() is None and not future.result().failure:
+                on_done(future.result())
+        raise
     except BaseException:
-        executor.shutdown(wait=False, cancel_futures=True)
+        _stop(executor)
         raise
     executor.shutdown()
+
+
+def _result(futures: dict, index: int, tick: Callable[[], None]) -> Done:
+    """The result of one future, calling `tick` every half second until it comes."""
+    from concurrent.futures import TimeoutError as NotYet
+
+    while True:
+        tick()
+        try:
+            return futures[index].result(timeout=TICK_SECONDS)
+        except NotYet:
+            continue
+
+
+def _stop(executor) -> None:
+    """Stop every worker now (each removes the file it was writing) and wait until they are gone."""
+    processes = list((executor._processes or {}).values())  # the pool has no public way to stop running tasks
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:
@@ -159,6 +208,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     """Build the stale outputs of these sheets and handouts; return the problems found (reported by the caller).
 
     `incremental=False` (builds that mark changes since an edition) neither reads nor writes the manifest."""
+    started = time.perf_counter()
     digests = Digests()
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
     for why in manifest.dropped:
@@ -184,18 +234,60 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
             fresh = [output for output in outputs if output.key(project) in up_to_date]
 
     entries: dict[str, dict] = {}
+    tally = Tally(len(outputs), len(fresh), failed=len({problem.path for problem in planned.problems}), started=started)
+
+    def finished(done: Done) -> None:
+        if done.problems:
+            problems.extend(done.problems)
+            tally.failed += 1
+            return
+        tally.built += 1
+        if incremental:  # recorded before it is reported: a Ctrl-C meanwhile must not lose a finished output
+            key = done.output.key(project)
+            entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}
+        report.wrote(done.path, layout=done.layout, about=_about(done))
+
+    def waiting(count: int, output: Output) -> None:
+        report.progress(count, len(stale), output.key(project), tally.elapsed())
+
     try:
-        for done in run(project, stale, settings, jobs or cores(), cost=lambda output: manifest.seconds(output.key(project))):
-            if done.problems:
-                problems.extend(done.problems)
-                continue
-            report.wrote(done.path, layout=done.layout)
-            if incremental:
-                key = done.output.key(project)
-                entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}
-    finally:  # what was written stays recorded, even when a bug stops the build
+        run(project, stale, settings, jobs or cores(), finished, waiting=waiting,
+            cost=lambda output: manifest.seconds(output.key(project)))
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted: {tally.built} of {len(stale)} output(s) finished and kept, "
+                          f"{len(stale) - tally.built} not built ({tally.elapsed():.0f} s)") from None
+    finally:  # what was written stays recorded, even when a bug or Ctrl-C stops the build
         if incremental and (entries or ((planned.plans or manifest.new_options) and not problems)):
             manifest.save(entries, planned.plans)
-    if fresh:
-        report.say(f"{len(fresh)} up to date")
+    report.summary(tally.line(), tally.counts())
     return problems
+
+
+@dataclass
+class Tally:
+    """How many outputs a build had, and what became of them: its summary line."""
+
+    total: int
+    fresh: int = 0
+    built: int = 0
+    failed: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def counts(self) -> dict:
+        return {"outputs": self.total, "built": self.built, "up_to_date": self.fresh, "failed": self.failed,
+                "seconds": round(self.elapsed(), 3)}
+
+    def line(self) -> str:
+        return (f"{self.total} output(s): {self.built} built, {self.fresh} up to date, {self.failed} failed, "
+                f"{self.elapsed():.1f} s")
+
+
+def _about(done: Done) -> dict:
+    """What a "wrote" event says of an output besides its path."""
+    output = done.output
+    return {"kind": output.kind, output.kind: output.name, "lang": output.lang, "variant": output.variant,
+            "pages": len(done.layout["pages"]) if done.layout else None, "bytes": done.path.stat().st_size,
+            "seconds": round(done.seconds, 3)}

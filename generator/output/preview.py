@@ -31,19 +31,30 @@ class _Written(Reporter):
 
     paths: list[Path] = field(default_factory=list)
 
-    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None) -> None:
+    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None) -> None:
         self.paths.append(Path(path))
 
 
 def pdf(project: Project, source: Path, lang: str, options: pipeline.BuildOptions = pipeline.BuildOptions(),
-        rebuild: bool = False) -> tuple[Path, bool]:
-    """The sheet's PDF, built unless the manifest says the one in build/ is up to date; and whether it was built now."""
+        rebuild: bool = False, handout: bool = False) -> tuple[Path, bool]:
+    """The sheet's (or handout's) PDF, built unless the manifest says the one in build/ is up to date; and whether
+    it was built now."""
     settings = asdict(options)
     written = _Written(quiet=True)
-    problems = parallel.build(project, [source], [], (lang,), settings, written, jobs=1, rebuild=rebuild)
+    sheets, handouts = ([], [source]) if handout else ([source], [])
+    problems = parallel.build(project, sheets, handouts, (lang,), settings, written, jobs=1, rebuild=rebuild)
     if problems:
         raise UserError(problems)
-    return project.pdf_path(source.stem, lang, variant_of(settings)), bool(written.paths)
+    where = project.handout_pdf_path if handout else project.pdf_path
+    return where(source.stem, lang, variant_of(settings)), bool(written.paths)
+
+
+def languages(project: Project, source: Path, handout: bool = False) -> tuple[str, ...]:
+    """The languages a preview draws by default: the sheet's own, or those the handout lists."""
+    if not handout:
+        return (pipeline.check(source).lang,)
+    found = pipeline.load_handout(project, source)[1]
+    return tuple(found.languages or [found.lang])
 
 
 def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) -> list[Path]:
@@ -72,7 +83,8 @@ def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) ->
 
 
 def preview(project: Project, source: Path, lang: str, out: Path | None = None, scale: float = DEFAULT_SCALE,
-            options: pipeline.BuildOptions = pipeline.BuildOptions(), rebuild: bool = False) -> tuple[Path, bool, list[Path]]:
-    """Build (or reuse) one sheet's PDF in one language and draw its pages: (pdf, built now, PNG files)."""
-    pdf_file, built = pdf(project, source, lang, options, rebuild)
+            options: pipeline.BuildOptions = pipeline.BuildOptions(), rebuild: bool = False,
+            handout: bool = False) -> tuple[Path, bool, list[Path]]:
+    """Build (or reuse) one sheet's (or handout's) PDF in one language and draw its pages: (pdf, built now, PNGs)."""
+    pdf_file, built = pdf(project, source, lang, options, rebuild, handout)
     return pdf_file, built, pages(pdf_file, out or folder(project), f"{source.stem}.{lang}", scale)

@@ -12,6 +12,31 @@ from generator.errors import UserError
 _owner: int | None = None  # in a build's worker process: the pid of the command it works for
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where the system allows (os.umask sets it to read it)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:  # not Linux
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()  # as open() would create it: 0644 under the usual 022, so build/ can be published
+
+
+_writing: Path | None = None  # the temporary file being written now, removed if the process is told to stop
+
+
+def abandon() -> None:
+    """Remove the temporary file being written, if any (a worker told to stop leaves no partial file)."""
+    if _writing is not None:
+        _writing.unlink(missing_ok=True)
+
+
 def only_while_alive(parent: int) -> None:
     """In a worker process: write nothing once the process `parent` is gone (a killed build writes no more)."""
     global _owner
@@ -23,10 +48,13 @@ def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
 
     With `overwrite=False` the file is only created: an existing one (even a dangling link) is never replaced,
     and FileExistsError says so. A link to a file outside the target's folder is refused (UserError)."""
+    global _writing
     target = destination(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    _writing = Path(temporary)
     try:
+        os.chmod(temporary, FILE_MODE)  # mkstemp makes it 0600: readable by its owner only
         with os.fdopen(handle, "wb") as stream:
             stream.write(content)
         if _owner is not None and os.getppid() != _owner:  # orphaned: the build was killed
@@ -37,9 +65,13 @@ def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
         else:
             os.link(temporary, target)  # fails if anything, even a dangling link, has that name
             os.unlink(temporary)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):  # named as the user knows it: not the temporary file, which is gone
+            error.filename, error.filename2 = str(target), None
         raise
+    finally:
+        _writing = None
 
 
 def text(path: Path, content: str, overwrite: bool = True) -> None:

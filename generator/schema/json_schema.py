@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from generator.output import write as writer
 from generator.errors import Problem, UserError
+from generator.schema import descriptions
 from generator.schema.model import Handout, Sheet
 
 FOLDER = Path("schema")  # beside sources/, as the sources' first lines say
@@ -48,16 +49,29 @@ def model_schema(model: type[BaseModel], name: str) -> dict:
     """A model's schema as a dict: pydantic's, with the shorthands and plain-number texts an author may type."""
     schema = model.model_json_schema(mode="validation")
     definitions = schema.get("$defs", {})
-    for name, shorthand in SHORTHANDS.items():
-        if name in definitions:
-            written_out = definitions[name]
-            definitions[name] = {
-                "title": written_out.get("title", name),
+    _describe(model.__name__, schema)
+    for definition, properties in definitions.items():
+        _describe(definition, properties)
+    for shorthand_of, shorthand in SHORTHANDS.items():
+        if shorthand_of in definitions:
+            written_out = definitions[shorthand_of]
+            definitions[shorthand_of] = {
+                "title": written_out.get("title", shorthand_of),
                 "description": written_out.get("description", ""),
                 "anyOf": [copy.deepcopy(shorthand), {key: value for key, value in written_out.items() if key not in ("title", "description")}],
             }
     _accept_plain_numbers(schema)
+    _dispatch_on_type(schema)
     return {"$schema": DIALECT, "$id": name, **schema}
+
+
+def _describe(definition: str, node: dict) -> None:
+    """Give each property of a definition its description and examples (generator.schema.descriptions)."""
+    for field, property_schema in node.get("properties", {}).items():
+        if "description" not in property_schema and descriptions.describe(definition, field):
+            property_schema["description"] = descriptions.describe(definition, field)
+        if f"{definition}.{field}" in descriptions.EXAMPLES:
+            property_schema["examples"] = descriptions.EXAMPLES[f"{definition}.{field}"]
 
 
 def _accept_plain_numbers(node) -> None:
@@ -69,6 +83,28 @@ def _accept_plain_numbers(node) -> None:
     elif isinstance(node, list):
         for value in node:
             _accept_plain_numbers(value)
+
+
+def _dispatch_on_type(node) -> None:
+    """Replace pydantic's `oneOf` + `discriminator` (which generic validators ignore: a typo in one field of a
+    table then fails against every block type) by `if type is X then X's schema`, so that a validator checks a
+    block only against the schema its `type` names, and reports one error for one typo."""
+    if isinstance(node, dict):
+        if "discriminator" in node and "oneOf" in node:
+            discriminator = node.pop("discriminator")
+            key, mapping = discriminator["propertyName"], discriminator["mapping"]
+            node.pop("oneOf")
+            node.update({
+                "type": "object", "required": [key],
+                "properties": {key: {"enum": sorted(mapping), "description": descriptions.COMMON[key]}},
+                "allOf": [{"if": {"properties": {key: {"const": value}}, "required": [key]}, "then": {"$ref": reference}}
+                          for value, reference in sorted(mapping.items())],
+            })
+        for value in node.values():
+            _dispatch_on_type(value)
+    elif isinstance(node, list):
+        for value in node:
+            _dispatch_on_type(value)
 
 
 def text(name: str = "sheet.schema.json") -> str:

@@ -20,7 +20,7 @@ _TOKEN = re.compile(
     r"|\{(?P<keyword>[^{}|]+)(?:\|(?P<shown>[^{}]+))?\}"
     r"|\[\^(?P<footnote>[^\]\s]+)\]"
 )
-_HTML_TAG = re.compile(r"<\s*[/!?a-zA-Z]")
+_HTML_TAG = re.compile(r"<[/!?a-zA-Z]")  # as an HTML parser: "a < b" opens no tag, "<b" does
 
 
 @dataclass(frozen=True)

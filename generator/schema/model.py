@@ -335,7 +335,8 @@ class DiceResult(Model):
 class InnerRoll(Model):
     """A roll inside a result ("roll again: 1-3 …, 4-6 …"), checked like a dice table, printed under the result."""
 
-    die: Annotated[str, StringConstraints(pattern=r"^(\d?)D(\d{1,2})$")]
+    die: Annotated[str, StringConstraints(pattern=r"^(\d?)D(\d{1,2})$")] = Field(
+        description="The die of the roll made on this result: D3, D6, 2D6…")
     rows: Annotated[list[DiceResult], Field(min_length=1, max_length=36)]
 
 

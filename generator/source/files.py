@@ -15,9 +15,14 @@ MAX_SOURCE_BYTES = 2 * 1024 * 1024
 MAX_CATALOGUE_BYTES = 3 * MAX_SOURCE_BYTES  # a catalogue holds each string twice, with its context and comments
 
 
-def read_regular(path: Path, limit: int | None = None, what: str = "a source") -> bytes:
+def read_regular(path: Path, limit: int | None = None, what: str = "a source", confined: bool = False) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; UserError (file:1:1) for anything else.
+    `confined`: a symbolic link that leads out of the file's folder is refused too (a cloned repository may hold
+    one to /etc/passwd or ~/.ssh: its text would be printed in a sheet).
     FileNotFoundError is left to the caller, which knows what a missing file means."""
+    if confined and not Path(path).resolve().is_relative_to(Path(path).parent.resolve()):
+        raise UserError.at(path, 1, 1, f"this is a symbolic link to {os.readlink(path)}, outside {Path(path).parent}: "
+                                       f"{what} is read only from its own folder; replace the link with a plain file")
     try:  # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:

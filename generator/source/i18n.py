@@ -102,7 +102,7 @@ class Status:
 
 def read(path: Path) -> Catalog:
     try:
-        raw = files.read_regular(path, files.MAX_CATALOGUE_BYTES, "a catalogue")
+        raw = files.read_regular(path, files.MAX_CATALOGUE_BYTES, "a catalogue", confined=True)
         load.refuse_unprintable(path, load.decode(path, raw))  # the sources' rule, at the catalogue's line
         return read_po(io.BytesIO(raw), abort_invalid=True)
     except UserError:

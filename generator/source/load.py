@@ -144,7 +144,7 @@ def load_file(path: Path) -> Located:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        return files.read_regular(path, MAX_SOURCE_BYTES)
+        return files.read_regular(path, MAX_SOURCE_BYTES, confined=True)
     except FileNotFoundError as error:
         raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
 

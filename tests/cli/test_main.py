@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -41,3 +42,52 @@ def test_list_shows_every_sheet():
     result = qrs("list")
     assert result.returncode == 0
     assert {line.split("\t")[0] for line in result.stdout.splitlines()} >= {"wab2", "warhammer", "fpga"}
+
+
+def test_bare_qrs_shows_help_and_succeeds():
+    result = qrs()
+    assert result.returncode == 0 and "Usage: qrs" in result.stdout and "Commands:" in result.stdout
+
+
+def test_version_and_short_help():
+    from importlib.metadata import version
+
+    assert qrs("--version").stdout == f"qrs {version('qrs')}\n"
+    short = qrs("build", "-h")
+    assert short.returncode == 0 and short.stdout == qrs("build", "--help").stdout and "Usage: qrs build" in short.stdout
+
+
+def test_a_usage_error_has_its_own_exit_code():
+    result = qrs("build", "--no-such-option")
+    assert result.returncode == 64 and "No such option" in result.stderr
+
+
+def test_a_missing_or_empty_sources_folder_is_an_error(tmp_path):
+    missing = qrs("--sources", str(tmp_path / "nowhere"), "build")
+    assert missing.returncode == 2 and f"{tmp_path / 'nowhere'}: no such folder" in missing.stderr
+    empty = qrs("--sources", str(tmp_path), "check")
+    assert empty.returncode == 2 and f"{tmp_path}: no sheet source (*.yaml) in this folder" in empty.stderr
+    no_handouts = qrs("--sources", str(FIXTURES), "handout")
+    assert no_handouts.returncode == 2 and "no handout source" in no_handouts.stderr
+
+
+def test_sheets_and_handouts_are_named_by_id_or_by_path():
+    by_id = qrs("check", "wab2", "warhammer-dwarfs")
+    by_path = qrs("check", "sources/wab2.yaml", str(ROOT / "sources" / "handouts" / "warhammer-dwarfs.yaml"))
+    assert by_id.returncode == by_path.returncode == 0, by_path.stderr
+    assert by_id.stdout == by_path.stdout == "1 sheet(s) and 1 handout(s) checked, no problem found\n"
+
+
+def test_shell_completion_offers_sheet_and_handout_ids():
+    def complete(words: str) -> list[str]:
+        environment = {**os.environ, "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1),
+                       "_QRS_COMPLETE": "bash_complete"}
+        result = subprocess.run([sys.executable, "-m", "generator", *words.split()[1:]], capture_output=True,
+                                text=True, cwd=ROOT, env=environment)
+        return [line.removeprefix("plain,") for line in result.stdout.splitlines()]
+
+    assert complete("qrs check wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
+    assert complete("qrs build wa") == ["wab2", "warhammer"]
+    assert complete("qrs handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
+    assert complete("qrs preview wa") == ["wab2", "warhammer"]
+    assert "every-block" in complete(f"qrs --sources {FIXTURES} check ev")

@@ -22,14 +22,37 @@ def qrs(tmp_path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=ROOT)
 
 
-def test_the_scaffold_has_an_example_of_every_block_type(tmp_path):
+@pytest.mark.parametrize("lang", scaffold.TEMPLATE_LANGUAGES)
+def test_the_scaffold_has_an_example_of_every_block_type(tmp_path, lang):
     model_types = {value for kind in get_args(get_args(Block)[0]) for value in get_args(kind.model_fields["type"].annotation)}
     assert set(scaffold.block_types()) == model_types
     project = Project.at(tmp_path / "sources")
-    path = scaffold.create(project, "demo", "Demo Game", "en")
+    path = scaffold.create(project, "demo", "Demo Game", lang)[0]
     sheet = pipeline.check(path)
     covered = {block.type for block in sheet.blocks()}
-    assert covered == model_types, f"templates/scaffold/sheet.yaml.j2 lacks an example of {sorted(model_types - covered)}"
+    assert covered == model_types, f"templates/scaffold/sheet.{lang}.yaml.j2 lacks an example of {sorted(model_types - covered)}"
+
+
+def test_new_writes_its_examples_in_the_sources_language(tmp_path):
+    project = Project.at(tmp_path / "sources")
+    french = pipeline.check(scaffold.create(project, "en-francais", "Mon Jeu", "fr")[0])
+    english = pipeline.check(scaffold.create(project, "in-english", "My Game", "en")[0])
+    assert [section.title for section in french.sections] == ["Séquence de tour", "Tableaux", "Armées", "Règles"]
+    assert [section.title for section in english.sections] == ["Turn sequence", "Tables", "Armies", "Rules"]
+    assert (french.title, french.credits) == ("Feuille de référence", "Feuille de référence de Mon Jeu")
+    german = pipeline.check(scaffold.create(project, "auf-deutsch", "Mein Spiel", "de")[0])
+    assert german.sections[0].title == "Turn sequence"  # no German examples: the English ones
+
+
+def test_the_schema_a_new_source_names_exists_where_it_says(tmp_path):
+    """Outside the repository there is no schema folder: qrs new writes it beside the sources folder."""
+    written = scaffold.create(Project.at(tmp_path / "sources"), "away", "Away Game", "en")
+    first_line = written[0].read_text(encoding="utf-8").splitlines()[0]
+    reference = first_line.removeprefix("# yaml-language-server: $schema=")
+    assert (written[0].parent / reference).resolve() == (tmp_path / "schema" / "sheet.schema.json")
+    assert (tmp_path / "schema" / "sheet.schema.json") in written and (tmp_path / "schema" / "sheet.schema.json").is_file()
+    again = scaffold.create(Project.at(tmp_path / "sources"), "again", "Again", "en")
+    assert again == [tmp_path / "sources" / "again.yaml"]  # the schema is up to date: not written again
 
 
 def test_new_then_check_and_build(tmp_path):
@@ -65,10 +88,10 @@ def test_new_refuses_an_invalid_id(tmp_path, sheet_id):
 
 def test_new_refuses_an_unknown_language(tmp_path):
     result = qrs(tmp_path, "new", "g", "--game", "G", "--lang", "zz")
-    assert result.returncode == 2 and "'zz'" in result.stderr
+    assert result.returncode == 64 and "'zz'" in result.stderr  # a usage error
 
 
 def test_game_names_with_markup_characters_are_kept_literally(tmp_path):
     project = Project.at(tmp_path / "sources")
-    sheet = pipeline.check(scaffold.create(project, "odd", 'Warhammer 40,000: "Kill Team" *2* {x} [^1]', "en"))
+    sheet = pipeline.check(scaffold.create(project, "odd", 'Warhammer 40,000: "Kill Team" *2* {x} [^1]', "en")[0])
     assert sheet.game == 'Warhammer 40,000: "Kill Team" \\*2\\* \\{x\\} \\[^1\\]'

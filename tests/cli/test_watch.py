@@ -5,12 +5,13 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
+import threading
 
 import pytest
 
 from generator.cli import watch
 from generator.project import Project
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ROOT
 
 
 @pytest.fixture
@@ -140,12 +141,16 @@ def test_a_template_error_is_reported_at_its_line_and_the_watch_goes_on(tmp_path
 @pytest.mark.parametrize("host, status", [("localhost:{port}", 200), ("127.0.0.1:{port}", 200), ("[::1]:{port}", 200),
                                           ("LOCALHOST:{port}", 200), ("attacker.example:{port}", 421),
                                           ("attacker.example", 421), ("localhost", 421), ("localhost:1", 421),
-                                          ("127.0.0.1.nip.io:{port}", 421), ("", 421)])
+                                          ("127.0.0.1.nip.io:{port}", 421), ("", 421),
+                                          ("192.168.1.20:{port}", 200), ("[fe80::1]:{port}", 200),  # a phone, by IP
+                                          ("mybox.lan:{port}", 200)])
 def test_the_server_answers_only_its_own_host_names(tmp_path, host, status):
-    """DNS rebinding: a page of attacker.example, its name rebound to 127.0.0.1, sends Host: attacker.example."""
+    """DNS rebinding: a page of attacker.example, its name rebound to 127.0.0.1, sends Host: attacker.example.
+    IP addresses and the name given with --host are answered: no other site can rebind those."""
     state = watch.State()
     state.update({}, ["sources/secret.yaml:1:1: a problem"])
     server = watch.serve(tmp_path / "preview", state, port=0)
+    server.host_name = "mybox.lan"  # as `--host mybox.lan` would set it
     try:
         port = server.server_address[1]
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -161,3 +166,58 @@ def test_the_server_answers_only_its_own_host_names(tmp_path, host, status):
     assert response.status == status
     assert (b"secret.yaml" in body) == (status == 200)
 
+
+def test_a_handout_is_rebuilt_by_its_file_its_catalogue_and_any_sheet(project):
+    sources = project.sources
+    alpha, army = sources / "alpha.yaml", sources / "handouts" / "army.yaml"
+    watched = [alpha, army]
+    assert watch.to_rebuild([army], project, watched) == [army]
+    assert watch.to_rebuild([sources / "handouts" / "i18n" / "army.en.po"], project, watched) == [army]
+    assert watch.to_rebuild([sources / "beta.yaml"], project, watched) == [army]  # the sheet it may draw on
+    assert watch.to_rebuild([alpha], project, watched) == [alpha, army]
+    assert watch.to_rebuild([sources / "handouts" / "other.yaml"], project, watched) == []
+
+
+def test_the_page_links_each_pdf_and_serves_only_those_built(tmp_path):
+    folder = tmp_path / "preview"
+    folder.mkdir()
+    built = tmp_path / "build" / "wab2.fr.pdf"
+    built.parent.mkdir()
+    built.write_bytes(b"%PDF-1.7 the sheet")
+    (tmp_path / "build" / "other.fr.pdf").write_bytes(b"%PDF-1.7 not built by this watch")
+    state = watch.State()
+    state.update({"wab2.fr": []}, [], {"wab2.fr": built})
+    server = watch.serve(folder, state, port=0)
+    try:
+        port = server.server_address[1]
+
+        def get(path: str) -> tuple[int, bytes]:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            connection.request("GET", path)
+            response = connection.getresponse()
+            return response.status, response.read()
+
+        assert b'<a href="/pdf/wab2.fr?v=1">PDF</a>' in get("/")[1]
+        assert get("/pdf/wab2.fr?v=1") == (200, b"%PDF-1.7 the sheet")
+        for refused in ("/pdf/other.fr", "/pdf/../build/other.fr.pdf", "/pdf/"):
+            assert get(refused)[0] == 404, refused
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_watching_a_handout_draws_its_pages_and_opens_the_browser(tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "sources", tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "warhammer*"))
+    project = Project.at(tmp_path / "sources")
+    opened, said = [], []
+    monkeypatch.setattr("webbrowser.open", opened.append)
+    watcher = watch.Watcher(project, (), ("en",), scale=0.2, handouts=("wab2-english-hundred-years-war",))
+    stop = threading.Event()
+    stop.set()  # build once, serve, open the browser, then stop instead of waiting for a save
+    watcher.run(port=0, announce=said.append, stop=stop, open_browser=True)
+    _, pages, problems = watcher.state.snapshot()
+    assert problems == [] and list(pages) == ["wab2-english-hundred-years-war.en"]
+    assert (project.build / "preview" / pages["wab2-english-hundred-years-war.en"][0]).is_file()
+    assert watcher.state.pdf("wab2-english-hundred-years-war.en") == project.handout_pdf_path(
+        "wab2-english-hundred-years-war", "en")
+    assert len(opened) == 1 and said == [f"live preview: {opened[0]} (Ctrl-C to stop)"]

@@ -7,6 +7,7 @@ small file, so that these tests are about which outputs are built; test_parallel
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -98,7 +99,9 @@ def test_nothing_to_do_imports_neither_weasyprint_nor_the_model(project, built):
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     count = len(planned(project))
-    assert result.stdout.splitlines() == [f"{count} up to date", "False False"], result.stdout + result.stderr
+    summary, imports = result.stdout.splitlines()
+    assert re.fullmatch(rf"{count} output\(s\): 0 built, {count} up to date, 0 failed, \d+\.\d s", summary), result.stdout
+    assert imports == "False False", result.stdout + result.stderr
 
 
 def test_one_cell_changed_rebuilds_that_sheet_and_the_handouts_drawn_from_it(project, built):
@@ -180,9 +183,12 @@ def test_the_command_says_how_many_are_up_to_date(project, built, capsys):
     (project.build / "wab2.fr.pdf").unlink()
     main_ok(where + ["build", "--jobs", "1"])
     sheets = len([output for output in planned(project) if output.kind == "sheet"])
-    assert capsys.readouterr().out.splitlines() == [f"wrote {project.build / 'wab2.fr.pdf'}", f"{sheets - 1} up to date"]
+    wrote, summary = capsys.readouterr().out.splitlines()
+    assert wrote == f"wrote {project.build / 'wab2.fr.pdf'}"
+    assert summary.startswith(f"{sheets} output(s): 1 built, {sheets - 1} up to date, 0 failed, "), summary
     main_ok(["--json"] + where + ["build", "--jobs", "1"])
-    assert capsys.readouterr().out == ""
+    event = json.loads(capsys.readouterr().out)  # a no-op build still says so, in one summary event
+    assert (event["event"], event["outputs"], event["built"], event["up_to_date"]) == ("summary", sheets, 0, sheets)
 
 
 BAD_OUTPUT_ENTRIES = {"wab2.fr.pdf": "a string, not an object", "wab2.en.pdf": "SECONDS",
@@ -257,7 +263,7 @@ def test_the_shard_option_builds_one_part(project, built):
 def test_a_bad_shard_is_refused(text, capsys):
     with pytest.raises(SystemExit) as exit:
         main(["--sources", str(SOURCES), "build", "--shard", text])
-    assert exit.value.code == 2 and "--shard" in capsys.readouterr().err
+    assert exit.value.code == 64 and "--shard" in capsys.readouterr().err  # a usage error
 
 
 # --- the plan ------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ and the command must say which link it refused, with exit code 2 and no tracebac
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.cli.main import main
 from generator.output import write
 from generator.errors import UserError
 from generator.output.manifest import Manifest
@@ -122,3 +124,79 @@ def test_a_worker_whose_command_died_writes_nothing(tmp_path):
     done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1, done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_outputs_take_the_umask_permissions(tmp_path):
+    """A build's PDF and manifest are readable by others under umask 022, as any file the user makes (publishing
+    build/ on a web server needs it); a stricter umask is kept."""
+    (tmp_path / "sources").mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "sources")
+    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "--build-dir",
+                             str(tmp_path / "build"), "build", "--jobs", "1"],
+                            capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o022))
+    assert result.returncode == 0, result.stderr
+    written = [tmp_path / "build" / "every-block.fr.pdf", tmp_path / "build" / ".qrs-manifest.json"]
+    assert {path.name: oct(path.stat().st_mode & 0o777) for path in written} == {path.name: "0o644" for path in written}
+
+    strict = subprocess.run([sys.executable, "-c", "from pathlib import Path; from generator.output import write; "
+                             f"write.text(Path({str(tmp_path / 'private.txt')!r}), 'x')"],
+                            capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o027))
+    assert strict.returncode == 0, strict.stderr
+    assert oct((tmp_path / "private.txt").stat().st_mode & 0o777) == "0o640"
+
+
+def _edited_copy(tmp_path: Path, names: tuple[str, ...]) -> Path:
+    """Sources built once, then edited so that the next build writes again."""
+    (tmp_path / "sources").mkdir()
+    for name in names:
+        text = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
+        (tmp_path / "sources" / f"{name}.yaml").write_text(text.replace("sheet: every-block\n", f"sheet: {name}\n", 1),
+                                                          encoding="utf-8")
+    assert qrs(tmp_path, "build").returncode == 0
+    for name in names:
+        source = tmp_path / "sources" / f"{name}.yaml"
+        source.write_text(source.read_text(encoding="utf-8").replace("title: ", "title: Nouveau ", 1), encoding="utf-8")
+    return tmp_path / "build"
+
+
+def test_a_full_disk_is_reported_as_such_and_keeps_the_previous_pdf(tmp_path):
+    import resource
+
+    build = _edited_copy(tmp_path, ("every-block",))
+    before = (build / "every-block.fr.pdf").read_bytes()
+    limit = 4096  # bytes a file may grow to: a PDF is larger, as on a disk with that much room left
+    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "build"],
+                            capture_output=True, text=True, cwd=ROOT,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+    assert result.returncode == 74, result.stdout + result.stderr
+    assert "File too large" in result.stderr and "Traceback" not in result.stderr and "bug" not in result.stderr
+    assert (build / "every-block.fr.pdf").read_bytes() == before
+    assert [path.name for path in build.rglob("*.tmp")] == []
+
+
+def test_a_folder_where_a_pdf_goes_is_named_by_a_worker_build(tmp_path):
+    build = _edited_copy(tmp_path, ("first", "second"))
+    (build / "second.fr.pdf").unlink()
+    (build / "second.fr.pdf").mkdir()
+    result = qrs(tmp_path, "build", "--jobs", "2")
+    assert result.returncode == 74, result.stdout + result.stderr
+    assert f"error: {build / 'second.fr.pdf'}: Is a directory" in result.stderr, result.stderr
+    assert "bug" not in result.stderr
+
+
+def test_a_permission_denied_is_reported_with_its_path(tmp_path, monkeypatch, capsys):
+    """As a read-only build folder would refuse it (the test may run as root, whom no mode stops)."""
+    build = _edited_copy(tmp_path, ("every-block",))
+    before = (build / "every-block.fr.pdf").read_bytes()
+
+    def refuse(source, target):
+        raise PermissionError(13, "Permission denied", source)
+
+    monkeypatch.setattr(write.os, "replace", refuse)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--sources", str(tmp_path / "sources"), "--build-dir", str(build), "build", "--jobs", "1"])
+    assert stopped.value.code == 74
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {build}/") and ": Permission denied (the disk, a permission" in err, err
+    assert (build / "every-block.fr.pdf").read_bytes() == before
+    assert [path.name for path in build.rglob("*.tmp")] == []

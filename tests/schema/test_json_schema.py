@@ -124,3 +124,53 @@ def test_qrs_schema_check_fails_on_an_outdated_file(tmp_path):
     assert run().returncode == 0 and target.read_text(encoding="utf-8") == schema.text()
     assert (tmp_path / "handout.schema.json").read_text(encoding="utf-8") == schema.text("handout.schema.json")
     assert run("--check").returncode == 0
+
+
+def _properties(node, path=""):
+    """(path, property schema) for every property declared anywhere in a schema."""
+    if isinstance(node, dict):
+        for field, property_schema in node.get("properties", {}).items():
+            yield f"{path}.{field}", property_schema
+        for key, value in node.items():
+            yield from _properties(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _properties(value, f"{path}[{index}]")
+
+
+@pytest.mark.parametrize("name", sorted(schema.MODELS))
+def test_every_field_has_a_description(name):
+    """Described in the model (Field(description=…)) or in generator/schema/descriptions.py."""
+    undescribed = [path for path, found in _properties(json.loads(schema.text(name)))
+                   if "description" not in found and "/allOf" not in path]  # allOf: the dispatch on `type`
+    assert undescribed == []
+
+
+def test_each_schema_has_its_own_id_and_examples():
+    ids = {name: json.loads(schema.text(name))["$id"] for name in schema.MODELS}
+    assert ids == {name: name for name in schema.MODELS}
+    dice = schema.sheet_schema()["$defs"]["DiceBlock"]["properties"]["die"]
+    assert dice["examples"] == ["D6", "2D6", "D66"]
+
+
+@pytest.mark.parametrize("typo", ["a field's name", "a block type"])
+def test_one_typo_in_a_block_is_one_error(validator, typo):
+    """Generic validators pick a block's schema by its `type`, as qrs check does: one typo, one error."""
+    source = as_an_editor_reads((SOURCES / "wab2.yaml").read_text(encoding="utf-8"))
+    block = next(block for section in source["sections"] for block in section["blocks"]
+                 if block["type"] == "table" and "title" in block)
+    if typo == "a field's name":
+        block["titel"] = block.pop("title")  # with a plain oneOf: 30 errors, one or more a block type
+    else:
+        block["type"] = "tabel"
+    errors = list(_leaves(validator.iter_errors(source)))
+    assert len(errors) == 1, "\n".join(error.message[:200] for error in errors)
+
+
+def _leaves(errors):
+    """Every error a validator reports, those inside a oneOf's or anyOf's context included (what an editor lists)."""
+    for error in errors:
+        if error.context:
+            yield from _leaves(error.context)
+        else:
+            yield error

@@ -29,6 +29,12 @@ def test_html_tags_are_detected():
     assert markup.html_tag_at("<= 20 et 3 < 4") is None
 
 
+def test_a_less_than_sign_that_opens_no_tag_is_text():
+    assert markup.html_tag_at("if a < b and b > c") is None
+    assert markup.html_tag_at("a < script >") is None  # an HTML parser reads it as text too
+    assert render("if a < b") == "if a &lt; b"
+
+
 def test_plain_text_is_what_prints():
     tokens = markup.parse("*Corrompu* – {kw}[^2]")
     assert markup.to_plain(tokens, str, lambda key, shown: "Savage") == "Corrompu – Savage2"

@@ -53,3 +53,42 @@ def test_a_file_over_the_limit_is_refused(tmp_path):
     with pytest.raises(UserError, match=r"big.yaml:1:1: the file is 11 bytes; a source may be at most 10 bytes"):
         files.read_regular(big, 10)
     assert files.read_regular(big, 11) == b"x" * 11
+
+
+def _plant_source(tmp_path):
+    shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "outside")
+    return tmp_path / "sources" / "every-block.yaml", tmp_path / "outside" / "every-block.yaml"
+
+
+def _plant_catalogue(tmp_path):
+    shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "sources")
+    (tmp_path / "outside" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    return tmp_path / "sources" / "i18n" / "every-block.en.po", tmp_path / "outside" / "passwd"
+
+
+def _plant_handout(tmp_path):
+    shutil.copy(ROOT / "sources" / "wab2.yaml", tmp_path / "sources")
+    shutil.copy(ROOT / "sources" / "handouts" / "wab2-english-hundred-years-war.yaml", tmp_path / "outside")
+    return (tmp_path / "sources" / "handouts" / "english.yaml",
+            tmp_path / "outside" / "wab2-english-hundred-years-war.yaml")
+
+
+@pytest.mark.parametrize("plant", [_plant_source, _plant_catalogue, _plant_handout], ids=["source", "catalogue", "handout"])
+def test_a_link_that_leads_out_of_its_folder_is_not_read(tmp_path, plant):
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "outside").mkdir()
+    link, target = plant(tmp_path)
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(target)
+    result = qrs(tmp_path, "check")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{link}:1:1: this is a symbolic link to {target}, outside {link.parent}" in result.stderr, result.stderr
+    assert "root:x" not in result.stdout + result.stderr
+
+
+def test_a_link_within_its_folder_is_read(tmp_path):
+    (tmp_path / "sources").mkdir()
+    shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "sources" / "original.yaml.txt")
+    (tmp_path / "sources" / "every-block.yaml").symlink_to("original.yaml.txt")
+    result = qrs(tmp_path, "check")
+    assert result.returncode == 0, result.stderr
