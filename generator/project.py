@@ -54,6 +54,13 @@ class Project:
         """build/<sheet>.<lang>.pdf, or build/<sheet>.<variant>.<lang>.pdf (errata-2.0, since-2.0)."""
         return self.build / ".".join(filter(None, [sheet_id, variant, lang, "pdf"]))
 
+    def html_path(self, sheet_id: str, lang: str, variant: str | None = None) -> Path:
+        """build/html/<sheet>.<lang>.html: the web edition."""
+        return self.build / "html" / ".".join(filter(None, [sheet_id, variant, lang, "html"]))
+
+    def handout_html_path(self, handout_id: str, lang: str) -> Path:
+        return self.build / "html" / "handouts" / f"{handout_id}.{lang}.html"
+
     @property
     def handouts(self) -> Path:
         return self.sources / "handouts"

@@ -53,6 +53,13 @@ def _speed_options(command):
                         help="Worker processes (default: one per core; 1 builds in this process).")(command)
 
 
+def _format_option(command):
+    """--format: PDFs, web pages (build/html/), or both (--format pdf --format html)."""
+    return click.option("--format", "formats", type=click.Choice(["pdf", "html"]), multiple=True, default=("pdf",),
+                        show_default=True, help="What to write: pdf, html (build/html/<sheet>.<lang>.html and "
+                                                "an index.html); give it twice for both.")(command)
+
+
 def _print_options(command):
     """--paper, --allow-fallback, --marks, --ink-saver: how sheets and handouts alike are printed."""
     for option in reversed([
@@ -131,12 +138,13 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 @click.option("--errata-only", is_flag=True,
               help="Print only what changed since --changes-since (default: the previous edition).")
 @click.option("--all", "everything", is_flag=True, help="Every sheet and every handout (what `make` builds).")
+@_format_option
 @_speed_options
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
           allow_fallback: bool, crop_marks: bool, ink_saver: bool, gloss: str | None, changes_since: str | None,
-          errata_only: bool, everything: bool = False, jobs: int | None = None, shard: tuple[int, int] | None = None,
-          rebuild: bool = False) -> None:
+          errata_only: bool, everything: bool = False, formats: tuple[str, ...] = ("pdf",), jobs: int | None = None,
+          shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render sheets to PDF in build/, in every language they have (or those given).
 
     SHEET@REVISION builds a sheet as it was at a git revision or tag: build/SHEET@REVISION.LANG.pdf.
@@ -145,6 +153,8 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
         raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
     settings = dict(_print_settings(paper, allow_fallback, crop_marks, ink_saver), gloss=gloss is not None,
                     changes_since=changes_since, errata_only=errata_only)
+    if "html" in formats and any("@" in sheet for sheet in sheets):
+        raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: give no --format html with it")
     problems = []
     for name, revision in (sheet.partition("@")[::2] for sheet in sheets if "@" in sheet):
         options = pipeline.BuildOptions(**settings)
@@ -157,7 +167,7 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
     problems += parallel.build(project, project.sheet_paths(current) if current or not sheets else [],
                                project.handout_paths() if everything else [], languages, settings, reporter(),
-                               jobs, shard, rebuild, incremental=not (changes_since or errata_only))
+                               jobs, shard, rebuild, incremental=not (changes_since or errata_only), formats=formats)
     if problems:
         raise UserError(problems)
 
@@ -166,15 +176,16 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 @click.argument("handouts", nargs=-1)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
 @_print_options
+@_format_option
 @_speed_options
 @click.pass_obj
 def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-            allow_fallback: bool, crop_marks: bool, ink_saver: bool, jobs: int | None = None,
-            shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
+            allow_fallback: bool, crop_marks: bool, ink_saver: bool, formats: tuple[str, ...] = ("pdf",),
+            jobs: int | None = None, shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
     settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver)
     problems = parallel.build(project, [], project.handout_paths(handouts), languages, settings, reporter(),
-                              jobs, shard, rebuild)
+                              jobs, shard, rebuild, formats=formats)
     if problems:
         raise UserError(problems)
 

@@ -85,11 +85,15 @@ def css_string(text: str) -> Markup:
 class Inline:
     """Turns the sheet's inline markup into safe HTML, with the language's typography."""
 
-    def __init__(self, sheet: Sheet, lang: str, gloss: bool = False):
+    def __init__(self, sheet: Sheet, lang: str, gloss: bool = False, anchors: dict[str, str] | None = None):
         self.typo = typography.for_language(lang)
         self.keywords = keyword_index(sheet)
         self.gloss = gloss
         self.glossed: set[str] = set()
+        self.anchors = anchors  # keyword id → the id of its definition on the page: references become links
+
+    def keyword_anchor(self, key: str) -> str | None:
+        return self.anchors.get(self.keywords[key.casefold()].id)
 
     def name_keyword(self, key: str, shown: str | None) -> str:
         return shown or self.keywords[key.casefold()].term
@@ -107,7 +111,7 @@ class Inline:
         if not text:
             return Markup("")
         namer = self.name_keyword_glossed if self.gloss else self.name_keyword
-        return markup.to_html(markup.parse(text), self.typo, namer)
+        return markup.to_html(markup.parse(text), self.typo, namer, self.keyword_anchor if self.anchors else None)
 
     def plain(self, text: str) -> str:
         return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
@@ -214,15 +218,19 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         measure_height=MEASURE_HEIGHT_MM,
         plan=None,
         chunks=None,
+        web=False,  # the web edition (generator.renderer.web): tables in a box that scrolls sideways
     )
 
 
 def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
-         plan: list[list[list[Item]]] | None = None, scale: float = 1.0) -> str:
-    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column)."""
+         plan: list[list[list[Item]]] | None = None, scale: float = 1.0, template: str = "sheet.html.j2",
+         **extra) -> str:
+    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column);
+    `extra` adds to (or replaces) what the templates are given (the web edition's page, generator.renderer.web)."""
     context = _context(project, sheet, options, untranslated, marks, scale)
     context["plan"] = plan if plan is not None else [[items(sheet)]]
-    return _environment(project.templates).get_template("sheet.html.j2").render(context)
+    context.update(extra)
+    return _environment(project.templates).get_template(template).render(context)
 
 
 @dataclass

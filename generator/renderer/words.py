@@ -27,6 +27,7 @@ UI_WORDS = {
     "kind_clarification": "Clarifications",
     "kind_layout": "Layout",
     "kind_typo": "Spelling and typography",
+    "contents": "Contents",
 }
 
 
