@@ -323,6 +323,32 @@ def preview_command(project: Project, sheets: tuple[str, ...], languages: tuple[
         raise UserError(problems)
 
 
+@cli.command("export")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--format", "form", type=click.Choice(["png", "svg"]), default="png", show_default=True,
+              help="PNG (a picture, drawn at --dpi) or SVG (a vector drawing; needs pdftocairo).")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True, help="PNG resolution.")
+@click.option("--pages", default=None, metavar="1,2", help="Only these pages (default: every page).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) (default: every one it has).")
+@click.option("--rebuild", is_flag=True, help="Build the PDF even when the one in build/ is up to date.")
+@click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
+@click.pass_obj
+def export_command(project: Project, names: tuple[str, ...], form: str, dpi: int, pages: str | None,
+                   languages: tuple[str, ...], rebuild: bool, allow_fallback: bool) -> None:
+    """Draw sheets' and handouts' pages as images: build/export/<sheet>.<lang>-<page>.png|svg."""
+    from generator.output import export
+
+    try:
+        problems = export.export_named(project, names, languages, form, dpi, export.parse_pages(pages), rebuild,
+                                       pipeline.BuildOptions(allow_fallback=allow_fallback), reporter())
+    except export.ExportError as error:
+        raise click.UsageError(str(error)) from None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--pages") from None
+    if problems:
+        raise UserError(problems)
+
+
 @cli.command("watch")
 @click.argument("sheets", nargs=-1)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: each sheet's own).")
