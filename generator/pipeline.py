@@ -28,6 +28,7 @@ class BuildOptions:
     errata_only: bool = False  # print only what changed (since changes_since, or the previous edition)
     crop_marks: bool = False  # crop marks and 3 mm of bleed, for a print shop
     ink_saver: bool = False  # no solid fills, light rules
+    impose: str | None = None  # "2up" or "booklet": half-size pages, two on each side of the paper
 
 
 def check(path: Path) -> Sheet:
@@ -147,7 +148,12 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
         raise UserError(problems)
     if layouts is not None:
         layouts.append(laid.report())
-    return render.pdf(sheet, laid.document)
+    pdf = render.pdf(sheet, laid.document)
+    if options.impose:
+        from generator.output import impose
+
+        return impose.imposed(pdf, options.impose, options.paper or sheet.paper.size)
+    return pdf
 
 
 def _variant(options: BuildOptions, since: str | None) -> str | None:

@@ -184,7 +184,13 @@ def items(sheet: Sheet) -> list[Item]:
 
 def page_frame(sheet: Sheet, options) -> layout_module.Frame:
     paper = sheet.paper
-    return layout_module.frame(options.paper or paper.size, paper.orientation, paper.columns, paper.pages)
+    size = options.paper or paper.size
+    if getattr(options, "impose", None):
+        # Two pages side by side on the sheet's paper (generator.output.impose): each is half of it, upright, in
+        # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
+        # pages as the sheet's columns fill.
+        return layout_module.frame(layout_module.HALF[size], "portrait", 1, paper.pages * paper.columns)
+    return layout_module.frame(size, paper.orientation, paper.columns, paper.pages)
 
 
 # The type scale steps tried, largest first, when a sheet does not fit its pages or leaves a hole at the foot of
@@ -200,6 +206,8 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
     """What every template of a sheet's document is rendered with."""
     lang = sheet.lang
     paper = options.paper or sheet.paper.size
+    frame = page_frame(sheet, options)
+    imposed = getattr(options, "impose", None)
     return dict(
         sheet=sheet,
         lang=lang,
@@ -207,10 +215,10 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         words=ui_words(project.templates, lang, options.allow_fallback),
         untranslated=untranslated,
         marks=marks or Marks(),
-        frame=page_frame(sheet, options),
+        frame=frame,
         crop_marks=getattr(options, "crop_marks", False),
         ink_saver=getattr(options, "ink_saver", False),
-        page_size=f"{paper} {sheet.paper.orientation}",
+        page_size=f"{frame.page_width}mm {frame.page_height}mm" if imposed else f"{paper} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
         generator=f"qrs {__version__}",
         type_sizes={name: round(points * scale, 3) for name, points in TYPE_SIZES.items()},
@@ -402,9 +410,9 @@ def layout_findings(sheet: Sheet, laid: Laid, options=None):
     than declared, a block split across columns or pages, text wider than its column."""
     document = laid.document
     pages = len(document.pages)
-    if pages > sheet.paper.pages:
+    if pages > laid.frame.pages:
         smallest = f", even with the type set at {laid.scale:.0%}" if laid.scale == SCALES[-1] else ""
-        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}{smallest}"
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {laid.frame.pages}{smallest}"
     column_height = laid.frame.column_height
     boxes = measure.section_boxes(document)
     where = {block.id: ("sections", s, "blocks", b)
