@@ -29,6 +29,7 @@ class BuildOptions:
     crop_marks: bool = False  # crop marks and 3 mm of bleed, for a print shop
     ink_saver: bool = False  # no solid fills, light rules
     impose: str | None = None  # "2up" or "booklet": half-size pages, two on each side of the paper
+    pdf_variant: str | None = None  # a standard the PDF declares and follows: "pdf/ua-1" or "pdf/a-3b"
 
 
 def check(path: Path) -> Sheet:
@@ -148,7 +149,7 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
         raise UserError(problems)
     if layouts is not None:
         layouts.append(laid.report())
-    pdf = render.pdf(sheet, laid.document)
+    pdf = render.pdf(sheet, laid.document, options.pdf_variant)
     if options.impose:
         from generator.output import impose
 

@@ -92,5 +92,6 @@ def variant_of(settings: dict) -> str | None:
     """What the build options add to a PDF's name, so that variants never overwrite the plain PDF:
     build/wab2.letter.ink-saver.fr.pdf. `settings` are pipeline.BuildOptions' fields."""
     parts = [(settings.get("paper") or "").lower(), "marks" if settings.get("crop_marks") else "",
-             "ink-saver" if settings.get("ink_saver") else "", settings.get("impose") or ""]
+             "ink-saver" if settings.get("ink_saver") else "", settings.get("impose") or "",
+             (settings.get("pdf_variant") or "").removeprefix("pdf/")]
     return ".".join(part for part in parts if part) or None

@@ -72,18 +72,24 @@ def _print_options(command):
         click.option("--impose", type=click.Choice(["2up", "booklet"]), default=None,
                      help="Half-size pages, two side by side on the paper: in order (2up), or ordered to fold "
                           "into a booklet (print both sides, flipping on the short edge)."),
+        click.option("--pdf-variant", type=click.Choice(["pdf/ua-1", "pdf/a-3b"]), default=None,
+                     help="A standard the PDF declares and follows: pdf/ua-1 (accessible), pdf/a-3b (archival)."),
     ]):
         command = option(command)
     return command
 
 
 def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool,
-                    impose: str | None) -> dict:
+                    impose: str | None, pdf_variant: str | None) -> dict:
     """pipeline.BuildOptions' printing fields (every field a command sets is part of each output's manifest key)."""
     if impose and crop_marks:
         raise click.UsageError("--marks and --impose do not go together: crop marks belong to one page a sheet")
+    if impose and pdf_variant:
+        raise click.UsageError("--pdf-variant and --impose do not go together: the imposed PDF is made anew, "
+                               "without the structure the standards ask for")
     return dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver, impose=impose)
+                allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver, impose=impose,
+                pdf_variant=pdf_variant)
 
 
 @click.group()
@@ -148,7 +154,8 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 @_speed_options
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-          allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None, gloss: str | None,
+          allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None, pdf_variant: str | None,
+          gloss: str | None,
           changes_since: str | None,
           errata_only: bool, everything: bool = False, formats: tuple[str, ...] = ("pdf",), jobs: int | None = None,
           shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
@@ -158,7 +165,8 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     Only the outputs whose inputs changed since they were built are built (build/.qrs-manifest.json)."""
     if everything and sheets:
         raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
-    settings = dict(_print_settings(paper, allow_fallback, crop_marks, ink_saver, impose), gloss=gloss is not None,
+    settings = dict(_print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant),
+                    gloss=gloss is not None,
                     changes_since=changes_since, errata_only=errata_only)
     if "html" in formats and any("@" in sheet for sheet in sheets):
         raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: give no --format html with it")
@@ -188,10 +196,11 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 @click.pass_obj
 def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
             allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None = None,
+            pdf_variant: str | None = None,
             formats: tuple[str, ...] = ("pdf",),
             jobs: int | None = None, shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
-    settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver, impose)
+    settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant)
     problems = parallel.build(project, [], project.handout_paths(handouts), languages, settings, reporter(),
                               jobs, shard, rebuild, formats=formats)
     if problems:

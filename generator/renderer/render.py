@@ -400,7 +400,7 @@ def _render(project: Project, document_html: str) -> weasyprint.Document:
     fetcher = ProjectFetcher(project.templates)
     source = weasyprint.HTML(string=document_html, base_url=project.templates.resolve().as_uri() + "/", url_fetcher=fetcher)
     try:
-        return source.render()
+        return source.render(presentational_hints=True)  # <ol start>: a list continued in the next column
     except weasyprint.urls.FatalURLFetchingError as error:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
 
@@ -440,10 +440,11 @@ def _overflow(block_box) -> float:
     return max(0.0, (furthest - right) / layout_module.PX_PER_MM)
 
 
-def pdf(sheet: Sheet, document: weasyprint.Document) -> bytes:
-    """Identical input gives identical bytes: fixed identifier, dates from the edition."""
+def pdf(sheet: Sheet, document: weasyprint.Document, variant: str | None = None) -> bytes:
+    """Identical input gives identical bytes: fixed identifier, dates from the edition. `variant` is a standard
+    WeasyPrint writes the PDF to (pdf/ua-1: accessible, pdf/a-3b: archival): its declaration and what it requires."""
     identifier = hashlib.sha256(f"{sheet.sheet}/{sheet.lang}/{sheet.edition}".encode()).hexdigest()[:32]
     # fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH says otherwise.
     edition_day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
     os.environ["SOURCE_DATE_EPOCH"] = str(int(edition_day.timestamp()))
-    return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True)
+    return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True, pdf_variant=variant)

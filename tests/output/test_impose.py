@@ -97,7 +97,9 @@ def test_a_sheet_is_laid_out_on_a5_in_one_column_and_printed_two_a_side(imposed_
     assert f"1 / {half_pages}" in text  # each half page keeps its footer, numbered among the A5 pages
 
 
-def test_crop_marks_and_imposition_are_refused_together(tmp_path):
+@pytest.mark.parametrize("other, named", [(["--marks"], "--marks and --impose"),
+                                          (["--pdf-variant", "pdf/ua-1"], "--pdf-variant and --impose")])
+def test_crop_marks_or_a_standard_and_imposition_are_refused_together(tmp_path, other, named):
     result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(FIXTURES), "--build-dir", str(tmp_path),
-                             "build", "every-block", "--impose", "2up", "--marks"], capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 2 and "--marks and --impose" in result.stderr
+                             "build", "every-block", "--impose", "2up", *other], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2 and named in result.stderr
