@@ -160,7 +160,8 @@ for (const page of pages) {
     const page_document = frame.contentDocument;
     page_document.fonts.ready.then(() => {
       const root = page_document.documentElement;
-      found[page] = {scroll: root.scrollWidth, width: root.clientWidth,
+      const boxes = Array.from(page_document.querySelectorAll(".scroll"), box => box.scrollWidth - box.clientWidth);
+      found[page] = {scroll: root.scrollWidth, width: root.clientWidth, boxes: Math.max(0, ...boxes),
                      background: getComputedStyle(root).backgroundColor};
       if (Object.keys(found).length === pages.length) document.body.dataset.found = JSON.stringify(found);
     });
@@ -173,7 +174,7 @@ for (const page of pages) {
 
 def in_browser(folder: Path, names: list[str], dark: bool = False) -> dict[str, dict]:
     """Open the pages (files in `folder`) in headless Chromium, each in a PHONE-sized frame: per page, its scroll
-    width, its width, and its background colour."""
+    width, its width, how far its widest table box scrolls sideways, and its background colour."""
     (folder / "probe.html").write_text(HARNESS % (json.dumps(names), *PHONE), encoding="utf-8")
     command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--no-first-run", f"--user-data-dir={folder / 'profile'}", "--allow-file-access-from-files",
@@ -213,6 +214,17 @@ def test_the_browser_check_notices_a_page_wider_than_the_phone(browsed):
     (folder / "wide.html").write_text(page.replace("</main>", '<p style="width: 800px">wide</p></main>'), encoding="utf-8")
     sizes = in_browser(folder, ["wide.html"])["wide.html"]
     assert sizes["scroll"] > sizes["width"]
+
+
+@needs_chromium
+def test_a_table_too_wide_for_a_phone_scrolls_in_its_box_not_the_page(browsed):
+    folder, names = browsed
+    page = (folder / names[0]).read_text(encoding="utf-8")
+    wide_row = "".join(f"<td>cell{number}</td>" for number in range(40))
+    wide = page.replace('<div class="scroll">', f'<div class="scroll"><table class="data"><tr>{wide_row}</tr></table>', 1)
+    (folder / "wide-table.html").write_text(wide, encoding="utf-8")
+    sizes = in_browser(folder, ["wide-table.html"])["wide-table.html"]
+    assert sizes["boxes"] > 1000 and sizes["scroll"] <= sizes["width"], sizes
 
 
 @needs_chromium
