@@ -47,12 +47,13 @@ def definition_anchors(sheet: Sheet) -> dict[str, str]:
     """Keyword id → the id of the element defining it on the page: its entry in the first glossary that prints
     it, else the block it names as its long definition (`see`). A keyword defined nowhere is not a link."""
     anchors = {}
+    blocks = {block.id: block for block in sheet.blocks()}  # a handout prints only some of its sheet's blocks
     for keyword in sheet.keywords:
-        glossaries = [block for block in sheet.blocks() if block.type == "glossary"
+        glossaries = [block for block in blocks.values() if block.type == "glossary"
                       and (block.keywords is None or keyword.id in block.keywords)]
         if keyword.text and glossaries:
             anchors[keyword.id] = f"kw-{keyword.id}"
-        elif keyword.see:
+        elif keyword.see in blocks:
             anchors[keyword.id] = keyword.see
     return anchors
 

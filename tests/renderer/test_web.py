@@ -122,6 +122,8 @@ def test_a_keyword_links_to_its_glossary_entry_else_to_the_block_it_names_else_n
     assert web.definition_anchors(sheet).get(fear.id) == (f"kw-{fear.id}" if glossary and fear.text else None)
     fear.text = None
     assert fear.id not in web.definition_anchors(sheet)
+    fear.see = "a-block-this-page-does-not-print"
+    assert fear.id not in web.definition_anchors(sheet)
 
 
 def test_fonts_are_cut_to_the_page_and_the_same_page_gives_the_same_bytes(tmp_path):
