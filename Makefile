@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 build: $(STAMP)
-	$(QRS) build --all
+	$(QRS) build --all --format pdf --format html
 
 bench: $(STAMP)
 	$(PY) bench/bench.py

@@ -28,6 +28,8 @@ class BuildOptions:
     errata_only: bool = False  # print only what changed (since changes_since, or the previous edition)
     crop_marks: bool = False  # crop marks and 3 mm of bleed, for a print shop
     ink_saver: bool = False  # no solid fills, light rules
+    impose: str | None = None  # "2up" or "booklet": half-size pages, two on each side of the paper
+    pdf_variant: str | None = None  # a standard the PDF declares and follows: "pdf/ua-1" or "pdf/a-3b"
 
 
 def check(path: Path) -> Sheet:
@@ -88,6 +90,25 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
     """Build one sheet in one language; the previous PDF stays until the new one is complete."""
     from generator.output import write
 
+    located, sheet, untranslated, marks, since = _prepared(project, path, lang, options)
+    output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
+    write.atomically(output, _checked_pdf(project, sheet, options, untranslated, marks, located.problem, layouts))
+    return output
+
+
+def build_web(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
+    """The web edition of one sheet in one language: build/html/<sheet>.<lang>.html, one self-contained page."""
+    from generator.output import write
+
+    located, sheet, untranslated, marks, since = _prepared(project, path, lang, options)
+    output = project.html_path(sheet.sheet, lang, _edition_variant(options, since))
+    write.atomically(output, _checked_web(project, sheet, options, untranslated, marks, located.problem))
+    return output
+
+
+def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
+    """A sheet as an edition prints it: (located source, sheet in `lang`, strings left untranslated,
+    change marks, the edition compared with)."""
     located, sheet = load(path)
     since = options.changes_since or (previous_edition(located, sheet) if options.errata_only else None)
     untranslated = 0
@@ -103,9 +124,22 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
             sheet = diff.errata(old, sheet, since, words.ui_words(project.templates, lang, options.allow_fallback))
         else:
             marks = diff.named_marks(sheet, since, old)
-    output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
-    write.atomically(output, _checked_pdf(project, sheet, options, untranslated, marks, located.problem, layouts))
-    return output
+    return located, sheet, untranslated, marks, since
+
+
+def _glyph_problems(sheet: Sheet, problem: Callable[[tuple, str], Problem]) -> None:
+    """Characters the font lacks: the page would show them in another font, or as boxes."""
+    problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]
+    if problems:
+        raise UserError(problems)
+
+
+def _checked_web(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
+                 problem: Callable[[tuple, str], Problem]) -> bytes:
+    from generator.renderer import web  # imports the renderer, and so WeasyPrint: only when something is rendered
+
+    _glyph_problems(sheet, problem)
+    return web.page(project, sheet, options, untranslated, marks).encode("utf-8")
 
 
 def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
@@ -114,22 +148,29 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     `problem` places a finding in the source the author edits; the layout's report goes to `layouts`."""
     from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
 
-    problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]
-    if problems:
-        raise UserError(problems)
+    _glyph_problems(sheet, problem)
     laid = render.layout(project, sheet, options, untranslated, marks)
     problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, laid, options)]
     if problems:
         raise UserError(problems)
     if layouts is not None:
         layouts.append(laid.report())
-    return render.pdf(sheet, laid.document)
+    pdf = render.pdf(sheet, laid.document, options.pdf_variant)
+    if options.impose:
+        from generator.output import impose
+
+        return impose.imposed(pdf, options.impose, options.paper or sheet.paper.size)
+    return pdf
 
 
 def _variant(options: BuildOptions, since: str | None) -> str | None:
     """What sets this PDF apart from the sheet's own: build/wab2.letter.errata-2.0.fr.pdf."""
-    edition = f"errata-{since}" if options.errata_only else f"since-{since}" if since else None
-    return ".".join(filter(None, [variant_of(asdict(options)), edition])) or None
+    return ".".join(filter(None, [variant_of(asdict(options)), _edition_variant(options, since)])) or None
+
+
+def _edition_variant(options: BuildOptions, since: str | None) -> str | None:
+    """What the edition compared with adds to a name (paper, marks and ink belong to PDFs only): errata-2.0."""
+    return f"errata-{since}" if options.errata_only else f"since-{since}" if since else None
 
 
 def previous_edition(located: Located, sheet: Sheet) -> str:
@@ -266,15 +307,29 @@ def update_handout_translations(project: Project, path: Path, languages: tuple[s
 def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
                   layouts: list[dict] | None = None) -> Path:
     """Build one handout in one language: its sheet's parts the army uses, composed into a sheet and rendered."""
-    from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
     from generator.output import write
 
+    handout, composed, untranslated, problem = _composed_handout(project, path, lang, options)
+    pdf = _checked_pdf(project, composed, options, untranslated, None, problem, layouts)
+    output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
+    write.atomically(output, pdf)
+    return output
+
+
+def build_handout_web(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
+    """The web edition of one handout in one language: build/html/handouts/<id>.<lang>.html."""
+    from generator.output import write
+
+    handout, composed, untranslated, problem = _composed_handout(project, path, lang, options)
+    output = project.handout_html_path(handout.handout, lang)
+    write.atomically(output, _checked_web(project, composed, options, untranslated, None, problem))
+    return output
+
+
+def _composed_handout(project: Project, path: Path, lang: str, options: BuildOptions):
+    """(handout, the sheet composed from it, strings left untranslated, where its layout problems are placed)."""
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
     composed = handouts.compose(handout, sheet, words.ui_words(project.templates, lang, options.allow_fallback))
     # A finding in the composed sheet is about the handout as a whole: what it includes, on what paper.
-    pdf = _checked_pdf(project, composed, options, untranslated, None, lambda _, message: located.problem(("paper",), message),
-                       layouts)
-    output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
-    write.atomically(output, pdf)
-    return output
+    return handout, composed, untranslated, lambda _, message: located.problem(("paper",), message)

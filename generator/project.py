@@ -61,6 +61,13 @@ class Project:
         """build/<sheet>.<lang>.pdf, or build/<sheet>.<variant>.<lang>.pdf (errata-2.0, since-2.0)."""
         return self.build / ".".join(filter(None, [sheet_id, variant, lang, "pdf"]))
 
+    def html_path(self, sheet_id: str, lang: str, variant: str | None = None) -> Path:
+        """build/html/<sheet>.<lang>.html: the web edition."""
+        return self.build / "html" / ".".join(filter(None, [sheet_id, variant, lang, "html"]))
+
+    def handout_html_path(self, handout_id: str, lang: str) -> Path:
+        return self.build / "html" / "handouts" / f"{handout_id}.{lang}.html"
+
     @property
     def handouts(self) -> Path:
         return self.sources / "handouts"
@@ -103,5 +110,6 @@ def variant_of(settings: dict) -> str | None:
     """What the build options add to a PDF's name, so that variants never overwrite the plain PDF:
     build/wab2.letter.ink-saver.fr.pdf. `settings` are pipeline.BuildOptions' fields."""
     parts = [(settings.get("paper") or "").lower(), "marks" if settings.get("crop_marks") else "",
-             "ink-saver" if settings.get("ink_saver") else ""]
+             "ink-saver" if settings.get("ink_saver") else "", settings.get("impose") or "",
+             (settings.get("pdf_variant") or "").removeprefix("pdf/")]
     return ".".join(part for part in parts if part) or None

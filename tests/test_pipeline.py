@@ -75,7 +75,12 @@ def printed(block, sheet) -> list[str]:
 
 
 def assert_complete(pdf_path, sheet):
-    page_text = squeeze("".join(page.extract_text() for page in PdfReader(pdf_path).pages))
+    assert_text_complete("".join(page.extract_text() for page in PdfReader(pdf_path).pages), sheet)
+
+
+def assert_text_complete(text: str, sheet):
+    """Every fact of the sheet is in `text` (a PDF's or a web page's), in order within each block."""
+    page_text = squeeze(text)
     inline = Inline(sheet, sheet.lang)
     for block in sheet.blocks():
         position = 0

@@ -76,6 +76,13 @@ def _speed_options(command):
                         help="Worker processes (default: one per core; 1 builds in this process).")(command)
 
 
+def _format_option(command):
+    """--format: PDFs, web pages (build/html/), or both (--format pdf --format html)."""
+    return click.option("--format", "formats", type=click.Choice(["pdf", "html"]), multiple=True, default=("pdf",),
+                        show_default=True, help="What to write: pdf, html (build/html/<sheet>.<lang>.html and "
+                                                "an index.html); give it twice for both.")(command)
+
+
 def _print_options(command):
     """--paper, --allow-fallback, --marks, --ink-saver: how sheets and handouts alike are printed."""
     for option in reversed([
@@ -85,15 +92,27 @@ def _print_options(command):
                      help="Print the canonical text where a translation is missing or stale (the footer says so)."),
         click.option("--marks", "crop_marks", is_flag=True, help="Crop marks and 3 mm of bleed, for a print shop."),
         click.option("--ink-saver", is_flag=True, help="No solid fills, light rules."),
+        click.option("--impose", type=click.Choice(["2up", "booklet"]), default=None,
+                     help="Half-size pages, two side by side on the paper: in order (2up), or ordered to fold "
+                          "into a booklet (print both sides, flipping on the short edge)."),
+        click.option("--pdf-variant", type=click.Choice(["pdf/ua-1", "pdf/a-3b"]), default=None,
+                     help="A standard the PDF declares and follows: pdf/ua-1 (accessible), pdf/a-3b (archival)."),
     ]):
         command = option(command)
     return command
 
 
-def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool) -> dict:
+def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool,
+                    impose: str | None, pdf_variant: str | None) -> dict:
     """pipeline.BuildOptions' printing fields (every field a command sets is part of each output's manifest key)."""
+    if impose and crop_marks:
+        raise click.UsageError("--marks and --impose do not go together: crop marks belong to one page a sheet")
+    if impose and pdf_variant:
+        raise click.UsageError("--pdf-variant and --impose do not go together: the imposed PDF is made anew, "
+                               "without the structure the standards ask for")
     return dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver)
+                allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver, impose=impose,
+                pdf_variant=pdf_variant)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -161,20 +180,26 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 @click.option("--errata-only", is_flag=True,
               help="Print only what changed since --changes-since (default: the previous edition).")
 @click.option("--all", "everything", is_flag=True, help="Every sheet and every handout (what `make` builds).")
+@_format_option
 @_speed_options
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-          allow_fallback: bool, crop_marks: bool, ink_saver: bool, gloss: str | None, changes_since: str | None,
-          errata_only: bool, everything: bool = False, jobs: int | None = None, shard: tuple[int, int] | None = None,
-          rebuild: bool = False) -> None:
+          allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None, pdf_variant: str | None,
+          gloss: str | None,
+          changes_since: str | None,
+          errata_only: bool, everything: bool = False, formats: tuple[str, ...] = ("pdf",), jobs: int | None = None,
+          shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render sheets to PDF in build/, in every language they have (or those given).
 
     SHEET@REVISION builds a sheet as it was at a git revision or tag: build/SHEET@REVISION.LANG.pdf.
     Only the outputs whose inputs changed since they were built are built (build/.qrs-manifest.json)."""
     if everything and sheets:
         raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
-    settings = dict(_print_settings(paper, allow_fallback, crop_marks, ink_saver), gloss=gloss is not None,
+    settings = dict(_print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant),
+                    gloss=gloss is not None,
                     changes_since=changes_since, errata_only=errata_only)
+    if "html" in formats and any("@" in sheet for sheet in sheets):
+        raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: give no --format html with it")
     problems = []
     for name, revision in (sheet.partition("@")[::2] for sheet in sheets if "@" in sheet):
         options = pipeline.BuildOptions(**settings)
@@ -188,7 +213,7 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     if current or not sheets:  # not only SHEET@REVISION builds, which neither plan nor summarise
         problems += parallel.build(project, project.sheet_paths(current), project.handout_paths() if everything else [],
                                    languages, settings, reporter(), jobs, shard, rebuild,
-                                   incremental=not (changes_since or errata_only))
+                                   incremental=not (changes_since or errata_only), formats=formats)
     if problems:
         raise UserError(problems)
 
@@ -197,15 +222,18 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 @click.argument("handouts", nargs=-1, shell_complete=complete_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
 @_print_options
+@_format_option
 @_speed_options
 @click.pass_obj
 def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-            allow_fallback: bool, crop_marks: bool, ink_saver: bool, jobs: int | None = None,
-            shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
+            allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None = None,
+            pdf_variant: str | None = None,
+            formats: tuple[str, ...] = ("pdf",),
+            jobs: int | None = None, shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
-    settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver)
+    settings = _print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant)
     problems = parallel.build(project, [], project.handout_paths(handouts, required=True), languages, settings,
-                              reporter(), jobs, shard, rebuild)
+                              reporter(), jobs, shard, rebuild, formats=formats)
     if problems:
         raise UserError(problems)
 
@@ -352,6 +380,32 @@ def preview_command(project: Project, sheets: tuple[str, ...], handouts: tuple[s
                 reporter().wrote(pdf)
             for image in images:
                 reporter().wrote(image)
+    if problems:
+        raise UserError(problems)
+
+
+@cli.command("export")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--format", "form", type=click.Choice(["png", "svg"]), default="png", show_default=True,
+              help="PNG (a picture, drawn at --dpi) or SVG (a vector drawing; needs pdftocairo).")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True, help="PNG resolution.")
+@click.option("--pages", default=None, metavar="1,2", help="Only these pages (default: every page).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) (default: every one it has).")
+@click.option("--rebuild", is_flag=True, help="Build the PDF even when the one in build/ is up to date.")
+@click.option("--allow-fallback", is_flag=True, help="As for build: print the canonical text where a translation lacks.")
+@click.pass_obj
+def export_command(project: Project, names: tuple[str, ...], form: str, dpi: int, pages: str | None,
+                   languages: tuple[str, ...], rebuild: bool, allow_fallback: bool) -> None:
+    """Draw sheets' and handouts' pages as images: build/export/<sheet>.<lang>-<page>.png|svg."""
+    from generator.output import export
+
+    try:
+        problems = export.export_named(project, names, languages, form, dpi, export.parse_pages(pages), rebuild,
+                                       pipeline.BuildOptions(allow_fallback=allow_fallback), reporter())
+    except export.ExportError as error:
+        raise click.UsageError(str(error)) from None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--pages") from None
     if problems:
         raise UserError(problems)
 

@@ -1,6 +1,7 @@
 """Incremental builds: a content-hash manifest in build/ says which outputs are up to date.
 
-An output is a sheet or a handout in one language (build/<sheet>.<lang>.pdf, build/handouts/<id>.<lang>.pdf).
+An output is a sheet or a handout in one language, as a PDF (build/<sheet>.<lang>.pdf,
+build/handouts/<id>.<lang>.pdf) or a web page (build/html/<sheet>.<lang>.html, build/html/handouts/<id>.<lang>.html).
 Its *inputs digest* hashes the bytes of everything it is made from:
 
 - its source and its catalogue in that language; for a handout, also its sheet's source and the sheet's
@@ -46,25 +47,31 @@ _LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
 _LANG = re.compile(r"""^lang:[ ]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#"']+))[ ]*(?:#.*)?$""", re.M)
 
 
+FORMATS = ("pdf", "html")  # what an output is written as: a PDF, or a web page (build/html/)
+
+
 @dataclass(frozen=True)
 class Output:
-    """One PDF to build: a sheet or a handout in one language."""
+    """One file to build: a sheet or a handout in one language, as a PDF or a web page."""
 
     kind: str  # "sheet" or "handout"
     name: str  # the sheet's or the handout's id, which is its file name
     lang: str
     source: Path
     sheet: str | None = None  # a handout's sheet id
-    variant: str | None = None  # what the build options add to the PDF's name (project.variant_of)
+    variant: str | None = None  # what the print options add to a PDF's name (project.variant_of)
+    form: str = "pdf"  # one of FORMATS
 
-    def pdf(self, project: Project) -> Path:
+    def path(self, project: Project) -> Path:
+        if self.form == "html":  # paper, marks and ink belong to PDFs: a page has one name
+            return project.html_path(self.name, self.lang) if self.kind == "sheet" else project.handout_html_path(self.name, self.lang)
         if self.kind == "sheet":
             return project.pdf_path(self.name, self.lang, self.variant)
         return project.handout_pdf_path(self.name, self.lang, self.variant)
 
     def key(self, project: Project) -> str:
         """The output's name in the manifest: its path relative to the build folder."""
-        return self.pdf(project).relative_to(project.build).as_posix()
+        return self.path(project).relative_to(project.build).as_posix()
 
     def inputs(self, project: Project) -> list[Path]:
         """The source files it is made from (besides the templates, fonts and generator every output shares)."""
@@ -151,7 +158,7 @@ def options_digest(settings: dict, shared: str, manifest: "Manifest") -> str:
 
 def inputs_digest(project: Project, output: Output, shared: str, options: str, digests: Digests) -> str:
     """What one output is made from: `shared` (shared_digest), `options` (options_digest), its own files."""
-    digest = hashlib.sha256(f"{shared}\n{options}\n{output.kind}\0{output.name}\0{output.lang}\n".encode())
+    digest = hashlib.sha256(f"{shared}\n{options}\n{output.kind}\0{output.name}\0{output.lang}\0{output.form}\n".encode())
     for path in output.inputs(project):
         digest.update(f"{_name(project, path)}\0{digests.file(path)}\n".encode())
     return digest.hexdigest()
@@ -159,7 +166,8 @@ def inputs_digest(project: Project, output: Output, shared: str, options: str, d
 
 @dataclass
 class Manifest:
-    """build/.qrs-manifest.json: per output, {"inputs": digest, "pdf": digest, "seconds": build time};
+    """build/.qrs-manifest.json: per output, {"inputs": digest, "pdf": digest of the file written (a PDF or a page),
+    "seconds": build time};
     per handout source, the plan read from it ({"source": digest, "sheet": id, "languages": [...]});
     the digests of the build options met (see options_digest)."""
 
@@ -203,9 +211,9 @@ class Manifest:
                 self.dropped.append(f"{self.path}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
         return kept
 
-    def fresh(self, key: str, inputs: str, pdf: Path, digests: Digests) -> bool:
+    def fresh(self, key: str, inputs: str, written: Path, digests: Digests) -> bool:
         entry = self.outputs.get(key)
-        return bool(entry) and entry.get("inputs") == inputs and digests.file(pdf) == entry.get("pdf")
+        return bool(entry) and entry.get("inputs") == inputs and digests.file(written) == entry.get("pdf")
 
     def seconds(self, key: str) -> float:
         return float((self.outputs.get(key) or {}).get("seconds") or 0.0)
@@ -309,8 +317,9 @@ def handout_plan(project: Project, path: Path, manifest: Manifest, digests: Dige
 
 
 def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: tuple[str, ...],
-         manifest: Manifest, digests: Digests) -> Plan:
-    """Every output the sources ask for, in the order they are reported: sheets, then handouts."""
+         manifest: Manifest, digests: Digests, formats: tuple[str, ...] = ("pdf",)) -> Plan:
+    """Every output the sources ask for, in the order they are reported: sheets, then handouts, each language
+    in each format."""
     found = Plan([], [], {})
     for path in sheets:
         try:
@@ -318,7 +327,7 @@ def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: 
         except UserError as error:
             found.problems.extend(error.problems)
             continue
-        found.outputs.extend(Output("sheet", path.stem, lang, path) for lang in wanted)
+        found.outputs.extend(Output("sheet", path.stem, lang, path, form=form) for lang in wanted for form in formats)
     for path in handouts:
         try:
             known, new = handout_plan(project, path, manifest, digests)
@@ -327,8 +336,8 @@ def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: 
             continue
         if new:
             found.plans[_name(project, path)] = known
-        found.outputs.extend(Output("handout", path.stem, lang, path, known["sheet"])
-                             for lang in languages or known["languages"])
+        found.outputs.extend(Output("handout", path.stem, lang, path, known["sheet"], form=form)
+                             for lang in languages or known["languages"] for form in formats)
     return found
 
 

@@ -109,7 +109,10 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
     started = time.perf_counter()
     layouts: list[dict] = []
     try:
-        if output.kind == "sheet":
+        if output.form == "html":
+            web = pipeline.build_web if output.kind == "sheet" else pipeline.build_handout_web
+            path = web(project, output.source, output.lang, options)
+        elif output.kind == "sheet":
             path = pipeline.build(project, output.source, output.lang, options, layouts=layouts)
         else:
             path = pipeline.build_handout(project, output.source, output.lang, options, layouts=layouts)
@@ -204,8 +207,9 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
 
 def build(project: Project, sheets: list[Path], handouts: list[Path], languages: tuple[str, ...], settings: dict,
           report: Reporter, jobs: int | None = None, part: tuple[int, int] | None = None, rebuild: bool = False,
-          incremental: bool = True) -> list[Problem]:
-    """Build the stale outputs of these sheets and handouts; return the problems found (reported by the caller).
+          incremental: bool = True, formats: tuple[str, ...] = ("pdf",)) -> list[Problem]:
+    """Build the stale outputs of these sheets and handouts, in each format; return the problems found (reported
+    by the caller). With web pages, build/html/index.html lists those on disk.
 
     `incremental=False` (builds that mark changes since an edition) neither reads nor writes the manifest."""
     started = time.perf_counter()
@@ -213,7 +217,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
     for why in manifest.dropped:
         report.warn(why)
-    planned = manifests.plan(project, sheets, handouts, languages, manifest, digests)
+    planned = manifests.plan(project, sheets, handouts, languages, manifest, digests, formats)
     variant = variant_of(settings)
     named = [replace(output, variant=variant) for output in planned.outputs]
     unique = list({output.key(project): output for output in named}.values())  # a sheet named twice
@@ -229,7 +233,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
                   for output in outputs}
         if not rebuild:
             up_to_date = {o.key(project) for o in outputs
-                          if manifest.fresh(o.key(project), inputs[o.key(project)], o.pdf(project), digests)}
+                          if manifest.fresh(o.key(project), inputs[o.key(project)], o.path(project), digests)}
             stale = [output for output in outputs if output.key(project) not in up_to_date]
             fresh = [output for output in outputs if output.key(project) in up_to_date]
 
@@ -259,6 +263,12 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     finally:  # what was written stays recorded, even when a bug or Ctrl-C stops the build
         if incremental and (entries or ((planned.plans or manifest.new_options) and not problems)):
             manifest.save(entries, planned.plans)
+    if "html" in formats:
+        from generator.output import web_index
+
+        index = web_index.write_index(project)
+        if index is not None:
+            report.wrote(index)
     report.summary(tally.line(), tally.counts())
     return problems
 

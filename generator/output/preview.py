@@ -35,11 +35,11 @@ class _Written(Reporter):
         self.paths.append(Path(path))
 
 
-def pdf(project: Project, source: Path, lang: str, options: pipeline.BuildOptions = pipeline.BuildOptions(),
+def pdf(project: Project, source: Path, lang: str, options: pipeline.BuildOptions | None = None,
         rebuild: bool = False, handout: bool = False) -> tuple[Path, bool]:
     """The sheet's (or handout's) PDF, built unless the manifest says the one in build/ is up to date; and whether
     it was built now."""
-    settings = asdict(options)
+    settings = asdict(options or pipeline.BuildOptions())
     written = _Written(quiet=True)
     sheets, handouts = ([], [source]) if handout else ([source], [])
     problems = parallel.build(project, sheets, handouts, (lang,), settings, written, jobs=1, rebuild=rebuild)
@@ -57,23 +57,42 @@ def languages(project: Project, source: Path, handout: bool = False) -> tuple[st
     return tuple(found.languages or [found.lang])
 
 
-def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) -> list[Path]:
-    """Write one PNG a page, `<out>/<stem>-<n>.png` (n from 1), and remove pages the PDF no longer has."""
+POINTS_PER_INCH = 72  # PDFium's scale 1
+
+
+def page_count(pdf_file: Path) -> int:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf_file)
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def png_pages(pdf_file: Path, targets: dict[int, Path], scale: float) -> list[Path]:
+    """Each page numbered in `targets` (from 1) drawn as a PNG at `targets[number]`, `scale` pixels a point."""
     import pypdfium2
 
     written = []
     document = pypdfium2.PdfDocument(pdf_file)
     try:
-        for number, page in enumerate(document, start=1):
-            image = page.render(scale=scale).to_pil()
+        for number, target in targets.items():
+            page = document[number - 1]
             buffer = io.BytesIO()
-            image.save(buffer, format="PNG")
-            target = out / f"{stem}-{number}.png"
+            page.render(scale=scale).to_pil().save(buffer, format="PNG")
             write.atomically(target, buffer.getvalue())
             written.append(target)
             page.close()
     finally:
         document.close()
+    return written
+
+
+def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) -> list[Path]:
+    """Write one PNG a page, `<out>/<stem>-<n>.png` (n from 1), and remove pages the PDF no longer has."""
+    count = page_count(pdf_file)
+    written = png_pages(pdf_file, {number: out / f"{stem}-{number}.png" for number in range(1, count + 1)}, scale)
     pattern = re.compile(rf"^{re.escape(stem)}-(\d+)\.png$")
     for old in out.glob(f"{stem}-*.png"):
         match = pattern.match(old.name)

@@ -20,7 +20,9 @@ from itertools import accumulate
 from math import ceil, floor
 from typing import Literal
 
-PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait width, height
+PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4),  # portrait width, height
+            "A5": (148.0, 210.0), "half-letter": (139.7, 215.9)}
+HALF = {"A4": "A5", "letter": "half-letter"}  # the paper two of whose pages, side by side, fill the other
 MARGINS_MM = (9.0, 8.0, 10.0, 8.0)  # top, right, bottom, left: the footer sits in the bottom margin
 COLUMN_GAP_MM = 5.0  # between two columns, a rule in its middle
 RULE_MM = 0.15

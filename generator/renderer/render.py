@@ -85,11 +85,15 @@ def css_string(text: str) -> Markup:
 class Inline:
     """Turns the sheet's inline markup into safe HTML, with the language's typography."""
 
-    def __init__(self, sheet: Sheet, lang: str, gloss: bool = False):
+    def __init__(self, sheet: Sheet, lang: str, gloss: bool = False, anchors: dict[str, str] | None = None):
         self.typo = typography.for_language(lang)
         self.keywords = keyword_index(sheet)
         self.gloss = gloss
         self.glossed: set[str] = set()
+        self.anchors = anchors  # keyword id → the id of its definition on the page: references become links
+
+    def keyword_anchor(self, key: str) -> str | None:
+        return self.anchors.get(self.keywords[key.casefold()].id)
 
     def name_keyword(self, key: str, shown: str | None) -> str:
         return shown or self.keywords[key.casefold()].term
@@ -107,7 +111,7 @@ class Inline:
         if not text:
             return Markup("")
         namer = self.name_keyword_glossed if self.gloss else self.name_keyword
-        return markup.to_html(markup.parse(text), self.typo, namer)
+        return markup.to_html(markup.parse(text), self.typo, namer, self.keyword_anchor if self.anchors else None)
 
     def plain(self, text: str) -> str:
         return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
@@ -180,7 +184,13 @@ def items(sheet: Sheet) -> list[Item]:
 
 def page_frame(sheet: Sheet, options) -> layout_module.Frame:
     paper = sheet.paper
-    return layout_module.frame(options.paper or paper.size, paper.orientation, paper.columns, paper.pages)
+    size = options.paper or paper.size
+    if getattr(options, "impose", None):
+        # Two pages side by side on the sheet's paper (generator.output.impose): each is half of it, upright, in
+        # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
+        # pages as the sheet's columns fill.
+        return layout_module.frame(layout_module.HALF[size], "portrait", 1, paper.pages * paper.columns)
+    return layout_module.frame(size, paper.orientation, paper.columns, paper.pages)
 
 
 # The type scale steps tried, largest first, when a sheet does not fit its pages or leaves a hole at the foot of
@@ -196,6 +206,8 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
     """What every template of a sheet's document is rendered with."""
     lang = sheet.lang
     paper = options.paper or sheet.paper.size
+    frame = page_frame(sheet, options)
+    imposed = getattr(options, "impose", None)
     return dict(
         sheet=sheet,
         lang=lang,
@@ -203,10 +215,10 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         words=ui_words(project.templates, lang, options.allow_fallback),
         untranslated=untranslated,
         marks=marks or Marks(),
-        frame=page_frame(sheet, options),
+        frame=frame,
         crop_marks=getattr(options, "crop_marks", False),
         ink_saver=getattr(options, "ink_saver", False),
-        page_size=f"{paper} {sheet.paper.orientation}",
+        page_size=f"{frame.page_width}mm {frame.page_height}mm" if imposed else f"{paper} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
         generator=f"qrs {__version__}",
         type_sizes={name: round(points * scale, 3) for name, points in TYPE_SIZES.items()},
@@ -214,15 +226,19 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         measure_height=MEASURE_HEIGHT_MM,
         plan=None,
         chunks=None,
+        web=False,  # the web edition (generator.renderer.web): tables in a box that scrolls sideways
     )
 
 
 def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
-         plan: list[list[list[Item]]] | None = None, scale: float = 1.0) -> str:
-    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column)."""
+         plan: list[list[list[Item]]] | None = None, scale: float = 1.0, template: str = "sheet.html.j2",
+         **extra) -> str:
+    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column);
+    `extra` adds to (or replaces) what the templates are given (the web edition's page, generator.renderer.web)."""
     context = _context(project, sheet, options, untranslated, marks, scale)
     context["plan"] = plan if plan is not None else [[items(sheet)]]
-    return _environment(project.templates).get_template("sheet.html.j2").render(context)
+    context.update(extra)
+    return _environment(project.templates).get_template(template).render(context)
 
 
 @dataclass
@@ -384,7 +400,7 @@ def _render(project: Project, document_html: str) -> weasyprint.Document:
     fetcher = ProjectFetcher(project.templates)
     source = weasyprint.HTML(string=document_html, base_url=project.templates.resolve().as_uri() + "/", url_fetcher=fetcher)
     try:
-        return source.render()
+        return source.render(presentational_hints=True)  # <ol start>: a list continued in the next column
     except weasyprint.urls.FatalURLFetchingError as error:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
 
@@ -394,9 +410,9 @@ def layout_findings(sheet: Sheet, laid: Laid, options=None):
     than declared, a block split across columns or pages, text wider than its column."""
     document = laid.document
     pages = len(document.pages)
-    if pages > sheet.paper.pages:
+    if pages > laid.frame.pages:
         smallest = f", even with the type set at {laid.scale:.0%}" if laid.scale == SCALES[-1] else ""
-        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {sheet.paper.pages}{smallest}"
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {laid.frame.pages}{smallest}"
     column_height = laid.frame.column_height
     boxes = measure.section_boxes(document)
     where = {block.id: ("sections", s, "blocks", b)
@@ -424,10 +440,11 @@ def _overflow(block_box) -> float:
     return max(0.0, (furthest - right) / layout_module.PX_PER_MM)
 
 
-def pdf(sheet: Sheet, document: weasyprint.Document) -> bytes:
-    """Identical input gives identical bytes: fixed identifier, dates from the edition."""
+def pdf(sheet: Sheet, document: weasyprint.Document, variant: str | None = None) -> bytes:
+    """Identical input gives identical bytes: fixed identifier, dates from the edition. `variant` is a standard
+    WeasyPrint writes the PDF to (pdf/ua-1: accessible, pdf/a-3b: archival): its declaration and what it requires."""
     identifier = hashlib.sha256(f"{sheet.sheet}/{sheet.lang}/{sheet.edition}".encode()).hexdigest()[:32]
     # fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH says otherwise.
     edition_day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
     os.environ["SOURCE_DATE_EPOCH"] = str(int(edition_day.timestamp()))
-    return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True)
+    return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True, pdf_variant=variant)

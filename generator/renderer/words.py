@@ -32,6 +32,7 @@ UI_WORDS = {
     "errata_where": "Where",
     "errata_before": "Was",
     "errata_now": "Now",
+    "contents": "Contents",
 }
 
 

@@ -89,17 +89,26 @@ def walk(tokens: tuple[Token, ...]) -> Iterator[Token]:
 # How a keyword reference is shown: given the key and the author's text, the words to print.
 KeywordNamer = Callable[[str, "str | None"], str]
 Typographer = Callable[[str], str]
+# Where a keyword reference links to (the web edition: its definition on the page), or None for no link.
+KeywordLinker = Callable[[str], "str | None"]
 
 
-def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer) -> Markup:
+def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer,
+            link_keyword: KeywordLinker | None = None) -> Markup:
     parts: list[str] = []
     for token in tokens:
         if isinstance(token, Text):
             parts.append(escape(typo(token.value)))
         elif isinstance(token, Styled):
-            parts.append(Markup(f"<{token.style}>{to_html(token.children, typo, name_keyword)}</{token.style}>"))
+            inner = to_html(token.children, typo, name_keyword, link_keyword)
+            parts.append(Markup(f"<{token.style}>{inner}</{token.style}>"))
         elif isinstance(token, KeywordRef):
-            parts.append(Markup('<span class="kw">{}</span>').format(typo(name_keyword(token.key, token.shown))))
+            name = typo(name_keyword(token.key, token.shown))
+            target = link_keyword(token.key) if link_keyword else None
+            if target:
+                parts.append(Markup('<a class="kw" href="#{}">{}</a>').format(target, name))
+            else:
+                parts.append(Markup('<span class="kw">{}</span>').format(name))
         else:
             parts.append(Markup('<sup class="fn">{}</sup>').format(token.key))
     return Markup("".join(parts))

@@ -54,8 +54,26 @@ def built(monkeypatch) -> list[str]:
         calls.append(output.relative_to(project.build).as_posix())
         return output
 
+    def build_web(project, path, lang, options=pipeline.BuildOptions()):
+        sheet = pipeline.check(path)
+        return stand_in(project.html_path(sheet.sheet, lang), f"{sheet.game} {lang}")
+
+    def build_handout_web(project, path, lang, options=pipeline.BuildOptions()):
+        handout = pipeline.load_handout(project, path)[1]
+        return stand_in(project.handout_html_path(handout.handout, lang), f"{handout.handout} {lang}")
+
+    def stand_in(output, title):
+        write.atomically(output, f"<!DOCTYPE html><title>{title}</title>\n".encode())
+        calls.append(output.relative_to(project_of(output)).as_posix())
+        return output
+
+    def project_of(output):
+        return next(parent for parent in output.parents if parent.name == "build")
+
     monkeypatch.setattr(pipeline, "build", build)
     monkeypatch.setattr(pipeline, "build_handout", build_handout)
+    monkeypatch.setattr(pipeline, "build_web", build_web)
+    monkeypatch.setattr(pipeline, "build_handout_web", build_handout_web)
     return calls
 
 
@@ -131,6 +149,31 @@ def test_a_template_or_an_option_rebuilds_everything(project, built, tmp_path):
                          for name in everything}
     assert run(project, built, dict(SETTINGS, paper="letter")) == set()
     assert run(project, built) == set()  # the plain PDFs were not overwritten
+
+
+def test_web_pages_are_outputs_as_pdfs_are(project, built):
+    both = run(project, built, formats=("pdf", "html"))
+    pages = {name for name in both if name.endswith(".html")}
+    assert pages == {f"html/{name[:-4]}.html" for name in every_output(project)}
+    assert run(project, built, formats=("pdf", "html")) == set()
+    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')
+    assert run(project, built, formats=("pdf", "html")) == WAB2 | {f"html/{name[:-4]}.html" for name in WAB2}
+    (project.build / "html" / "fpga.en.html").unlink()
+    assert run(project, built, formats=("html",)) == {"html/fpga.en.html"}
+    assert run(project, built) == set()  # the PDFs stayed fresh
+
+
+def test_the_index_lists_every_page_with_its_pdf(project, built):
+    run(project, built, formats=("pdf", "html"))
+    index = (project.build / "html" / "index.html").read_text(encoding="utf-8")
+    for page in (project.build / "html").rglob("*.*.html"):
+        link = page.relative_to(project.build / "html").as_posix()
+        assert f'href="{link}"' in index
+        assert f'href="../{link[:-5]}.pdf"' in index
+    assert "Warhammer Ancient Battles en" in index  # each page's own title
+    before = (project.build / "html" / "index.html").stat().st_mtime_ns
+    run(project, built, formats=("html",))
+    assert (project.build / "html" / "index.html").stat().st_mtime_ns == before  # unchanged: not written again
 
 
 def test_a_deleted_or_edited_pdf_is_built_again(project, built):

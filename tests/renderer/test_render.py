@@ -130,7 +130,7 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
 
     # every sheet, every language: laid out (what fetches); writing the PDF fetches nothing, checked below
     write_pdf = render.pdf
-    monkeypatch.setattr(render, "pdf", lambda sheet, document: b"%PDF-1.7\n")
+    monkeypatch.setattr(render, "pdf", lambda sheet, document, variant=None: b"%PDF-1.7\n")
     for path in sorted(SOURCES.glob("*.yaml")):
         project = pipeline.Project.at(SOURCES, tmp_path / "build")
         for lang in i18n.languages(SOURCES, pipeline.check(path)):

@@ -1,0 +1,103 @@
+"""`qrs export`: a sheet's or a handout's pages as images, for forums and chats.
+
+`build/export/<sheet>.<lang>-<page>.png` (or `.svg`), handouts in `build/export/handouts/`. The pages are drawn
+from the built PDF (reused when the build manifest says it is up to date, as `qrs preview` does):
+
+- PNG by PDFium (pypdfium2), at the resolution asked for;
+- SVG by `pdftocairo` (poppler-utils), a vector drawing of the page: sharp at any size, its text drawn as
+  outlines of the sheet's own font, so that it looks the same everywhere without a font installed. pdftocairo
+  is a program of its own; where it is missing, the command says how to install it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from generator.output import preview, write
+from generator.errors import UserError
+from generator.project import Project
+
+FORMATS = ("png", "svg")
+DEFAULT_DPI = 150
+
+
+class ExportError(ValueError):
+    """An export asked for what cannot be: a page the PDF does not have, a missing converter."""
+
+
+def folder(project: Project, handout: bool) -> Path:
+    return project.build / "export" / ("handouts" if handout else "")
+
+
+def parse_pages(text: str | None) -> tuple[int, ...]:
+    """'1,3' → (1, 3); None → () (every page)."""
+    if text is None:
+        return ()
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() and int(part) >= 1 for part in parts):
+        raise ValueError(f"'{text}' is not a list of page numbers from 1, separated by commas (1,2)")
+    return tuple(sorted(set(map(int, parts))))
+
+
+def export(project: Project, source: Path, lang: str, form: str, dpi: int = DEFAULT_DPI, pages: tuple[int, ...] = (),
+           handout: bool = False, rebuild: bool = False, options=None) -> tuple[Path, bool, list[Path]]:
+    """Build (or reuse) one sheet's or handout's PDF in one language and draw the pages asked for (all by default):
+    (the PDF, whether it was built now, the images written)."""
+    if form == "svg" and not converter():
+        raise ExportError("SVG export needs pdftocairo, from poppler-utils: apt-get install poppler-utils "
+                          "(brew install poppler on macOS)")
+    pdf, built = preview.pdf(project, source, lang, options, rebuild, handout=handout)
+    count = preview.page_count(pdf)
+    missing = [number for number in pages if number > count]
+    if missing:
+        raise ExportError(f"{pdf.name} has {count} page(s): no page {', '.join(map(str, missing))}")
+    stem = f"{source.stem}.{lang}"
+    out = folder(project, handout)
+    wanted = pages or tuple(range(1, count + 1))
+    draw = preview.png_pages if form == "png" else svg_pages
+    images = draw(pdf, {number: out / f"{stem}-{number}.{form}" for number in wanted}, dpi / preview.POINTS_PER_INCH)
+    return pdf, built, images
+
+
+def converter() -> str | None:
+    return shutil.which("pdftocairo")
+
+
+def svg_pages(pdf: Path, targets: dict[int, Path], scale: float) -> list[Path]:
+    """Each page (numbered from 1) as SVG at `targets[number]`. An SVG has no resolution: `scale` is not used,
+    the drawing is the page's size in points."""
+    written = []
+    with tempfile.TemporaryDirectory(prefix="qrs-svg-") as work:
+        for number, target in targets.items():
+            drawn = Path(work) / f"{number}.svg"
+            result = subprocess.run([converter(), "-svg", "-f", str(number), "-l", str(number), str(pdf), str(drawn)],
+                                    capture_output=True, text=True, timeout=120)
+            if result.returncode != 0 or not drawn.is_file():
+                raise UserError.at(pdf, 1, 1, f"pdftocairo could not draw page {number}: {result.stderr.strip()}")
+            write.atomically(target, drawn.read_bytes())
+            written.append(target)
+    return written
+
+
+def export_named(project: Project, names: tuple[str, ...], languages: tuple[str, ...], form: str, dpi: int,
+                 pages: tuple[int, ...], rebuild: bool, options, report) -> list:
+    """Export the sheets and handouts named (ids), in the languages given or every one each has; report each file
+    written, and return the problems found in the sources."""
+    from generator import pipeline
+    from generator.source import i18n
+
+    sheet_paths, handout_paths = project.sources_named(names)
+    problems = []
+    for path, handout in [(path, False) for path in sheet_paths] + [(path, True) for path in handout_paths]:
+        try:
+            own = pipeline.load_handout(project, path)[1].outputs if handout else i18n.languages(project.sources, pipeline.check(path))
+            for lang in languages or own:
+                pdf, built, images = export(project, path, lang, form, dpi, pages, handout, rebuild, options)
+                for written in ([pdf] if built else []) + images:
+                    report.wrote(written)
+        except UserError as error:
+            problems.extend(error.problems)
+    return problems

@@ -1,0 +1,85 @@
+"""`qrs export`: sheets' and handouts' pages as PNG or SVG files in build/export/."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from xml.etree import ElementTree
+
+import pytest
+from PIL import Image
+
+from generator.output import export
+from generator.project import Project
+from tests.conftest import ROOT, SOURCES
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """The project's own sources: a two-page sheet (wab2) and a handout drawn from it."""
+    root = tmp_path_factory.mktemp("export")
+    shutil.copytree(SOURCES, root / "sources")
+    return Project.at(root / "sources")
+
+
+def qrs(project: Project, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(project.sources), *args],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def test_png_pages_at_the_resolution_asked(project):
+    pdf, built, images = export.export(project, project.sources / "wab2.yaml", "en", "png", dpi=100)
+    assert built and pdf == project.pdf_path("wab2", "en")
+    assert [image.relative_to(project.build).as_posix() for image in images] == ["export/wab2.en-1.png",
+                                                                                 "export/wab2.en-2.png"]
+    with Image.open(images[1]) as page:  # A4 landscape, 297 × 210 mm, at 100 dots an inch
+        assert page.format == "PNG" and abs(page.size[0] - 1169) <= 1 and abs(page.size[1] - 827) <= 1
+
+
+def test_only_the_pages_asked_and_a_page_past_the_end_is_refused(project):
+    _, built, images = export.export(project, project.sources / "wab2.yaml", "en", "png", dpi=50, pages=(2,))
+    assert not built and [image.name for image in images] == ["wab2.en-2.png"]  # the PDF above is reused
+    with pytest.raises(export.ExportError, match="has 2 page"):
+        export.export(project, project.sources / "wab2.yaml", "en", "png", pages=(3,))
+
+
+def test_pages_are_parsed_strictly():
+    assert export.parse_pages("2, 1,2") == (1, 2) and export.parse_pages(None) == ()
+    for bad in ("0", "1-2", "a", "1,,2"):
+        with pytest.raises(ValueError):
+            export.parse_pages(bad)
+
+
+def test_the_command_exports_a_handout_in_every_language(project):
+    result = qrs(project, "export", "wab2-english-hundred-years-war", "--dpi", "40")
+    assert result.returncode == 0, result.stderr
+    folder = project.build / "export" / "handouts"
+    assert sorted(path.name for path in folder.glob("*.png")) == ["wab2-english-hundred-years-war.en-1.png",
+                                                                  "wab2-english-hundred-years-war.fr-1.png"]
+
+
+def test_the_command_says_what_is_wrong_with_the_usage_exit_code(project):
+    past = qrs(project, "export", "wab2", "--lang", "en", "--pages", "5")
+    assert past.returncode == 64 and "has 2 page(s): no page 5" in past.stderr and "Traceback" not in past.stderr
+    bad = qrs(project, "export", "wab2", "--pages", "first")
+    assert bad.returncode == 64 and "--pages" in bad.stderr
+    unknown = qrs(project, "export", "nope")
+    assert unknown.returncode == 2 and "no sheet named nope" in unknown.stderr
+
+
+@pytest.mark.skipif(export.converter() is None, reason="no pdftocairo: apt-get install poppler-utils")
+def test_svg_is_a_vector_drawing_of_the_page(project):
+    _, _, images = export.export(project, project.sources / "wab2.yaml", "en", "svg", pages=(1,))
+    assert [image.name for image in images] == ["wab2.en-1.svg"]
+    root = ElementTree.parse(images[0]).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("viewBox").split()[2:] == ["841.889764", "595.275591"]  # A4 landscape in points
+    assert len(root.findall(".//{http://www.w3.org/2000/svg}use")) > 2000  # each letter placed: drawn, not a picture
+    assert not root.findall(".//{http://www.w3.org/2000/svg}image")
+
+
+def test_svg_without_its_converter_says_how_to_install_it(project, monkeypatch):
+    monkeypatch.setattr(export, "converter", lambda: None)
+    with pytest.raises(export.ExportError, match="apt-get install poppler-utils"):
+        export.export(project, project.sources / "wab2.yaml", "en", "svg")
