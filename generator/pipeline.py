@@ -257,7 +257,7 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
         raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
     sheet_located, sheet = load(sheet_path)
     keywords = keyword_index(sheet)
-    found = [*handouts.findings(handout, sheet), *markup_findings(handout, keywords),
+    found = [*handouts.findings(handout, sheet), *markup_findings(handout, keywords, sheet.result_names()),
              *glyphs.glyph_findings(handout, handout.lang, keywords)]
     if handout.handout != path.stem:
         found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))

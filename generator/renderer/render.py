@@ -88,6 +88,7 @@ class Inline:
     def __init__(self, sheet: Sheet, lang: str, gloss: bool = False, anchors: dict[str, str] | None = None):
         self.typo = typography.for_language(lang)
         self.keywords = keyword_index(sheet)
+        self.results = sheet.result_names()
         self.gloss = gloss
         self.glossed: set[str] = set()
         self.anchors = anchors  # keyword id → the id of its definition on the page: references become links
@@ -111,10 +112,11 @@ class Inline:
         if not text:
             return Markup("")
         namer = self.name_keyword_glossed if self.gloss else self.name_keyword
-        return markup.to_html(markup.parse(text), self.typo, namer, self.keyword_anchor if self.anchors else None)
+        return markup.to_html(markup.parse(text), self.typo, namer, self.keyword_anchor if self.anchors else None,
+                              self.results.get)
 
     def plain(self, text: str) -> str:
-        return markup.to_plain(markup.parse(text), self.typo, self.name_keyword)
+        return markup.to_plain(markup.parse(text), self.typo, self.name_keyword, self.results.get)
 
 
 @dataclass(frozen=True)

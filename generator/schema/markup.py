@@ -1,6 +1,7 @@
 """The inline markup of source text: small, safe, and parsed in one place.
 
     **bold**   *italic*   {keyword}   {keyword|shown text}   [^footnote]   \\* a literal star
+    {result:BLOCK/ROW}   {result:BLOCK/ROW|shown text}   a named result of a dice table, printed as its name
 
 Anything that looks like an HTML tag is refused: sources carry data, templates carry HTML.
 """
@@ -17,6 +18,7 @@ _TOKEN = re.compile(
     r"\\(?P<escaped>[*{}\[\]\\])"
     r"|\*\*(?P<strong>(?=\S).+?(?<=\S))\*\*"
     r"|\*(?P<em>(?=[^\s*]).+?(?<=[^\s*]))\*"
+    r"|\{result:(?P<result>[^{}|]+)(?:\|(?P<result_shown>[^{}]+))?\}"
     r"|\{(?P<keyword>[^{}|]+)(?:\|(?P<shown>[^{}]+))?\}"
     r"|\[\^(?P<footnote>[^\]\s]+)\]"
 )
@@ -41,11 +43,17 @@ class KeywordRef:
 
 
 @dataclass(frozen=True)
+class ResultRef:
+    ref: str  # BLOCK/ROW: a dice table's row, by ids
+    shown: str | None
+
+
+@dataclass(frozen=True)
 class FootnoteRef:
     key: str
 
 
-Token = Union[Text, Styled, KeywordRef, FootnoteRef]
+Token = Union[Text, Styled, KeywordRef, ResultRef, FootnoteRef]
 
 
 def html_tag_at(text: str) -> int | None:
@@ -74,6 +82,8 @@ def _token(match: re.Match) -> Token:
         return Styled("strong", parse(match["strong"]))
     if match["em"] is not None:
         return Styled("em", parse(match["em"]))
+    if match["result"] is not None:
+        return ResultRef(match["result"].strip(), match["result_shown"])
     if match["keyword"] is not None:
         return KeywordRef(match["keyword"].strip(), match["shown"])
     return FootnoteRef(match["footnote"])
@@ -89,19 +99,23 @@ def walk(tokens: tuple[Token, ...]) -> Iterator[Token]:
 # How a keyword reference is shown: given the key and the author's text, the words to print.
 KeywordNamer = Callable[[str, "str | None"], str]
 Typographer = Callable[[str], str]
+# The name a result reference prints: the named result of the dice table's row (BLOCK/ROW), or None if unknown.
+ResultNamer = Callable[[str], "str | None"]
 # Where a keyword reference links to (the web edition: its definition on the page), or None for no link.
 KeywordLinker = Callable[[str], "str | None"]
 
 
 def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer,
-            link_keyword: KeywordLinker | None = None) -> Markup:
+            link_keyword: KeywordLinker | None = None, name_result: ResultNamer | None = None) -> Markup:
     parts: list[str] = []
     for token in tokens:
         if isinstance(token, Text):
             parts.append(escape(typo(token.value)))
         elif isinstance(token, Styled):
-            inner = to_html(token.children, typo, name_keyword, link_keyword)
+            inner = to_html(token.children, typo, name_keyword, link_keyword, name_result)
             parts.append(Markup(f"<{token.style}>{inner}</{token.style}>"))
+        elif isinstance(token, ResultRef):
+            parts.append(Markup('<em class="result-ref">{}</em>').format(typo(_result_name(token, name_result))))
         elif isinstance(token, KeywordRef):
             name = typo(name_keyword(token.key, token.shown))
             target = link_keyword(token.key) if link_keyword else None
@@ -114,14 +128,21 @@ def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordN
     return Markup("".join(parts))
 
 
-def to_plain(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer) -> str:
+def _result_name(token: ResultRef, name_result: ResultNamer | None) -> str:
+    return token.shown or (name_result(token.ref) if name_result else None) or token.ref
+
+
+def to_plain(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer,
+             name_result: ResultNamer | None = None) -> str:
     """The words a reader sees, as they are printed (used to check PDFs for completeness)."""
     parts: list[str] = []
     for token in tokens:
         if isinstance(token, Text):
             parts.append(typo(token.value))
         elif isinstance(token, Styled):
-            parts.append(to_plain(token.children, typo, name_keyword))
+            parts.append(to_plain(token.children, typo, name_keyword, name_result))
+        elif isinstance(token, ResultRef):
+            parts.append(typo(_result_name(token, name_result)))
         elif isinstance(token, KeywordRef):
             parts.append(typo(name_keyword(token.key, token.shown)))
         else:

@@ -321,6 +321,7 @@ class TableBlock(BlockBase):
 
 
 class DiceResult(Model):
+    id: Id | None = Field(None, description="A stable id, so that texts can name this result: {result:BLOCK/ID}.")
     roll: Annotated[str, StringConstraints(min_length=1, max_length=30)] = Field(
         description="The results the row covers: 7, 3-4 (or 3~4), 10+, or several: '16, 21', '11-15, 62'.")
     name: OptionalText | None = Field(None, description="A named result, printed in italics before the text.")
@@ -740,6 +741,11 @@ class Sheet(Model):
     def boxed_changes(self) -> list[Change]:
         """This edition's changes the printed box lists: of its kinds, in the sheet's language."""
         return [change for change in self.current_changes if change.kind in self.box_kinds and change.concerns(self.lang)]
+
+    def result_names(self) -> dict[str, str]:
+        """The named results of the dice tables, by BLOCK/ROW: what a {result:BLOCK/ROW} reference prints."""
+        return {f"{block.id}/{row.id}": row.name for block in self.blocks() if block.type == "dice"
+                for row in block.rows if row.id and row.name}
 
     def changes_after(self, edition: str) -> list[tuple[Edition, list[Change]]]:
         """What changes play since `edition`: each newer edition's rules and clarifications in the sheet's

@@ -137,11 +137,11 @@ def _duplicate_ids(sheet: Sheet):
 
 
 def _markup(sheet: Sheet):
-    yield from markup_findings(sheet, keyword_index(sheet))
+    yield from markup_findings(sheet, keyword_index(sheet), sheet.result_names())
 
 
-def markup_findings(model: Model, keywords: dict[str, Keyword]):
-    """Raw HTML and unknown keyword references in the prose of a sheet or handout."""
+def markup_findings(model: Model, keywords: dict[str, Keyword], results: dict[str, str]):
+    """Raw HTML, unknown keyword and result references in the prose of a sheet or handout."""
     for loc, text in prose(model):
         offset = markup.html_tag_at(text)
         if offset is not None:
@@ -150,6 +150,11 @@ def markup_findings(model: Model, keywords: dict[str, Keyword]):
         for token in markup.walk(markup.parse(text)):
             if isinstance(token, markup.KeywordRef) and token.key.casefold() not in keywords:
                 yield loc, f"unknown keyword {{{token.key}}}: define it under keywords, or write \\{{ for a literal brace"
+            if isinstance(token, markup.ResultRef) and token.ref not in results:
+                near = difflib.get_close_matches(token.ref, sorted(results), n=1)
+                hint = f": did you mean '{near[0]}'?" if near else (
+                    f" (named results: {', '.join(sorted(results))})" if results else ": give the dice row an id and a name")
+                yield loc, f"no named result '{token.ref}': expected BLOCK/ROW, a dice table's row with an id and a name{hint}"
 
 
 def _footnotes(block, here: tuple):

@@ -38,3 +38,11 @@ def test_a_less_than_sign_that_opens_no_tag_is_text():
 def test_plain_text_is_what_prints():
     tokens = markup.parse("*Corrompu* – {kw}[^2]")
     assert markup.to_plain(tokens, str, lambda key, shown: "Savage") == "Corrompu – Savage2"
+
+
+def test_a_result_reference_is_its_own_token_and_prints_the_result_name():
+    tokens = markup.parse("après une {result:injuries/concussion} ou un {result:injuries/out|K.-O.}")
+    assert [token for token in tokens if isinstance(token, markup.ResultRef)] == [
+        markup.ResultRef("injuries/concussion", None), markup.ResultRef("injuries/out", "K.-O.")]
+    names = {"injuries/concussion": "Commotion"}.get
+    assert markup.to_plain(tokens, str, lambda key, shown: shown or key, names) == "après une Commotion ou un K.-O."
