@@ -150,14 +150,18 @@ def test_the_documented_limits_are_the_enforced_ones():
 
     from generator.schema import model, validate
 
-    id_length = next(arg.max_length for arg in get_args(model.Id)[1:] if getattr(arg, "max_length", None))
+    def annotated_bound(annotated, attribute: str) -> int:  # a limit an Annotated type carries (Id, Columns)
+        constraints = [item for arg in get_args(annotated)[1:] for item in [arg, *getattr(arg, "metadata", [])]]
+        return next(getattr(item, attribute) for item in constraints if getattr(item, attribute, None))
+
+    id_length = annotated_bound(model.Id, "max_length")
     limits = {
         "size of a source file": f"{load.MAX_SOURCE_BYTES} bytes ({load.MAX_SOURCE_BYTES // 2**20} MiB)",
         "lists and mappings nested in one another": f"{load.MAX_NESTING}",
         "characters in one text (a title, a paragraph, a cell)": f"{model.MAX_TEXT}",
         "rows of a table, a dice table or a list (steps, items, paragraphs, units)": f"{model.MAX_ROWS}",
         "items of all the lists of a source together": f"{load.MAX_SOURCE_ITEMS}",
-        "columns of a table, cells in a row": f"{_bound(model.TableBlock, 'columns', 'max_length')}",
+        "columns of a table, cells in a row": f"{annotated_bound(model.Columns, 'max_length')}",
         "columns one cell spans": f"{_bound(model.Cell, 'span', 'le')}",
         "row keys × column keys of a matrix": (f"{_bound(model.MatrixBlock, 'row_keys', 'max_length')} × "
                                                f"{_bound(model.MatrixBlock, 'column_keys', 'max_length')}"),
@@ -166,7 +170,7 @@ def test_the_documented_limits_are_the_enforced_ones():
         "columns of a page (`paper.columns`)": f"{_bound(model.Paper, 'columns', 'le')}",
         "characters in an id": f"{id_length}",
     }
-    assert _bound(model.Row, "cells", "max_length") == _bound(model.TableBlock, "columns", "max_length")
+    assert _bound(model.Row, "cells", "max_length") == annotated_bound(model.Columns, "max_length")
     for block, name in [(model.TableBlock, "rows"), (model.DiceBlock, "rows"), (model.ModifiersBlock, "items"),
                         (model.SequenceBlock, "steps"), (model.TextBlock, "content")]:
         assert _bound(block, name, "max_length") == model.MAX_ROWS, (block, name)

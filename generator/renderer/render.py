@@ -167,7 +167,7 @@ class Item:
         if self.widths:
             return Markup("<colgroup>{}</colgroup>").format(
                 Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
-        columns = self.block.columns if self.block is not None and self.block.type == "table" else []
+        columns = self.block.header if self.block is not None and self.block.type == "table" else []
         if any(column.width for column in columns):
             return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
                 Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")

@@ -14,7 +14,8 @@ from typing import Annotated, ClassVar, Iterator, Literal, Union, get_args
 
 from generator.schema import markup, rules
 from babel import Locale, UnknownLocaleError
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, StringConstraints, Tag,
+                      field_validator, model_validator)
 
 
 class Translatable:
@@ -283,11 +284,22 @@ class Row(Model):
         return sum(cell.span for cell in self.cells)
 
 
+Columns = Annotated[list[Column], Field(min_length=1, max_length=12)]
+
+
 class TableBlock(BlockBase):
     """A table with a header and rows; a cell spans columns as {text: …, span: 2}."""
 
     type: Literal["table"]
-    columns: Annotated[list[Column], Field(min_length=1, max_length=12)]
+    columns: Annotated[Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],
+                       Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns")] = Field(description="The table's columns (title, align, width, nowrap), or the name of one "
+                                              "of the sheet's column_sets.")
+    _shared: list[Column] | None = PrivateAttr(None)  # the named set's columns, given by the sheet
+
+    @property
+    def header(self) -> list[Column]:
+        """The columns the table prints: its own, or the named set's (translated with the sheet's column_sets)."""
+        return (self._shared or []) if isinstance(self.columns, str) else self.columns
     rows: Annotated[list[Row], Field(min_length=1, max_length=MAX_ROWS)]
 
     @field_validator("rows", mode="before")
@@ -298,17 +310,19 @@ class TableBlock(BlockBase):
         return rows
 
     def check(self) -> Iterator[Finding]:
-        width = len(self.columns)
+        if not self.header:
+            return  # an unknown column set: the sheet names it
+        width = len(self.header)
         for index, row in enumerate(self.rows):
             if row.width != width:
                 yield ("rows", index), f"this row fills {counted(row.width, 'column')}; the table has {width}"
 
     @property
     def has_header(self) -> bool:
-        return any(column.title for column in self.columns)
+        return any(column.title for column in self.header)
 
     def row_facts(self) -> Iterator[Fact]:
-        titles = [column.title or str(n + 1) for n, column in enumerate(self.columns)]
+        titles = [column.title or str(n + 1) for n, column in enumerate(self.header)]
         for r, row in enumerate(self.rows):
             position = 0
             for c, cell in enumerate(row.cells):
@@ -718,6 +732,9 @@ class Sheet(Model):
     paper: Paper = Field(default_factory=Paper)
     keywords: list[Keyword] = Field(default_factory=list)
     characteristics: list[Characteristic] = Field(default_factory=list, description="The game's unit profile, for handouts.")
+    column_sets: dict[Id, Columns] = Field(
+        default_factory=dict, description="Named sets of table columns that tables share by name (columns: price); "
+                                          "their titles are translated once.")
     changelog: list[Edition] = Field(default_factory=list, description="Newest first; the first is this edition.")
     changes_box: bool | list[ChangeKind] = Field(
         True, description="The box of this edition's changes: true lists rules and clarifications, a list of kinds "
@@ -727,6 +744,14 @@ class Sheet(Model):
     def blocks(self):
         for section in self.sections:
             yield from section.blocks
+
+    @model_validator(mode="after")
+    def _shared_columns(self):
+        """Tables that name a column set print its columns (a name the sheet lacks is a finding of validate)."""
+        for block in self.blocks():
+            if block.type == "table" and isinstance(block.columns, str):
+                block._shared = self.column_sets.get(block.columns)
+        return self
 
     @property
     def current_changes(self) -> list[Change]:

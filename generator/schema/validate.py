@@ -60,6 +60,9 @@ def findings(sheet: Sheet):
             elif hasattr(block, "check"):
                 for loc, message in block.check():
                     yield here + loc, message
+            if block.type == "table" and isinstance(block.columns, str) and block.columns not in sheet.column_sets:
+                sets = ", ".join(sheet.column_sets) or "none: declare them under column_sets"
+                yield here + ("columns",), f"no column set '{block.columns}' (the sheet's: {sets})"
             yield from _footnotes(block, here)
             if block.type == "glossary":
                 for k, key in enumerate(block.keywords or []):
@@ -296,6 +299,8 @@ def describe_error(error: dict) -> str:
     if kind == "string_pattern_mismatch" and field in _FORMS:
         return f"'{_shown(given)}' does not have the expected form for '{field}': expected {_FORMS[field]}"
     if kind == "string_pattern_mismatch":
+        if field == "column_set":
+            return f"'{_shown(given)}' is not the name of a column set: 'columns' takes a list of columns, or a set's id"
         if field in ("id", "sheet", "keywords", "handout", "armour", "weapons", "include", "exclude", "troop"):
             return f"'{_shown(given)}' is not a valid id: use lowercase letters, digits and hyphens"
         return f"'{_shown(given)}' does not have the expected form for '{field}' ({error['ctx']['pattern']})"
