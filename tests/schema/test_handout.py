@@ -158,6 +158,17 @@ def test_a_printed_move_penalty_that_disagrees_with_the_item_is_an_error(tmp_pat
     assert problem.message == "the printed move penalty 'Aucune / -2ps[^8]' does not match the item's move (-1)"
 
 
+def test_move_penalties_must_reduce_one_of_the_sheets_characteristics(tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    wab = sources / "wab2.yaml"
+    wab.write_text(wab.read_text(encoding="utf-8").replace("characteristic: M}", "characteristic: Mv}"), encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        pipeline.check(wab)
+    [problem] = caught.value.problems
+    assert problem.message == "unknown characteristic 'Mv': the sheet's profile is M WS BS S T W I A Ld"
+
+
 def write_handout(tmp_path: Path, body: str) -> Path:
     path = tmp_path / "broken.yaml"
     path.write_text("handout: broken\nsheet: wab2\narmy: Test\nlang: fr\ndate: 2026-11-21\n" + body, encoding="utf-8")
