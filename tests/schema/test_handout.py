@@ -286,10 +286,18 @@ def test_the_printed_wab_handout_omits_what_the_army_does_not_use(built_handouts
         assert word not in text
 
 
-def test_the_printed_warhammer_handout_has_no_magic_phase(built_handouts):
-    for lang, unit, magic in [("fr", "Tueurs de trolls", "Fiasco"), ("en", "Troll Slayers", "Miscast")]:
+def test_the_printed_warhammer_handout_keeps_only_the_dispel_dice_of_the_magic_phase(built_handouts):
+    for lang, unit, magic, dispel in [("fr", "Tueurs de trolls", "Fiasco", "Dés de Dissipation"),
+                                      ("en", "Troll Slayers", "Miscast", "Dispel dice")]:
         text = pdf_text(built_handouts[("warhammer-dwarfs", lang)])
-        assert unit in text and magic not in text
+        assert unit in text and magic not in text and dispel in text
+        assert "5+/6+" in text  # the Rangers' two saves
+
+
+def test_the_printed_wab_handout_carries_the_rules_its_army_uses_every_turn(built_handouts):
+    text = pdf_text(built_handouts[("wab2-english-hundred-years-war", "en")])
+    for words in ["Stand & Shoot", "Fire & Flee", "Panic", "Rally", "Army Standard", "Move less the armour"]:
+        assert words in text
 
 
 def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
