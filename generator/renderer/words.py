@@ -21,6 +21,8 @@ UI_WORDS = {
     "save": "Sv",
     "equipment": "Equipment",
     "special_rules": "Special rules",
+    "move_derived": "Move less the armour's move penalties.",
+    "saves_split": "Against shooting / in close combat with a two-handed weapon, no shield.",
     "continued": "(cont.)",
     "other_changes": "Other corrections (spelling, layout): {count}, listed by qrs changelog {sheet}",
     "kind_rules": "Rules",

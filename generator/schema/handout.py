@@ -18,6 +18,7 @@ from generator.schema import markup
 from generator.schema.model import (
     Block,
     Finding,
+    Footnote,
     GlossaryBlock,
     Handout,
     HandoutUnit,
@@ -39,13 +40,20 @@ def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
     saves = saves_block(sheet)
     rows = row_index(sheet)
     keywords = keyword_index(sheet)
+    own = {weapon.id for weapon in handout.weapons}
+    for w, weapon in enumerate(handout.weapons):
+        if weapon.id in rows:
+            yield ("weapons", w, "id"), f"'{weapon.id}' is already a row of the sheet's tables: name that row in the units instead"
     for u, unit in enumerate(handout.units):
         here = ("units", u)
         yield from _profile_findings(unit, sheet, here)
         for w, ref in enumerate(unit.weapons):
             matches = rows.get(ref, [])
+            if ref in own:
+                continue
             if not matches:
-                yield here + ("weapons", w), f"unknown weapon '{ref}': no row of the sheet's tables has this id{_suggest(ref, rows)}"
+                yield here + ("weapons", w), (f"unknown weapon '{ref}': neither a row of the sheet's tables nor a weapon of "
+                                              f"the handout{_suggest(ref, [*rows, *own])}")
             elif len(matches) > 1:
                 tables = " or ".join(f"{table.id}/{ref}" for table, _ in matches)
                 yield here + ("weapons", w), f"'{ref}' is a row of several tables: write {tables}"
@@ -58,6 +66,17 @@ def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
         for i, ref in enumerate(getattr(handout, field) or []):
             if ref not in parts:
                 yield (field, i), f"unknown section '{ref}': not a section or block id of the sheet{_suggest(ref, parts)}"
+    yield from _kept_findings(handout, sheet)
+
+
+def _kept_findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
+    """`except` names blocks of the sections `exclude` leaves out."""
+    excluded = {block.id for section in sheet.sections if section.id in (handout.exclude or []) for block in section.blocks}
+    for i, ref in enumerate(handout.kept or []):
+        if ref not in excluded:
+            yield ("except", i), (f"'{ref}' is not a block of an excluded section: except keeps blocks of the sections "
+                                  f"exclude leaves out{_suggest(ref, excluded)}")
+
 
 
 def _duplicate_units(handout: Handout) -> Iterator[Finding]:
@@ -139,7 +158,7 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
         trimmed(block) for block in sheet.blocks()
         if block.id not in chosen_ids and (block.id in used_rows or (block is saves and worn))
     ]
-    sections = [Section(id="handout-units", title=words["units"], blocks=[_roster(handout, sheet, saves)])]
+    sections = [Section(id="handout-units", title=words["units"], blocks=[_roster(handout, sheet, saves, words)])]
     if equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
     rules = _rules_blocks(special_rules(handout, sheet, equipment), sheet, chosen_ids)
@@ -162,8 +181,9 @@ def _used_rows(handout: Handout, sheet: Sheet) -> dict[str, set[int]]:
     used: dict[str, set[int]] = defaultdict(set)
     for unit in handout.units:
         for ref in unit.weapons:
-            table, index = rows[ref][0]
-            used[table.id].add(index)
+            if ref in rows and ref not in {weapon.id for weapon in handout.weapons}:
+                table, index = rows[ref][0]
+                used[table.id].add(index)
     return used
 
 
@@ -177,7 +197,8 @@ def _chosen_sections(handout: Handout, sheet: Sheet) -> list[tuple[Section, list
             blocks = section.blocks if section.id in handout.include else [
                 block for block in section.blocks if block.id in handout.include]
         else:
-            blocks = [] if section.id in handout.exclude else [
+            kept = set(handout.kept or ())
+            blocks = [block for block in section.blocks if block.id in kept] if section.id in handout.exclude else [
                 block for block in section.blocks if block.id not in handout.exclude]
         if blocks:
             chosen.append((section, blocks))
@@ -199,23 +220,64 @@ def _with_used_notes(block):
     return block.model_copy(update={"notes": [note for note in block.notes if note.id in referenced]})
 
 
-def _roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None) -> RosterBlock:
-    rows = row_index(sheet)
-    items = {item.id: item for item in saves.items} if saves else {}
-    units = []
-    for unit in handout.units:
-        gear = [rows[ref][0][0].rows[rows[ref][0][1]].cells[0].text for ref in unit.weapons]
-        gear += [items[ref].name for ref in unit.armour]
-        gear += [unit.equipment] if unit.equipment else []
-        units.append(RosterUnit(
-            id=unit.id, name=unit.name,
-            profile=[unit.profile[characteristic.id] for characteristic in sheet.characteristics],
-            equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
-            rules=", ".join(f"{{{rule}}}" for rule in unit.rules) or None,
-            save=_save_shown(saves, unit.armour),
-        ))
+def _roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None, words: dict[str, str]) -> RosterBlock:
+    notes: dict[str, str] = {}  # the roster's footnotes, numbered as they first appear: text → id
+
+    def noted(value: str, note: str) -> str:
+        return f"{value}[^{notes.setdefault(note, str(len(notes) + 1))}]"
+
+    units = [_roster_unit(handout, unit, sheet, saves, words, noted) for unit in handout.units]
     labels = [characteristic.label for characteristic in sheet.characteristics]
-    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units)
+    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units,
+                       notes=[Footnote(id=key, text=text) for text, key in notes.items()])
+
+
+def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: SavesBlock | None,
+                 words: dict[str, str], noted) -> RosterUnit:
+    """One unit's row: its move less its armour's penalties, and two saves when a two-handed weapon
+    leaves its shield out of close combat; each derived value marked with the note that explains it."""
+    own = {weapon.id: weapon for weapon in handout.weapons}
+    items = {item.id: item for item in saves.items} if saves else {}
+    gear = [own[ref].name if ref in own else _row_name(row_index(sheet), ref) for ref in unit.weapons]
+    gear += [items[ref].name for ref in unit.armour] + ([unit.equipment] if unit.equipment else [])
+    profile = [unit.profile[characteristic.id] for characteristic in sheet.characteristics]
+    moved = _moved(saves, unit, sheet)
+    if moved is not None:
+        profile[moved[0]] = noted(str(moved[1]), words["move_derived"])
+    save = _save_shown(saves, unit.armour)
+    if any(own[ref].two_handed for ref in unit.weapons if ref in own):
+        close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
+        save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
+    return RosterUnit(
+        id=unit.id, name=unit.name, profile=profile,
+        equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
+        rules=", ".join(f"{{{rule}}}" for rule in unit.rules) or None,
+        save=save,
+    )
+
+
+def _row_name(rows: dict[str, list[tuple[TableBlock, int]]], ref: str) -> str:
+    table, index = rows[ref][0]
+    return table.rows[index].cells[0].text
+
+
+def _moved(saves: SavesBlock | None, unit: HandoutUnit, sheet: Sheet) -> tuple[int, int] | None:
+    """The unit's move less its armour's penalties, as (position in the profile, value); None when unchanged
+    (no penalty, or a move that is not a number, such as 2D6)."""
+    if saves is None or saves.move_penalties is None:
+        return None
+    penalty = saves.move_penalty(unit.armour)
+    ids = [characteristic.id for characteristic in sheet.characteristics]
+    base = unit.profile.get(saves.move_penalties.characteristic, "")
+    if not penalty or not base.isdigit():
+        return None
+    return ids.index(saves.move_penalties.characteristic), max(int(base) - penalty, 0)
+
+
+def _without_shields(saves: SavesBlock | None, armour: list[str]) -> list[str]:
+    """A unit's armour as it fights with a two-handed weapon: its shields stay on its back."""
+    shields = {item.id for item in saves.items if item.shield} if saves else set()
+    return [ref for ref in armour if ref not in shields]
 
 
 def _save_shown(saves: SavesBlock | None, armour: list[str]) -> str | None:
@@ -240,7 +302,7 @@ def special_rules(handout: Handout, sheet: Sheet, equipment: list[Block]) -> lis
     """The keywords the units name or their equipment mentions, and those their definitions mention, in sheet order."""
     index = keyword_index(sheet)
     texts = [text for block in equipment for _, text in prose(block)]
-    texts += [unit.equipment for unit in handout.units if unit.equipment]
+    texts += [unit.equipment for unit in handout.units if unit.equipment] + [weapon.name for weapon in handout.weapons]
     wanted = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules}
     wanted |= mentioned_keywords(texts, index)
     frontier = set(wanted)

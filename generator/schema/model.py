@@ -9,6 +9,7 @@ contents that may be language-neutral ("4+", "2D6"); they carry markup too.
 from __future__ import annotations
 
 import datetime
+import re
 from functools import cache
 from typing import Annotated, ClassVar, Iterator, Literal, Union, get_args
 
@@ -576,6 +577,21 @@ class Protection(Model):
         return int(self.bonus[1]) if self.bonus else 0
 
 
+class MovePenalty(Model):
+    """What a piece of armour takes off the unit's move; the penalties of several pieces add up."""
+
+    penalty: Annotated[int, Field(ge=1, le=9, description="How much it takes off: 1 for -1.")]
+    with_shield: bool = Field(False, description="Only when the unit also carries a shield (WAB heavy armour).")
+
+
+class MoveColumn(Model):
+    """Where a saves table prints its items' move penalties, and which characteristic they reduce."""
+
+    column: Annotated[int, Field(ge=1, le=12, description="The extra column (from 1) that prints them.")]
+    characteristic: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")] = Field(
+        "M", description="The id of the sheet's characteristic they reduce.")
+
+
 class SaveItem(Model):
     """A piece of armour, a shield or a mount, and what it gives each troop type."""
 
@@ -585,6 +601,8 @@ class SaveItem(Model):
     troop: Id | None = Field(None, description="A unit with this item reads this troop column (a horse: mounted).")
     saves: dict[Id, Protection] = Field(default_factory=dict, description="By troop id; a troop left out cannot use it.")
     extra: list[Cell] = Field(default_factory=list, description="Cells of the block's extra columns.")
+    move: MovePenalty | None = Field(None, description="What it takes off the move, printed in the column "
+                                                       "the block's move_penalties names.")
 
     @field_validator("extra", mode="before")
     @classmethod
@@ -605,8 +623,11 @@ class SavesBlock(BlockBase):
     columns: list[Column] = Field(default_factory=list, description="Extra columns printed after the troops'.")
     none: OptionalText = Field("–", description="Printed where an item gives a troop type nothing.")
     items: Annotated[list[SaveItem], Field(min_length=1, max_length=MAX_ROWS)]
+    move_penalties: MoveColumn | None = Field(
+        None, description="The extra column printing the items' move penalties: handouts derive a unit's move from them.")
 
     def check(self) -> Iterator[Finding]:
+        yield from self._move_findings()
         troops = {troop.id for troop in self.troops}
         for index, item in enumerate(self.items):
             for troop in item.saves:
@@ -616,6 +637,33 @@ class SavesBlock(BlockBase):
                 yield ("items", index, "troop"), f"unknown troop '{item.troop}': expected one of {sorted(troops)}"
             if len(item.extra) != len(self.columns):
                 yield ("items", index, "extra"), f"{counted(len(item.extra), 'extra cell')} for {counted(len(self.columns), 'extra column')}"
+
+    def _move_findings(self) -> Iterator[Finding]:
+        """The printed penalty column and the items' `move` must say the same: the number, or none."""
+        if self.move_penalties is None:
+            for index, item in enumerate(self.items):
+                if item.move:
+                    yield ("items", index, "move"), "a move penalty needs the column that prints it: add move_penalties: {column: …}"
+            return
+        column = self.move_penalties.column
+        if column > len(self.columns):
+            yield ("move_penalties", "column"), f"column {column} of {counted(len(self.columns), 'extra column')}"
+            return
+        for index, item in enumerate(self.items):
+            if len(item.extra) < column:
+                continue  # reported as a missing extra cell
+            printed = re.findall(r"\d+", markup.without_footnotes(item.extra[column - 1].text))
+            wanted = [str(item.move.penalty)] if item.move else []
+            if printed != wanted:
+                shown = f"-{item.move.penalty}" if item.move else "no penalty"
+                yield ("items", index, "extra", column - 1), (
+                    f"the printed move penalty '{item.extra[column - 1].text}' does not match the item's move ({shown})")
+
+    def move_penalty(self, item_ids: list[str]) -> int:
+        """What a unit's pieces take off its move, all together."""
+        worn = [item for item in self.items if item.id in item_ids]
+        shielded = any(item.shield for item in worn)
+        return sum(item.move.penalty for item in worn if item.move and (shielded or not item.move.with_shield))
 
     def troop_of(self, item_ids: list[str]) -> str:
         """The column a unit reads: the one its mount selects, else the first."""
@@ -789,6 +837,14 @@ class Sheet(Model):
 
 
 
+class HandoutWeapon(Model):
+    """A weapon of the army that the sheet has no row for (a great weapon), named once for every unit."""
+
+    id: Id
+    name: Text
+    two_handed: bool = Field(False, description="true: no shield in close combat while fighting with it.")
+
+
 class HandoutUnit(Model):
     """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
 
@@ -796,7 +852,8 @@ class HandoutUnit(Model):
     name: Text
     profile: dict[Annotated[str, StringConstraints(max_length=12)], Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE]] = Field(
         description="A value for each of the sheet's characteristics, by id: {M: '4', WS: '3', …}.")
-    weapons: list[RowRef] = Field(default_factory=list, description="Rows of the sheet's tables, by id.")
+    weapons: list[RowRef] = Field(default_factory=list, description="Rows of the sheet's tables, or the handout's "
+                                                                    "own weapons, by id.")
     armour: list[Id] = Field(default_factory=list, description="Items of the sheet's saves table, by id.")
     equipment: OptionalText | None = Field(None, description="Other equipment, printed as written.")
     rules: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
@@ -817,12 +874,17 @@ class Handout(Model):
     paper: Paper = Field(default_factory=lambda: Paper(orientation="portrait", pages=1, columns=2))
     include: list[Id] | None = Field(None, description="Sections or blocks of the sheet to print, by id.")
     exclude: list[Id] | None = Field(None, description="Print every section of the sheet but these.")
+    kept: list[Id] | None = Field(None, alias="except", description="With exclude: blocks of the excluded sections "
+                                                                    "to print all the same.")
+    weapons: list[HandoutWeapon] = Field(default_factory=list, description="The army's weapons the sheet has no row for.")
     units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=60)]
 
     @model_validator(mode="after")
     def _include_or_exclude(self) -> "Handout":
         if self.include is not None and self.exclude is not None:
             raise ValueError("give include (sections to print) or exclude (sections to leave out), not both")
+        if self.kept is not None and self.exclude is None:
+            raise ValueError("except keeps blocks of excluded sections: give it with exclude (or name the blocks in include)")
         return self
 
     @property

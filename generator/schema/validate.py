@@ -64,6 +64,11 @@ def findings(sheet: Sheet):
                 sets = ", ".join(sheet.column_sets) or "none: declare them under column_sets"
                 yield here + ("columns",), f"no column set '{block.columns}' (the sheet's: {sets})"
             yield from _footnotes(block, here)
+            if block.type == "saves" and block.move_penalties:
+                reduced = block.move_penalties.characteristic
+                if sheet.characteristics and reduced not in {c.id for c in sheet.characteristics}:
+                    yield here + ("move_penalties", "characteristic"), (
+                        f"unknown characteristic '{reduced}': the sheet's profile is {' '.join(c.id for c in sheet.characteristics)}")
             if block.type == "glossary":
                 for k, key in enumerate(block.keywords or []):
                     if key not in {kw.id for kw in sheet.keywords}:
@@ -276,6 +281,8 @@ def describe_error(error: dict) -> str:
     field = next((part for part in reversed(loc) if isinstance(part, str)), "value")
     given = error.get("input")
     ctx = error.get("ctx", {})
+    if not loc and kind == "value_error":  # a rule of the whole file (include or exclude, not both)
+        return error["msg"].removeprefix("Value error, ")
     if not loc:
         return f"the file should be a mapping of fields (sheet: …, game: …), not {_kind(given)}"
     if kind == "extra_forbidden":

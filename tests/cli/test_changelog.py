@@ -42,7 +42,8 @@ def test_the_english_box_prints_no_french_correction(built, sheet_id):
     text = " ".join(page.extract_text() for page in PdfReader(built(SOURCES, sheet_id, "en")).pages)
     box = text[text.upper().index("ERRATA IN THIS EDITION"):]  # the box closes the sheet
     english = pipeline.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", "en")
-    french = [change for change in pipeline.check(SOURCES / f"{sheet_id}.yaml").current_changes if change.lang == "fr"]
+    french = [change for edition in pipeline.check(SOURCES / f"{sheet_id}.yaml").changelog
+              for change in edition.changes if change.lang == "fr"]
     assert french and not any(change.text[:25] in box for change in french)
     counted = f"Other corrections (spelling, layout): {len(english.other_changes())}, listed by qrs changelog {sheet_id}"
     assert (counted in " ".join(box.split())) == bool(english.other_changes())
@@ -52,13 +53,17 @@ def test_qrs_changelog_prints_every_change_by_kind_in_each_format():
     sheet = pipeline.check(SOURCES / "wab2.yaml")
     text = qrs("changelog", "wab2")
     assert text.returncode == 0, text.stderr
-    assert text.stdout.splitlines()[0] == "wab2 2.1 (2026-11-21)"
-    assert [line for line in text.stdout.splitlines() if not line.startswith(" ")][1:5] == [
+    lines = text.stdout.splitlines()
+    assert lines[0] == f"wab2 {sheet.edition} ({sheet.date})"
+    edition_2_1 = lines[lines.index("wab2 2.1 (2026-11-21)"):]  # an edition with changes of every kind
+    assert [line for line in edition_2_1 if not line.startswith(" ")][1:5] == [
         "Règles", "Clarifications", "Mise en page", "Orthographe et typographie"]
-    assert text.stdout.count("\n  - ") == sum(len(edition.changes) for edition in sheet.changelog)
+    french = [change for edition in sheet.changelog for change in edition.changes if change.concerns("fr")]
+    assert text.stdout.count("\n  - ") == len(french)  # the English-only entries left out
     data = json.loads(qrs("changelog", "wab2", "--format", "json").stdout)
-    assert [edition["edition"] for edition in data["editions"]] == ["2.1", "2.0"]
-    assert set(data["editions"][0]["changes"]) == set(changelog.KINDS)
+    assert [edition["edition"] for edition in data["editions"]] == [edition.edition for edition in sheet.changelog]
+    assert set(data["editions"][[e.edition for e in sheet.changelog].index("2.1")]["changes"]) == set(changelog.KINDS)
     english = qrs("changelog", "wab2", "--lang", "en", "--format", "markdown").stdout
-    assert english.startswith("## wab2 2.1 (2026-11-21)\n### Rules\n- Saves: mounted too")
+    assert english.startswith(f"## wab2 {sheet.edition} ({sheet.date})\n")
+    assert "## wab2 2.1 (2026-11-21)\n### Rules\n- Saves: mounted too" in english
     assert "Orthographe" not in english and "### Spelling" not in english  # every typo fix of wab2 is French

@@ -208,7 +208,7 @@ def readme_edition_commands() -> list[list[str]]:
 
 def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(tmp_path):
     """The shipped repository has no earlier edition in git: the README's edition commands run on one that has
-    two commits, wab2 2.1 tagged v2.1 and a 2.2 that changes the longbow's short-range strength."""
+    two commits, wab2 2.2 tagged v2.2 and a 2.3 that changes the longbow's short-range strength."""
     sources = tmp_path / "sources"
     (sources / "i18n").mkdir(parents=True)
     shutil.copy(SOURCES / "wab2.yaml", sources)
@@ -216,26 +216,26 @@ def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(t
     author = ("-c", "user.name=t", "-c", "user.email=t@t")
     git(tmp_path, "init", "-q")
     git(tmp_path, *author, "add", ".")
-    git(tmp_path, *author, "commit", "-qm", "wab2 2.1")
-    git(tmp_path, "tag", "v2.1")
+    git(tmp_path, *author, "commit", "-qm", "wab2 2.2")
+    git(tmp_path, "tag", "v2.2")
     source = sources / "wab2.yaml"
     text = source.read_text(encoding="utf-8")
     assert text.count('"3 (3)", "(-1)", Grêle') == 1
     text = text.replace('"3 (3)", "(-1)", Grêle', '"3 (4)", "(-1)", Grêle').replace(
-        'edition: "2.1"\ndate: 2026-11-21', 'edition: "2.2"\ndate: 2026-12-01', 1)
-    source.write_text(text.replace("changelog:\n", 'changelog:\n  - edition: "2.2"\n    date: 2026-12-01\n    changes:\n'
+        'edition: "2.2"\ndate: 2026-11-23', 'edition: "2.3"\ndate: 2026-12-01', 1)
+    source.write_text(text.replace("changelog:\n", 'changelog:\n  - edition: "2.3"\n    date: 2026-12-01\n    changes:\n'
                                    "      - {kind: rules, blocks: [weapons/longbow], text: 'Arc long : F 4 à courte portée.'}\n", 1),
                       encoding="utf-8")
     with (sources / "i18n" / "wab2.en.po").open("a", encoding="utf-8") as catalogue:
-        catalogue.write('\nmsgctxt "changelog/2.2/changes/1/text"\nmsgid "Arc long : F 4 à courte portée."\n'
+        catalogue.write('\nmsgctxt "changelog/2.3/changes/1/text"\nmsgid "Arc long : F 4 à courte portée."\n'
                         'msgstr "Longbow: S 4 at short range."\n')
-    git(tmp_path, *author, "commit", "-qam", "wab2 2.2")
+    git(tmp_path, *author, "commit", "-qam", "wab2 2.3")
     commands = readme_edition_commands()
-    assert [command[:2] for command in commands][:4] == [["diff", "wab2"], ["build", "wab2"], ["build", "wab2"], ["build", "wab2@v2.1"]]
+    assert [command[:2] for command in commands][:4] == [["diff", "wab2"], ["build", "wab2"], ["build", "wab2"], ["build", "wab2@v2.2"]]
     for command in commands:
         result = subprocess.run([sys.executable, "-m", "generator", *command], cwd=tmp_path, capture_output=True, text=True)
         assert result.returncode == 0, f"qrs {' '.join(command)}:\n{result.stdout}{result.stderr}"
         if command[0] == "diff":
             assert "Arc long, F: 3 (3) → 3 (4)" in result.stdout
     assert {path.name for path in (tmp_path / "build").glob("*.pdf")} >= {
-        "wab2.since-2.1.fr.pdf", "wab2.errata-2.1.fr.pdf", "wab2@v2.1.fr.pdf", "wab2@v2.1.en.pdf"}
+        "wab2.since-2.2.fr.pdf", "wab2.errata-2.2.fr.pdf", "wab2@v2.2.fr.pdf", "wab2@v2.2.en.pdf"}

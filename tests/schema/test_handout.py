@@ -10,14 +10,13 @@ from pypdf import PdfReader
 
 from generator.schema import handout as handouts
 from generator import pipeline
+from generator.renderer import words
 from generator.errors import UserError
 from generator.project import Project
 from tests.conftest import SOURCES
 
 HANDOUTS = sorted((SOURCES / "handouts").glob("*.yaml"))
-ENGLISH_WORDS = {"or": "or", "units": "Units", "unit": "Unit", "save": "Sv", "equipment": "Equipment",
-                 "special_rules": "Special rules", "page": "page", "edition": "edition",
-                 "errata": "Errata", "partly_untranslated": "partly untranslated"}
+ENGLISH_WORDS = dict(words.UI_WORDS)
 
 
 def composed(name: str):
@@ -64,7 +63,7 @@ def test_the_roster_shows_each_units_profile_equipment_and_derived_save():
                      "veteran-longbowmen": "6+", "hobilars": "5+"}
     archers = next(unit for unit in roster.units if unit.id == "veteran-longbowmen")
     assert archers.profile == ["4", "3", "4", "3", "3", "1", "3", "1", "8"]
-    assert archers.equipment == "Arc long, Armure légère, Arme de base"
+    assert archers.equipment == "Arc long, Arme de base, Armure légère"  # weapons, then armour
     assert archers.rules == "{elan}"
 
 
@@ -97,11 +96,77 @@ def test_sections_are_chosen_by_id_or_left_out():
     handout, source, sheet = composed("warhammer-dwarfs")
     assert handout.exclude == ["magic"]
     printed = [section.id for section in sheet.sections]
-    assert "magic" not in printed
-    assert [section.id for section in source.sections if section.id != "magic"] == [
-        section for section in printed if not section.startswith("handout-")]
+    assert [section.id for section in source.sections] == [section for section in printed if not section.startswith("handout-")]
     handout, source, sheet = composed("irregular-wars-new-spain")
     assert [section.id for section in sheet.sections if not section.id.startswith("handout-")] == handout.include
+
+
+def test_an_excluded_section_keeps_the_blocks_named_in_except():
+    handout, source, sheet = composed("warhammer-dwarfs")
+    assert handout.kept == ["dispel-dice"]
+    magic = next(section for section in sheet.sections if section.id == "magic")
+    assert [found.id for found in magic.blocks] == ["dispel-dice"]
+    assert len(block(source, "dispel-dice").rows) == len(magic.blocks[0].rows)  # the whole table, not cut down
+    assert "miscast" not in {found.id for found in sheet.blocks()}
+
+
+@pytest.mark.parametrize("sheet_id, armour, expected", [
+    ("wab2", ["heavy-armour"], 0),
+    ("wab2", ["heavy-armour", "shield"], 1),  # heavy armour slows only with a shield
+    ("wab2", ["heavy-armour", "large-shield", "horse"], 1),
+    ("wab2", ["full-plate", "shield"], 1),
+    ("wab2", ["full-plate", "horse", "full-metal-barding"], 2),  # penalties add up
+    ("wab2", ["light-armour", "shield", "horse", "full-padded-barding"], 0),
+    ("warhammer", ["heavy-armour", "shield"], 0),  # a saves table without move penalties
+])
+def test_a_units_move_penalty_is_derived_through_the_saves_table(sheet_id, armour, expected):
+    sheet = pipeline.check(SOURCES / f"{sheet_id}.yaml")
+    assert handouts.saves_block(sheet).move_penalty(armour) == expected
+
+
+def test_the_roster_prints_the_move_less_the_armours_penalties_with_a_note():
+    _, _, sheet = composed("wab2-english-hundred-years-war")
+    roster = block(sheet, "handout-units")
+    moves = {unit.id: unit.profile[0] for unit in roster.units}
+    assert moves == {"mounted-men-at-arms": "7[^1]", "dismounted-men-at-arms": "3[^1]", "longbowmen": "4",
+                     "veteran-longbowmen": "4", "hobilars": "8"}
+    assert [(note.id, note.text) for note in roster.notes] == [("1", ENGLISH_WORDS["move_derived"])]
+
+
+def test_a_two_handed_weapon_gives_a_close_combat_save_without_the_shield():
+    _, _, sheet = composed("warhammer-dwarfs")
+    roster = block(sheet, "handout-units")
+    saves = {unit.id: unit.save for unit in roster.units}
+    assert saves["rangers"] == "5+/6+[^1]"  # light armour and shield; the great weapon leaves the shield aside
+    assert saves["warriors"] == "4+"  # a shield and no two-handed weapon: one save
+    assert [(note.id, note.text) for note in roster.notes] == [("1", ENGLISH_WORDS["saves_split"])]
+    _, _, sheet = composed("wab2-english-hundred-years-war")
+    saves = {unit.id: unit.save for unit in block(sheet, "handout-units").units}
+    assert saves["dismounted-men-at-arms"] == "3+"  # full plate takes no shield bonus: the same save either way
+
+
+def test_a_printed_move_penalty_that_disagrees_with_the_item_is_an_error(tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    wab = sources / "wab2.yaml"
+    text = wab.read_text(encoding="utf-8")
+    wab.write_text(text.replace('extra: ["Aucune / -1ps[^8]"]', 'extra: ["Aucune / -2ps[^8]"]'), encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        pipeline.check(wab)
+    [problem] = caught.value.problems
+    assert problem.line == text[:text.index("Aucune / -1ps")].count("\n") + 1
+    assert problem.message == "the printed move penalty 'Aucune / -2ps[^8]' does not match the item's move (-1)"
+
+
+def test_move_penalties_must_reduce_one_of_the_sheets_characteristics(tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    wab = sources / "wab2.yaml"
+    wab.write_text(wab.read_text(encoding="utf-8").replace("characteristic: M}", "characteristic: Mv}"), encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        pipeline.check(wab)
+    [problem] = caught.value.problems
+    assert problem.message == "unknown characteristic 'Mv': the sheet's profile is M WS BS S T W I A Ld"
 
 
 def write_handout(tmp_path: Path, body: str) -> Path:
@@ -149,6 +214,43 @@ def test_a_missing_characteristic_and_armour_a_troop_cannot_wear_are_errors(tmp_
     assert len(messages) == 2
 
 
+def test_the_handouts_own_weapons_and_kept_blocks_are_checked(tmp_path):
+    path = write_handout(tmp_path, """exclude: [magic]
+except: [turn-sequence, saves]
+weapons:
+  - {id: longbow, name: Arc long}
+  - {id: great-weapon, name: Arme lourde, two_handed: true}
+units:
+  - id: knights
+    name: Chevaliers
+    profile: {M: "8", WS: "4", BS: "3", S: "3", T: "3", W: "1", I: "3", A: "1", Ld: "8"}
+    weapons: [great-weapon, great-weapn]
+""")
+    with pytest.raises(UserError) as caught:
+        pipeline.load_handout(Project.at(SOURCES), path)
+    found = {(problem.line, problem.message.split(":")[0]) for problem in caught.value.problems}
+    assert found == {
+        (6, "unknown section 'magic'"),
+        (7, "'turn-sequence' is not a block of an excluded section"),
+        (7, "'saves' is not a block of an excluded section"),
+        (9, "'longbow' is already a row of the sheet's tables"),
+        (15, "unknown weapon 'great-weapn'"),
+    }
+    assert "did you mean 'great-weapon'" in " ".join(problem.message for problem in caught.value.problems)
+
+
+def test_except_needs_exclude(tmp_path):
+    path = write_handout(tmp_path, """include: [turn]
+except: [turn-sequence]
+units:
+  - {id: knights, name: Chevaliers, profile: {M: "8", WS: "4", BS: "3", S: "3", T: "3", W: "1", I: "3", A: "1", Ld: "8"}}
+""")
+    with pytest.raises(UserError) as caught:
+        pipeline.load_handout(Project.at(SOURCES), path)
+    [problem] = caught.value.problems
+    assert "except keeps blocks of excluded sections: give it with exclude" in problem.message
+
+
 @pytest.fixture(scope="module")
 def built_handouts(tmp_path_factory):
     """Every example handout in every language it lists, built once."""
@@ -184,10 +286,18 @@ def test_the_printed_wab_handout_omits_what_the_army_does_not_use(built_handouts
         assert word not in text
 
 
-def test_the_printed_warhammer_handout_has_no_magic_phase(built_handouts):
-    for lang, unit, magic in [("fr", "Tueurs de trolls", "Fiasco"), ("en", "Troll Slayers", "Miscast")]:
+def test_the_printed_warhammer_handout_keeps_only_the_dispel_dice_of_the_magic_phase(built_handouts):
+    for lang, unit, magic, dispel in [("fr", "Tueurs de trolls", "Fiasco", "Dés de Dissipation"),
+                                      ("en", "Troll Slayers", "Miscast", "Dispel dice")]:
         text = pdf_text(built_handouts[("warhammer-dwarfs", lang)])
-        assert unit in text and magic not in text
+        assert unit in text and magic not in text and dispel in text
+        assert "5+/6+" in text  # the Rangers' two saves
+
+
+def test_the_printed_wab_handout_carries_the_rules_its_army_uses_every_turn(built_handouts):
+    text = pdf_text(built_handouts[("wab2-english-hundred-years-war", "en")])
+    for words in ["Stand & Shoot", "Fire & Flee", "Panic", "Rally", "Army Standard", "Move less the armour"]:
+        assert words in text
 
 
 def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
