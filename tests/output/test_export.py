@@ -8,6 +8,7 @@ import sys
 from xml.etree import ElementTree
 
 import pytest
+from pypdf import PdfReader
 from PIL import Image
 
 from generator.output import export
@@ -55,8 +56,10 @@ def test_the_command_exports_a_handout_in_every_language(project):
     result = qrs(project, "export", "wab2-english-hundred-years-war", "--dpi", "40")
     assert result.returncode == 0, result.stderr
     folder = project.build / "export" / "handouts"
-    assert sorted(path.name for path in folder.glob("*.png")) == ["wab2-english-hundred-years-war.en-1.png",
-                                                                  "wab2-english-hundred-years-war.fr-1.png"]
+    pages = {lang: len(PdfReader(project.build / "handouts" / f"wab2-english-hundred-years-war.{lang}.pdf").pages)
+             for lang in ("en", "fr")}
+    assert sorted(path.name for path in folder.glob("*.png")) == [
+        f"wab2-english-hundred-years-war.{lang}-{page}.png" for lang in ("en", "fr") for page in range(1, pages[lang] + 1)]
 
 
 def test_the_command_says_what_is_wrong_with_the_usage_exit_code(project):
