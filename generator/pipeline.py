@@ -58,9 +58,9 @@ def check_with_translations(project: Project, path: Path) -> None:
 def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18n.Status]]:
     """(sheet, language, status) for every catalogue of a sheet."""
     located, sheet = load(path)
-    wanted = i18n.entries(located, sheet)
     return [
-        (sheet.sheet, lang, i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)), wanted))
+        (sheet.sheet, lang, i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)),
+                                        i18n.entries(located, sheet, lang)))
         for lang in i18n.translated_languages(project.sources, sheet)
     ]
 
@@ -71,8 +71,25 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
     results = []
     for lang in languages or i18n.translated_languages(project.sources, sheet):
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
-        results.append((catalogue, i18n.update(located, sheet, lang, catalogue)))
+        results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, sheet, lang))))
     return results
+
+
+def _memory(project: Project, sheet: Sheet, lang: str) -> list:
+    """The catalogues whose translations a sheet's new strings are offered: those of the other sheets of its game."""
+    memory = []
+    for path in project.sheet_paths():
+        catalogue = i18n.catalogue_path(project.sources, path.stem, lang)
+        if path.stem != sheet.sheet and catalogue.is_file() and _game_of(path) == sheet.game:
+            memory.append(i18n.read(catalogue))
+    return memory
+
+
+def _game_of(path: Path) -> str | None:
+    try:
+        return check(path).game
+    except UserError:  # another sheet's problems are its own: it only offers no translations
+        return None
 
 
 def translated(project: Project, path: Path, lang: str | None, allow_fallback: bool = False) -> Sheet:
@@ -259,7 +276,9 @@ def update_handout_translations(project: Project, path: Path, languages: tuple[s
     results = []
     for lang in languages or [lang for lang in handout.outputs if lang != handout.lang]:
         catalogue = i18n.catalogue_path(project.handouts, handout.handout, lang)
-        results.append((catalogue, i18n.update(located, handout, lang, catalogue)))
+        sheet_catalogue = i18n.catalogue_path(project.sources, handout.sheet, lang)
+        memory = [i18n.read(sheet_catalogue)] if sheet_catalogue.is_file() else []
+        results.append((catalogue, i18n.update(located, handout, lang, catalogue, memory)))
     return results
 
 

@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar, Iterator, Literal, Union, get_args
 
 from generator.schema import markup, rules
 from babel import Locale, UnknownLocaleError
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, field_validator, model_validator
 
 
 class Translatable:
@@ -95,6 +95,21 @@ def counted(number: int, noun: str) -> str:
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, validate_default=True, populate_by_name=True)
+
+
+class Document(Model):
+    """A sheet or a handout. A translated one knows which of its texts are still in the canonical language
+    (printed where the translation lacked, with --allow-fallback), to print them in that language's typography."""
+
+    _fallback_texts: frozenset[str] = PrivateAttr(default=frozenset())
+    _fallback_lang: str | None = PrivateAttr(default=None)
+
+    def mark_fallback(self, texts: set[str], lang: str) -> None:
+        self._fallback_texts, self._fallback_lang = frozenset(texts), lang
+
+    def language_of(self, text: str) -> str:
+        """The language a text of this document is written in."""
+        return self._fallback_lang if text in self._fallback_texts and self._fallback_lang else self.lang
 
 
 class Footnote(Model):
@@ -701,7 +716,7 @@ class Section(Model):
     blocks: Annotated[list[Block], Field(min_length=1)]
 
 
-class Sheet(Model):
+class Sheet(Document):
     """A quick-reference sheet: the root of a source file."""
 
     sheet: Id
@@ -771,7 +786,7 @@ class HandoutUnit(Model):
         default_factory=list, description="The sheet's keywords, by id or term.")
 
 
-class Handout(Model):
+class Handout(Document):
     """A one-army handout: its units and only the parts of a sheet they use. The root of a handout file."""
 
     handout: Id
