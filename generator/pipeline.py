@@ -19,6 +19,9 @@ from generator.project import SHEET_ID, Project, variant_of
 from generator.schema.validate import keyword_index, markup_findings, parse, validate
 
 
+UNTRANSLATED = "untranslated"
+
+
 @dataclass(frozen=True)
 class BuildOptions:
     paper: str | None = None  # overrides the sheet's paper size: "A4" or "letter"
@@ -41,14 +44,18 @@ def load(path: Path) -> tuple[Located, Sheet]:
     return located, validate(located)
 
 
-def check_with_translations(project: Project, path: Path) -> None:
-    """A source and every catalogue of it: a stale or missing translation is a problem naming file:line."""
+def check_with_translations(project: Project, path: Path, languages: tuple[str, ...] = (),
+                            allow_fallback: bool = False) -> None:
+    """A source and its catalogues (every one, or those of `languages`), every problem at once: a stale or
+    missing translation (unless `allow_fallback`) and the problems of the translated strings, at file:line."""
     located, sheet = load(path)
     problems = []
-    for lang in i18n.translated_languages(project.sources, sheet):
+    for lang in languages or i18n.translated_languages(project.sources, sheet):
+        if lang == sheet.lang:
+            continue
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         try:
-            i18n.translate(located, sheet, lang, catalogue, allow_fallback=False)
+            i18n.translate(located, sheet, lang, catalogue, allow_fallback)
         except UserError as error:
             problems.extend(error.problems)
     if problems:
@@ -128,7 +135,8 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
 def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
                  problem: Callable[[tuple, str], Problem], layouts: list[dict] | None = None) -> bytes:
     """Render: the font's characters checked first, then the layout measured on the laid-out pages.
-    `problem` places a finding in the source the author edits; the layout's report goes to `layouts`."""
+    `problem` places a finding in the source the author edits; the layout's report goes to `layouts`, with the
+    count of strings printed in the canonical language under UNTRANSLATED."""
     from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
 
     problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]
@@ -138,8 +146,8 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, laid, options)]
     if problems:
         raise UserError(problems)
-    if layouts is not None:
-        layouts.append(laid.report())
+    if layouts is not None:  # with the count of strings printed untranslated, which the build reports beside it
+        layouts.append({**laid.report(), UNTRANSLATED: untranslated})
     return render.pdf(sheet, laid.document)
 
 
@@ -242,13 +250,13 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
     return located, handout, sheet_located, sheet
 
 
-def check_handout(project: Project, path: Path) -> None:
-    """A handout, its sheet, and the catalogues of every language it is printed in."""
+def check_handout(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> None:
+    """A handout, its sheet, and the catalogues of every language it is printed in (or of `languages`)."""
     located, handout, sheet_located, sheet = load_handout(project, path)
     problems = []
-    for lang in handout.outputs:
+    for lang in [lang for lang in handout.outputs if lang in languages] if languages else handout.outputs:
         try:
-            _translated_pair(project, located, handout, sheet_located, sheet, lang, allow_fallback=False)
+            _translated_pair(project, located, handout, sheet_located, sheet, lang, allow_fallback)
         except UserError as error:
             problems.extend(error.problems)
     if problems:

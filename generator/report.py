@@ -28,21 +28,23 @@ class Reporter:
     json: bool = False
     verbose: bool = False
 
-    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None) -> None:
+    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, untranslated: int = 0) -> None:
         """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
         the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
-        every column's use."""
+        every column's use; `untranslated`, the strings printed in the canonical language (--allow-fallback)."""
         from generator.renderer.layout import columns_line, layout_warnings  # pure: neither the model nor WeasyPrint
 
         warnings = layout_warnings(layout) if layout else []
         if self.json:
             extra = {"layout": {**layout, "warnings": warnings}} if layout else {}
+            extra |= {"untranslated": untranslated} if untranslated else {}
             self._event({"event": "wrote", "path": str(Path(path).resolve()), **extra})
             return
         if self.quiet:
             return
         scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
-        click.echo(text or f"wrote {shown(path)}{scale}")
+        fallback = f" ({untranslated} string(s) untranslated, printed in the source's language)" if untranslated else ""
+        click.echo(text or f"wrote {shown(path)}{scale}{fallback}")
         for warning in warnings:
             click.echo(f"  {shown(path)}: {warning}", err=True)
         if layout and self.verbose:

@@ -103,16 +103,20 @@ def list_sheets(project: Project) -> None:
 
 @cli.command()
 @click.argument("sheets", nargs=-1)
+@click.option("--lang", "languages", multiple=True, callback=_language_codes,
+              help="Check only these languages' catalogues (default: every catalogue).")
+@click.option("--allow-fallback", is_flag=True,
+              help="Missing and stale translations are not problems (the translated strings are still checked).")
 @click.pass_obj
-def check(project: Project, sheets: tuple[str, ...]) -> None:
-    """Validate sheets and handouts (all, or those named) without rendering them."""
+def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], allow_fallback: bool) -> None:
+    """Validate sheets and handouts (all, or those named) and their translations, without rendering them."""
     problems = []
     sheet_paths, handout_paths = project.sources_named(sheets)
     checks = [(pipeline.check_with_translations, path) for path in sheet_paths]
     checks += [(pipeline.check_handout, path) for path in handout_paths]
     for run, path in checks:
         try:
-            run(project, path)
+            run(project, path, languages, allow_fallback)
         except UserError as error:
             problems.extend(error.problems)
     if problems:
@@ -122,7 +126,7 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 
 @cli.command()
 @click.argument("sheets", nargs=-1)
-@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: the sheet's own).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: every language the sheet has a catalogue for, and its own).")
 @_print_options
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
               help="Show each game term's English original beside its first mention.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -240,3 +241,33 @@ def test_shipped_catalogues_pass_msgfmt_check(catalogue_file):
         pytest.skip("GNU gettext's msgfmt is not installed (apt-get install gettext); Babel's checks still run")
     result = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(catalogue_file)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_check_reports_missing_strings_and_errors_in_translated_ones_at_once(project, capsys):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"),
+         lambda m: "" if m.id == "Rien ne se passe !" else "EN {terreur} [^9]" if m.id == "Touche de Force 6." else english(m))
+    arguments = ["--sources", str(project.sources), "check"]
+    with pytest.raises(SystemExit) as exit_code:
+        main(arguments)
+    errors = capsys.readouterr().err
+    assert exit_code.value.code == 2
+    assert "no 'en' translation of sections/tables/blocks/miscast/rows/7+/text" in errors
+    assert "in the 'en' translation" in errors and "terreur" in errors and "[^9]" in errors
+    with pytest.raises(SystemExit):
+        main(arguments + ["--lang", "en", "--allow-fallback"])  # a fallback is allowed; an unknown keyword is not
+    errors = capsys.readouterr().err
+    assert "no 'en' translation" not in errors and "terreur" in errors
+    main(arguments + ["--lang", "fr"])  # the source alone is sound
+    assert "no problem found" in capsys.readouterr().out
+
+
+def test_a_build_with_fallback_says_how_many_strings_fell_back(project, capsys):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"), lambda m: "" if "Rien" in m.id or "Aucun" in m.id else english(m))
+    main(["--sources", str(project.sources), "build", "every-block", "--lang", "en", "--allow-fallback", "--jobs", "1"])
+    assert "every-block.en.pdf (2 string(s) untranslated" in capsys.readouterr().out
+    main(["--sources", str(project.sources), "--json", "build", "every-block", "--lang", "en", "--allow-fallback",
+          "--jobs", "1", "--rebuild"])
+    [event] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert event["event"] == "wrote" and event["untranslated"] == 2
