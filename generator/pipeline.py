@@ -79,6 +79,9 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
     for lang in languages or i18n.translated_languages(project.sources, sheet):
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, sheet, lang))))
+        template_words = words.update_catalogue(project, lang)  # a language the templates do not carry
+        if template_words:
+            results.append(template_words)
     return results
 
 
@@ -124,7 +127,7 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
         # the earlier edition gives old values (required by errata) and the changed cells (when committed)
         old = sheet_at_edition(path, since, lang, required=options.errata_only)
         if options.errata_only:
-            sheet = diff.errata(old, sheet, since, words.ui_words(project.templates, lang, options.allow_fallback))
+            sheet = diff.errata(old, sheet, since, words.ui_words(project, lang, options.allow_fallback))
         else:
             marks = diff.named_marks(sheet, since, old)
     output = output or project.pdf_path(sheet.sheet, lang, _variant(options, since))
@@ -298,7 +301,7 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
 
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
-    composed = handouts.compose(handout, sheet, words.ui_words(project.templates, lang, options.allow_fallback))
+    composed = handouts.compose(handout, sheet, words.ui_words(project, lang, options.allow_fallback))
     # A finding in the composed sheet is about the handout as a whole: what it includes, on what paper.
     pdf = _checked_pdf(project, composed, options, untranslated, None, lambda _, message: located.problem(("paper",), message),
                        layouts)

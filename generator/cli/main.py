@@ -216,7 +216,7 @@ def changelog_command(project: Project, sheet: str, lang: str | None, form: str)
     from generator.renderer import words
 
     source = pipeline.translated(project, project.sheet_paths((sheet,))[0], lang)
-    titles = {kind: words.ui_words(project.templates, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
+    titles = {kind: words.ui_words(project, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
     click.echo(changelog.render(source, form, titles), nl=False)  # the command's output: printed even with --quiet
 
 

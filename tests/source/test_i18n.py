@@ -271,3 +271,14 @@ def test_a_build_with_fallback_says_how_many_strings_fell_back(project, capsys):
           "--jobs", "1", "--rebuild"])
     [event] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert event["event"] == "wrote" and event["untranslated"] == 2
+
+
+def test_fallback_text_is_marked_with_its_own_language_and_typography(project):
+    from generator.renderer import render
+
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"), lambda m: "" if m.id == "Rien ne se passe !" else english(m))
+    sheet = pipeline.translated(project, project.sources / "every-block.yaml", "en", allow_fallback=True)
+    page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True))
+    assert '<span lang="fr">Rien ne se passe\u202f!</span>' in page  # French spacing, French hyphenation
+    assert "EN Retirer l\u2019unité." in page and '<span lang="fr">EN' not in page
