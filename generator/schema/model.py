@@ -731,6 +731,9 @@ class Sheet(Document):
     paper: Paper = Field(default_factory=Paper)
     keywords: list[Keyword] = Field(default_factory=list)
     characteristics: list[Characteristic] = Field(default_factory=list, description="The game's unit profile, for handouts.")
+    untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
+        default_factory=list, description="Names printed as they are in every language (the game's name, a faction): "
+                                          "not offered for translation.")
     changelog: list[Edition] = Field(default_factory=list, description="Newest first; the first is this edition.")
     changes_box: bool | list[ChangeKind] = Field(
         True, description="The box of this edition's changes: true lists rules and clarifications, a list of kinds "

@@ -124,7 +124,7 @@ def entries(located: Located, sheet: Sheet | Handout, lang: str) -> list[Entry]:
     found = [
         Entry(loc, context_of(sheet, loc), text, *located.position(loc))
         for loc, text in prose(sheet)
-        if needs_translation(text) and _printed_in(sheet, loc, lang)
+        if needs_translation(text) and _printed_in(sheet, loc, lang) and text not in getattr(sheet, "untranslatable", ())
     ]
     return sorted(found, key=lambda entry: (entry.line, entry.column))
 

@@ -282,3 +282,13 @@ def test_fallback_text_is_marked_with_its_own_language_and_typography(project):
     page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True))
     assert '<span lang="fr">Rien ne se passe\u202f!</span>' in page  # French spacing, French hyphenation
     assert "EN Retirer l\u2019unité." in page and '<span lang="fr">EN' not in page
+
+
+def test_names_declared_untranslatable_are_not_offered_and_print_as_they_are(project):
+    edit(project, ("credits: Fixture for tests", "credits: Fixture for tests\nuntranslatable: [Test Game, Savage]"))
+    update(project, "en")
+    ids = [message.id for message in read_po(io.BytesIO(catalogue_text(project).encode())) if message.id]
+    assert "Test Game" not in ids and "Savage" not in ids and "Every block type" in ids
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    sheet = pipeline.translated(project, project.sources / "every-block.yaml", "en")
+    assert sheet.game == "Test Game" and sheet.keywords[0].term == "Savage"
