@@ -293,18 +293,26 @@ def update_handout_translations(project: Project, path: Path, languages: tuple[s
     return results
 
 
-def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
-                  layouts: list[dict] | None = None) -> Path:
-    """Build one handout in one language: its sheet's parts the army uses, composed into a sheet and rendered."""
-    from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
-    from generator.output import write
-
+def composed_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()
+                     ) -> tuple[Located, Sheet, int]:
+    """A handout in one language composed into a sheet (the parts of its sheet the army uses), and how many
+    strings fell back to the canonical text."""
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
     composed = handouts.compose(handout, sheet, words.ui_words(project, lang, options.allow_fallback))
+    composed.mark_fallback_of(handout, sheet)  # the canonical texts either printed are marked as such
+    return located, composed, untranslated
+
+
+def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
+                  layouts: list[dict] | None = None) -> Path:
+    """Build one handout in one language: its sheet's parts the army uses, composed into a sheet and rendered."""
+    from generator.output import write
+
+    located, composed, untranslated = composed_handout(project, path, lang, options)
     # A finding in the composed sheet is about the handout as a whole: what it includes, on what paper.
     pdf = _checked_pdf(project, composed, options, untranslated, None, lambda _, message: located.problem(("paper",), message),
                        layouts)
-    output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
+    output = project.handout_pdf_path(located.path.stem, lang, variant_of(asdict(options)))
     write.atomically(output, pdf)
     return output

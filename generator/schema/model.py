@@ -107,6 +107,12 @@ class Document(Model):
     def mark_fallback(self, texts: set[str], lang: str) -> None:
         self._fallback_texts, self._fallback_lang = frozenset(texts), lang
 
+    def mark_fallback_of(self, *documents: "Document") -> None:
+        """This document prints the texts of others (a handout, its sheet's): their fallback texts too."""
+        langs = [document._fallback_lang for document in documents if document._fallback_lang]
+        if langs:
+            self.mark_fallback(set().union(*(document._fallback_texts for document in documents)), langs[0])
+
     def language_of(self, text: str) -> str:
         """The language a text of this document is written in."""
         return self._fallback_lang if text in self._fallback_texts and self._fallback_lang else self.lang
