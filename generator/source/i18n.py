@@ -141,6 +141,10 @@ class Status:
     translated: list[Entry] = field(default_factory=list)
     stale: list[tuple[Entry, Message]] = field(default_factory=list)
     missing: list[Entry] = field(default_factory=list)
+    messages: dict[str, Message] = field(default_factory=dict)  # each translated entry's message, by its context
+
+    def messages_by_entry(self) -> list[tuple[Entry, Message]]:
+        return [(entry, self.messages[entry.context]) for entry in self.translated]
 
 
 def read(path: Path) -> Catalog:
@@ -158,16 +162,19 @@ def read(path: Path) -> Catalog:
 
 
 def status(catalogue: Catalog, wanted: list[Entry]) -> Status:
-    by_context = {message.context: message for message in catalogue if message.id and message.context}
+    """Each wanted string's translation, found as `qrs i18n update` would find it (a string moved or re-keyed
+    since the last update keeps its translation): translated, stale (fuzzy, or made for another text) or missing."""
+    previous = _previous_messages(wanted, [message for message in catalogue if message.id and message.context])
     result = Status()
     for entry in wanted:
-        message = by_context.get(entry.context)
+        message = previous.get(entry.context)
         if message is None or not message.string:
             result.missing.append(entry)
         elif message.fuzzy or message.id != entry.source:
             result.stale.append((entry, message))
         else:
             result.translated.append(entry)
+            result.messages[entry.context] = message
     return result
 
 
@@ -179,11 +186,10 @@ def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Pat
     found = status(catalogue, wanted)
     problems = [] if allow_fallback else _untranslated_problems(located, catalogue_file, lang, found)
     data = sheet.model_dump(exclude_defaults=False)
-    by_context = {message.context: message.string for message in catalogue if message.context}
     for entry in found.translated:
-        _set(data, entry.loc, by_context[entry.context])
+        _set(data, entry.loc, found.messages[entry.context].string)
     data["lang"] = lang
-    lines = {message.context: _line(message) for message in catalogue if message.context}
+    lines = {entry.context: _line(message) for entry, message in [*found.messages_by_entry(), *found.stale]}
     try:
         translated = type(sheet).model_validate(data)
     except ValidationError as error:  # a translation that breaks the shape (too long, empty), or an unknown language

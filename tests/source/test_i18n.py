@@ -292,3 +292,13 @@ def test_names_declared_untranslatable_are_not_offered_and_print_as_they_are(pro
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
     sheet = pipeline.translated(project, project.sources / "every-block.yaml", "en")
     assert sheet.game == "Test Game" and sheet.keywords[0].term == "Savage"
+
+
+def test_an_edited_row_key_is_stale_before_the_catalogue_is_updated(project):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    edit(project, ("[Armure légère, ", "[Armure de cuir, "), ("Tir en mouvement", "Tir après un mouvement"))
+    with pytest.raises(UserError) as caught:
+        pipeline.check_with_translations(project, project.sources / "every-block.yaml")
+    assert sorted(problem.message.split(" (")[0] for problem in caught.value.problems) == [
+        "stale 'en' translation of every-block.yaml:46", "stale 'en' translation of every-block.yaml:89"]
