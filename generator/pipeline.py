@@ -77,8 +77,9 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
     located, sheet = load(path)
     results = []
     for lang in languages or i18n.translated_languages(project.sources, sheet):
-        catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
-        results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, sheet, lang))))
+        if lang != sheet.lang:  # the sheet's own language needs no catalogue of the sheet, only the templates' words
+            catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
+            results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, sheet, lang))))
         template_words = words.update_catalogue(project, lang)  # a language the templates do not carry
         if template_words:
             results.append(template_words)

@@ -281,7 +281,7 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
     reporter().wrote(target)
     if scaffold.template_words_missing(project, lang):
         reporter().say(f"note: to build it, the templates need their words in '{lang}': "
-                       f"copy templates/i18n/fr.po to templates/i18n/{lang}.po and translate it")
+                       f"run 'qrs i18n update {sheet_id} --lang {lang}' and translate sources/i18n/ui.{lang}.po")
 
 
 @cli.command("preview")
