@@ -19,6 +19,9 @@ from generator.project import SHEET_ID, Project, variant_of
 from generator.schema.validate import keyword_index, markup_findings, parse, validate
 
 
+UNTRANSLATED = "untranslated"
+
+
 @dataclass(frozen=True)
 class BuildOptions:
     paper: str | None = None  # overrides the sheet's paper size: "A4" or "letter"
@@ -43,14 +46,18 @@ def load(path: Path) -> tuple[Located, Sheet]:
     return located, validate(located)
 
 
-def check_with_translations(project: Project, path: Path) -> None:
-    """A source and every catalogue of it: a stale or missing translation is a problem naming file:line."""
+def check_with_translations(project: Project, path: Path, languages: tuple[str, ...] = (),
+                            allow_fallback: bool = False) -> None:
+    """A source and its catalogues (every one, or those of `languages`), every problem at once: a stale or
+    missing translation (unless `allow_fallback`) and the problems of the translated strings, at file:line."""
     located, sheet = load(path)
     problems = []
-    for lang in i18n.translated_languages(project.sources, sheet):
+    for lang in languages or i18n.translated_languages(project.sources, sheet):
+        if lang == sheet.lang:
+            continue
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         try:
-            i18n.translate(located, sheet, lang, catalogue, allow_fallback=False)
+            i18n.translate(located, sheet, lang, catalogue, allow_fallback)
         except UserError as error:
             problems.extend(error.problems)
     if problems:
@@ -60,9 +67,9 @@ def check_with_translations(project: Project, path: Path) -> None:
 def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18n.Status]]:
     """(sheet, language, status) for every catalogue of a sheet."""
     located, sheet = load(path)
-    wanted = i18n.entries(located, sheet)
     return [
-        (sheet.sheet, lang, i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)), wanted))
+        (sheet.sheet, lang, i18n.status(i18n.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)),
+                                        i18n.entries(located, sheet, lang)))
         for lang in i18n.translated_languages(project.sources, sheet)
     ]
 
@@ -72,9 +79,30 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
     located, sheet = load(path)
     results = []
     for lang in languages or i18n.translated_languages(project.sources, sheet):
-        catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
-        results.append((catalogue, i18n.update(located, sheet, lang, catalogue)))
+        if lang != sheet.lang:  # the sheet's own language needs no catalogue of the sheet, only the templates' words
+            catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
+            results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, sheet, lang))))
+        template_words = words.update_catalogue(project, lang)  # a language the templates do not carry
+        if template_words:
+            results.append(template_words)
     return results
+
+
+def _memory(project: Project, sheet: Sheet, lang: str) -> list:
+    """The catalogues whose translations a sheet's new strings are offered: those of the other sheets of its game."""
+    memory = []
+    for path in project.sheet_paths():
+        catalogue = i18n.catalogue_path(project.sources, path.stem, lang)
+        if path.stem != sheet.sheet and catalogue.is_file() and _game_of(path) == sheet.game:
+            memory.append(i18n.read(catalogue))
+    return memory
+
+
+def _game_of(path: Path) -> str | None:
+    try:
+        return check(path).game
+    except UserError:  # another sheet's problems are its own: it only offers no translations
+        return None
 
 
 def translated(project: Project, path: Path, lang: str | None, allow_fallback: bool = False) -> Sheet:
@@ -121,7 +149,7 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
         # the earlier edition gives old values (required by errata) and the changed cells (when committed)
         old = sheet_at_edition(path, since, lang, required=options.errata_only)
         if options.errata_only:
-            sheet = diff.errata(old, sheet, since, words.ui_words(project.templates, lang, options.allow_fallback))
+            sheet = diff.errata(old, sheet, since, words.ui_words(project, lang, options.allow_fallback))
         else:
             marks = diff.named_marks(sheet, since, old)
     return located, sheet, untranslated, marks, since
@@ -145,7 +173,8 @@ def _checked_web(project: Project, sheet: Sheet, options: BuildOptions, untransl
 def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
                  problem: Callable[[tuple, str], Problem], layouts: list[dict] | None = None) -> bytes:
     """Render: the font's characters checked first, then the layout measured on the laid-out pages.
-    `problem` places a finding in the source the author edits; the layout's report goes to `layouts`."""
+    `problem` places a finding in the source the author edits; the layout's report goes to `layouts`, with the
+    count of strings printed in the canonical language under UNTRANSLATED."""
     from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
 
     _glyph_problems(sheet, problem)
@@ -153,8 +182,8 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, laid, options)]
     if problems:
         raise UserError(problems)
-    if layouts is not None:
-        layouts.append(laid.report())
+    if layouts is not None:  # with the count of strings printed untranslated, which the build reports beside it
+        layouts.append({**laid.report(), UNTRANSLATED: untranslated})
     pdf = render.pdf(sheet, laid.document, options.pdf_variant)
     if options.impose:
         from generator.output import impose
@@ -266,13 +295,13 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
     return located, handout, sheet_located, sheet
 
 
-def check_handout(project: Project, path: Path) -> None:
-    """A handout, its sheet, and the catalogues of every language it is printed in."""
+def check_handout(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> None:
+    """A handout, its sheet, and the catalogues of every language it is printed in (or of `languages`)."""
     located, handout, sheet_located, sheet = load_handout(project, path)
     problems = []
-    for lang in handout.outputs:
+    for lang in [lang for lang in handout.outputs if lang in languages] if languages else handout.outputs:
         try:
-            _translated_pair(project, located, handout, sheet_located, sheet, lang, allow_fallback=False)
+            _translated_pair(project, located, handout, sheet_located, sheet, lang, allow_fallback)
         except UserError as error:
             problems.extend(error.problems)
     if problems:
@@ -300,8 +329,21 @@ def update_handout_translations(project: Project, path: Path, languages: tuple[s
     results = []
     for lang in languages or [lang for lang in handout.outputs if lang != handout.lang]:
         catalogue = i18n.catalogue_path(project.handouts, handout.handout, lang)
-        results.append((catalogue, i18n.update(located, handout, lang, catalogue)))
+        sheet_catalogue = i18n.catalogue_path(project.sources, handout.sheet, lang)
+        memory = [i18n.read(sheet_catalogue)] if sheet_catalogue.is_file() else []
+        results.append((catalogue, i18n.update(located, handout, lang, catalogue, memory)))
     return results
+
+
+def composed_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()
+                     ) -> tuple[Located, Sheet, int]:
+    """A handout in one language composed into a sheet (the parts of its sheet the army uses), and how many
+    strings fell back to the canonical text."""
+    located, handout, sheet_located, sheet = load_handout(project, path)
+    handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
+    composed = handouts.compose(handout, sheet, words.ui_words(project, lang, options.allow_fallback))
+    composed.mark_fallback_of(handout, sheet)  # the canonical texts either printed are marked as such
+    return located, composed, untranslated
 
 
 def build_handout(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions(),
@@ -309,10 +351,9 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
     """Build one handout in one language: its sheet's parts the army uses, composed into a sheet and rendered."""
     from generator.output import write
 
-    handout, composed, untranslated, problem = _composed_handout(project, path, lang, options)
-    pdf = _checked_pdf(project, composed, options, untranslated, None, problem, layouts)
-    output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
-    write.atomically(output, pdf)
+    located, composed, untranslated = composed_handout(project, path, lang, options)
+    output = project.handout_pdf_path(located.path.stem, lang, variant_of(asdict(options)))
+    write.atomically(output, _checked_pdf(project, composed, options, untranslated, None, _handout_problem(located), layouts))
     return output
 
 
@@ -320,16 +361,12 @@ def build_handout_web(project: Project, path: Path, lang: str, options: BuildOpt
     """The web edition of one handout in one language: build/html/handouts/<id>.<lang>.html."""
     from generator.output import write
 
-    handout, composed, untranslated, problem = _composed_handout(project, path, lang, options)
-    output = project.handout_html_path(handout.handout, lang)
-    write.atomically(output, _checked_web(project, composed, options, untranslated, None, problem))
+    located, composed, untranslated = composed_handout(project, path, lang, options)
+    output = project.handout_html_path(located.path.stem, lang)
+    write.atomically(output, _checked_web(project, composed, options, untranslated, None, _handout_problem(located)))
     return output
 
 
-def _composed_handout(project: Project, path: Path, lang: str, options: BuildOptions):
-    """(handout, the sheet composed from it, strings left untranslated, where its layout problems are placed)."""
-    located, handout, sheet_located, sheet = load_handout(project, path)
-    handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
-    composed = handouts.compose(handout, sheet, words.ui_words(project.templates, lang, options.allow_fallback))
-    # A finding in the composed sheet is about the handout as a whole: what it includes, on what paper.
-    return handout, composed, untranslated, lambda _, message: located.problem(("paper",), message)
+def _handout_problem(located: Located) -> Callable[[tuple, str], Problem]:
+    """A finding in the composed sheet is about the handout as a whole: what it includes, on what paper."""
+    return lambda _, message: located.problem(("paper",), message)

@@ -102,6 +102,11 @@ class Project:
         handouts = tuple(name for name in names if name in handout_ids)
         return (self.sheet_paths(sheets) if sheets else []), (self.handout_paths(handouts) if handouts else [])
 
+    def ui_catalogues(self, lang: str) -> list[Path]:
+        """Where the templates' words in a language may be, first found first: beside the sources
+        (sources/i18n/ui.<lang>.po: a new language without touching an installed qrs), then in the templates."""
+        return [self.sources / "i18n" / f"ui.{lang}.po", self.templates / "i18n" / f"{lang}.po"]
+
     def handout_pdf_path(self, handout_id: str, lang: str, variant: str | None = None) -> Path:
         return self.build / "handouts" / ".".join(filter(None, [handout_id, variant, lang, "pdf"]))
 

@@ -40,15 +40,18 @@ class Reporter:
     live: bool | None = None  # a progress line on stderr; None: when stderr is a terminal
     _progress_shown: str = ""  # the progress line on the terminal now, erased before anything else is printed
 
-    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None) -> None:
+    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None,
+              untranslated: int = 0) -> None:
         """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
         the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
-        every column's use and the time it took; `about` is what --json tells of it (sheet, lang, pages…)."""
+        every column's use and the time it took; `about` is what --json tells of it (sheet, lang, pages…);
+        `untranslated`, the strings printed in the canonical language (--allow-fallback)."""
         from generator.renderer.layout import columns_line, layout_warnings  # pure: neither the model nor WeasyPrint
 
         warnings = layout_warnings(layout) if layout else []
         if self.json:
             extra = {"layout": {**layout, "warnings": warnings}} if layout else {}
+            extra |= {"untranslated": untranslated} if untranslated else {}
             self._event({"event": "wrote", "path": str(Path(path).resolve()), **(about or {}), **extra})
             return
         if self.quiet:
@@ -56,7 +59,8 @@ class Reporter:
         self._erase_progress()
         scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
         timing = f" in {about['seconds']:.1f} s" if self.verbose and about else ""
-        click.echo(text or f"wrote {shown(path)}{scale}{timing}")
+        fallback = f" ({untranslated} string(s) untranslated, printed in the source's language)" if untranslated else ""
+        click.echo(text or f"wrote {shown(path)}{scale}{timing}{fallback}")
         for warning in warnings:
             click.echo(f"  {shown(path)}: {warning}", err=True)
         if layout and self.verbose:

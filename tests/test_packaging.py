@@ -9,7 +9,9 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pypdfium2
 import pytest
+from babel.messages.pofile import read_po, write_po
 
 from tests.conftest import FIXTURES, ROOT
 
@@ -59,8 +61,9 @@ def test_the_wheel_holds_every_template(wheel):
     assert "qrs = generator.cli.main:main" in entry_points
 
 
-def test_the_installed_qrs_works_outside_the_checkout(wheel, tmp_path):
-    """Installed into a fresh environment (its dependencies borrowed from this one), run from elsewhere."""
+@pytest.fixture
+def installed(wheel, tmp_path) -> Path:
+    """The wheel installed into a fresh environment (its dependencies borrowed from this one): its folder."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -71,6 +74,12 @@ def test_the_installed_qrs_works_outside_the_checkout(wheel, tmp_path):
     installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
                                 "--no-deps", "--no-index", str(wheel)], capture_output=True, text=True)
     assert installed.returncode == 0, installed.stderr
+    return venv
+
+
+def test_the_installed_qrs_works_outside_the_checkout(installed, tmp_path):
+    """Run from elsewhere."""
+    venv, python = installed, installed / "bin" / "python"
     qrs = venv / "bin" / "qrs"
     work = tmp_path / "elsewhere"
     shutil.copytree(FIXTURES, work / "sources")
@@ -86,3 +95,40 @@ def test_the_installed_qrs_works_outside_the_checkout(wheel, tmp_path):
                              capture_output=True, text=True, cwd=work)
     assert created.returncode == 0, created.stderr
     assert (work / "sources" / "demo.yaml").read_text(encoding="utf-8").startswith("# yaml-language-server")
+
+
+def translate(catalogue_file: Path, translations: dict[str, str]) -> None:
+    """A translator at work: these msgids translated, the rest left empty."""
+    with catalogue_file.open("rb") as stream:
+        catalogue = read_po(stream)
+    for message in catalogue:
+        message.string = translations.get(message.id, message.string)
+    with catalogue_file.open("wb") as stream:
+        write_po(stream, catalogue)
+
+
+def test_an_installed_qrs_takes_a_new_language_beside_the_sources(installed, tmp_path):
+    """German: a handful of strings and template words translated in sources/i18n/, the rest by --allow-fallback;
+    nothing written into the installed package."""
+    qrs = installed / "bin" / "qrs"
+    work = tmp_path / "elsewhere"
+    shutil.copytree(FIXTURES, work / "sources")
+    run = lambda *args: subprocess.run([str(qrs), "--sources", "sources", *args], capture_output=True, text=True, cwd=work)  # noqa: E731
+    package_files = {path for path in installed.rglob("*") if path.is_file()}
+
+    updated = run("i18n", "update", "every-block", "--lang", "de")
+    assert updated.returncode == 0, updated.stderr
+    translate(work / "sources" / "i18n" / "every-block.de.po",
+              {"Every block type": "Jede Blockart", "Séquence du tour": "Spielzug", "Fiascos": "Patzer"})
+    translate(work / "sources" / "i18n" / "ui.de.po", {"page": "Seite", "edition": "Ausgabe", "(cont.)": "(Forts.)"})
+
+    refused = run("build", "every-block", "--lang", "de")
+    assert refused.returncode == 2 and "no 'de' translation" in refused.stderr
+    built = run("build", "every-block", "--lang", "de", "--allow-fallback")
+    assert built.returncode == 0, built.stderr
+    assert "every-block.de.pdf (" in built.stdout and "untranslated" in built.stdout
+    pdf = work / "build" / "every-block.de.pdf"
+    text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf))
+    assert "Jede Blockart" in text and "Seite 1" in text and "Ausgabe" in text  # the sheet's and the templates' German
+    assert "Touche de Force 6." in text  # the rest in French
+    assert {path for path in installed.rglob("*") if path.is_file() and "__pycache__" not in path.parts} <= package_files

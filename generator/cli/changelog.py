@@ -20,7 +20,7 @@ def grouped(sheet: Sheet) -> list[dict]:
     """Per edition, newest first: its number, date and changes by kind (kinds without changes left out)."""
     typo = typography.for_language(sheet.lang)
     keyword = {key.id.casefold(): key.term for key in sheet.keywords} | {key.term.casefold(): key.term for key in sheet.keywords}
-    printed = lambda text: to_plain(parse(text), typo, lambda key, shown: shown or keyword.get(key.casefold(), key))  # noqa: E731
+    printed = lambda text: to_plain(parse(typography.quotes(text, sheet.lang)), typo, lambda key, shown: shown or keyword.get(key.casefold(), key))  # noqa: E731
     found = []
     for edition in sheet.changelog:
         kinds = {kind: [printed(change.text) for change in edition.changes if change.kind == kind and change.concerns(sheet.lang)]

@@ -150,16 +150,20 @@ def list_sheets(project: Project) -> None:
 
 @cli.command()
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
+@click.option("--lang", "languages", multiple=True, callback=_language_codes,
+              help="Check only these languages' catalogues (default: every catalogue).")
+@click.option("--allow-fallback", is_flag=True,
+              help="Missing and stale translations are not problems (the translated strings are still checked).")
 @click.pass_obj
-def check(project: Project, sheets: tuple[str, ...]) -> None:
-    """Validate sheets and handouts (all, or those named) without rendering them."""
+def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], allow_fallback: bool) -> None:
+    """Validate sheets and handouts (all, or those named) and their translations, without rendering them."""
     problems = []
     sheet_paths, handout_paths = project.sources_named(sheets)
     checks = [(pipeline.check_with_translations, path) for path in sheet_paths]
     checks += [(pipeline.check_handout, path) for path in handout_paths]
     for run, path in checks:
         try:
-            run(project, path)
+            run(project, path, languages, allow_fallback)
         except UserError as error:
             problems.extend(error.problems)
     if problems:
@@ -171,7 +175,7 @@ def check(project: Project, sheets: tuple[str, ...]) -> None:
 
 @cli.command()
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
-@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: the sheet's own).")
+@click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: every language the sheet has a catalogue for, and its own).")
 @_print_options
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
               help="Show each game term's English original beside its first mention.")
@@ -272,7 +276,7 @@ def changelog_command(project: Project, sheet: str, lang: str | None, form: str)
     from generator.renderer import words
 
     source = pipeline.translated(project, project.sheet_paths((sheet,))[0], lang)
-    titles = {kind: words.ui_words(project.templates, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
+    titles = {kind: words.ui_words(project, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
     if reporter().json:  # one event, as every command's --json output
         reporter().record("changelog", "", json.loads(changelog.render(source, "json", titles)))
     else:
@@ -343,7 +347,7 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
         reporter().wrote(path)
     if scaffold.template_words_missing(project, lang):
         reporter().say(f"note: to build it, the templates need their words in '{lang}': "
-                       f"copy templates/i18n/fr.po to templates/i18n/{lang}.po and translate it")
+                       f"run 'qrs i18n update {sheet_id} --lang {lang}' and translate sources/i18n/ui.{lang}.po")
 
 
 @cli.command("preview")

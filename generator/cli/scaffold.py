@@ -105,4 +105,4 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
 
 def template_words_missing(project: Project, lang: str) -> bool:
     """True when the templates have no catalogue of their words in this language (needed to build it)."""
-    return lang != "en" and not (project.templates / "i18n" / f"{lang}.po").exists()
+    return lang != "en" and not any(path.exists() for path in project.ui_catalogues(lang))

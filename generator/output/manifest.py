@@ -75,10 +75,11 @@ class Output:
 
     def inputs(self, project: Project) -> list[Path]:
         """The source files it is made from (besides the templates, fonts and generator every output shares)."""
+        words = project.ui_catalogues(self.lang)[0]  # the templates' words beside the sources (the others are shared)
         if self.kind == "sheet":
-            return [self.source, project.sources / "i18n" / f"{self.name}.{self.lang}.po"]
+            return [self.source, project.sources / "i18n" / f"{self.name}.{self.lang}.po", words]
         return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po",
-                project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po"]
+                project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po", words]
 
 
 class Digests:

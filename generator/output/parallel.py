@@ -48,6 +48,7 @@ class Done:
     seconds: float = 0.0
     failure: str | None = None  # a bug met in a worker: "TypeError: … (at render.py:12)"
     layout: dict | None = None  # the layout's report (generator.renderer.render.Laid.report)
+    untranslated: int = 0  # strings printed in the canonical language (--allow-fallback)
 
 
 class WorkerError(Exception):
@@ -125,8 +126,10 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
             raise
         frame = traceback.extract_tb(error.__traceback__)[-1]
         return Done(output, None, [], failure=f"{type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})")
+    layout = layouts[0] if layouts else {}
+    untranslated = layout.pop(pipeline.UNTRANSLATED, 0)
     return Done(output, path, [], hashlib.sha256(path.read_bytes()).hexdigest(), time.perf_counter() - started,
-                layout=layouts[0] if layouts else None)
+                layout=layout or None, untranslated=untranslated)
 
 
 def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_done: Callable[[Done], None],
@@ -249,7 +252,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
         if incremental:  # recorded before it is reported: a Ctrl-C meanwhile must not lose a finished output
             key = done.output.key(project)
             entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}
-        report.wrote(done.path, layout=done.layout, about=_about(done))
+        report.wrote(done.path, layout=done.layout, about=_about(done), untranslated=done.untranslated)
 
     def waiting(count: int, output: Output) -> None:
         report.progress(count, len(stale), output.key(project), tally.elapsed())

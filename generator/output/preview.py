@@ -31,7 +31,8 @@ class _Written(Reporter):
 
     paths: list[Path] = field(default_factory=list)
 
-    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None) -> None:
+    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None,
+              untranslated: int = 0) -> None:
         self.paths.append(Path(path))
 
 

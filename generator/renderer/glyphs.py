@@ -38,7 +38,7 @@ def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> 
         return shown or (keyword.term if keyword else key)  # an unknown keyword is a finding of its own
 
     for loc, text in prose(document):
-        printed = markup.to_plain(markup.parse(text), typo, name_keyword)
+        printed = markup.to_plain(markup.parse(typography.quotes(text, lang)), typo, name_keyword)
         missing = sorted({char for char in printed if ord(char) not in known and not char.isspace()})
         if missing:
             shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)

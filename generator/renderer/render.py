@@ -83,10 +83,11 @@ def css_string(text: str) -> Markup:
 
 
 class Inline:
-    """Turns the sheet's inline markup into safe HTML, with the language's typography."""
+    """Turns the sheet's inline markup into safe HTML, with the language's typography. A text printed in another
+    language (the canonical text where a translation lacked) is marked with its language, and set in its typography."""
 
     def __init__(self, sheet: Sheet, lang: str, gloss: bool = False, anchors: dict[str, str] | None = None):
-        self.typo = typography.for_language(lang)
+        self.sheet, self.lang = sheet, lang
         self.keywords = keyword_index(sheet)
         self.results = sheet.result_names()
         self.gloss = gloss
@@ -112,11 +113,18 @@ class Inline:
         if not text:
             return Markup("")
         namer = self.name_keyword_glossed if self.gloss else self.name_keyword
-        return markup.to_html(markup.parse(text), self.typo, namer, self.keyword_anchor if self.anchors else None,
+        lang = self.sheet.language_of(text)
+        link = self.keyword_anchor if self.anchors else None
+        html = markup.to_html(markup.parse(typography.quotes(text, lang)), typography.for_language(lang), namer, link,
                               self.results.get)
+        if lang == self.lang:
+            return html
+        return Markup('<span lang="{}">{}</span>').format(lang, html)  # its own hyphenation, its own quotes
 
     def plain(self, text: str) -> str:
-        return markup.to_plain(markup.parse(text), self.typo, self.name_keyword, self.results.get)
+        lang = self.sheet.language_of(text)
+        return markup.to_plain(markup.parse(typography.quotes(text, lang)), typography.for_language(lang), self.name_keyword,
+                               self.results.get)
 
 
 @dataclass(frozen=True)
@@ -214,7 +222,7 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         sheet=sheet,
         lang=lang,
         t=Inline(sheet, lang, gloss=options.gloss),
-        words=ui_words(project.templates, lang, options.allow_fallback),
+        words=ui_words(project, lang, options.allow_fallback),
         untranslated=untranslated,
         marks=marks or Marks(),
         frame=frame,

@@ -13,7 +13,7 @@ NBSP = "\u00a0"
 NNBSP = "\u202f"  # narrow no-break space, French usage before ; ! ?
 MINUS = "\u2212"
 
-_MINUS = re.compile(r"(?<![\w\-–])-(?=\d|½|¼)")
+_MINUS = re.compile(r"(?<![\w\-–])-(?=\d|½|¼|D\d)")  # -1, -½, and dice: -D3, -D6"
 _RANGE = re.compile(r"(?<=\d)-(?=\d)")
 _APOSTROPHE = re.compile(r"(?<=\w)'(?=\w|$)")  # at the end: before a keyword, « d'{Archaic missiles} »
 _COMPARISONS = (("<=", "≤"), (">=", "≥"))
@@ -44,6 +44,43 @@ def french(text: str) -> str:
 def english(text: str) -> str:
     text = common(text)
     return _EN_DOUBLE_QUOTES.sub("\u201c\\1\u201d", text)
+
+
+_KEYWORD_KEY = re.compile(r"\{[^{}|]*")  # a keyword reference's key names a keyword: never retyped
+_WORDLIKE_BEFORE = re.compile(r"[\w}\]]")  # a letter, or the end of a keyword reference or a footnote mark
+_CLOSES_AFTER = re.compile(r"[\w}\].,;:!?%)…]")
+_STYLE_MARKS = "*"
+
+
+def quotes(text: str, lang: str) -> str:
+    """Straight quotes and apostrophes made typographic in the source's markup itself, where a mark's neighbours
+    may be markup ("{Fear}'s", "d'{archaic-missiles}", "'**Hammered**'"): the apostrophe ’ in every language,
+    English ‘single’ and “double” quotes. A keyword reference's key is left as typed; so are feet and inches (6', 6")."""
+    english_quotes = lang.split("-")[0] == "en"
+    protected = {index for match in _KEYWORD_KEY.finditer(text) for index in range(match.start(), match.end())}
+    chars = list(text)
+    for index, char in enumerate(text):
+        if char != "'" or index in protected:
+            continue
+        before, after = _neighbour(text, index, -1), _neighbour(text, index, 1)
+        if before.isdigit() and not after.isalpha():
+            continue  # 6' is six feet
+        if _WORDLIKE_BEFORE.match(before) and (after.isalnum() or after == "{"):
+            chars[index] = "\u2019"  # it's, d'{arc}, {Fear}'s
+        elif english_quotes and _CLOSES_AFTER.match(before) and not (after.isalnum() or after == "{"):
+            chars[index] = "\u2019"  # Heroes', 'Hammered'
+        elif english_quotes and (not before.strip() or before in "([«—–-\""):
+            chars[index] = "\u2018" if (after.isalnum() or after in "{") else char
+    text = "".join(chars)
+    return _EN_DOUBLE_QUOTES.sub("\u201c\\1\u201d", text) if english_quotes else text
+
+
+def _neighbour(text: str, index: int, step: int) -> str:
+    """The character beside text[index], style marks (*) skipped; '' at either end."""
+    index += step
+    while 0 <= index < len(text) and text[index] in _STYLE_MARKS:
+        index += step
+    return text[index] if 0 <= index < len(text) else ""
 
 
 def for_language(lang: str):

@@ -1,14 +1,17 @@
 """The words the templates print (headings of the changes box, "page", "(cont.)"…), in the sheet's language.
 
-English here; other languages in templates/i18n/<lang>.po, keyed by the same names (msgctxt).
+English here; other languages in sources/i18n/ui.<lang>.po or templates/i18n/<lang>.po, keyed by the same names
+(msgctxt).
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from generator.source import i18n
 from generator.errors import UserError
+from generator.project import Project
 
 UI_WORDS = {
     "page": "page",
@@ -39,14 +42,41 @@ UI_WORDS = {
 
 
 
-def ui_words(templates: Path, lang: str, allow_fallback: bool) -> dict[str, str]:
+def update_catalogue(project: Project, lang: str) -> tuple[Path, i18n.Status] | None:
+    """Create or refresh sources/i18n/ui.<lang>.po, the templates' words for a language the templates do not
+    carry: each word's English as msgid, the translations kept. Returns the catalogue and what is translated;
+    None for English and for a language the templates carry."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from generator.output import write
+
+    beside_sources, in_templates = project.ui_catalogues(lang)
+    if lang == "en" or (in_templates.is_file() and not beside_sources.is_file()):
+        return None
+    old = {message.context: message.string for message in i18n.read(beside_sources)} if beside_sources.is_file() else {}
+    catalogue = Catalog(locale=lang, project="qrs templates", fuzzy=False,
+                        header_comment=f"# The words the qrs templates print, in '{lang}'. Refresh with: qrs i18n update")
+    found = i18n.Status()
+    for key, english in UI_WORDS.items():
+        catalogue.add(english, old.get(key, ""), context=key)  # "{count}" is a placeholder: msgfmt checks the msgstr keeps it
+        (found.translated if old.get(key) else found.missing).append(i18n.Entry((key,), key, english, 1))
+    buffer = io.BytesIO()
+    write_po(buffer, catalogue, width=100, sort_output=False)
+    write.atomically(beside_sources, buffer.getvalue())
+    return beside_sources, found
+
+
+def ui_words(project: Project, lang: str, allow_fallback: bool) -> dict[str, str]:
     if lang == "en":
         return dict(UI_WORDS)
-    catalogue_file = templates / "i18n" / f"{lang}.po"
-    if not catalogue_file.exists():
+    catalogue_file = next((path for path in project.ui_catalogues(lang) if path.is_file()), None)
+    if catalogue_file is None:
         if allow_fallback:
             return dict(UI_WORDS)
-        raise UserError.at(catalogue_file, 1, 1, f"the templates have no '{lang}' catalogue: copy templates/i18n/fr.po and translate it")
+        beside_sources = project.ui_catalogues(lang)[0]
+        raise UserError.at(beside_sources, 1, 1, f"the templates have no '{lang}' words: copy templates/i18n/fr.po to "
+                                                 f"{beside_sources} and translate it")
     translated = {message.context: message.string for message in i18n.read(catalogue_file) if message.context}
     words = {}
     for key, english in UI_WORDS.items():

@@ -99,6 +99,27 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, validate_default=True, populate_by_name=True)
 
 
+class Document(Model):
+    """A sheet or a handout. A translated one knows which of its texts are still in the canonical language
+    (printed where the translation lacked, with --allow-fallback), to print them in that language's typography."""
+
+    _fallback_texts: frozenset[str] = PrivateAttr(default=frozenset())
+    _fallback_lang: str | None = PrivateAttr(default=None)
+
+    def mark_fallback(self, texts: set[str], lang: str) -> None:
+        self._fallback_texts, self._fallback_lang = frozenset(texts), lang
+
+    def mark_fallback_of(self, *documents: "Document") -> None:
+        """This document prints the texts of others (a handout, its sheet's): their fallback texts too."""
+        langs = [document._fallback_lang for document in documents if document._fallback_lang]
+        if langs:
+            self.mark_fallback(set().union(*(document._fallback_texts for document in documents)), langs[0])
+
+    def language_of(self, text: str) -> str:
+        """The language a text of this document is written in."""
+        return self._fallback_lang if text in self._fallback_texts and self._fallback_lang else self.lang
+
+
 class Footnote(Model):
     """A note under a block, referenced from its cells as [^id]."""
 
@@ -765,7 +786,7 @@ class Section(Model):
     blocks: Annotated[list[Block], Field(min_length=1)]
 
 
-class Sheet(Model):
+class Sheet(Document):
     """A quick-reference sheet: the root of a source file."""
 
     sheet: Id
@@ -783,6 +804,9 @@ class Sheet(Model):
     column_sets: dict[Id, Columns] = Field(
         default_factory=dict, description="Named sets of table columns that tables share by name (columns: price); "
                                           "their titles are translated once.")
+    untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
+        default_factory=list, description="Names printed as they are in every language (the game's name, a faction): "
+                                          "not offered for translation.")
     changelog: list[Edition] = Field(default_factory=list, description="Newest first; the first is this edition.")
     changes_box: bool | list[ChangeKind] = Field(
         True, description="The box of this edition's changes: true lists rules and clarifications, a list of kinds "
@@ -860,7 +884,7 @@ class HandoutUnit(Model):
         default_factory=list, description="The sheet's keywords, by id or term.")
 
 
-class Handout(Model):
+class Handout(Document):
     """A one-army handout: its units and only the parts of a sheet they use. The root of a handout file."""
 
     handout: Id

@@ -24,6 +24,7 @@ from generator.schema.model import PLAYERS_KINDS, Keyword, Model, Sheet, edition
 
 ModelT = TypeVar("ModelT", bound=Model)
 
+RESERVED_SHEET_ID = "ui"  # sources/i18n/ui.<lang>.po are the templates' words (Project.ui_catalogues)
 MAX_DIE_RESULTS = 1000  # the results a dice table's die may show (10D100 shows 991, D66 36)
 
 
@@ -32,6 +33,9 @@ def validate(located: Located) -> Sheet:
     problems = [located.problem(loc, message) for loc, message in findings(sheet)]
     if sheet.sheet != located.path.stem:
         problems.append(located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'"))
+    if sheet.sheet == RESERVED_SHEET_ID:
+        problems.append(located.problem(("sheet",), f"the sheet id '{RESERVED_SHEET_ID}' is reserved: sources/i18n/"
+                                                    f"{RESERVED_SHEET_ID}.<lang>.po holds the templates' words"))
     if problems:
         raise UserError(problems)
     return sheet

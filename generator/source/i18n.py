@@ -25,9 +25,9 @@ from generator.output import write
 from generator.errors import Problem, UserError
 from generator.source import load
 from generator.source.load import Located
-from generator.schema.model import Handout, Sheet, prose
+from generator.schema.model import Cell, Handout, Row, Sheet, prose
 from generator.schema.validate import describe_error, findings
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 DocumentT = TypeVar("DocumentT", Sheet, Handout)
 
@@ -57,7 +57,8 @@ def needs_translation(text: str) -> bool:
 
 
 def context_of(sheet: Sheet, loc: tuple) -> str:
-    """A message's stable context: list positions replaced by the ids of what they hold."""
+    """A message's stable context: list positions replaced by what the items hold (their id, their roll,
+    a row's first cell), so that inserting or moving an item leaves every other context as it was."""
     parts: list[str] = []
     node = sheet
     for key in loc:
@@ -65,13 +66,46 @@ def context_of(sheet: Sheet, loc: tuple) -> str:
             node = node[key]
             parts.append(key)
         elif isinstance(key, int):
+            parts.append(_item_key(node, key))
             node = node[key]
-            ident = getattr(node, "id", None) or getattr(node, "roll", None) or getattr(node, "edition", None)
-            parts.append(str(ident) if ident else str(key + 1))
         else:
             node = getattr(node, key)
             parts.append(key)
     return "/".join(parts)
+
+
+_KEY_LENGTH = 40
+
+
+def _item_key(items: list, index: int) -> str:
+    """An item of a list by what it holds; the second item holding the same is 'key~2'. Cells of a row and
+    plain strings (bullets) keep their position: a row's columns are its structure."""
+    if not isinstance(items[index], BaseModel) or isinstance(items[index], Cell):
+        return str(index + 1)
+    key = _own_key(items[index])
+    if key is None:
+        return str(index + 1)
+    same = sum(1 for item in items[:index] if isinstance(item, BaseModel) and _own_key(item) == key)
+    return f"{key}~{same + 1}" if same else key
+
+
+def _own_key(item: BaseModel) -> str | None:
+    ident = getattr(item, "id", None) or getattr(item, "roll", None) or getattr(item, "edition", None)
+    if ident:
+        return str(ident)
+    if isinstance(item, Row):
+        content = item.cells[0].text
+    else:  # a modifier's value, a term, a step's title, a paragraph's text or first term, a change's text
+        content = next((value for value in (getattr(item, name, None) for name in _CONTENT_FIELDS) if value), None)
+    if isinstance(content, list):
+        content = content[0]
+    if isinstance(content, BaseModel):
+        return _own_key(content)
+    words = " ".join(str(content or "").replace("/", "-").split())
+    return words[:_KEY_LENGTH] or None
+
+
+_CONTENT_FIELDS = ("value", "term", "title", "p", "bullets", "numbered", "terms", "text", "name")
 
 
 @dataclass
@@ -85,12 +119,21 @@ class Entry:
     column: int = 1
 
 
-def entries(located: Located, sheet: Sheet) -> list[Entry]:
-    return [
+def entries(located: Located, sheet: Sheet | Handout, lang: str) -> list[Entry]:
+    """The strings a `lang` edition prints, in the order of the source (a catalogue reads like its source)."""
+    found = [
         Entry(loc, context_of(sheet, loc), text, *located.position(loc))
         for loc, text in prose(sheet)
-        if needs_translation(text)
+        if needs_translation(text) and _printed_in(sheet, loc, lang) and text not in getattr(sheet, "untranslatable", ())
     ]
+    return sorted(found, key=lambda entry: (entry.line, entry.column))
+
+
+def _printed_in(sheet: Sheet | Handout, loc: tuple, lang: str) -> bool:
+    """A correction scoped to one language (a French spelling fix) is never printed in another."""
+    if loc[:1] != ("changelog",) or len(loc) < 4:
+        return True
+    return sheet.changelog[loc[1]].changes[loc[3]].concerns(lang)
 
 
 @dataclass
@@ -98,6 +141,10 @@ class Status:
     translated: list[Entry] = field(default_factory=list)
     stale: list[tuple[Entry, Message]] = field(default_factory=list)
     missing: list[Entry] = field(default_factory=list)
+    messages: dict[str, Message] = field(default_factory=dict)  # each translated entry's message, by its context
+
+    def messages_by_entry(self) -> list[tuple[Entry, Message]]:
+        return [(entry, self.messages[entry.context]) for entry in self.translated]
 
 
 def read(path: Path) -> Catalog:
@@ -115,47 +162,49 @@ def read(path: Path) -> Catalog:
 
 
 def status(catalogue: Catalog, wanted: list[Entry]) -> Status:
-    by_context = {message.context: message for message in catalogue if message.id and message.context}
+    """Each wanted string's translation, found as `qrs i18n update` would find it (a string moved or re-keyed
+    since the last update keeps its translation): translated, stale (fuzzy, or made for another text) or missing."""
+    previous = _previous_messages(wanted, [message for message in catalogue if message.id and message.context])
     result = Status()
     for entry in wanted:
-        message = by_context.get(entry.context)
+        message = previous.get(entry.context)
         if message is None or not message.string:
             result.missing.append(entry)
         elif message.fuzzy or message.id != entry.source:
             result.stale.append((entry, message))
         else:
             result.translated.append(entry)
+            result.messages[entry.context] = message
     return result
 
 
 def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Path, allow_fallback: bool) -> tuple[DocumentT, int]:
-    """The sheet (or handout) in another language, and how many strings fell back to the canonical text."""
+    """The sheet (or handout) in another language, and how many strings fell back to the canonical text.
+    Every problem is raised at once: the missing and stale strings, and those of the translated strings."""
     catalogue = read(catalogue_file)
-    wanted = entries(located, sheet)
+    wanted = entries(located, sheet, lang)
     found = status(catalogue, wanted)
-    if (found.stale or found.missing) and not allow_fallback:
-        raise UserError(_untranslated_problems(located, catalogue_file, lang, found))
+    problems = [] if allow_fallback else _untranslated_problems(located, catalogue_file, lang, found)
     data = sheet.model_dump(exclude_defaults=False)
-    by_context = {message.context: message.string for message in catalogue if message.context}
     for entry in found.translated:
-        _set(data, entry.loc, by_context[entry.context])
+        _set(data, entry.loc, found.messages[entry.context].string)
     data["lang"] = lang
-    lines = {message.context: _line(message) for message in catalogue if message.context}
+    lines = {entry.context: _line(message) for entry, message in [*found.messages_by_entry(), *found.stale]}
     try:
         translated = type(sheet).model_validate(data)
     except ValidationError as error:  # a translation that breaks the shape (too long, empty), or an unknown language
-        raise UserError([Problem(str(catalogue_file), lines.get(_context_or_none(sheet, e["loc"]), 1), 1,
-                                 f"in the '{lang}' translation: {describe_error(e)}") for e in error.errors()]) from None
-    if not isinstance(translated, Sheet):
-        return translated, len(found.stale) + len(found.missing)
-    problems = [
-        Problem(str(catalogue_file), lines.get(context_of(translated, loc), 1), 1, f"in the '{lang}' translation: {message}")
-        for loc, message in findings(translated)
-    ]
-    problems += _glossary_problems(translated, lang, catalogue_file, lines)
+        raise UserError(problems + [Problem(str(catalogue_file), lines.get(_context_or_none(sheet, e["loc"]), 1), 1,
+                                            f"in the '{lang}' translation: {describe_error(e)}")
+                                    for e in error.errors()]) from None
+    if isinstance(translated, Sheet):
+        problems += [Problem(str(catalogue_file), lines.get(context_of(sheet, loc), 1), 1,
+                             f"in the '{lang}' translation: {message}") for loc, message in findings(translated)]
+        problems += _glossary_problems(translated, lang, catalogue_file, lines)
     if problems:
         raise UserError(problems)
-    return translated, len(found.stale) + len(found.missing)
+    fallen_back = [entry for entry, _ in found.stale] + found.missing
+    translated.mark_fallback({entry.source for entry in fallen_back}, sheet.lang)
+    return translated, len(fallen_back)
 
 
 def _line(message: Message) -> int:
@@ -200,31 +249,74 @@ def _set(data, loc: tuple, value: str) -> None:
     data[loc[-1]] = value
 
 
-def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: Path) -> Status:
+def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: Path,
+           memory: list[Catalog] = ()) -> Status:
     """Create or refresh a catalogue from the source: new strings added, changed ones flagged fuzzy
-    with their previous text kept, vanished ones dropped. Existing translations are kept."""
+    with their previous text kept, vanished ones dropped. Existing translations are kept, and follow a
+    string whose context changed (a renamed block, a row's new key). A new string whose text is already
+    translated elsewhere (in this catalogue or those of `memory`) is offered that translation, flagged fuzzy
+    for review. No line numbers and the source's order: an edit of the source changes only its own entries."""
     write.destination(catalogue_file)  # a link out of sources/ is refused before it is read, not only written
     old = read(catalogue_file) if catalogue_file.exists() else Catalog(locale=lang)
-    old_by_context = {message.context: message for message in old if message.id and message.context}
-    day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
-    kind, ident = ("handout", sheet.handout) if isinstance(sheet, Handout) else ("sheet", sheet.sheet)
-    fresh = Catalog(locale=lang, project=f"qrs {ident}", version=getattr(sheet, "edition", sheet.date),
-                    creation_date=day, revision_date=day, fuzzy=False, msgid_bugs_address="",
-                    header_comment=f"# Translation of the qrs {kind} '{ident}' from '{sheet.lang}' to '{lang}'.\n"
-                                   "# Context: the string's place in the source. Refresh with: qrs i18n update")
-    wanted = entries(located, sheet)
+    wanted = entries(located, sheet, lang)
+    previous = _previous_messages(wanted, [message for message in old if message.id and message.context])
+    fresh = _empty_catalogue(sheet, lang)
     for entry in wanted:
-        previous = old_by_context.get(entry.context)
-        string, flags, previous_id = "", set(), ()
-        if previous is not None and previous.string:
-            string = previous.string
-            if previous.id != entry.source:
-                flags, previous_id = {"fuzzy"}, (previous.id,)
-            elif previous.fuzzy:
-                flags, previous_id = {"fuzzy"}, tuple(previous.previous_id)
-        fresh.add(entry.source, string, locations=[(located.path.name, entry.line)], flags=flags,
-                  context=entry.context, previous_id=previous_id or ())
+        string, flags, previous_id = _carried(entry, previous.get(entry.context), (old, *memory))
+        message = fresh.add(entry.source, string, locations=[(located.path.name, None)], flags=flags,
+                            context=entry.context, previous_id=previous_id)
+        message.flags -= _FORMAT_FLAGS  # qrs markup ({cd|CD}) and "25%" are not format strings
     buffer = io.BytesIO()
     write_po(buffer, fresh, width=100, include_previous=True, sort_output=False, omit_header=False)
     write.atomically(catalogue_file, buffer.getvalue())
     return status(fresh, wanted)
+
+
+_FORMAT_FLAGS = {"python-format", "python-brace-format"}
+
+
+def _empty_catalogue(sheet: Sheet | Handout, lang: str) -> Catalog:
+    day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
+    kind, ident = ("handout", sheet.handout) if isinstance(sheet, Handout) else ("sheet", sheet.sheet)
+    return Catalog(locale=lang, project=f"qrs {ident}", version=getattr(sheet, "edition", sheet.date),
+                   creation_date=day, revision_date=day, fuzzy=False, msgid_bugs_address="",
+                   header_comment=f"# Translation of the qrs {kind} '{ident}' from '{sheet.lang}' to '{lang}'.\n"
+                                  "# Context: the string's place in the source. Refresh with: qrs i18n update")
+
+
+def _previous_messages(wanted: list[Entry], old: list[Message]) -> dict[str, Message]:
+    """Each wanted context's message in the old catalogue: at the same context; else, among the messages whose
+    context vanished, one with the same text (the string moved: a renamed block, a row's new key); else the only
+    one whose context differs in one step (the text keying its item was edited: a row's first cell)."""
+    found = {message.context: message for message in old if message.context in {entry.context for entry in wanted}}
+    vanished = [message for message in old if message.context not in found]
+    for entry in (entry for entry in wanted if entry.context not in found):
+        moved = next((message for message in vanished if message.id == entry.source), None)
+        if moved is not None:
+            found[entry.context] = moved
+    unclaimed = [message for message in vanished if message not in found.values()]
+    for entry in (entry for entry in wanted if entry.context not in found):
+        near = [message for message in unclaimed if _one_step_apart(message.context, entry.context)]
+        if len(near) == 1:
+            found[entry.context] = near[0]
+            unclaimed.remove(near[0])
+    return found
+
+
+def _one_step_apart(context: str, other: str) -> bool:
+    steps, other_steps = context.split("/"), other.split("/")
+    return len(steps) == len(other_steps) and sum(a != b for a, b in zip(steps, other_steps)) == 1
+
+
+def _carried(entry: Entry, previous: Message | None, memory: tuple[Catalog, ...]) -> tuple[str, set[str], tuple]:
+    """(translation, flags, previous text) of a wanted string: its previous message's, fuzzy when the text
+    changed; else the same text translated elsewhere, fuzzy: a suggestion to review."""
+    if previous is not None and previous.string:
+        if previous.id != entry.source:
+            return previous.string, {"fuzzy"}, (previous.id,)
+        if previous.fuzzy:
+            return previous.string, {"fuzzy"}, tuple(previous.previous_id)
+        return previous.string, set(), ()
+    remembered = next((message.string for catalogue in memory for message in catalogue
+                       if message.id == entry.source and message.string and not message.fuzzy), "")
+    return remembered, {"fuzzy"} if remembered else set(), ()

@@ -95,3 +95,13 @@ def test_game_names_with_markup_characters_are_kept_literally(tmp_path):
     project = Project.at(tmp_path / "sources")
     sheet = pipeline.check(scaffold.create(project, "odd", 'Warhammer 40,000: "Kill Team" *2* {x} [^1]', "en")[0])
     assert sheet.game == 'Warhammer 40,000: "Kill Team" \\*2\\* \\{x\\} \\[^1\\]'
+
+
+def test_a_sheet_in_a_language_the_templates_lack_gets_its_words_beside_the_sources(tmp_path):
+    created = qrs(tmp_path, "new", "mein-spiel", "--game", "Mein Spiel", "--lang", "de")
+    assert created.returncode == 0 and "qrs i18n update mein-spiel --lang de" in created.stdout
+    updated = qrs(tmp_path, "i18n", "update", "mein-spiel", "--lang", "de")
+    assert updated.returncode == 0, updated.stderr
+    assert not (tmp_path / "sources" / "i18n" / "mein-spiel.de.po").exists()  # its own language: no catalogue
+    words = (tmp_path / "sources" / "i18n" / "ui.de.po").read_text(encoding="utf-8")
+    assert 'msgctxt "page"\nmsgid "page"\nmsgstr ""' in words

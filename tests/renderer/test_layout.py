@@ -205,8 +205,6 @@ HANDOUTS = sorted(path.stem for path in (SOURCES / "handouts").glob("*.yaml"))
 @pytest.fixture(scope="session")
 def laid_out(tmp_path_factory):
     """(sheet as printed, laid-out document, PDF path) of a shipped sheet or handout, once per session."""
-    from generator.schema import handout as handouts
-
     project = Project.at(SOURCES, tmp_path_factory.mktemp("laid-out"))
     done: dict[tuple, tuple] = {}
 
@@ -218,9 +216,7 @@ def laid_out(tmp_path_factory):
                 if lang != sheet.lang:
                     sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(SOURCES, name, lang), False)
             else:
-                parts = pipeline.load_handout(project, SOURCES / "handouts" / f"{name}.yaml")
-                army, book, _ = pipeline._translated_pair(project, *parts, lang, allow_fallback=False)
-                sheet = handouts.compose(army, book, words.ui_words(project.templates, lang, False))
+                _, sheet, _ = pipeline.composed_handout(project, SOURCES / "handouts" / f"{name}.yaml", lang)
             laid = render.layout(project, sheet, options)
             assert list(render.layout_findings(sheet, laid, options)) == []
             pdf = project.build / f"{kind}-{name}.{paper}.{lang}.pdf"
@@ -293,7 +289,7 @@ def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang, pap
 @pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
 def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, kind, name, lang, paper):
     sheet, laid, _ = laid_out(kind, name, lang, paper)
-    word = words.ui_words(Project.at(SOURCES).templates, lang, False)["continued"]
+    word = words.ui_words(Project.at(SOURCES), lang, False)["continued"]
     continued = [item for page in laid.plan for column in page for item in column if item.continued]
     boxes = render.measure.section_boxes(laid.document)
     for item in continued:

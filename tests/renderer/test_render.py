@@ -45,7 +45,7 @@ def test_dice_tables_print_listed_results_lookups_and_inner_rolls(fixture_html):
     assert '<td class="roll">11–15</td>' in injuries and '<td class="roll">16, 21</td>' in injuries
     inner = re.search(r'<div class="inner-roll">.*?</div>', injuries, re.S).group(0)
     assert re.findall(r"<b>(.*?)</b>", inner) == ["1–3", "4–6"]
-    assert 'Aucun effet, sauf après une <em class="result-ref">Commotion</em>.' in inner  # {result:injuries/concussion}
+    assert 'Comme une <em class="result-ref">Commotion</em>, mais pire.' in injuries  # {result:injuries/concussion}
     shards = re.search(r'<section[^>]*data-block="shards".*?</section>', fixture_html, re.S).group(0)
     assert '<th class="roll">Total</th>' in shards and '<td class="roll">12+</td>' in shards
 

@@ -227,7 +227,7 @@ def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(t
                                    "      - {kind: rules, blocks: [weapons/longbow], text: 'Arc long : F 4 à courte portée.'}\n", 1),
                       encoding="utf-8")
     with (sources / "i18n" / "wab2.en.po").open("a", encoding="utf-8") as catalogue:
-        catalogue.write('\nmsgctxt "changelog/2.3/changes/1/text"\nmsgid "Arc long : F 4 à courte portée."\n'
+        catalogue.write('\nmsgctxt "changelog/2.3/changes/Arc long : F 4 à courte portée./text"\nmsgid "Arc long : F 4 à courte portée."\n'
                         'msgstr "Longbow: S 4 at short range."\n')
     git(tmp_path, *author, "commit", "-qam", "wab2 2.3")
     commands = readme_edition_commands()

@@ -308,3 +308,23 @@ def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
     project = Project.at(sources, tmp_path / "build")
     path = pipeline.build_handout(project, sources / "handouts" / "wab2-english-hundred-years-war.yaml", "fr")
     assert "32ps (16ps)" in pdf_text(path)
+
+
+def test_a_handouts_fallback_text_is_marked_with_its_language(tmp_path):
+    from babel.messages.pofile import read_po, write_po
+
+    from generator.renderer import render
+
+    shutil.copytree(SOURCES, tmp_path / "sources")
+    project = Project.at(tmp_path / "sources")
+    catalogue_file = project.handouts / "i18n" / "warhammer-dwarfs.en.po"
+    with catalogue_file.open("rb") as stream:
+        catalogue = read_po(stream)
+    untranslated = next(message for message in catalogue if message.context == "units/thane/name")
+    untranslated.string = ""
+    with catalogue_file.open("wb") as stream:
+        write_po(stream, catalogue)
+    _, sheet, count = pipeline.composed_handout(project, project.handouts / "warhammer-dwarfs.yaml", "en",
+                                                pipeline.BuildOptions(allow_fallback=True))
+    page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True), count)
+    assert count == 1 and f'<span lang="fr">{untranslated.id}</span>' in page

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
+import io
+import json
 import re
 import shutil
+import subprocess
 
 import pytest
 from babel.messages.pofile import read_po, write_po
@@ -15,7 +19,7 @@ from generator.cli.main import main
 from generator.errors import UserError
 from generator.source.load import load_file
 from generator.schema.validate import validate
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ROOT
 
 
 @pytest.fixture
@@ -88,11 +92,11 @@ def test_changing_one_french_cell_makes_exactly_that_translation_stale(project, 
         pipeline.check_with_translations(project, source)
     [problem] = caught.value.problems
     assert problem.path == str(catalogue_file) and "stale 'en' translation" in problem.message
-    assert "to-hit-modifiers/items/2/text" in problem.message
+    assert "to-hit-modifiers/items/-1/text" in problem.message
     assert read_line(catalogue_file, problem.line) == 'msgid "Tir en mouvement"'
 
     found = update(project, "en")  # qrs i18n update: the changed string is kept, flagged fuzzy
-    assert [entry.context for entry, _ in found.stale] == ["sections/tables/blocks/to-hit-modifiers/items/2/text"]
+    assert [entry.context for entry, _ in found.stale] == ["sections/tables/blocks/to-hit-modifiers/items/-1/text"]
     with pytest.raises(SystemExit) as exit_code:
         main(["--sources", str(project.sources), "check"])
     assert exit_code.value.code == 2
@@ -121,3 +125,180 @@ def test_a_third_language_needs_no_code_and_reports_its_status(project, capsys):
     row = next(line for line in out.splitlines() if line.startswith("every-block"))
     sheet, lang, translated, stale, missing = row.split()
     assert lang == "de" and int(translated) == 6 and stale == "0" and int(missing) > 20
+
+
+def catalogue_text(project, lang="en"):
+    return i18n.catalogue_path(project.sources, "every-block", lang).read_text(encoding="utf-8")
+
+
+def edit(project, *replacements):
+    source = project.sources / "every-block.yaml"
+    text = source.read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert old in text
+        text = text.replace(old, new, 1)
+    source.write_text(text, encoding="utf-8")
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+
+def test_editing_three_lines_changes_only_their_entries(project):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    update(project, "en")
+    before = catalogue_text(project)
+    edit(project, ("title: Every block type", "title: Every block type\nsubtitle: (a comment above moved every line)"),
+         ("Tir en mouvement", "Tir après un mouvement"), ("text: Aucun effet.", "text: Aucun effet notable."))
+    update(project, "en")
+    changed = changed_lines(before, catalogue_text(project))
+    # the new subtitle: 4 lines and a blank one; each edited text: its msgid, "#, fuzzy" and the old "#| msgid"
+    assert len(changed) == 5 + 2 * 4, "\n".join(changed)
+    assert not any(re.search(r"every-block\.yaml:\d", line) for line in catalogue_text(project).splitlines())
+
+
+def test_a_catalogue_follows_the_order_of_its_source(project):
+    update(project, "en")
+    entries = [message.id for message in read_po(io.BytesIO(catalogue_text(project).encode())) if message.id]
+    source = (project.sources / "every-block.yaml").read_text(encoding="utf-8")
+    assert entries.index("Fiascos") < entries.index("Retirer l'unité.") < entries.index("Modificateurs pour toucher")
+    assert entries.index("Séquence du tour") > entries.index("Première édition.")  # the changelog comes first
+    assert source.index("Première édition.") < source.index("Séquence du tour")
+
+
+def test_inserting_a_row_leaves_every_translation_where_it_was(project):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    edit(project, ("          - [Armure légère, ", '          - [Armure lourde, "5+", "4+"]\n          - [Armure légère, '),
+         ('          - {value: "+1", text', '          - {value: "+2", text: Cible immobile}\n          - {value: "+1", text'))
+    found = update(project, "en")
+    assert not found.stale
+    assert sorted(entry.source for entry in found.missing) == ["Armure lourde", "Cible immobile"]
+    with pytest.raises(UserError) as caught:
+        pipeline.check_with_translations(project, project.sources / "every-block.yaml")
+    assert len(caught.value.problems) == 2
+
+
+def test_a_translation_follows_its_string_when_the_text_keying_its_row_changes(project):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    edit(project, ("[Armure légère, ", "[Armure de cuir, "))
+    found = update(project, "en")
+    [(entry, message)] = found.stale
+    assert entry.source == "Armure de cuir" and message.string == "EN Armure légère" and not found.missing
+
+
+def test_a_change_scoped_to_one_language_is_not_offered_to_others(project):
+    edit(project, ("{kind: layout, text: Première édition.}", "{kind: typo, lang: fr, text: Accents corrigés.}"))
+    update(project, "en")
+    ids = [message.id for message in read_po(io.BytesIO(catalogue_text(project).encode())) if message.id]
+    assert "Accents corrigés." not in ids and "Séquence du tour : l'ordre des phases précisé." in ids
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    pipeline.check_with_translations(project, project.sources / "every-block.yaml")  # nothing missing
+
+
+def test_a_text_translated_once_is_offered_where_it_recurs_for_review(project):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    edit(project, ("{roll: 4-6, text: Aucun effet.}", "{roll: 4-5, text: Aucun effet.}\n"
+                                                       "                - {roll: 6, text: Rien ne se passe !}"))
+    found = update(project, "en")
+    [(entry, message)] = [(entry, message) for entry, message in found.stale if entry.source == "Rien ne se passe !"]
+    assert message.string == "EN Rien ne se passe !" and message.fuzzy and "rows/6/" in entry.context
+
+
+def test_markup_and_percentages_are_not_flagged_as_format_strings(project):
+    edit(project, ("text: Tir en mouvement", 'text: "Tir en mouvement à 25% : {savage|Sauvages}"'))
+    update(project, "en")
+    assert "Tir en mouvement à 25% : {savage|Sauvages}" in catalogue_text(project)
+    assert not re.search(r"^#,.*(python-format|python-brace-format)", catalogue_text(project), re.MULTILINE)
+
+
+def shipped_catalogues():
+    return sorted([*ROOT.glob("sources/**/*.po"), *ROOT.glob("templates/i18n/*.po")])
+
+
+FORMAT_FLAGS = ("python-format", "python-brace-format")
+
+
+@pytest.mark.parametrize("catalogue_file", shipped_catalogues(), ids=lambda path: path.name)
+def test_shipped_catalogues_pass_babel_checks(catalogue_file):
+    text = catalogue_file.read_text(encoding="utf-8")
+    declared = {flag for flag in FORMAT_FLAGS if re.search(rf"^#,.*\b{flag}\b", text, re.MULTILINE)}
+    if catalogue_file.is_relative_to(ROOT / "sources"):  # sheets' texts hold markup ({cd|CD}), not placeholders
+        assert not declared
+    catalogue = read_po(io.BytesIO(text.encode()))
+    for message in catalogue:  # Babel guesses format flags when it reads: check with those the file declares, as msgfmt
+        message.flags -= set(FORMAT_FLAGS) - declared
+    assert [(message.id, errors) for message, errors in catalogue.check()] == []
+
+
+@pytest.mark.parametrize("catalogue_file", shipped_catalogues(), ids=lambda path: path.name)
+def test_shipped_catalogues_pass_msgfmt_check(catalogue_file):
+    if shutil.which("msgfmt") is None:
+        pytest.skip("GNU gettext's msgfmt is not installed (apt-get install gettext); Babel's checks still run")
+    result = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(catalogue_file)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_check_reports_missing_strings_and_errors_in_translated_ones_at_once(project, capsys):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"),
+         lambda m: "" if m.id == "Rien ne se passe !" else "EN {terreur} [^9]" if m.id == "Touche de Force 6." else english(m))
+    arguments = ["--sources", str(project.sources), "check"]
+    with pytest.raises(SystemExit) as exit_code:
+        main(arguments)
+    errors = capsys.readouterr().err
+    assert exit_code.value.code == 2
+    assert "no 'en' translation of sections/tables/blocks/miscast/rows/7+/text" in errors
+    assert "in the 'en' translation" in errors and "terreur" in errors and "[^9]" in errors
+    with pytest.raises(SystemExit):
+        main(arguments + ["--lang", "en", "--allow-fallback"])  # a fallback is allowed; an unknown keyword is not
+    errors = capsys.readouterr().err
+    assert "no 'en' translation" not in errors and "terreur" in errors
+    main(arguments + ["--lang", "fr"])  # the source alone is sound
+    assert "no problem found" in capsys.readouterr().out
+
+
+def test_a_build_with_fallback_says_how_many_strings_fell_back(project, capsys):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"), lambda m: "" if "Rien" in m.id or "Aucun" in m.id else english(m))
+    main(["--sources", str(project.sources), "build", "every-block", "--lang", "en", "--allow-fallback", "--jobs", "1"])
+    assert "every-block.en.pdf (2 string(s) untranslated" in capsys.readouterr().out
+    main(["--sources", str(project.sources), "--json", "build", "every-block", "--lang", "en", "--allow-fallback",
+          "--jobs", "1", "--rebuild"])
+    [event] = [event for event in map(json.loads, capsys.readouterr().out.splitlines()) if event["event"] == "wrote"]
+    assert event["untranslated"] == 2
+
+
+def test_fallback_text_is_marked_with_its_own_language_and_typography(project):
+    from generator.renderer import render
+
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"), lambda m: "" if m.id == "Rien ne se passe !" else english(m))
+    sheet = pipeline.translated(project, project.sources / "every-block.yaml", "en", allow_fallback=True)
+    page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True))
+    assert '<span lang="fr">Rien ne se passe\u202f!</span>' in page  # French spacing, French hyphenation
+    assert "EN Retirer l\u2019unité." in page and '<span lang="fr">EN' not in page
+
+
+def test_names_declared_untranslatable_are_not_offered_and_print_as_they_are(project):
+    edit(project, ("credits: Fixture for tests", "credits: Fixture for tests\nuntranslatable: [Test Game, Savage]"))
+    update(project, "en")
+    ids = [message.id for message in read_po(io.BytesIO(catalogue_text(project).encode())) if message.id]
+    assert "Test Game" not in ids and "Savage" not in ids and "Every block type" in ids
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    sheet = pipeline.translated(project, project.sources / "every-block.yaml", "en")
+    assert sheet.game == "Test Game" and sheet.keywords[0].term == "Savage"
+
+
+def test_an_edited_row_key_is_stale_before_the_catalogue_is_updated(project):
+    update(project, "en")
+    fill(i18n.catalogue_path(project.sources, "every-block", "en"))
+    edit(project, ("[Armure légère, ", "[Armure de cuir, "), ("Tir en mouvement", "Tir après un mouvement"))
+    with pytest.raises(UserError) as caught:
+        pipeline.check_with_translations(project, project.sources / "every-block.yaml")
+    assert sorted(problem.message.split(" (")[0] for problem in caught.value.problems) == [
+        "stale 'en' translation of every-block.yaml:46", "stale 'en' translation of every-block.yaml:89"]
