@@ -32,7 +32,7 @@ from generator.schema.diff import Marks
 from generator.errors import UserError
 from generator.renderer.glyphs import FONTS
 from generator.renderer import layout as layout_module
-from generator.schema.model import Block, Section, Sheet
+from generator.schema.model import Block, Group, Section, Sheet
 from generator.project import Project
 from generator.renderer.words import ui_words
 from generator.schema.validate import keyword_index
@@ -140,6 +140,7 @@ class Item:
     heading: bool = False  # the column starts inside the section: repeat its heading, marked continued
     widths: tuple[float, ...] | None = None  # the table's column widths as measured on the whole block
     probe: bool = False  # the measuring pass's continuation probe
+    group: Group | None = None  # the first block of a group prints the group's heading above its own title
 
     @property
     def block_id(self) -> str:
@@ -185,11 +186,19 @@ class Item:
 
 def items(sheet: Sheet) -> list[Item]:
     """The sheet's blocks in reading order, whole, then the changes box."""
-    found = [Item(block, section, position == 0)
+    found = [Item(block, section, position == 0, group=_opened_group(section, position))
              for section in sheet.sections for position, block in enumerate(section.blocks)]
     if sheet.boxed_changes():
         found.append(Item(None))
     return found
+
+
+def _opened_group(section: Section, position: int) -> Group | None:
+    """The group a block opens: its own, when the block before it is in another group (or none)."""
+    block = section.blocks[position]
+    if block.group is None or (position > 0 and section.blocks[position - 1].group == block.group):
+        return None
+    return section.group_of(block)
 
 
 def page_frame(sheet: Sheet, options) -> layout_module.Frame:

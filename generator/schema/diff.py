@@ -72,6 +72,9 @@ def facts(sheet: Sheet) -> dict[tuple, Fact]:
                 found[("keyword", keyword.id, part)] = Fact(("keyword", keyword.id, part), f"{keyword.term} ({part})", value)
     for section in sheet.sections:
         found[("section", section.id)] = Fact(("section", section.id), section.title, section.title)
+        for group in section.groups:
+            key = ("section", section.id, "group", group.id)
+            found[key] = Fact(key, f"{section.title}, {group.title}", group.title)
         for block in section.blocks:
             label = block.title or section.title
             for key, where, value, row, cell in block.facts():

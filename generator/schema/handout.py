@@ -61,11 +61,12 @@ def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
         for r, rule in enumerate(unit.rules):
             if rule.casefold() not in keywords:
                 yield here + ("rules", r), f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}"
-    parts = {section.id for section in sheet.sections} | {block.id for block in sheet.blocks()}
+    parts = {section.id for section in sheet.sections} | {block.id for block in sheet.blocks()} | {
+        group.id for section in sheet.sections for group in section.groups}
     for field in ("include", "exclude"):
         for i, ref in enumerate(getattr(handout, field) or []):
             if ref not in parts:
-                yield (field, i), f"unknown section '{ref}': not a section or block id of the sheet{_suggest(ref, parts)}"
+                yield (field, i), f"unknown section '{ref}': not a section, group or block id of the sheet{_suggest(ref, parts)}"
     yield from _kept_findings(handout, sheet)
 
 
@@ -195,11 +196,11 @@ def _chosen_sections(handout: Handout, sheet: Sheet) -> list[tuple[Section, list
     for section in sheet.sections:
         if handout.include is not None:
             blocks = section.blocks if section.id in handout.include else [
-                block for block in section.blocks if block.id in handout.include]
+                block for block in section.blocks if {block.id, block.group} & set(handout.include)]
         else:
             kept = set(handout.kept or ())
             blocks = [block for block in section.blocks if block.id in kept] if section.id in handout.exclude else [
-                block for block in section.blocks if block.id not in handout.exclude]
+                block for block in section.blocks if not {block.id, block.group} & set(handout.exclude)]
         if blocks:
             chosen.append((section, blocks))
     return chosen

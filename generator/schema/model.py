@@ -207,6 +207,8 @@ class BlockBase(Model):
         None, description="together: never continue the block into the next column (matrices and saves never are).")
     break_before: Literal["column", "page"] | None = Field(
         None, alias="break", description="Start the block at the top of a new column or page: a rare manual decision.")
+    group: Id | None = Field(None, description="The id of one of its section's groups: the group's blocks follow "
+                                               "one another under the group's heading.")
 
     @property
     def splits(self) -> bool:
@@ -780,10 +782,22 @@ Block = Annotated[
 ]
 
 
+class Group(Model):
+    """A heading between a section's and its blocks' (Price charts › Missile weapons › Upgrades)."""
+
+    id: Id
+    title: Text
+
+
 class Section(Model):
     id: Id
     title: Text
+    groups: list[Group] = Field(default_factory=list, description="Headings that gather some of the section's blocks "
+                                                                  "(those whose group names them), a third level.")
     blocks: Annotated[list[Block], Field(min_length=1)]
+
+    def group_of(self, block) -> Group | None:
+        return next((group for group in self.groups if group.id == block.group), None)
 
 
 class Sheet(Document):

@@ -78,6 +78,7 @@ def findings(sheet: Sheet):
                     if key not in {kw.id for kw in sheet.keywords}:
                         known = ", ".join(kw.id for kw in sheet.keywords) or "none"
                         yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
+    yield from _groups(sheet)
     yield from _keyword_cycles(sheet)
     yield from _changelog(sheet)
     yield from glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))  # what the build would refuse
@@ -214,6 +215,27 @@ def _changed_blocks(sheet: Sheet):
                     near = difflib.get_close_matches(ref, sorted(known), n=1)
                     hint = f": did you mean '{near[0]}'?" if near else ""
                     yield ("changelog", e, "changes", c, "blocks", b), f"no block or block/row '{ref}' in this sheet{hint}"
+
+
+def _groups(sheet: Sheet):
+    """A block names a group of its section; a group's blocks follow one another; every group has blocks."""
+    for s, section in enumerate(sheet.sections):
+        known = [group.id for group in section.groups]
+        ended: set[str] = set()
+        previous = None
+        for b, block in enumerate(section.blocks):
+            here = ("sections", s, "blocks", b, "group")
+            if block.group is not None and block.group not in known:
+                yield here, f"no group '{block.group}' in section '{section.id}' (its groups: {', '.join(known) or 'none'})"
+            elif block.group is not None and block.group in ended:
+                yield here, f"the blocks of group '{block.group}' must follow one another: move this block up to them"
+            if previous is not None and previous != block.group:
+                ended.add(previous)
+            previous = block.group
+        used = {block.group for block in section.blocks}
+        for g, group in enumerate(section.groups):
+            if group.id not in used:
+                yield ("sections", s, "groups", g), f"group '{group.id}' holds no block: give blocks 'group: {group.id}'"
 
 
 def _keyword_cycles(sheet: Sheet):
