@@ -14,6 +14,11 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHEETS = sorted(path.stem for path in SOURCES.glob("*.yaml"))
 
 
+def source_head(sheet: str, title: str = "Test") -> str:
+    """The metadata lines every small test source starts with."""
+    return f'sheet: {sheet}\ngame: Test\ntitle: {title}\nlang: fr\nedition: "1.0"\ndate: 2026-11-21\n'
+
+
 def block_types() -> list[str]:
     """Every block type of the model, so that tests cover a new one without being told."""
     from typing import get_args

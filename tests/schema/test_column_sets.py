@@ -9,14 +9,9 @@ from generator.errors import UserError
 from generator.project import Project
 from generator.renderer import render
 from generator.source import i18n
+from tests.conftest import source_head
 
-SHEET = """\
-sheet: prices
-game: Test
-title: Tarifs
-lang: fr
-edition: "1.0"
-date: 2026-11-21
+SHEET = source_head("prices", "Tarifs") + """\
 column_sets:
   price: [{title: Objet}, {title: Coût, align: right, nowrap: true}, {title: Rareté}]
 sections:

@@ -10,14 +10,9 @@ from generator import pipeline
 from generator.errors import UserError
 from generator.project import Project
 from generator.schema import diff
+from tests.conftest import source_head
 
-SHEET = """\
-sheet: prices
-game: Test
-title: Tarifs
-lang: fr
-edition: "1.0"
-date: 2026-11-21
+SHEET = source_head("prices", "Tarifs") + """\
 paper: {pages: 1}
 sections:
   - id: price-charts
