@@ -24,6 +24,7 @@ UI_WORDS = {
     "save": "Sv",
     "equipment": "Equipment",
     "special_rules": "Special rules",
+    "results": "Results named above",
     "move_derived": "Move less the armour's move penalties.",
     "saves_split": "Against shooting / in close combat with a two-handed weapon, no shield.",
     "continued": "(cont.)",

@@ -169,12 +169,35 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
         kept = [block for block in map(trimmed, blocks) if block is not None]
         if kept:
             sections.append(section.model_copy(update={"blocks": kept}))
+    named = _named_results(sections, sheet)
+    if named:
+        sections.append(Section(id="handout-results", title=words["results"], blocks=named))
     return Sheet(
         sheet=handout.handout, game=sheet.game, title=handout.army, subtitle=handout.subtitle or sheet.title,
         lang=sheet.lang, edition=sheet.edition, date=sheet.date, credits=sheet.credits,
         accent=handout.accent or sheet.accent, paper=handout.paper, keywords=sheet.keywords,
-        characteristics=sheet.characteristics, sections=sections,
+        characteristics=sheet.characteristics, column_sets=sheet.column_sets, sections=sections,
     )
+
+
+def _named_results(sections: list[Section], sheet: Sheet) -> list[Block]:
+    """The dice tables whose results the printed texts name ({result:BLOCK/ROW}) but the handout does not print,
+    and those their own texts name: a reader can look each named result up, as each keyword."""
+    printed = {block.id for section in sections for block in section.blocks}
+    texts = [text for section in sections for block in section.blocks for _, text in prose(block)]
+    glossed = {key for section in sections for block in section.blocks if isinstance(block, GlossaryBlock)
+               for key in block.keywords or ()}
+    texts += [keyword.text or "" for keyword in sheet.keywords if keyword.id in glossed]
+    brought: list[Block] = []
+    while True:
+        wanted = {token.ref.split("/")[0] for text in texts for token in markup.walk(markup.parse(text))
+                  if isinstance(token, markup.ResultRef)} - printed
+        found = [block for block in sheet.blocks() if block.id in wanted]
+        if not found:
+            return brought
+        brought += found
+        printed |= {block.id for block in found}
+        texts = [text for block in found for _, text in prose(block)]
 
 
 def _used_rows(handout: Handout, sheet: Sheet) -> dict[str, set[int]]:

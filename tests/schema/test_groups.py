@@ -79,3 +79,23 @@ def test_a_handout_selects_a_group_by_its_id(tmp_path):
     project = Project.at(tmp_path, tmp_path / "build")
     _, composed, _ = pipeline.composed_handout(project, tmp_path / "handouts" / "gunners.yaml", "fr")
     assert [block.id for block in composed.blocks() if block.type == "table"] == ["pistols", "upgrades"]
+
+
+def test_a_handout_brings_the_table_of_a_result_its_texts_name_and_keeps_column_sets(tmp_path):
+    sheet = SHEET.replace("sections:\n", "characteristics: [{id: M, label: M}]\ncolumn_sets:\n"
+                          "  price: [{title: Objet}, {title: Coût}]\nsections:\n", 1)
+    sheet = sheet.replace("group: missile, columns: [{title: Objet}, {title: Coût}], rows: [[Pistolet, 15 co]]",
+                          "group: missile, columns: price, after: 'Enrayé : {result:jams/jammed}.', rows: [[Pistolet, 15 co]]")
+    sheet += ("  - id: shooting\n    title: Tir\n    blocks:\n      - {id: jams, type: dice, die: D6, rows: "
+              "[{id: jammed, roll: 1, name: Enrayé, text: Perd son tir.}, {roll: 2-6, text: Rien.}]}\n")
+    write(tmp_path, sheet)
+    (tmp_path / "handouts").mkdir()
+    (tmp_path / "handouts" / "gunners.yaml").write_text(
+        "handout: gunners\nsheet: prices\narmy: Tireurs\nlang: fr\ndate: 2026-11-21\ninclude: [missile]\n"
+        "units:\n  - {id: gunner, name: Tireur, profile: {M: '4'}}\n", encoding="utf-8")
+    project = Project.at(tmp_path, tmp_path / "build")
+    _, composed, _ = pipeline.composed_handout(project, tmp_path / "handouts" / "gunners.yaml", "fr")
+    assert [section.id for section in composed.sections][-1] == "handout-results"
+    assert [block.id for block in composed.sections[-1].blocks] == ["jams"]
+    pistols = next(block for block in composed.blocks() if block.id == "pistols")
+    assert [column.title for column in pistols.header] == ["Objet", "Coût"]
