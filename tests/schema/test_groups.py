@@ -70,14 +70,19 @@ def test_a_renamed_group_is_a_change_in_the_diff(tmp_path):
         "changed  Tarifs, Armes à distance: Armes de tir → Armes à distance"]
 
 
-def test_a_handout_selects_a_group_by_its_id(tmp_path):
-    write(tmp_path, SHEET.replace("sections:\n", "characteristics: [{id: M, label: M}]\nsections:\n", 1))
+def gunners_handout(tmp_path):
+    """A handout of the sheet written in tmp_path that includes the group 'missile', composed in French."""
     (tmp_path / "handouts").mkdir()
     (tmp_path / "handouts" / "gunners.yaml").write_text(
         "handout: gunners\nsheet: prices\narmy: Tireurs\nlang: fr\ndate: 2026-11-21\ninclude: [missile]\n"
         "units:\n  - {id: gunner, name: Tireur, profile: {M: '4'}}\n", encoding="utf-8")
     project = Project.at(tmp_path, tmp_path / "build")
-    _, composed, _ = pipeline.composed_handout(project, tmp_path / "handouts" / "gunners.yaml", "fr")
+    return pipeline.composed_handout(project, tmp_path / "handouts" / "gunners.yaml", "fr")[1]
+
+
+def test_a_handout_selects_a_group_by_its_id(tmp_path):
+    write(tmp_path, SHEET.replace("sections:\n", "characteristics: [{id: M, label: M}]\nsections:\n", 1))
+    composed = gunners_handout(tmp_path)
     assert [block.id for block in composed.blocks() if block.type == "table"] == ["pistols", "upgrades"]
 
 
@@ -89,12 +94,7 @@ def test_a_handout_brings_the_table_of_a_result_its_texts_name_and_keeps_column_
     sheet += ("  - id: shooting\n    title: Tir\n    blocks:\n      - {id: jams, type: dice, die: D6, rows: "
               "[{id: jammed, roll: 1, name: Enrayé, text: Perd son tir.}, {roll: 2-6, text: Rien.}]}\n")
     write(tmp_path, sheet)
-    (tmp_path / "handouts").mkdir()
-    (tmp_path / "handouts" / "gunners.yaml").write_text(
-        "handout: gunners\nsheet: prices\narmy: Tireurs\nlang: fr\ndate: 2026-11-21\ninclude: [missile]\n"
-        "units:\n  - {id: gunner, name: Tireur, profile: {M: '4'}}\n", encoding="utf-8")
-    project = Project.at(tmp_path, tmp_path / "build")
-    _, composed, _ = pipeline.composed_handout(project, tmp_path / "handouts" / "gunners.yaml", "fr")
+    composed = gunners_handout(tmp_path)
     assert [section.id for section in composed.sections][-1] == "handout-results"
     assert [block.id for block in composed.sections[-1].blocks] == ["jams"]
     pistols = next(block for block in composed.blocks() if block.id == "pistols")
