@@ -37,8 +37,8 @@ def test_new_writes_its_examples_in_the_sources_language(tmp_path):
     project = Project.at(tmp_path / "sources")
     french = pipeline.check(scaffold.create(project, "en-francais", "Mon Jeu", "fr")[0])
     english = pipeline.check(scaffold.create(project, "in-english", "My Game", "en")[0])
-    assert [section.title for section in french.sections] == ["Séquence de tour", "Tableaux", "Armées", "Règles"]
-    assert [section.title for section in english.sections] == ["Turn sequence", "Tables", "Armies", "Rules"]
+    assert [section.title for section in french.sections] == ["Séquence de tour", "Tableaux", "Armées", "Règles", "Tarifs"]
+    assert [section.title for section in english.sections] == ["Turn sequence", "Tables", "Armies", "Rules", "Price lists"]
     assert (french.title, french.credits) == ("Feuille de référence", "Feuille de référence de Mon Jeu")
     german = pipeline.check(scaffold.create(project, "auf-deutsch", "Mein Spiel", "de")[0])
     assert german.sections[0].title == "Turn sequence"  # no German examples: the English ones
