@@ -11,6 +11,7 @@ reaches every handout drawn from it.
 from __future__ import annotations
 
 import difflib
+import re
 from collections import defaultdict
 from typing import Iterator
 
@@ -20,6 +21,7 @@ from generator.schema.model import (
     Finding,
     Footnote,
     GlossaryBlock,
+    MatrixBlock,
     Handout,
     HandoutUnit,
     Keyword,
@@ -148,9 +150,13 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
     chosen = _chosen_sections(handout, sheet)
     chosen_ids = {block.id for _, blocks in chosen for block in blocks}
 
+    army_values = _army_values(handout, sheet, used_rows)
+
     def trimmed(block: Block) -> Block | None:
         if isinstance(block, TableBlock) and block.id in used_rows:
             return _only_rows(block, used_rows[block.id])
+        if isinstance(block, MatrixBlock) and (block.row_characteristic or block.column_characteristic):
+            return block.only(army_values.get(block.row_characteristic), army_values.get(block.column_characteristic))
         if isinstance(block, SavesBlock) and worn:
             return _only_items(block, worn)
         return None if isinstance(block, GlossaryBlock) else block  # the handout prints its own glossary
@@ -198,6 +204,37 @@ def _named_results(sections: list[Section], sheet: Sheet) -> list[Block]:
         brought += found
         printed |= {block.id for block in found}
         texts = [text for block in found for _, text in prose(block)]
+
+
+def _army_values(handout: Handout, sheet: Sheet, used_rows: dict[str, set[int]]) -> dict[str, set[str]]:
+    """Each characteristic's values in the army: its units' profiles, and the cells of the weapons they carry in
+    columns that give a characteristic ("3 (4)": a Strength of 3, and 4 at short range)."""
+    values: dict[str, set[str]] = defaultdict(set)
+    weapons = {weapon.id: weapon for weapon in handout.weapons}
+    for unit in handout.units:
+        for characteristic, value in unit.profile.items():
+            values[characteristic] |= set(re.findall(r"\d+", value))
+        for weapon in (weapons[ref] for ref in unit.weapons if ref in weapons):
+            for characteristic, change in weapon.profile.items():
+                own = re.findall(r"\d+", unit.profile.get(characteristic, ""))
+                values[characteristic] |= {str(int(base) + int(change)) for base in own} if change[0] in "+-" else {change}
+    for table in (block for block in sheet.blocks() if isinstance(block, TableBlock) and block.id in used_rows):
+        for c, column in enumerate(table.header):
+            if column.characteristic:
+                for index in used_rows[table.id]:
+                    cell = _cell_under(table.rows[index], c)
+                    values[column.characteristic] |= set(re.findall(r"\d+", cell or ""))
+    return values
+
+
+def _cell_under(row, column: int) -> str | None:
+    """The text of the row's cell that covers this column (cells may span columns)."""
+    position = 0
+    for cell in row.cells:
+        if position <= column < position + cell.span:
+            return markup.without_footnotes(cell.text)
+        position += cell.span
+    return None
 
 
 def _used_rows(handout: Handout, sheet: Sheet) -> dict[str, set[int]]:

@@ -137,10 +137,13 @@ class Keyword(Model):
     see: Id | None = Field(None, description="The block that defines it at length; handouts print that block.")
 
 
+CharacteristicId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+
+
 class Characteristic(Model):
     """One characteristic of the game's unit profiles (M, WS, Ld…), as handouts and rosters print it."""
 
-    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+    id: CharacteristicId
     label: Text = Field(description="The abbreviation printed above the column: CC.")
     name: OptionalText | None = Field(None, description="The full name: Capacité de combat.")
 
@@ -281,6 +284,8 @@ class Column(Model):
     width: Annotated[str, StringConstraints(pattern=r"^\d{1,3}(\.\d{1,2})?(mm|%)$")] | None = Field(
         None, description="The column's width: 18mm, or a share of the table such as 30%.")
     nowrap: bool = Field(False, description="true: the column's cells never break a line (costs, ranges).")
+    characteristic: CharacteristicId | None = Field(None, description="The characteristic the column's values give (S for a "
+                                                        "weapon's Strength): handouts cut matrices to those their army uses.")
 
 
 class Cell(Model):
@@ -508,6 +513,20 @@ class MatrixBlock(BlockBase):
     cells: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30, description="One string a row, values separated by spaces.")]
     impossible: str | None = Field(None, description="The value that means 'cannot succeed', e.g. N or –.")
     rule: MatrixRule | None = None
+    row_characteristic: CharacteristicId | None = Field(None, description="The characteristic the row keys are values of (the "
+                                                            "attacker's WS, S): a handout keeps only its army's rows.")
+    column_characteristic: CharacteristicId | None = Field(None, description="The characteristic the column keys are values of "
+                                                               "(BS): a handout keeps only its army's columns.")
+
+    def only(self, rows: set[str] | None, columns: set[str] | None) -> "MatrixBlock":
+        """The matrix cut to these row and column keys (None: all of them), in its own order."""
+        kept_rows = [r for r, key in enumerate(self.row_keys) if rows is None or key in rows]
+        kept_columns = [c for c, key in enumerate(self.column_keys) if columns is None or key in columns]
+        grid = self.grid()
+        return self.model_copy(update={
+            "row_keys": [self.row_keys[r] for r in kept_rows],
+            "column_keys": [self.column_keys[c] for c in kept_columns],
+            "cells": [" ".join(grid[r][c] for c in kept_columns) for r in kept_rows]})
 
     def grid(self) -> list[list[str]]:
         return [row.split() for row in self.cells]
@@ -881,6 +900,9 @@ class HandoutWeapon(Model):
     id: Id
     name: Text
     two_handed: bool = Field(False, description="true: no shield in close combat while fighting with it.")
+    profile: dict[CharacteristicId, Annotated[str, StringConstraints(pattern=r"^[+-]?\d{1,2}$")]] = Field(
+        default_factory=dict, description="What it does to its bearer's characteristics: {S: '+2'} adds, {S: '4'} "
+                                          "sets (a crossbow's Strength); handouts keep the matrix rows these give.")
 
 
 class HandoutUnit(Model):

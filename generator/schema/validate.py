@@ -67,6 +67,7 @@ def findings(sheet: Sheet):
             if block.type == "table" and isinstance(block.columns, str) and block.columns not in sheet.column_sets:
                 sets = ", ".join(sheet.column_sets) or "none: declare them under column_sets"
                 yield here + ("columns",), f"no column set '{block.columns}' (the sheet's: {sets})"
+            yield from _characteristics_named(block, here, {c.id for c in sheet.characteristics})
             yield from _footnotes(block, here)
             if block.type == "saves" and block.move_penalties:
                 reduced = block.move_penalties.characteristic
@@ -215,6 +216,17 @@ def _changed_blocks(sheet: Sheet):
                     near = difflib.get_close_matches(ref, sorted(known), n=1)
                     hint = f": did you mean '{near[0]}'?" if near else ""
                     yield ("changelog", e, "changes", c, "blocks", b), f"no block or block/row '{ref}' in this sheet{hint}"
+
+
+def _characteristics_named(block, here: tuple, known: set[str]):
+    """A matrix's keys, or a table column's values, said to be values of a characteristic: one the sheet declares."""
+    named = [(("row_characteristic",), getattr(block, "row_characteristic", None)),
+             (("column_characteristic",), getattr(block, "column_characteristic", None))]
+    if block.type == "table" and isinstance(block.columns, list):
+        named += [(("columns", c, "characteristic"), column.characteristic) for c, column in enumerate(block.columns)]
+    for loc, name in named:
+        if name is not None and name not in known:
+            yield here + loc, f"unknown characteristic '{name}': expected one of the sheet's ({', '.join(sorted(known)) or 'none'})"
 
 
 def _groups(sheet: Sheet):

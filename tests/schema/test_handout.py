@@ -328,3 +328,16 @@ def test_a_handouts_fallback_text_is_marked_with_its_language(tmp_path):
                                                 pipeline.BuildOptions(allow_fallback=True))
     page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True), count)
     assert count == 1 and f'<span lang="fr">{untranslated.id}</span>' in page
+
+
+def test_a_handout_keeps_only_the_matrix_rows_and_columns_of_its_army():
+    """To-hit rows for the army's Weapon Skills, to-wound rows for its Strengths (profiles, weapons of the sheet's
+    table with an S column, and handout weapons that change S), the BS table's columns for its Ballistic Skills."""
+    handout, sheet, printed = composed("wab2-english-hundred-years-war")
+    profiles = [unit.profile for unit in handout.units]
+    assert block(printed, "to-hit").row_keys == sorted({p["WS"] for p in profiles}, key=int) == ["3", "4"]
+    assert block(printed, "to-hit").column_keys == block(sheet, "to-hit").column_keys  # the defender's: all of them
+    assert block(printed, "to-wound").row_keys == ["3", "5"]  # S 3; +2 with a great weapon or a lance
+    assert block(printed, "bs-table").column_keys == ["3", "4"]
+    full = block(sheet, "to-wound")
+    assert block(printed, "to-wound").grid() == [full.grid()[2], full.grid()[4]]  # the rows' own values
