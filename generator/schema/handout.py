@@ -168,7 +168,10 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
     sections = [Section(id="handout-units", title=words["units"], blocks=[_roster(handout, sheet, saves, words)])]
     if equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
-    rules = _rules_blocks(special_rules(handout, sheet, equipment), sheet, chosen_ids)
+    army_rules = special_rules(handout, sheet, equipment)
+    printed = chosen_ids | {block.id for block in equipment}
+    rules = _rules_blocks(army_rules, sheet, printed)
+    rules += _where_rules_act(army_rules, sheet, handout, printed | {block.id for block in rules})
     if rules:
         sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
     for section, blocks in chosen:
@@ -357,6 +360,22 @@ def _rules_blocks(rules: list[str], sheet: Sheet, chosen_ids: set[str]) -> list[
                                     keywords=[keyword.id for keyword in keywords if keyword.text]))
     defining = {keyword.see for keyword in keywords if keyword.see} - chosen_ids
     return blocks + [block for block in sheet.blocks() if block.id in defining]
+
+
+def _where_rules_act(rules: list[str], sheet: Sheet, handout: Handout, printed: set[str]) -> list[Block]:
+    """The tables whose rows name one of the army's rules (a Resolve trigger for Pious units): where those rules
+    act in play. Blocks the handout prints already, and those it excludes, are not brought."""
+    index = keyword_index(sheet)
+    excluded = set(handout.exclude or ())
+    found = []
+    for section in sheet.sections:
+        for block in section.blocks:
+            if block.id in printed or {section.id, block.id, block.group} & excluded or isinstance(block, GlossaryBlock):
+                continue
+            rows = [text for loc, text in prose(block) if loc[0] in ("rows", "items")]
+            if mentioned_keywords(rows, index) & set(rules):
+                found.append(block)
+    return found
 
 
 def special_rules(handout: Handout, sheet: Sheet, equipment: list[Block]) -> list[str]:

@@ -341,3 +341,22 @@ def test_a_handout_keeps_only_the_matrix_rows_and_columns_of_its_army():
     assert block(printed, "bs-table").column_keys == ["3", "4"]
     full = block(sheet, "to-wound")
     assert block(printed, "to-wound").grid() == [full.grid()[2], full.grid()[4]]  # the rows' own values
+
+
+def test_a_handout_brings_the_tables_where_its_rules_act_unless_it_excludes_them(tmp_path):
+    """The New Spain force without its explicit Resolve section still gets the Resolve triggers, where its Pious and
+    Native rules act; excluding the section leaves them out."""
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    source = sources / "handouts" / "irregular-wars-new-spain.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert "include: [resolve, turn," in text
+    project = Project.at(sources)
+    source.write_text(text.replace("include: [resolve, turn,", "include: [turn,"), encoding="utf-8")
+    _, brought, _ = pipeline.composed_handout(project, source, "fr")
+    rules = next(section for section in brought.sections if section.id == "handout-special-rules")
+    assert "resolve-triggers" in [block.id for block in rules.blocks]
+    source.write_text(text.replace("include: [resolve, turn, shooting, action, melee, initiative]", "exclude: [resolve]"),
+                      encoding="utf-8")
+    _, excluded, _ = pipeline.composed_handout(project, source, "fr")
+    assert "resolve-triggers" not in [block.id for block in excluded.blocks()]
