@@ -222,7 +222,39 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
         raise UserError(problems)
 
 
-@cli.command()
+class _BuildUnlessNamed(click.Group):
+    """`qrs handout [HANDOUT...]` builds handouts; `qrs handout import ROSTER` runs the subcommand it names."""
+
+    def parse_args(self, context: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands and args[0] not in context.help_option_names:
+            args = ["build", *args]
+        return super().parse_args(context, args)
+
+
+@cli.group("handout", cls=_BuildUnlessNamed)
+def handout_group() -> None:
+    """Per-army handouts: build them (qrs handout [HANDOUT...]), or import one from a roster."""
+
+
+@handout_group.command("import")
+@click.argument("roster_path", metavar="ROSTER", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--sheet", required=True, shell_complete=complete_sheets, help="The sheet the handout draws on.")
+@click.option("--id", "handout_id", default=None, help="The handout's id (default: the roster's file name).")
+@click.option("--strict", is_flag=True, help="Fail (exit code 2, nothing written) if anything of the roster "
+                                             "matches nothing of the sheet.")
+@click.pass_obj
+def handout_import(project: Project, roster_path: Path, sheet: str, handout_id: str | None, strict: bool) -> None:
+    """Write sources/handouts/<id>.yaml from a BattleScribe or New Recruit roster (.ros or .rosz)."""
+    from generator.source import roster
+
+    written, unmatched = roster.import_roster(project, roster_path, sheet, handout_id, strict)
+    if unmatched:
+        click.echo(f"{len(unmatched)} element(s) of the roster match nothing of the sheet, kept as written:\n"
+                   f"{roster.report(unmatched)}", err=True)
+    reporter().result("wrote", f"wrote {written}", {"path": str(written)})
+
+
+@handout_group.command("build")
 @click.argument("handouts", nargs=-1, shell_complete=complete_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
 @_print_options

@@ -137,12 +137,17 @@ class Keyword(Model):
     see: Id | None = Field(None, description="The block that defines it at length; handouts print that block.")
 
 
+Aliases = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=60)]], Field(max_length=20)]
+
+
 class Characteristic(Model):
     """One characteristic of the game's unit profiles (M, WS, Ld…), as handouts and rosters print it."""
 
     id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
     label: Text = Field(description="The abbreviation printed above the column: CC.")
     name: OptionalText | None = Field(None, description="The full name: Capacité de combat.")
+    aliases: Aliases = Field(default_factory=list, description="What army lists call it (WS, Weapon Skill): "
+                                                               "qrs handout import matches these too.")
 
 
 EditionNumber = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$")]
@@ -293,6 +298,8 @@ class Row(Model):
 
     id: Id | None = None
     cells: Annotated[list[Cell], Field(min_length=1, max_length=12)]
+    aliases: Aliases = Field(default_factory=list, description="What army lists call it (Longbow): "
+                                                               "qrs handout import matches these too.")
 
     @field_validator("cells", mode="before")
     @classmethod
@@ -624,6 +631,8 @@ class SaveItem(Model):
     extra: list[Cell] = Field(default_factory=list, description="Cells of the block's extra columns.")
     move: MovePenalty | None = Field(None, description="What it takes off the move, printed in the column "
                                                        "the block's move_penalties names.")
+    aliases: Aliases = Field(default_factory=list, description="What army lists call it (Heavy Armour): "
+                                                               "qrs handout import matches these too.")
 
     @field_validator("extra", mode="before")
     @classmethod
@@ -740,6 +749,7 @@ class RosterUnit(Model):
     equipment: OptionalText | None = None
     rules: OptionalText | None = None
     save: OptionalText | None = None
+    points: Annotated[str, StringConstraints(max_length=12)] | None = None
 
 
 class RosterBlock(BlockBase):
@@ -748,6 +758,7 @@ class RosterBlock(BlockBase):
     type: Literal["roster"]
     characteristics: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=16)]
     units: Annotated[list[RosterUnit], Field(min_length=1, max_length=MAX_ROWS)]
+    points: Annotated[str, StringConstraints(max_length=12)] | None = Field(None, description="The army's total.")
 
     def check(self) -> Iterator[Finding]:
         for index, unit in enumerate(self.units):
@@ -869,6 +880,9 @@ class HandoutWeapon(Model):
     two_handed: bool = Field(False, description="true: no shield in close combat while fighting with it.")
 
 
+Points = Annotated[str, StringConstraints(pattern=r"^\d{1,6}(\.\d{1,2})?$")]
+
+
 class HandoutUnit(Model):
     """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
 
@@ -882,6 +896,11 @@ class HandoutUnit(Model):
     equipment: OptionalText | None = Field(None, description="Other equipment, printed as written.")
     rules: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
         default_factory=list, description="The sheet's keywords, by id or term.")
+    other_rules: OptionalText | None = Field(None, description="Special rules the sheet does not define, "
+                                                                "printed as written.")
+    count: Annotated[int, Field(ge=1, le=1000)] | None = Field(None, description="How many models: printed before "
+                                                                                "the name.")
+    points: Points | None = Field(None, description="What the unit costs, printed beside its name.")
 
 
 class Handout(Document):
@@ -902,6 +921,10 @@ class Handout(Document):
                                                                     "to print all the same.")
     weapons: list[HandoutWeapon] = Field(default_factory=list, description="The army's weapons the sheet has no row for.")
     units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=60)]
+    points: Points | None = Field(None, description="The army's total points, printed under its units.")
+    untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
+        default_factory=list, description="Names printed as they are in every language (a roster's own unit names): "
+                                          "not offered for translation.")
 
     @model_validator(mode="after")
     def _include_or_exclude(self) -> "Handout":
