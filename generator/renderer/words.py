@@ -39,7 +39,7 @@ UI_WORDS = {
     "errata_now": "Now",
     "contents": "Contents",
     "points": "pts",
-    "army_total": "Army total",
+    "army_total": "Army total: {points} pts",
 }
 
 

@@ -139,8 +139,15 @@ class RosterEntry:
 
 def units(root: Element) -> list[RosterEntry]:
     """Every selection of type unit or model at the top of a force, with what it holds."""
-    return [_entry(selection) for force in _forces(root) for selection in _children(force, "selection")
-            if selection.get("type") in UNIT_TYPES]
+    found = []
+    for force in _forces(root):
+        army_rules = [rule.get("name", "").strip() for rule in _children(force, "rule")]  # every unit of it has them
+        for selection in _children(force, "selection"):
+            if selection.get("type") in UNIT_TYPES:
+                entry = _entry(selection)
+                entry.rules = _unique([*army_rules, *entry.rules])
+                found.append(entry)
+    return found
 
 
 def _forces(element: Element) -> list[Element]:
@@ -228,7 +235,7 @@ class Unmatched:
     tried: str
 
     def __str__(self) -> str:
-        return f"{self.unit}: {self.kind} '{self.name}' matches no {self.tried}"
+        return f"unit '{self.unit}': {self.kind} '{self.name}' matches no {self.tried}"
 
 
 class SheetNames:
@@ -306,7 +313,7 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, unm
             armour.append(names.armour[key])
         else:
             kept.append(item)
-            unmatched.append(Unmatched(entry.name, "equipment", item, "row of the sheet's tables nor item of its saves table"))
+            unmatched.append(Unmatched(entry.name, "equipment", item, "row of the sheet's tables, nor any item of its saves table (by id, name or alias)"))
     for rule in entry.rules:
         key = folded(rule)
         if rule in entry.gear and key in names.keywords:
@@ -315,7 +322,7 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, unm
             rules.append(names.keywords[key])
         else:
             own_rules.append(rule)
-            unmatched.append(Unmatched(entry.name, "rule", rule, "keyword of the sheet (id, term or original term)"))
+            unmatched.append(Unmatched(entry.name, "rule", rule, "keyword of the sheet (by id, term or original term)"))
     unit = {
         "id": unit_id, "name": entry.name, "count": entry.count if entry.count > 1 else None,
         "points": _shown_points(entry.points),
@@ -404,4 +411,5 @@ def import_roster(project, roster_path: Path, sheet_name: str, handout_id: str |
         write.text(target, as_yaml(made.handout, label), overwrite=False)
     except FileExistsError:
         raise UserError.at(target, 0, 0, "a handout of this id exists: give another with --id, or remove it") from None
+    pipeline.update_handout_translations(project, target)  # its catalogues, empty: the roster's names print as written
     return target, made.unmatched
