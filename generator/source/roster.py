@@ -84,13 +84,21 @@ def _refuse_bomb(path: Path, info: zipfile.ZipInfo) -> None:
 
 
 def _parsed(content: bytes, label: str) -> Element:
+    opened: list[str] = []  # the elements open where parsing stopped: what a malformed roster should close
+    root = None
     try:
-        return defusedxml.ElementTree.fromstring(content, forbid_dtd=True, forbid_entities=True,
-                                                 forbid_external=True)
+        for event, element in defusedxml.ElementTree.iterparse(io.BytesIO(content), events=("start", "end"),
+                                                               forbid_dtd=True, forbid_entities=True,
+                                                               forbid_external=True):
+            if event == "start":
+                opened.append(_local(element.tag))
+            else:
+                opened.pop()
+                root = element
+        return root
     except ParseError as error:
         line, column = error.position
-        raise UserError.at(label, line, column + 1, f"malformed XML ({_reason(error)}): expected a well-formed "
-                                                    "BattleScribe roster") from None
+        raise UserError.at(label, line, column + 1, _malformed(error, content, opened)) from None
     except defusedxml.DTDForbidden:
         raise UserError.at(label, *_position_of(content, b"<!DOCTYPE"), "a document type declaration (<!DOCTYPE>): "
                            "expected none; a roster is refused with a DTD, which could define entities") from None
@@ -102,8 +110,15 @@ def _parsed(content: bytes, label: str) -> Element:
                            "expected none; a roster never reads other files") from None
 
 
-def _reason(error: ParseError) -> str:
-    return re.sub(r": line \d+, column \d+$", "", str(error))
+def _malformed(error: ParseError, content: bytes, opened: list[str]) -> str:
+    reason = re.sub(r": line \d+, column \d+$", "", str(error))
+    if not opened:
+        return f"malformed XML ({reason}): expected a well-formed BattleScribe roster"
+    line, column = error.position
+    text = content.decode("utf-8", "replace").splitlines()[line - 1] if content else ""
+    found = re.compile(r"</?[\w:.-]+>?").match(text, max(column - 2, 0))  # expat points past the "</"
+    found_text = f", found {found.group(0)}" if found else ""
+    return f"malformed XML ({reason}): expected </{opened[-1]}> to close <{opened[-1]}>{found_text}"
 
 
 def _position_of(content: bytes, marker: bytes) -> tuple[int, int]:

@@ -1,0 +1,185 @@
+"""qrs handout import: rosters written in the BattleScribe roster schema, with entry names from BSData's public
+catalogues (Warhammer Fantasy 6th edition Dwarfs; Shadow War: Armageddon's Ork Boyz kill team), imported into
+handouts that check, build in French and English, and print every unit, profile value, weapon and rule of the
+roster; hostile rosters refused with exit code 2 and nothing written."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pypdf
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+
+ROSTERS = ROOT / "tests" / "fixtures" / "rosters"
+HOSTILE = ROOT / "tests" / "bad_inputs" / "rosters"
+NS = {"r": "http://www.battlescribe.net/schema/rosterSchema"}
+SHEET_OF = {"dwarf-miners.ros": "warhammer", "ork-boyz.rosz": "shadow-war"}
+
+
+def qrs(sources: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(sources), *args],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.fixture
+def sources(tmp_path) -> Path:
+    """A copy of the project's sources: the import writes into it."""
+    copied = tmp_path / "sources"
+    shutil.copytree(ROOT / "sources", copied)
+    return copied
+
+
+def roster_xml(path: Path) -> ElementTree.Element:
+    """The test's own reading of a trusted fixture (the stdlib parser; the importer uses defusedxml)."""
+    if path.suffix == ".rosz":
+        with zipfile.ZipFile(path) as archive:
+            return ElementTree.fromstring(archive.read(archive.namelist()[0]))
+    return ElementTree.parse(path).getroot()
+
+
+def sheet_names(sheet: str) -> dict[str, str]:
+    """What the sheet prints (in its own language) for a name a roster may use: saves items by alias, keywords
+    by original term."""
+    data = yaml.safe_load((ROOT / "sources" / f"{sheet}.yaml").read_text(encoding="utf-8"))
+    names = {keyword["original"].casefold(): keyword["term"] for keyword in data.get("keywords", []) if "original" in keyword}
+    for section in data["sections"]:
+        for block in section["blocks"]:
+            for item in block.get("items", []) if block["type"] == "saves" else []:
+                names.update({alias.casefold(): item["name"] for alias in item.get("aliases", [])})
+    return names
+
+
+def either(name: str, names: dict[str, str]) -> str:
+    """A pattern for a roster's name as printed: as the roster wrote it, or as the sheet names what it matched."""
+    shown = [re.escape(name)] + ([re.escape(names[name.casefold()])] if name.casefold() in names else [])
+    return f"(?i:{'|'.join(shown)})"
+
+
+def printed_facts(path: Path, sheet: str) -> list[str]:
+    """What the PDF must show of each unit: its name, then its profile's values in order; its upgrades; its rules
+    and those of its force."""
+    names = sheet_names(sheet)
+    facts = []
+    for force in roster_xml(path).iterfind(".//r:force", NS):
+        force_rules = [rule.get("name") for rule in force.iterfind("r:rules/r:rule", NS)]
+        for unit in force.iterfind("r:selections/r:selection", NS):
+            values = [value.text for value in unit.iterfind(".//r:profile/r:characteristics/r:characteristic", NS)]
+            facts.append(f"{re.escape(unit.get('name'))} .*?{' '.join(map(re.escape, values))}")
+            facts += [either(upgrade.get("name"), names) for upgrade in unit.iterfind(".//r:selection[@type='upgrade']", NS)]
+            facts += [either(name, names) for name in force_rules + [rule.get("name") for rule in unit.iterfind(".//r:rule", NS)]]
+    return facts
+
+
+def pdf_text(pdf: Path) -> str:
+    text = " ".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages)
+    """The PDF's text with the typography undone: straight quotes, plain spaces, no French space before ! ? : ;"""
+    plain = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2033", '"')
+    plain = re.sub(r"[\s\u00a0\u202f]+", " ", plain)
+    return re.sub(r" ([!?:;])", r"\1", plain)
+
+
+@pytest.mark.parametrize("roster", sorted(SHEET_OF))
+def test_a_roster_becomes_a_handout_that_checks_and_builds_with_everything_it_holds(sources, roster):
+    imported = qrs(sources, "handout", "import", str(ROSTERS / roster), "--sheet", SHEET_OF[roster])
+    assert imported.returncode == 0, imported.stderr
+    handout_id = Path(roster).stem
+    assert (sources / "handouts" / f"{handout_id}.yaml").is_file()
+    checked = qrs(sources, "check", handout_id)
+    assert checked.returncode == 0, checked.stderr
+    built = qrs(sources, "handout", handout_id, "--jobs", "1")
+    assert built.returncode == 0, built.stderr
+    facts = printed_facts(ROSTERS / roster, SHEET_OF[roster])
+    assert len(facts) >= 8  # two units, their profiles, weapons and rules
+    for lang in ("fr", "en"):
+        text = pdf_text(sources.parent / "build" / "handouts" / f"{handout_id}.{lang}.pdf")
+        missing = [fact for fact in facts if not re.search(fact, text)]
+        assert not missing, f"{lang}: {missing} not in {text}"
+
+
+def test_points_counts_and_the_army_total_are_printed(sources):
+    assert qrs(sources, "handout", "import", str(ROSTERS / "ork-boyz.rosz"), "--sheet", "shadow-war").returncode == 0
+    assert qrs(sources, "handout", "ork-boyz", "--jobs", "1", "--lang", "en").returncode == 0
+    text = pdf_text(sources.parent / "build" / "handouts" / "ork-boyz.en.pdf")
+    roster = roster_xml(ROSTERS / "ork-boyz.rosz")
+    total = roster.find("r:costs/r:cost", NS).get("value")
+    assert f"Army total: {float(total):g} pts" in text
+    boys = roster.find(".//r:selection[@name='Ork Boy']", NS)
+    assert f"{boys.get('number')} × Ork Boy {float(boys.find('r:costs/r:cost', NS).get('value')):g} pts" in text
+
+
+def test_names_are_matched_through_the_sheet_aliases_ids_and_original_terms(sources):
+    assert qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer").returncode == 0
+    written = (sources / "handouts" / "dwarf-miners.yaml").read_text()
+    assert "profile: {M: '3', WS: '4', BS: '5', S: '4'" in written  # ST through S's alias, LD as Ld
+    assert "armour: [light-armour]" in written and "armour: [heavy-armour]" in written  # Light/Heavy Armour
+    assert qrs(sources, "handout", "import", str(ROSTERS / "ork-boyz.rosz"), "--sheet", "shadow-war").returncode == 0
+    assert "rules: [contre-attaque]" in (sources / "handouts" / "ork-boyz.yaml").read_text()  # Counter-attack
+
+
+UNMATCHED_MINERS = """\
+6 element(s) of the roster match nothing of the sheet, kept as written:
+unit 'Master Engineer': equipment 'Hand Weapon' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
+unit 'Master Engineer': equipment 'Dwarf Handgun' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
+unit 'Master Engineer': rule 'Entrenchment' matches no keyword of the sheet (by id, term or original term)
+unit 'Miners': equipment 'Pick' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
+unit 'Miners': equipment 'Hand Weapon' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
+unit 'Miners': rule 'Stubborn' matches no keyword of the sheet (by id, term or original term)
+"""
+
+
+def test_the_unmatched_report_names_each_element_and_what_was_tried(sources):
+    result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer")
+    assert result.returncode == 0
+    assert result.stderr == UNMATCHED_MINERS
+
+
+def test_strict_makes_anything_unmatched_an_error_and_writes_nothing(sources):
+    before = sorted((sources / "handouts").rglob("*"))
+    result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer", "--strict")
+    assert result.returncode == 2
+    assert "dwarf-miners.ros: unit 'Miners': rule 'Stubborn' matches no keyword" in result.stderr
+    assert "6 problem(s) found" in result.stderr and "Traceback" not in result.stderr
+    assert sorted((sources / "handouts").rglob("*")) == before
+
+
+def test_an_existing_handout_is_never_overwritten(sources):
+    original = (sources / "handouts" / "warhammer-dwarfs.yaml").read_bytes()
+    result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer",
+                 "--id", "warhammer-dwarfs")
+    assert result.returncode == 2 and "a handout of this id exists" in result.stderr
+    assert (sources / "handouts" / "warhammer-dwarfs.yaml").read_bytes() == original
+
+
+HOSTILE_EXPECTED = {
+    "billion-laughs.ros": "billion-laughs.ros:2:1: a document type declaration (<!DOCTYPE>): expected none",
+    "external-entity.ros": "external-entity.ros:2:1: a document type declaration (<!DOCTYPE>): expected none",
+    "malformed.ros": "malformed.ros:7:9: malformed XML (mismatched tag): expected </selection> to close <selection>, found </selections>",
+    "malformed-member.rosz": "malformed-member.rosz:army.ros:7:9: malformed XML (mismatched tag): expected </selection>",
+    "catalogue-not-roster.ros": "catalogue-not-roster.ros:1:1: the root element is <catalogue>: expected <roster>",
+    "two-members.rosz": "two-members.rosz:1:1: the archive holds 2 files (dwarf-miners.ros, second.ros): expected "
+                        "exactly one",
+    "zip-bomb.rosz": "zip-bomb.rosz:bomb.ros:1:1: the roster is compressed 807 times: expected at most 100 times",
+}
+
+
+def test_every_hostile_roster_has_an_expectation():
+    assert sorted(path.name for path in HOSTILE.iterdir()) == sorted(HOSTILE_EXPECTED)
+
+
+@pytest.mark.parametrize("roster", sorted(HOSTILE_EXPECTED))
+def test_a_hostile_roster_is_refused_with_its_place_and_exit_2_writing_nothing(sources, roster):
+    before = sorted((sources / "handouts").rglob("*"))
+    result = qrs(sources, "handout", "import", str(HOSTILE / roster), "--sheet", "warhammer")
+    assert result.returncode == 2
+    assert HOSTILE_EXPECTED[roster] in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert sorted((sources / "handouts").rglob("*")) == before
