@@ -230,6 +230,15 @@ class _BuildUnlessNamed(click.Group):
             args = ["build", *args]
         return super().parse_args(context, args)
 
+    def collect_usage_pieces(self, context: click.Context) -> list[str]:
+        return ["[OPTIONS] [HANDOUTS]...", "|", "import", "ROSTER", "--sheet", "SHEET"]
+
+    def format_options(self, context: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help lists the options of building, then the subcommands."""
+        build = self.commands["build"]
+        build.format_options(click.Context(build, info_name=context.info_name, parent=context.parent), formatter)
+        self.format_commands(context, formatter)
+
 
 @cli.group("handout", cls=_BuildUnlessNamed)
 def handout_group() -> None:

@@ -749,7 +749,7 @@ class RosterUnit(Model):
     equipment: OptionalText | None = None
     rules: OptionalText | None = None
     save: OptionalText | None = None
-    points: Annotated[str, StringConstraints(max_length=12)] | None = None
+    points: Annotated[str, StringConstraints(max_length=12)] | None = Field(None, description="What the unit costs.")
 
 
 class RosterBlock(BlockBase):
