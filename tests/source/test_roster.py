@@ -183,3 +183,21 @@ def test_a_hostile_roster_is_refused_with_its_place_and_exit_2_writing_nothing(s
     assert HOSTILE_EXPECTED[roster] in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
     assert sorted((sources / "handouts").rglob("*")) == before
+
+
+def test_names_match_whatever_their_case_accents_and_punctuation():
+    from generator.source.roster import folded
+
+    assert folded("Hand Weapon") == folded("hand-weapon") == folded("HAND  WEAPON")
+    assert folded("Armure légère") == folded("armure legere")
+    assert folded("Counter-attack") != folded("Counter")
+
+
+def test_a_roster_without_units_is_refused(sources, tmp_path):
+    empty = tmp_path / "empty.ros"
+    empty.write_text('<?xml version="1.0"?>\n<roster name="Nobody" xmlns="http://www.battlescribe.net/schema/rosterSchema">'
+                     '<forces><force name="Army"><selections/></force></forces></roster>\n')
+    result = qrs(sources, "handout", "import", str(empty), "--sheet", "warhammer")
+    assert result.returncode == 2
+    assert f"{empty}:1:1: no selection of type unit or model in any force: expected at least one unit" in result.stderr
+    assert not (sources / "handouts" / "empty.yaml").exists()
