@@ -201,3 +201,27 @@ def test_a_roster_without_units_is_refused(sources, tmp_path):
     assert result.returncode == 2
     assert f"{empty}:1:1: no selection of type unit or model in any force: expected at least one unit" in result.stderr
     assert not (sources / "handouts" / "empty.yaml").exists()
+
+
+def longbowmen(upgrades: list[str]) -> ElementTree.Element:
+    """A roster of one unit holding these upgrades (names as army lists write them)."""
+    held = "".join(f'<selection name="{name}" type="upgrade" number="1"/>' for name in upgrades)
+    return ElementTree.fromstring(
+        '<roster name="English" xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces><force name="Army">'
+        '<selections><selection name="Longbowmen" type="unit" number="1">'
+        '<profiles><profile name="Longbowmen"><characteristics><characteristic name="WS">3</characteristic>'
+        f'</characteristics></profile></profiles><selections>{held}</selections></selection></selections>'
+        '</force></forces></roster>')
+
+
+def test_weapons_match_table_rows_by_id_first_cell_or_alias():
+    from generator import pipeline
+    from generator.source.roster import handout_of
+
+    _, wab2 = pipeline.load(ROOT / "sources" / "wab2.yaml")
+    for name in ("Longbow", "Arc long", "longbow"):
+        made = handout_of(longbowmen([name]), "army.ros", wab2, "english", ["fr"])
+        assert made.handout["units"][0]["weapons"] == ["longbow"], name
+        assert [item.kind for item in made.unmatched] == ["profile"] * 8  # the roster gives WS only
+    assert made.handout["units"][0]["profile"] == {key: "3" if key == "WS" else "-" for key in
+                                                   ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]}
