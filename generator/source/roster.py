@@ -361,8 +361,8 @@ def _profile_values(entry: RosterEntry, sheet: Sheet, names: SheetNames, unmatch
             values.setdefault(key, value or "-")
     for characteristic in sheet.characteristics:
         if characteristic.id not in values:
-            unmatched.append(Unmatched(entry.name, "profile", characteristic.id, "value in the roster's profile, "
-                                                                                 "printed as '-'"))
+            unmatched.append(Unmatched(entry.name, "sheet characteristic", characteristic.id,
+                                       "value of the roster's profile (printed as '-')"))
     return {characteristic.id: values.get(characteristic.id, "-") for characteristic in sheet.characteristics}
 
 

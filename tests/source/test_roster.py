@@ -222,6 +222,8 @@ def test_weapons_match_table_rows_by_id_first_cell_or_alias():
     for name in ("Longbow", "Arc long", "longbow"):
         made = handout_of(longbowmen([name]), "army.ros", wab2, "english", ["fr"])
         assert made.handout["units"][0]["weapons"] == ["longbow"], name
-        assert [item.kind for item in made.unmatched] == ["profile"] * 8  # the roster gives WS only
+        assert [str(item) for item in made.unmatched] == [  # the roster gives WS only
+            f"unit 'Longbowmen': sheet characteristic '{key}' matches no value of the roster's profile (printed as '-')"
+            for key in ["M", "BS", "S", "T", "W", "I", "A", "Ld"]]
     assert made.handout["units"][0]["profile"] == {key: "3" if key == "WS" else "-" for key in
                                                    ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]}
