@@ -222,6 +222,13 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
         raise UserError(problems)
 
 
+def _handout_id(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """--id names a file in sources/handouts/: lower-case letters, digits and hyphens, never a path."""
+    if value is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", value):
+        raise click.BadParameter(f"'{value}' is not a handout id: lower-case letters, digits and hyphens (english-army)")
+    return value
+
+
 class _BuildUnlessNamed(click.Group):
     """`qrs handout [HANDOUT...]` builds handouts; `qrs handout import ROSTER` runs the subcommand it names."""
 
@@ -248,7 +255,8 @@ def handout_group() -> None:
 @handout_group.command("import")
 @click.argument("roster_path", metavar="ROSTER", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--sheet", required=True, shell_complete=complete_sheets, help="The sheet the handout draws on.")
-@click.option("--id", "handout_id", default=None, help="The handout's id (default: the roster's file name).")
+@click.option("--id", "handout_id", default=None, callback=_handout_id,
+              help="The handout's id (default: the roster's file name).")
 @click.option("--strict", is_flag=True, help="Fail (exit code 2, nothing written) if anything of the roster "
                                              "matches nothing of the sheet.")
 @click.pass_obj

@@ -227,3 +227,10 @@ def test_weapons_match_table_rows_by_id_first_cell_or_alias():
             for key in ["M", "BS", "S", "T", "W", "I", "A", "Ld"]]
     assert made.handout["units"][0]["profile"] == {key: "3" if key == "WS" else "-" for key in
                                                    ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]}
+
+
+def test_an_id_that_is_a_path_is_refused_as_a_bad_option(sources):
+    result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer",
+                 "--id", "../outside")
+    assert result.returncode == 64 and "'../outside' is not a handout id" in result.stderr
+    assert not (sources / "outside.yaml").exists()
