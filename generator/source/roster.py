@@ -32,6 +32,7 @@ MAX_ROSTER_BYTES = 4 * 1024 * 1024  # the file as given: a large army's roster i
 MAX_UNZIPPED_BYTES = 16 * 1024 * 1024
 MAX_COMPRESSION_RATIO = 100  # XML compresses ten to twenty times; a zip bomb, thousands of times
 UNIT_TYPES = ("unit", "model")
+MAX_POINTS = 1_000_000  # what the handout's points field holds
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -165,15 +166,9 @@ def units(root: Element) -> list[RosterEntry]:
     return found
 
 
-def _forces(element: Element) -> list[Element]:
-    found = []
-    for force in _children(element, "force"):
-        found += [force, *_forces(force)]
-    return found
-
-
-def army_points(root: Element) -> float | None:
-    return _points(root)
+def _forces(root: Element) -> list[Element]:
+    """Every force, nested ones too (Element.iter: no recursion, however deep a hostile roster nests them)."""
+    return list(root.iter(f"{NAMESPACE}force"))
 
 
 def _points(element: Element) -> float | None:
@@ -181,9 +176,10 @@ def _points(element: Element) -> float | None:
     for cost in _children(element, "cost"):
         if cost.get("name", "").strip().lower() in ("pts", "points", "pts."):
             try:
-                return float(cost.get("value", ""))
+                value = float(cost.get("value", ""))
             except ValueError:
                 return None
+            return value if 0 <= value < MAX_POINTS else None  # nor NaN, nor infinity
     return None
 
 
@@ -203,10 +199,8 @@ def _entry(selection: Element) -> RosterEntry:
     )
 
 
-def _selections_within(selection: Element):
-    for child in _children(selection, "selection"):
-        yield child
-        yield from _selections_within(child)
+def _selections_within(selection: Element) -> list[Element]:
+    return [child for child in selection.iter(f"{NAMESPACE}selection") if child is not selection]
 
 
 def _number(selection: Element) -> int:
@@ -309,7 +303,7 @@ def handout_of(root: Element, label: str, sheet: Sheet, handout_id: str, languag
     handout = {
         "handout": handout_id, "sheet": sheet.sheet, "army": army, "lang": sheet.lang,
         "languages": languages, "date": datetime.date.today(),
-        "points": _shown_points(army_points(root)),
+        "points": _shown_points(_points(root)),
         "untranslatable": sorted({army, *_printed_as_written(unit_data)}),
         "units": unit_data,
     }
@@ -376,9 +370,9 @@ def _unique_id(name: str, taken: set[str]) -> str:
 
 
 def _shown_points(points: float | None) -> str | None:
-    if points is None:
+    if points is None or points >= MAX_POINTS:
         return None
-    return str(int(points)) if points == int(points) else f"{points:g}"
+    return f"{points:.2f}".rstrip("0").rstrip(".")
 
 
 def _printed_as_written(unit_data: list[dict]) -> set[str]:

@@ -234,3 +234,17 @@ def test_an_id_that_is_a_path_is_refused_as_a_bad_option(sources):
                  "--id", "../outside")
     assert result.returncode == 64 and "'../outside' is not a handout id" in result.stderr
     assert not (sources / "outside.yaml").exists()
+
+
+def test_a_deeply_nested_roster_with_absurd_points_imports_without_a_traceback(sources, tmp_path):
+    depth = 20_000
+    nested = '<selections><selection name="Rune" type="upgrade">' * depth + "</selection></selections>" * depth
+    deep = tmp_path / "deep.ros"
+    deep.write_text('<roster name="Deep" xmlns="http://www.battlescribe.net/schema/rosterSchema"><costs>'
+                    '<cost name="pts" value="inf"/></costs><forces><force name="Army"><selections>'
+                    '<selection name="Thane" type="model" number="1"><costs><cost name="pts" value="nan"/></costs>'
+                    f'{nested}</selection></selections></force></forces></roster>')
+    result = qrs(sources, "handout", "import", str(deep), "--sheet", "warhammer")
+    assert result.returncode == 0, result.stderr
+    written = (sources / "handouts" / "deep.yaml").read_text()
+    assert "points" not in written and "equipment: Rune\n" in written
