@@ -266,8 +266,7 @@ def handout_import(project: Project, roster_path: Path, sheet: str, handout_id: 
 
     written, unmatched = roster.import_roster(project, roster_path, sheet, handout_id, strict)
     if unmatched:
-        click.echo(f"{len(unmatched)} element(s) of the roster match nothing of the sheet, kept as written:\n"
-                   f"{roster.report(unmatched)}", err=True)
+        click.echo(unmatched, err=True)
     reporter().result("wrote", f"wrote {written}", {"path": str(written)})
 
 

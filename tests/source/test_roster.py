@@ -126,7 +126,7 @@ def test_names_are_matched_through_the_sheet_aliases_ids_and_original_terms(sour
 
 
 UNMATCHED_MINERS = """\
-6 element(s) of the roster match nothing of the sheet, kept as written:
+{roster}: 6 element(s) match nothing of the sheet 'warhammer', kept as written:
 unit 'Master Engineer': equipment 'Hand Weapon' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
 unit 'Master Engineer': equipment 'Dwarf Handgun' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
 unit 'Master Engineer': rule 'Entrenchment' matches no keyword of the sheet (by id, term or original term)
@@ -139,7 +139,7 @@ unit 'Miners': rule 'Stubborn' matches no keyword of the sheet (by id, term or o
 def test_the_unmatched_report_names_each_element_and_what_was_tried(sources):
     result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer")
     assert result.returncode == 0
-    assert result.stderr == UNMATCHED_MINERS
+    assert result.stderr == UNMATCHED_MINERS.format(roster=ROSTERS / "dwarf-miners.ros")
 
 
 def test_strict_makes_anything_unmatched_an_error_and_writes_nothing(sources):
