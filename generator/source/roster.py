@@ -299,7 +299,7 @@ def handout_of(root: Element, label: str, sheet: Sheet, handout_id: str, languag
     unit_data, ids = [], set()
     for entry in entries:
         unit_data.append(_unit(entry, _unique_id(entry.name, ids), sheet, names, unmatched))
-    army = (root.get("name") or "").strip() or Path(label.split(":")[0]).stem
+    army = literal((root.get("name") or "").strip() or Path(label.split(":")[0]).stem)
     handout = {
         "handout": handout_id, "sheet": sheet.sheet, "army": army, "lang": sheet.lang,
         "languages": languages, "date": datetime.date.today(),
@@ -333,12 +333,12 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, unm
             own_rules.append(rule)
             unmatched.append(Unmatched(entry.name, "rule", rule, "keyword of the sheet (by id, term or original term)"))
     unit = {
-        "id": unit_id, "name": entry.name, "count": entry.count if entry.count > 1 else None,
+        "id": unit_id, "name": literal(entry.name), "count": entry.count if entry.count > 1 else None,
         "points": _shown_points(entry.points),
         "profile": _profile_values(entry, sheet, names, unmatched),
         "weapons": _unique(weapons), "armour": _unique(armour),
-        "equipment": ", ".join(kept) or None,
-        "rules": _unique(rules), "other_rules": ", ".join(own_rules) or None,
+        "equipment": ", ".join(map(literal, kept)) or None,
+        "rules": _unique(rules), "other_rules": ", ".join(map(literal, own_rules)) or None,
     }
     return {key: value for key, value in unit.items() if value not in (None, [])}
 
@@ -358,6 +358,12 @@ def _profile_values(entry: RosterEntry, sheet: Sheet, names: SheetNames, unmatch
             unmatched.append(Unmatched(entry.name, "sheet characteristic", characteristic.id,
                                        "value of the roster's profile (printed as '-')"))
     return {characteristic.id: values.get(characteristic.id, "-") for characteristic in sheet.characteristics}
+
+
+def literal(text: str) -> str:
+    """A roster's name as source text that prints as written: the markup's characters escaped, a '<' that would
+    open an HTML tag made a single angle quote."""
+    return re.sub(r"<(?=[/!?a-zA-Z])", "\u2039", re.sub(r"([*{}\[\]\\])", r"\\\1", text))
 
 
 def _unique_id(name: str, taken: set[str]) -> str:

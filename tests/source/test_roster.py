@@ -248,3 +248,22 @@ def test_a_deeply_nested_roster_with_absurd_points_imports_without_a_traceback(s
     assert result.returncode == 0, result.stderr
     written = (sources / "handouts" / "deep.yaml").read_text()
     assert "points" not in written and "equipment: Rune\n" in written
+
+
+def test_a_roster_name_that_looks_like_markup_prints_as_written(sources, tmp_path):
+    odd = tmp_path / "odd.ros"
+    odd.write_text('<roster name="The *Grudge* {Host}" xmlns="http://www.battlescribe.net/schema/rosterSchema">'
+                   '<forces><force name="Army"><selections><selection name="Thane [BSB]" type="model" number="1">'
+                   '<selections><selection name="Rune of &lt;b&gt;Stone\\" type="upgrade"/></selections>'
+                   '</selection></selections></force></forces></roster>')
+    assert qrs(sources, "handout", "import", str(odd), "--sheet", "warhammer").returncode == 0
+    checked = qrs(sources, "check", "odd")
+    assert checked.returncode == 0, checked.stderr
+    from generator.schema import markup
+
+    written = yaml.safe_load((sources / "handouts" / "odd.yaml").read_text())
+    def plain(text: str) -> str:
+        return markup.to_plain(markup.parse(text), typo=str, name_keyword=lambda key, shown: shown or key)
+
+    shown = [plain(written["army"]), plain(written["units"][0]["name"]), plain(written["units"][0]["equipment"])]
+    assert shown == ["The *Grudge* {Host}", "Thane [BSB]", "Rune of \u2039b>Stone\\"]
