@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -264,9 +265,12 @@ def handout_import(project: Project, roster_path: Path, sheet: str, handout_id: 
     """Write sources/handouts/<id>.yaml from a BattleScribe or New Recruit roster (.ros or .rosz)."""
     from generator.source import roster
 
-    written, unmatched = roster.import_roster(project, roster_path, sheet, handout_id, strict)
-    if unmatched:
-        click.echo(unmatched, err=True)
+    written, made, label = roster.import_roster(project, roster_path, sheet, handout_id, strict)
+    if made.unmatched and reporter().json:
+        for item in made.unmatched:
+            reporter().record("unmatched", str(item), {"roster": label, **dataclasses.asdict(item)})
+    elif made.unmatched:
+        click.echo(made.report(label), err=True)
     reporter().result("wrote", f"wrote {written}", {"path": str(written)})
 
 

@@ -289,6 +289,12 @@ class Import:
     handout: dict
     unmatched: list[Unmatched]
 
+    def report(self, roster: str) -> str:
+        """The one report of what the sheet could not name: a heading, then a line per element."""
+        heading = (f"{roster}: {len(self.unmatched)} element(s) match nothing of the sheet "
+                   f"'{self.handout['sheet']}', kept as written:")
+        return "\n".join([heading, *(str(item) for item in self.unmatched)])
+
 
 def handout_of(root: Element, label: str, sheet: Sheet, handout_id: str, languages: list[str]) -> Import:
     names = SheetNames(sheet)
@@ -397,20 +403,14 @@ def as_yaml(handout: dict, roster: str) -> str:
         handout, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
 
 
-def report(unmatched: list[Unmatched], roster: str, sheet_id: str) -> str:
-    """The one report of what the sheet could not name: a heading, then a line per element."""
-    heading = f"{roster}: {len(unmatched)} element(s) match nothing of the sheet '{sheet_id}', kept as written:"
-    return "\n".join([heading, *(str(item) for item in unmatched)])
-
-
 def strict_problems(unmatched: list[Unmatched], label: str) -> list[Problem]:
     return [Problem(label, 0, 0, f"{item} (--strict: everything must match)") for item in unmatched]
 
 
 def import_roster(project, roster_path: Path, sheet_name: str, handout_id: str | None,
-                  strict: bool) -> tuple[Path, str]:
+                  strict: bool) -> tuple[Path, Import, str]:
     """Read the roster, match it against the sheet and write sources/handouts/<id>.yaml (never over a file):
-    the path written and the report of what did not match (empty if all did). With `strict`, anything unmatched is an error and nothing is written."""
+    the path written, the import (with what did not match) and the roster's name in reports. With `strict`, anything unmatched is an error and nothing is written."""
     from generator import pipeline
     from generator.output import write
     from generator.source import i18n
@@ -428,4 +428,4 @@ def import_roster(project, roster_path: Path, sheet_name: str, handout_id: str |
     except FileExistsError:
         raise UserError.at(target, 0, 0, "a handout of this id exists: give another with --id, or remove it") from None
     pipeline.update_handout_translations(project, target)  # its catalogues, empty: the roster's names print as written
-    return target, report(made.unmatched, label, sheet.sheet) if made.unmatched else ""
+    return target, made, label

@@ -267,3 +267,15 @@ def test_a_roster_name_that_looks_like_markup_prints_as_written(sources, tmp_pat
 
     shown = [plain(written["army"]), plain(written["units"][0]["name"]), plain(written["units"][0]["equipment"])]
     assert shown == ["The *Grudge* {Host}", "Thane [BSB]", "Rune of \u2039b>Stone\\"]
+
+
+def test_with_json_each_unmatched_element_is_an_event(sources):
+    import json
+
+    result = qrs(sources, "--json", "handout", "import", str(ROSTERS / "ork-boyz.rosz"), "--sheet", "shadow-war")
+    assert result.returncode == 0 and result.stderr == ""
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [event["event"] for event in events] == ["unmatched"] * 6 + ["wrote"]
+    assert events[0] == {"event": "unmatched", "roster": f"{ROSTERS / 'ork-boyz.rosz'}:ork-boyz.ros",
+                         "unit": "Boss Nob", "kind": "equipment", "name": "Slugga",
+                         "tried": "row of the sheet's tables, nor any item of its saves table (by id, name or alias)"}
