@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -222,7 +223,58 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
         raise UserError(problems)
 
 
-@cli.command()
+def _handout_id(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """--id names a file in sources/handouts/: lower-case letters, digits and hyphens, never a path."""
+    if value is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", value):
+        raise click.BadParameter(f"'{value}' is not a handout id: lower-case letters, digits and hyphens (english-army)")
+    return value
+
+
+class _BuildUnlessNamed(click.Group):
+    """`qrs handout [HANDOUT...]` builds handouts; `qrs handout import ROSTER` runs the subcommand it names."""
+
+    def parse_args(self, context: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands and args[0] not in context.help_option_names:
+            args = ["build", *args]
+        return super().parse_args(context, args)
+
+    def collect_usage_pieces(self, context: click.Context) -> list[str]:
+        return ["[OPTIONS] [HANDOUTS]...", "|", "import", "ROSTER", "--sheet", "SHEET"]
+
+    def format_options(self, context: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help lists the options of building, then the subcommands."""
+        build = self.commands["build"]
+        build.format_options(click.Context(build, info_name=context.info_name, parent=context.parent), formatter)
+        self.format_commands(context, formatter)
+
+
+@cli.group("handout", cls=_BuildUnlessNamed)
+def handout_group() -> None:
+    """Per-army handouts: build them (qrs handout [HANDOUT...]), or import one from a roster."""
+
+
+@handout_group.command("import")
+@click.argument("roster_path", metavar="ROSTER", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--sheet", required=True, shell_complete=complete_sheets, help="The sheet the handout draws on.")
+@click.option("--id", "handout_id", default=None, callback=_handout_id,
+              help="The handout's id (default: the roster's file name).")
+@click.option("--strict", is_flag=True, help="Fail (exit code 2, nothing written) if anything of the roster "
+                                             "matches nothing of the sheet.")
+@click.pass_obj
+def handout_import(project: Project, roster_path: Path, sheet: str, handout_id: str | None, strict: bool) -> None:
+    """Write sources/handouts/<id>.yaml from a BattleScribe or New Recruit roster (.ros or .rosz)."""
+    from generator.source import roster
+
+    written, made, label = roster.import_roster(project, roster_path, sheet, handout_id, strict)
+    if made.unmatched and reporter().json:
+        for item in made.unmatched:
+            reporter().record("unmatched", str(item), {"roster": label, **dataclasses.asdict(item)})
+    elif made.unmatched:
+        click.echo(made.report(label), err=True)
+    reporter().result("wrote", f"wrote {written}", {"path": str(written)})
+
+
+@handout_group.command("build")
 @click.argument("handouts", nargs=-1, shell_complete=complete_handouts)
 @click.option("--lang", "languages", multiple=True, callback=_language_codes, help="Language(s) to build (default: those the handout lists).")
 @_print_options

@@ -39,6 +39,8 @@ UI_WORDS = {
     "errata_before": "Was",
     "errata_now": "Now",
     "contents": "Contents",
+    "points": "pts",
+    "army_total": "Army total: {points} pts",
 }
 
 

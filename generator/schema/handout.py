@@ -292,7 +292,7 @@ def _roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None, words: dic
 
     units = [_roster_unit(handout, unit, sheet, saves, words, noted) for unit in handout.units]
     labels = [characteristic.label for characteristic in sheet.characteristics]
-    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units,
+    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
                        notes=[Footnote(id=key, text=text) for text, key in notes.items()])
 
 
@@ -312,11 +312,11 @@ def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: Saves
     if any(own[ref].two_handed for ref in unit.weapons if ref in own):
         close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
         save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
+    rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
     return RosterUnit(
-        id=unit.id, name=unit.name, profile=profile,
+        id=unit.id, name=f"{unit.count} × {unit.name}" if unit.count else unit.name, profile=profile,
         equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
-        rules=", ".join(f"{{{rule}}}" for rule in unit.rules) or None,
-        save=save,
+        rules=", ".join(rules) or None, save=save, points=unit.points,
     )
 
 

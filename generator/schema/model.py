@@ -138,6 +138,7 @@ class Keyword(Model):
 
 
 CharacteristicId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+Aliases = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=60)]], Field(max_length=20)]
 
 
 class Characteristic(Model):
@@ -146,6 +147,8 @@ class Characteristic(Model):
     id: CharacteristicId
     label: Text = Field(description="The abbreviation printed above the column: CC.")
     name: OptionalText | None = Field(None, description="The full name: Capacité de combat.")
+    aliases: Aliases = Field(default_factory=list, description="What army lists call it (WS, Weapon Skill): "
+                                                               "qrs handout import matches these too.")
 
 
 EditionNumber = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$")]
@@ -300,6 +303,8 @@ class Row(Model):
 
     id: Id | None = None
     cells: Annotated[list[Cell], Field(min_length=1, max_length=12)]
+    aliases: Aliases = Field(default_factory=list, description="What army lists call it (Longbow): "
+                                                               "qrs handout import matches these too.")
 
     @field_validator("cells", mode="before")
     @classmethod
@@ -645,6 +650,8 @@ class SaveItem(Model):
     extra: list[Cell] = Field(default_factory=list, description="Cells of the block's extra columns.")
     move: MovePenalty | None = Field(None, description="What it takes off the move, printed in the column "
                                                        "the block's move_penalties names.")
+    aliases: Aliases = Field(default_factory=list, description="What army lists call it (Heavy Armour): "
+                                                               "qrs handout import matches these too.")
 
     @field_validator("extra", mode="before")
     @classmethod
@@ -761,6 +768,7 @@ class RosterUnit(Model):
     equipment: OptionalText | None = None
     rules: OptionalText | None = None
     save: OptionalText | None = None
+    points: Annotated[str, StringConstraints(max_length=12)] | None = Field(None, description="What the unit costs.")
 
 
 class RosterBlock(BlockBase):
@@ -769,6 +777,7 @@ class RosterBlock(BlockBase):
     type: Literal["roster"]
     characteristics: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=16)]
     units: Annotated[list[RosterUnit], Field(min_length=1, max_length=MAX_ROWS)]
+    points: Annotated[str, StringConstraints(max_length=12)] | None = Field(None, description="The army's total.")
 
     def check(self) -> Iterator[Finding]:
         for index, unit in enumerate(self.units):
@@ -905,6 +914,9 @@ class HandoutWeapon(Model):
                                           "sets (a crossbow's Strength); handouts keep the matrix rows these give.")
 
 
+Points = Annotated[str, StringConstraints(pattern=r"^\d{1,6}(\.\d{1,2})?$")]
+
+
 class HandoutUnit(Model):
     """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
 
@@ -918,6 +930,11 @@ class HandoutUnit(Model):
     equipment: OptionalText | None = Field(None, description="Other equipment, printed as written.")
     rules: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
         default_factory=list, description="The sheet's keywords, by id or term.")
+    other_rules: OptionalText | None = Field(None, description="Special rules the sheet does not define, "
+                                                                "printed as written.")
+    count: Annotated[int, Field(ge=1, le=1000)] | None = Field(None, description="How many models: printed before "
+                                                                                "the name.")
+    points: Points | None = Field(None, description="What the unit costs, printed beside its name.")
 
 
 class Handout(Document):
@@ -938,6 +955,10 @@ class Handout(Document):
                                                                     "to print all the same.")
     weapons: list[HandoutWeapon] = Field(default_factory=list, description="The army's weapons the sheet has no row for.")
     units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=60)]
+    points: Points | None = Field(None, description="The army's total points, printed under its units.")
+    untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
+        default_factory=list, description="Names printed as they are in every language (a roster's own unit names): "
+                                          "not offered for translation.")
 
     @model_validator(mode="after")
     def _include_or_exclude(self) -> "Handout":
