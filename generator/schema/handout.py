@@ -22,6 +22,7 @@ from generator.schema.model import (
     Footnote,
     GlossaryBlock,
     MatrixBlock,
+    ModifiersBlock,
     Handout,
     HandoutUnit,
     Keyword,
@@ -151,6 +152,7 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
     chosen_ids = {block.id for _, blocks in chosen for block in blocks}
 
     army_values = _army_values(handout, sheet, used_rows)
+    army_tags = _army_tags(handout, sheet)
 
     def trimmed(block: Block) -> Block | None:
         if isinstance(block, TableBlock) and block.id in used_rows:
@@ -159,6 +161,8 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
             return block.only(army_values.get(block.row_characteristic), army_values.get(block.column_characteristic))
         if isinstance(block, SavesBlock) and worn:
             return _only_items(block, worn)
+        if isinstance(block, ModifiersBlock) and any(item.concerns for item in block.items):
+            return _only_concerning(block, army_tags, keyword_index(sheet))
         return None if isinstance(block, GlossaryBlock) else block  # the handout prints its own glossary
 
     equipment = [
@@ -228,6 +232,22 @@ def _army_values(handout: Handout, sheet: Sheet, used_rows: dict[str, set[int]])
                     cell = _cell_under(table.rows[index], c)
                     values[column.characteristic] |= set(re.findall(r"\d+", cell or ""))
     return values
+
+
+def _army_tags(handout: Handout, sheet: Sheet) -> set[str]:
+    """What a modifier's `concerns` may name in this army: its units' keywords (by id) and profile values."""
+    index = keyword_index(sheet)
+    tags = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules if rule.casefold() in index}
+    return tags | {value.casefold() for unit in handout.units for value in unit.profile.values()}
+
+
+def _only_concerning(block: ModifiersBlock, tags: set[str], index: dict[str, Keyword]) -> ModifiersBlock | None:
+    """The modifiers that apply to the army: those concerning nothing in particular, or one of its tags."""
+    def applies(item) -> bool:
+        named = {index[name.casefold()].id if name.casefold() in index else name.casefold() for name in item.concerns}
+        return not item.concerns or bool(named & tags)
+    kept = [item for item in block.items if applies(item)]
+    return block.model_copy(update={"items": kept}) if kept else None
 
 
 def _cell_under(row, column: int) -> str | None:

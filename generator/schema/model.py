@@ -472,6 +472,9 @@ class Modifier(Model):
     value: Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE]
     text: Text
     detail: OptionalText | None = None
+    concerns: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
+        default_factory=list, description="The keywords (id or term) or unit types (a profile value: Cavalerie) the "
+                                          "modifier applies to: a handout keeps it only when its army has one of them.")
 
 
 class ModifiersBlock(BlockBase):

@@ -360,3 +360,22 @@ def test_a_handout_brings_the_tables_where_its_rules_act_unless_it_excludes_them
                       encoding="utf-8")
     _, excluded, _ = pipeline.composed_handout(project, source, "fr")
     assert "resolve-triggers" not in [block.id for block in excluded.blocks()]
+
+
+def test_a_handout_keeps_the_modifiers_that_concern_its_army(tmp_path):
+    """Modifiers marked with what they concern (a keyword, a unit type) are kept only when the army has it; the
+    New Spain force has Native units and Cavalry, and no Savage unit."""
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    sheet = sources / "irregular-wars.yaml"
+    text = sheet.read_text(encoding="utf-8")
+    savage = '{value: "-1", text: "Unité engagée par une unité ayant {Savage}"}'
+    native = '{value: "-1", text: "Unité {Native} engagée par une unité de Cavalerie"}'
+    assert savage in text and native in text
+    text = text.replace(savage, savage[:-1] + ", concerns: [savage]}").replace(native, native[:-1] + ", concerns: [Native, Cavalerie]}")
+    sheet.write_text(text, encoding="utf-8")
+    _, composed, _ = pipeline.composed_handout(Project.at(sources), sources / "handouts" / "irregular-wars-new-spain.yaml", "fr")
+    texts = [item.text for item in block(composed, "resolve-triggers").items]
+    assert "Unité engagée par une unité ayant {Savage}" not in texts
+    assert "Unité {Native} engagée par une unité de Cavalerie" in texts and len(texts) == len(
+        block(pipeline.check(sheet), "resolve-triggers").items) - 1
