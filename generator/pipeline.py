@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Callable
 
@@ -77,25 +78,25 @@ def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18
 def update_translations(project: Project, path: Path, languages: tuple[str, ...] = ()) -> list[tuple[Path, i18n.Status]]:
     """Create or refresh a sheet's catalogues (the given languages, or those it has)."""
     located, sheet = load(path)
+    # the other sheets of its game, read once, and only if some catalogue is refreshed
+    siblings = cache(lambda: [other.stem for other in project.sheet_paths()
+                              if other.stem != sheet.sheet and _game_of(other) == sheet.game])
     results = []
     for lang in languages or i18n.translated_languages(project.sources, sheet):
         if lang != sheet.lang:  # the sheet's own language needs no catalogue of the sheet, only the templates' words
             catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
-            results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, sheet, lang))))
+            results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, siblings(), lang))))
         template_words = words.update_catalogue(project, lang)  # a language the templates do not carry
         if template_words:
             results.append(template_words)
     return results
 
 
-def _memory(project: Project, sheet: Sheet, lang: str) -> list:
-    """The catalogues whose translations a sheet's new strings are offered: those of the other sheets of its game."""
-    memory = []
-    for path in project.sheet_paths():
-        catalogue = i18n.catalogue_path(project.sources, path.stem, lang)
-        if path.stem != sheet.sheet and catalogue.is_file() and _game_of(path) == sheet.game:
-            memory.append(i18n.read(catalogue))
-    return memory
+def _memory(project: Project, siblings: list[str], lang: str) -> list:
+    """The catalogues whose translations a sheet's new strings are offered: those of the other sheets of its game
+    (`siblings`, by id), in this language."""
+    catalogues = [i18n.catalogue_path(project.sources, sheet_id, lang) for sheet_id in siblings]
+    return [i18n.read(catalogue) for catalogue in catalogues if catalogue.is_file()]
 
 
 def _game_of(path: Path) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from generator.schema.model import Sheet, edition_key
+from generator.schema.model import Section, Sheet
 
 # Metadata that changes with every edition, or that the changelog already reports.
 _NOT_COMPARED = {"edition", "date", "changelog"}
@@ -175,25 +175,18 @@ def named_marks(sheet: Sheet, since: str, old: Sheet | None = None) -> Marks:
     """What the rules and clarifications since `since` name: their blocks, and their rows (block/row).
     With the earlier edition at hand (`old`), also the rows and cells that changed inside those blocks;
     a difference the changelog does not name (a spelling fix) is not marked."""
-    found = Marks()
+    found, rows = Marks(), sheet.row_refs()
     for _, changes in sheet.changes_after(since):
         for ref in (ref for change in changes for ref in change.blocks):
-            block_id, _, row_id = ref.partition("/")
-            found.blocks.add(block_id)
-            if row_id:
-                found.rows.add((block_id, _row_index(sheet, block_id, row_id)))
+            found.blocks.add(ref.partition("/")[0])
+            if ref in rows:
+                found.rows.add(rows[ref])
     if old is not None:
         changed = marks(old, sheet)
         whole = found.blocks - {block for block, _ in found.rows}
         found.rows |= {(block, row) for block, row in changed.rows if block in whole}
         found.cells = {cell for cell in changed.cells if cell[:2] in found.rows}
     return found
-
-
-def _row_index(sheet: Sheet, block_id: str, row_id: str) -> int:
-    block = next(block for block in sheet.blocks() if block.id == block_id)
-    rows = [*getattr(block, "rows", []), *getattr(block, "items", [])]
-    return next(index for index, row in enumerate(rows) if getattr(row, "id", None) == row_id)
 
 
 def errata(old: Sheet, new: Sheet, since: str, words: dict[str, str]) -> Sheet:
@@ -214,7 +207,7 @@ def errata(old: Sheet, new: Sheet, since: str, words: dict[str, str]) -> Sheet:
                                        {"title": words["errata_now"]}],
                            "rows": rows})
     sections = [{"id": "errata", "title": words["errata_since"].format(edition=since), "blocks": blocks}] if blocks else []
-    return new.model_copy(update={"sections": [type(new.sections[0]).model_validate(s) for s in sections],
+    return new.model_copy(update={"sections": [Section.model_validate(section) for section in sections],
                                   "changes_box": False})
 
 

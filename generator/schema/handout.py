@@ -151,8 +151,9 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
     chosen = _chosen_sections(handout, sheet)
     chosen_ids = {block.id for _, blocks in chosen for block in blocks}
 
+    index = keyword_index(sheet)
     army_values = _army_values(handout, sheet, used_rows)
-    army_tags = _army_tags(handout, sheet)
+    army_tags = _army_tags(handout, index)
 
     def trimmed(block: Block) -> Block | None:
         if isinstance(block, TableBlock) and block.id in used_rows:
@@ -162,7 +163,7 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
         if isinstance(block, SavesBlock) and worn:
             return _only_items(block, worn)
         if isinstance(block, ModifiersBlock) and any(item.concerns for item in block.items):
-            return _only_concerning(block, army_tags, keyword_index(sheet))
+            return _only_concerning(block, army_tags, index)
         return None if isinstance(block, GlossaryBlock) else block  # the handout prints its own glossary
 
     equipment = [
@@ -175,7 +176,7 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
     army_rules = special_rules(handout, sheet, equipment)
     printed = chosen_ids | {block.id for block in equipment}
     rules = _rules_blocks(army_rules, sheet, printed)
-    rules += _where_rules_act(army_rules, sheet, handout, printed | {block.id for block in rules})
+    rules += _where_rules_act(army_rules, sheet, handout, printed | {block.id for block in rules}, index)
     if rules:
         sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
     for section, blocks in chosen:
@@ -234,18 +235,20 @@ def _army_values(handout: Handout, sheet: Sheet, used_rows: dict[str, set[int]])
     return values
 
 
-def _army_tags(handout: Handout, sheet: Sheet) -> set[str]:
-    """What a modifier's `concerns` may name in this army: its units' keywords (by id) and profile values."""
-    index = keyword_index(sheet)
-    tags = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules if rule.casefold() in index}
-    return tags | {value.casefold() for unit in handout.units for value in unit.profile.values()}
+def _tag(name: str, index: dict[str, Keyword]) -> str:
+    """A keyword (by id or term) as its id; anything else, a unit type, as written, whatever its case."""
+    return index[name.casefold()].id if name.casefold() in index else name.casefold()
+
+
+def _army_tags(handout: Handout, index: dict[str, Keyword]) -> set[str]:
+    """What a modifier's `concerns` may name in this army: its units' keywords and profile values."""
+    return {_tag(name, index) for unit in handout.units for name in [*unit.rules, *unit.profile.values()]}
 
 
 def _only_concerning(block: ModifiersBlock, tags: set[str], index: dict[str, Keyword]) -> ModifiersBlock | None:
     """The modifiers that apply to the army: those concerning nothing in particular, or one of its tags."""
     def applies(item) -> bool:
-        named = {index[name.casefold()].id if name.casefold() in index else name.casefold() for name in item.concerns}
-        return not item.concerns or bool(named & tags)
+        return not item.concerns or any(_tag(name, index) in tags for name in item.concerns)
     kept = [item for item in block.items if applies(item)]
     return block.model_copy(update={"items": kept}) if kept else None
 
@@ -382,10 +385,10 @@ def _rules_blocks(rules: list[str], sheet: Sheet, chosen_ids: set[str]) -> list[
     return blocks + [block for block in sheet.blocks() if block.id in defining]
 
 
-def _where_rules_act(rules: list[str], sheet: Sheet, handout: Handout, printed: set[str]) -> list[Block]:
+def _where_rules_act(rules: list[str], sheet: Sheet, handout: Handout, printed: set[str],
+                     index: dict[str, Keyword]) -> list[Block]:
     """The tables whose rows name one of the army's rules (a Resolve trigger for Pious units): where those rules
     act in play. Blocks the handout prints already, and those it excludes, are not brought."""
-    index = keyword_index(sheet)
     excluded = set(handout.exclude or ())
     found = []
     for section in sheet.sections:

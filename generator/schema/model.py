@@ -326,15 +326,15 @@ class TableBlock(BlockBase):
 
     type: Literal["table"]
     columns: Annotated[Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],
-                       Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns")] = Field(description="The table's columns (title, align, width, nowrap), or the name of one "
-                                              "of the sheet's column_sets.")
+                       Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns")] = Field(
+        description="The table's columns (title, align, width, nowrap), or the name of one of the sheet's column_sets.")
+    rows: Annotated[list[Row], Field(min_length=1, max_length=MAX_ROWS)]
     _shared: list[Column] | None = PrivateAttr(None)  # the named set's columns, given by the sheet
 
     @property
     def header(self) -> list[Column]:
         """The columns the table prints: its own, or the named set's (translated with the sheet's column_sets)."""
         return (self._shared or []) if isinstance(self.columns, str) else self.columns
-    rows: Annotated[list[Row], Field(min_length=1, max_length=MAX_ROWS)]
 
     @field_validator("rows", mode="before")
     @classmethod
@@ -883,6 +883,12 @@ class Sheet(Document):
     def boxed_changes(self) -> list[Change]:
         """This edition's changes the printed box lists: of its kinds, in the sheet's language."""
         return [change for change in self.current_changes if change.kind in self.box_kinds and change.concerns(self.lang)]
+
+    def row_refs(self) -> dict[str, tuple[str, int]]:
+        """Table rows and saves items with an id, by BLOCK/ROW: (the block's id, the row's position in it)."""
+        return {f"{block.id}/{row.id}": (block.id, index) for block in self.blocks()
+                for index, row in enumerate([*getattr(block, "rows", []), *getattr(block, "items", [])])
+                if getattr(row, "id", None)}
 
     def result_names(self) -> dict[str, str]:
         """The named results of the dice tables, by BLOCK/ROW: what a {result:BLOCK/ROW} reference prints."""

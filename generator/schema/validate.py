@@ -67,13 +67,8 @@ def findings(sheet: Sheet):
             if block.type == "table" and isinstance(block.columns, str) and block.columns not in sheet.column_sets:
                 sets = ", ".join(sheet.column_sets) or "none: declare them under column_sets"
                 yield here + ("columns",), f"no column set '{block.columns}' (the sheet's: {sets})"
-            yield from _characteristics_named(block, here, {c.id for c in sheet.characteristics})
+            yield from _characteristics_named(block, here, [c.id for c in sheet.characteristics])
             yield from _footnotes(block, here)
-            if block.type == "saves" and block.move_penalties:
-                reduced = block.move_penalties.characteristic
-                if sheet.characteristics and reduced not in {c.id for c in sheet.characteristics}:
-                    yield here + ("move_penalties", "characteristic"), (
-                        f"unknown characteristic '{reduced}': the sheet's profile is {' '.join(c.id for c in sheet.characteristics)}")
             if block.type == "glossary":
                 for k, key in enumerate(block.keywords or []):
                     if key not in {kw.id for kw in sheet.keywords}:
@@ -203,9 +198,7 @@ def _changelog(sheet: Sheet):
 
 def _changed_blocks(sheet: Sheet):
     """A change names the blocks (or block/row) it touches: each must exist."""
-    rows = {f"{block.id}/{row.id}" for block in sheet.blocks()  # table rows and saves items with an id
-            for row in [*getattr(block, "rows", []), *getattr(block, "items", [])] if getattr(row, "id", None)}
-    known = {block.id for block in sheet.blocks()} | rows
+    known = {block.id for block in sheet.blocks()} | set(sheet.row_refs())
     for e, edition in enumerate(sheet.changelog):
         for c, change in enumerate(edition.changes):
             if change.kind in PLAYERS_KINDS and not change.blocks:
@@ -218,15 +211,19 @@ def _changed_blocks(sheet: Sheet):
                     yield ("changelog", e, "changes", c, "blocks", b), f"no block or block/row '{ref}' in this sheet{hint}"
 
 
-def _characteristics_named(block, here: tuple, known: set[str]):
-    """A matrix's keys, or a table column's values, said to be values of a characteristic: one the sheet declares."""
+def _characteristics_named(block, here: tuple, profile: list[str]):
+    """A characteristic a block names (a matrix's keys, a table column's values, the one armour's move penalties
+    reduce) is one the sheet declares."""
     named = [(("row_characteristic",), getattr(block, "row_characteristic", None)),
              (("column_characteristic",), getattr(block, "column_characteristic", None))]
     if block.type == "table" and isinstance(block.columns, list):
         named += [(("columns", c, "characteristic"), column.characteristic) for c, column in enumerate(block.columns)]
+    if block.type == "saves" and block.move_penalties:
+        named.append((("move_penalties", "characteristic"), block.move_penalties.characteristic))
+    declared = f"the sheet's profile is {' '.join(profile)}" if profile else "the sheet declares no characteristics"
     for loc, name in named:
-        if name is not None and name not in known:
-            yield here + loc, f"unknown characteristic '{name}': expected one of the sheet's ({', '.join(sorted(known)) or 'none'})"
+        if name is not None and name not in profile:
+            yield here + loc, f"unknown characteristic '{name}': {declared}"
 
 
 def _groups(sheet: Sheet):

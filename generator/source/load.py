@@ -193,7 +193,8 @@ def _compose(path: Path, text: str) -> Node:
         if "'\\t'" in message or "\t" in message:
             message = "a tab character is not allowed here: indent with spaces"
         else:
-            line = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
+            lines = text.splitlines()
+            line = lines[mark.line] if mark.line < len(lines) else ""
             if _STARTS_WITH_BRACE.search(line[: mark.column + 1]):
                 message += f": {_QUOTE_BRACE}"
             else:
