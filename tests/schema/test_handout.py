@@ -274,6 +274,12 @@ def test_examples_cover_three_games_in_french_and_english(built_handouts):
     assert all(path.parent.name == "handouts" and path.stat().st_size > 0 for path in built_handouts.values())
 
 
+def test_every_example_handout_fits_one_page_in_each_language(built_handouts):
+    """A handout goes on the table beside the sheet: one page, whatever the language's length."""
+    pages = {output: len(PdfReader(path).pages) for output, path in built_handouts.items()}
+    assert set(pages.values()) == {1}, pages
+
+
 @pytest.mark.parametrize("lang, present, absent", [
     ("fr", ["Archers vétérans", "Arc long", "Armure blanche", "Disciplinés"], ["Javelot", "Pavois", "Caparaçon", "Peur"]),
     ("en", ["Veteran longbowmen", "Longbow", "Full plate armour", "Stubborn"], ["Javelin", "Pavise", "barding", "Fear"]),
@@ -295,8 +301,9 @@ def test_the_printed_warhammer_handout_keeps_only_the_dispel_dice_of_the_magic_p
 
 
 def test_the_printed_wab_handout_carries_the_rules_its_army_uses_every_turn(built_handouts):
-    text = pdf_text(built_handouts[("wab2-english-hundred-years-war", "en")])
-    for words in ["Stand & Shoot", "Fire & Flee", "Panic", "Rally", "Army Standard", "Move less the armour"]:
+    text = " ".join(pdf_text(built_handouts[("wab2-english-hundred-years-war", "en")]).split())  # a cell's lines joined
+    for words in ["Stand & Shoot", "Fire & Flee", "Panic", "try to rally", "Army Standard", "Move less the armour",
+                  "Break test", "Save modifier"]:
         assert words in text
 
 
@@ -370,12 +377,30 @@ def test_a_handout_keeps_the_modifiers_that_concern_its_army(tmp_path):
     sheet = sources / "irregular-wars.yaml"
     text = sheet.read_text(encoding="utf-8")
     savage = '{value: "-1", text: "Unité engagée par une unité ayant {Savage}"}'
-    native = '{value: "-1", text: "Unité {Native} engagée par une unité de Cavalerie"}'
-    assert savage in text and native in text
-    text = text.replace(savage, savage[:-1] + ", concerns: [savage]}").replace(native, native[:-1] + ", concerns: [Native, Cavalerie]}")
-    sheet.write_text(text, encoding="utf-8")
+    assert savage in text and "concerns: [native]" in text
+    sheet.write_text(text.replace(savage, savage[:-1] + ", concerns: [savage]}"), encoding="utf-8")
     _, composed, _ = pipeline.composed_handout(Project.at(sources), sources / "handouts" / "irregular-wars-new-spain.yaml", "fr")
     texts = [item.text for item in block(composed, "resolve-triggers").items]
     assert "Unité engagée par une unité ayant {Savage}" not in texts
     assert "Unité {Native} engagée par une unité de Cavalerie" in texts and len(texts) == len(
         block(pipeline.check(sheet), "resolve-triggers").items) - 1
+
+
+def test_the_shipped_sheets_mark_the_modifiers_of_one_unit_type_or_rule(tmp_path):
+    """Without its Caballeros the New Spain force is all foot: the Cavalry rows of movement and melee go, the
+    Infantry rows stay; without its Native warriors, the Native Resolve trigger goes."""
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    path = sources / "handouts" / "irregular-wars-new-spain.yaml"
+    text = path.read_text(encoding="utf-8")
+    for unit in ("caballeros", "tlaxcaltec-warriors"):
+        start = text.index(f"  - id: {unit}")
+        text = text[:start] + text[text.index("  - id:", start + 1):]
+    path.write_text(text, encoding="utf-8")
+    _, composed, _ = pipeline.composed_handout(Project.at(sources), path, "fr")
+    kept = {item.text for name in ("movement-modifiers", "melee-modifiers", "resolve-triggers")
+            for item in block(composed, name).items}
+    assert not {text for text in kept if "Cavalerie dans" in text or "unité de Cavalerie dans" in text}
+    assert "Infanterie dans terrain accidenté" in kept
+    assert not {text for text in kept if "{Native}" in text}
+    assert "Tir sur une unité de Cavalerie" in {item.text for item in block(composed, "shooting-modifiers").items}
