@@ -195,7 +195,12 @@ def _stop(executor) -> None:
         process.terminate()
     for process in processes:
         process.join(timeout=5)
-    executor.shutdown(wait=False, cancel_futures=True)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    # wait for the pool's own thread too: left running, it could close its wake-up pipe while the interpreter's
+    # exit handler writes to it, a traceback printed after the build has stopped
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:
