@@ -34,6 +34,7 @@ from generator.project import Project
 
 DEFAULT_PORT = 8765
 DEFAULT_SCALE = 1.5
+KEPT_PAGES = 24  # layouts kept between rebuilds: about 4 MB each
 
 
 class CannotServe(Exception):
@@ -110,6 +111,11 @@ class Watcher:
     on_wrote: Callable[[Path], None] = lambda path: None
     on_problems: Callable[[list[Problem]], None] = lambda problems: None
     handouts: tuple[str, ...] = ()  # the handouts watched (by id or path)
+
+    def __post_init__(self) -> None:
+        from generator.renderer import render
+
+        render.keep_pages(KEPT_PAGES)  # an edit lays out again only the pages whose HTML it changed
 
     @property
     def folder(self) -> Path:

@@ -7,6 +7,7 @@ package's files. Anything else a template or stylesheet names stops the render.
 from __future__ import annotations
 
 import datetime
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 import hashlib
 import mimetypes
@@ -245,6 +246,8 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         scale=scale,
         measure_height=MEASURE_HEIGHT_MM,
         plan=None,
+        page_number=None,  # a page laid out alone (_pages): its number and the count are printed as text
+        plan_pages=None,
         chunks=None,
         web=False,  # the web edition (generator.renderer.web): tables in a box that scrolls sideways
     )
@@ -318,8 +321,43 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
     plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
              for column in page] for page in packing.plan]
     context["plan"] = plan
-    document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
-    return Laid(document, plan, context["scale"], frame, header, packing.used)
+    return Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used)
+
+
+def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
+    """The planned pages, laid out one document a page and joined (the page numbers printed as text): a page's
+    layout depends only on its own HTML, so a page unchanged since the last layout in this process (`keep_pages`,
+    under `qrs watch`) is taken as it was."""
+    template = _environment(project.templates).get_template("sheet.html.j2")
+    documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan))))
+                 for number, page in enumerate(plan, start=1)]
+    return documents[0].copy([page for document in documents for page in document.pages])
+
+
+_laid_pages: OrderedDict[str, weasyprint.Document] = OrderedDict()  # by the digest of a page's HTML and stylesheet
+_pages_kept = 0
+
+
+def keep_pages(count: int) -> None:
+    """Keep the layouts of the last `count` pages laid out (a long-lived process: `qrs watch`); 0, the default,
+    keeps none (a build lays each page out once)."""
+    global _pages_kept
+    _pages_kept = count
+    while len(_laid_pages) > count:
+        _laid_pages.popitem(last=False)
+
+
+def _page(project: Project, page_html: str) -> weasyprint.Document:
+    if not _pages_kept:
+        return _render(project, page_html)
+    stylesheet = (project.templates / "sheet.css").read_bytes()  # the key only: the render fetches it, confined
+    key = heights.key(str(project.templates.resolve()), hashlib.sha256(stylesheet).hexdigest(), page_html)
+    if key in _laid_pages:
+        _laid_pages.move_to_end(key)
+        return _laid_pages[key]
+    laid = _laid_pages[key] = _render(project, page_html)
+    keep_pages(_pages_kept)
+    return laid
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_id
     monkeypatch.setattr(layout, "pack", lambda *args: packed.append(args) or pack(*args))
     second = lay_out(project)
     assert len(measured_ids) == passes
-    assert len(packed) == (1 if first.scale == 1 else 2)  # full size (for the key), then the scale decided before
+    assert len(packed) == 1  # the scale decided before, alone
     assert second.report() == first.report()
 
 

@@ -207,3 +207,37 @@ def test_footnote_marks_are_readable_on_their_background_headers_included(tmp_pa
     unreadable = [(round(_contrast(color, background), 2), color, background) for _, color, background in marks
                   if _contrast(color, background) < 3]
     assert not unreadable, f"footnote marks that do not stand out from their background: {unreadable}"
+
+
+def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
+    """With pages kept (`qrs watch`), a one-cell edit of wab2 lays out its page alone; the PDF is the one a build
+    laying out every page writes."""
+    import shutil
+    from collections import OrderedDict
+
+    from tests.conftest import SOURCES
+
+    monkeypatch.setattr(render, "_laid_pages", OrderedDict())
+    monkeypatch.setattr(render, "_pages_kept", 0)
+    shutil.copytree(SOURCES, tmp_path / "sources")
+    project = Project.at(tmp_path / "sources", tmp_path / "build")
+    source = project.sources / "wab2.yaml"
+    laid_out: list[str] = []
+    original = render._render
+    monkeypatch.setattr(render, "_render", lambda project, html: laid_out.append(html) or original(project, html))
+    render.keep_pages(8)
+    pipeline.build(project, source, "fr")
+    pages = [html for html in laid_out if '<main class="page">' in html]
+    assert len(pages) == 2
+    text = source.read_text(encoding="utf-8")
+    cell = '"Forêts denses, collines escarpées", "¼"]'
+    assert text.count(cell) == 1
+    source.write_text(text.replace(cell, cell.replace("¼", "½")), encoding="utf-8")
+    laid_out.clear()
+    kept = pipeline.build(project, source, "fr").read_bytes()
+    again = [html for html in laid_out if '<main class="page">' in html]
+    assert len(again) == 1 and "½" in again[0] and again[0] not in pages
+
+    render.keep_pages(0)
+    fresh = pipeline.build(Project.at(project.sources, tmp_path / "fresh"), source, "fr").read_bytes()
+    assert kept == fresh
