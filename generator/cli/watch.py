@@ -64,6 +64,18 @@ def to_rebuild(changed: Iterable[Path], project: Project, watched: list[Path]) -
     return [path for path in watched if path in chosen]
 
 
+def edited_languages(changed: Iterable[Path], source: Path) -> tuple[str, ...]:
+    """The languages whose catalogue of this source is among the changed files (sources/i18n/wab2.en.po: en): a
+    translator's save shows the language being translated, besides those watched."""
+    catalogues = source.parent / "i18n"
+    found = []
+    for path in changed:
+        name = Path(path).name.split(".")
+        if Path(path).parent.resolve() == catalogues.resolve() and len(name) == 3 and name[0] == source.stem and name[2] == "po":
+            found.append(name[1])
+    return tuple(dict.fromkeys(found))
+
+
 @dataclass
 class State:
     """What the live page shows: the last good pages of each sheet and language, the last problems."""
@@ -128,17 +140,20 @@ class Watcher:
     def _is_handout(self, source: Path) -> bool:
         return source.parent.resolve() == self.project.handouts.resolve()
 
-    def rebuild(self, sources: Iterable[Path]) -> list[Problem]:
-        """Build each source in its languages and draw its pages; report and return the problems."""
+    def rebuild(self, sources: Iterable[Path], changed: Iterable[Path] = ()) -> list[Problem]:
+        """Build each source in its languages (and in those of its `changed` catalogues) and draw its pages; report
+        and return the problems."""
         problems: list[Problem] = []
         pages: dict[str, list[str]] = {}
         pdfs: dict[str, Path] = {}
-        sources = list(sources)
+        sources, changed = list(sources), list(changed)
         self.state.start([source.stem for source in sources])
         for source in sources:
             handout = self._is_handout(source)
             try:
-                languages = self.languages or preview.languages(self.project, source, handout)
+                edited = edited_languages(changed, source)
+                # the translation being edited first: its page is the one the translator looks at
+                languages = tuple(dict.fromkeys([*edited, *(self.languages or preview.languages(self.project, source, handout))]))
             except UserError as error:
                 problems.extend(error.problems)
                 continue
@@ -170,8 +185,9 @@ class Watcher:
             self.on_problems(error.problems)
             self.state.update({}, [str(problem) for problem in error.problems])
             return error.problems
+        paths = list(paths)
         targets = to_rebuild(paths, self.project, watched)
-        return self.rebuild(targets) if targets else []
+        return self.rebuild(targets, paths) if targets else []
 
     def run(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1", announce: Callable[[str], None] = print,
             stop: threading.Event | None = None, open_browser: bool = False) -> None:

@@ -221,3 +221,23 @@ def test_watching_a_handout_draws_its_pages_and_opens_the_browser(tmp_path, monk
     assert watcher.state.pdf("wab2-english-hundred-years-war.en") == project.handout_pdf_path(
         "wab2-english-hundred-years-war", "en")
     assert len(opened) == 1 and said == [f"live preview: {opened[0]} (Ctrl-C to stop)"]
+
+
+def test_a_saved_catalogue_rebuilds_its_language_first(project):
+    sources = project.sources
+    alpha = sources / "alpha.yaml"
+    assert watch.edited_languages([sources / "i18n" / "alpha.en.po"], alpha) == ("en",)
+    assert watch.edited_languages([sources / "i18n" / "beta.en.po", alpha, sources / "i18n" / "alpha.de.po~"], alpha) == ()
+    assert watch.edited_languages([sources / "handouts" / "i18n" / "alpha.en.po"], alpha) == ()
+
+
+def test_a_translators_save_shows_the_translation(tmp_path):
+    """Watching a sheet draws its own language; saving one of its catalogues draws that language too."""
+    shutil.copytree(ROOT / "sources", tmp_path / "sources")
+    project = Project.at(tmp_path / "sources")
+    watcher = watch.Watcher(project, ("shadow-war",), scale=0.2)
+    watcher.rebuild(watcher.watched())
+    assert list(watcher.state.snapshot()[1]) == ["shadow-war.fr"]
+    catalogue = project.sources / "i18n" / "shadow-war.en.po"
+    assert watcher.changed([catalogue]) == []
+    assert sorted(watcher.state.snapshot()[1]) == ["shadow-war.en", "shadow-war.fr"]
