@@ -247,8 +247,8 @@ def ink_used(pdf: Path, frame: layout.Frame, header: float) -> list[list[float]]
             left = frame.margins[3] + column * (frame.column_width + layout.COLUMN_GAP_MM + layout.RULE_MM)
             area = image.crop((round((left + 0.5) * scale), round(top * scale),
                                round((left + frame.column_width - 0.5) * scale), round(bottom * scale)))
-            inked = [y for y in range(area.height) if area.crop((0, y, area.width, y + 1)).getextrema()[0] < 200]
-            shares.append((max(inked) + 1) / area.height if inked else 0.0)
+            inked = area.point(lambda grey: 255 if grey < 200 else 0).getbbox()  # the box of every dark pixel
+            shares.append(inked[3] / area.height if inked else 0.0)
         found.append(shares)
     return found
 
