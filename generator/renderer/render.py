@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import hashlib
 import mimetypes
 import os
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -491,7 +491,7 @@ def _render(project: Project, document_html: str) -> weasyprint.Document:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
 
 
-@cache
+@lru_cache(maxsize=4)  # a few versions: `qrs watch` over a stylesheet being edited
 def _stylesheet(templates: Path, text: bytes) -> tuple[weasyprint.CSS, FontConfiguration]:
     """The stylesheet parsed once a process (and again when it changes, under `qrs watch`), with the fonts its
     @font-face rules load: parsing it took a measuring pass of one block a third of its time."""

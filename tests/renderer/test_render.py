@@ -126,6 +126,7 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
         raise PermissionError(f"network access to {address}")
 
     monkeypatch.setattr(render, "ProjectFetcher", Spy)
+    render._stylesheet.cache_clear()  # parsed again, through the spy: the fonts its @font-face rules load
     monkeypatch.setattr(weasyprint.urls.URLFetcher, "fetch", default_fetch)
     monkeypatch.setattr(socket.socket, "connect", connect)
 
@@ -166,6 +167,7 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
             pass
 
     assert sheets_requested and elsewhere == []
+    assert any(url.endswith(".ttf") for url in requested), "the fonts were not fetched through the project's fetcher"
     for url in requested:
         assert url.startswith("file://"), url
         wanted = Path(unquote(urlsplit(url).path)).resolve()
