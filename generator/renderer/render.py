@@ -314,9 +314,10 @@ def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks
     whole = items(sheet)
     cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
     context = partial(_context, project, sheet, options, untranslated, marks)
-    chunks = _Chunks.of(project, context(SCALES[0]), whole)
+    largest = context(SCALES[0])
+    chunks = _Chunks.of(project, largest, whole)
     attempt = partial(_attempt, project, context, frame, whole, chunks, cache)
-    context, measured, header, packing = _choose_scale(attempt, frame, cache, chunks.digest(project, context(SCALES[0]))).plan
+    context, measured, header, packing = _choose_scale(attempt, frame, cache, chunks.digest(project, largest)).plan
     cache.save()
     plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
              for column in page] for page in packing.plan]
@@ -329,8 +330,9 @@ def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
     layout depends only on its own HTML, so a page unchanged since the last layout in this process (`keep_pages`,
     under `qrs watch`) is taken as it was."""
     template = _environment(project.templates).get_template("sheet.html.j2")
-    documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan))))
-                 for number, page in enumerate(plan, start=1)]
+    stylesheet = _stylesheet_text(project)
+    documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan))),
+                       stylesheet) for number, page in enumerate(plan, start=1)]
     return documents[0].copy([page for document in documents for page in document.pages])
 
 
@@ -347,15 +349,14 @@ def keep_pages(count: int) -> None:
         _laid_pages.popitem(last=False)
 
 
-def _page(project: Project, page_html: str) -> weasyprint.Document:
+def _page(project: Project, page_html: str, stylesheet: bytes) -> weasyprint.Document:
     if not _pages_kept:
-        return _render(project, page_html)
-    stylesheet = (project.templates / "sheet.css").read_bytes()  # the key only: the render fetches it, confined
+        return _render(project, page_html, stylesheet)
     key = heights.key(str(project.templates.resolve()), hashlib.sha256(stylesheet).hexdigest(), page_html)
     if key in _laid_pages:
         _laid_pages.move_to_end(key)
         return _laid_pages[key]
-    laid = _laid_pages[key] = _render(project, page_html)
+    laid = _laid_pages[key] = _render(project, page_html, stylesheet)
     keep_pages(_pages_kept)
     return laid
 
@@ -459,7 +460,8 @@ def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.C
     missing = [ident for ident, value in found.items() if value is None]
     if missing or header is None:
         context = dict(context, chunks=[Markup(chunks.blocks[ident]) for ident in missing])
-        document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context))
+        document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context),
+                           _stylesheet_text(project))
         fresh = measure.measure(document, missing)
         header = measure.Measured(height=measure.header_height(document))
         cache.put(header_key, header)
@@ -477,16 +479,22 @@ def _style_key(project: Project, context: dict) -> str:
                      str(context["scale"]), str(context["ink_saver"]), str(context["crop_marks"])])
 
 
-def _render(project: Project, document_html: str) -> weasyprint.Document:
-    fetcher = ProjectFetcher(project.templates)
-    base = project.templates.resolve().as_uri() + "/"
+def _stylesheet_text(project: Project) -> bytes:
+    """templates/sheet.css, read as WeasyPrint reads the project's files: through the fetcher, confined."""
     try:
-        stylesheet, fonts = _stylesheet(project.templates.resolve(), fetcher.fetch(base + "sheet.css").read())
-        source = weasyprint.HTML(string=document_html, base_url=base, url_fetcher=fetcher)
-        # <ol start>: a list continued in the next column
-        return source.render(stylesheets=[stylesheet], font_config=fonts, presentational_hints=True)
+        return ProjectFetcher(project.templates).fetch(project.templates.resolve().as_uri() + "/sheet.css").read()
     except PermissionError as error:  # the stylesheet itself is not one of the project's files
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error}") from None
+
+
+def _render(project: Project, document_html: str, stylesheet_text: bytes) -> weasyprint.Document:
+    fetcher = ProjectFetcher(project.templates)
+    try:
+        stylesheet, fonts = _stylesheet(project.templates.resolve(), stylesheet_text)
+        source = weasyprint.HTML(string=document_html, base_url=project.templates.resolve().as_uri() + "/",
+                                 url_fetcher=fetcher)
+        # <ol start>: a list continued in the next column
+        return source.render(stylesheets=[stylesheet], font_config=fonts, presentational_hints=True)
     except weasyprint.urls.FatalURLFetchingError as error:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
 

@@ -226,7 +226,8 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
     source = project.sources / "wab2.yaml"
     laid_out: list[str] = []
     original = render._render
-    monkeypatch.setattr(render, "_render", lambda project, html: laid_out.append(html) or original(project, html))
+    monkeypatch.setattr(render, "_render",
+                        lambda project, html, *rest: laid_out.append(html) or original(project, html, *rest))
     render.keep_pages(8)
     pipeline.build(project, source, "fr")
     pages = [html for html in laid_out if '<main class="page">' in html]
