@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 
 from generator.errors import UserError
+import yaml
+
+from generator.source import load
 from generator.source.load import MAX_LIST_ITEMS, MAX_SOURCE_BYTES, MAX_SOURCE_ITEMS, load_file
 from tests.conftest import ROOT
 
@@ -140,3 +143,38 @@ def test_the_loader_limits_agree_with_the_model():
     from generator.schema import model
 
     assert MAX_LIST_ITEMS == model.MAX_ROWS
+
+
+def _nodes(node):
+    """Every node of a composed tree, as what the loader reads of it: kind, tag, value, quoted or not, marks."""
+    text = node.value if isinstance(node.value, str) else None
+    yield (type(node).__name__, node.tag, text, bool(getattr(node, "style", None)),
+           node.start_mark.line, node.start_mark.column, node.end_mark.line, node.end_mark.column)
+    for child in node.value if isinstance(node.value, list) else ():
+        for part in child if isinstance(child, tuple) else (child,):
+            yield from _nodes(part)
+
+
+@pytest.mark.skipif(load._FastComposer is None, reason="this PyYAML is built without LibYAML")
+@pytest.mark.parametrize("path", sorted((ROOT / "sources").rglob("*.yaml")) + sorted((ROOT / "tests").rglob("*.yaml")),
+                         ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_libyaml_composes_what_pyyaml_composes(path):
+    """The fast composer's nodes are PyYAML's, to the column of every mark, and a file it refuses is composed
+    again by PyYAML (whose wording the hints match)."""
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    if load._UNPRINTABLE.search(text):
+        pytest.skip("refused before composing (load.refuse_unprintable)")
+    refused = {}
+    trees = {}
+    for name, composer in (("libyaml", load._FastComposer), ("pyyaml", load._StrictComposer)):
+        loader = composer(text)
+        try:
+            root = loader.get_single_node()
+            trees[name] = None if root is None else list(_nodes(root))
+        except (load._Refused, yaml.YAMLError) as error:
+            refused[name] = type(error).__name__
+        finally:
+            loader.dispose()
+    assert trees.get("libyaml") == trees.get("pyyaml")
+    if "pyyaml" in refused:
+        assert "libyaml" in refused, "LibYAML accepts what PyYAML refuses"
