@@ -29,10 +29,17 @@ def block_types() -> list[str]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shared_heights(tmp_path_factory):
-    """One heights cache for the whole session, shared by its workers: each sheet is measured once, not once a
-    test (generator.renderer.heights keys every measurement by all that decides it). Tests of the cache itself unset it."""
-    folder = tmp_path_factory.getbasetemp().parent / "qrs-heights"
+def shared_heights(request, tmp_path_factory):
+    """One heights cache shared by the session's workers and kept from one session to the next, in pytest's cache
+    folder (.pytest_cache/d/qrs-heights; `pytest --cache-clear` empties it): a block is measured once, not once
+    a test or a run. generator.renderer.heights keys every measurement by all that decides it, qrs's own source
+    files included, so a height measured before a change to the generator is not used after it. Without pytest's
+    cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself unset it."""
+    cache = getattr(request.config, "cache", None)
+    if cache is not None:
+        folder = cache.mkdir("qrs-heights")
+    else:
+        folder = tmp_path_factory.getbasetemp().parent / "qrs-heights"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("QRS_CACHE_DIR", str(folder))
         yield folder

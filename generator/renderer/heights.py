@@ -1,8 +1,8 @@
 """Measurements kept between builds: a block is laid out to be measured only when its key is new.
 
 The key of a measurement is a digest of everything that decides it: the block's HTML (its measuring
-chunk), the stylesheet and the page's own styles (column width, type scale, language), the versions of
-WeasyPrint, its text libraries and the font. One file a sheet and language in build/.cache/; a file that
+chunk), the stylesheet and the page's own styles (column width, type scale, language), qrs's version and
+its own source files, the versions of WeasyPrint, its text libraries and the font. One file a sheet and language in build/.cache/; a file that
 is not JSON, not this format, or an entry of the wrong shape is ignored (and rewritten), never trusted.
 """
 
@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from generator import __version__
+from generator.project import PACKAGE_ROOT
 
 from generator.source import files
 from generator.errors import UserError
@@ -36,7 +37,16 @@ def _versions() -> str:
             found.append(f"{name}={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             found.append(f"{name}=?")
-    return f"qrs={__version__};" + ";".join(found)
+    return f"qrs={__version__}+{_own_source()};" + ";".join(found)
+
+
+def _own_source(root: Path = PACKAGE_ROOT) -> str:
+    """A digest of the generator's own modules: a tree being worked on keeps one version number across many
+    changes, and a change to how blocks are measured must not reuse the heights measured before it."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def folder(build: Path) -> Path:

@@ -121,6 +121,18 @@ def test_the_key_changes_with_what_decides_a_height():
     assert heights.key("style", "<p>a</p>") != heights.key("other style", "<p>a</p>")
 
 
+def test_the_key_changes_with_the_generators_own_source(tmp_path):
+    """A tree being worked on keeps its version number: a change to any module is a change to the key."""
+    package = tmp_path / "generator"
+    shutil.copytree(heights.PACKAGE_ROOT, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = heights._own_source(package)
+    assert before == heights._own_source(heights.PACKAGE_ROOT)
+    measuring = package / "renderer" / "measure.py"
+    measuring.write_text(measuring.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert heights._own_source(package) != before
+    assert heights._own_source(heights.PACKAGE_ROOT) in heights._versions()
+
+
 def test_a_cache_that_is_not_a_regular_file_is_ignored(project):
     import os
 
