@@ -1,12 +1,10 @@
-"""Shared fixtures: the project, its sheets, and built PDFs (built once per test session)."""
+"""Shared fixtures: the project, its sheets, and built PDFs (built once, and kept between sessions while fresh)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
-from generator.project import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "sources"
@@ -52,19 +50,31 @@ def own_heights(monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory):
-    """Build a sheet once per session into a temporary build folder; returns the PDF path."""
-    build_dir = tmp_path_factory.mktemp("build")
-    cache: dict[tuple, Path] = {}
+def built(request, tmp_path_factory):
+    """Build a sheet as `qrs build SHEET --lang LANG` does, into a build folder that the session's workers share
+    and that is kept from one session to the next in pytest's cache folder: the command's manifest says whether
+    the PDF there is fresh (it hashes the source and its catalogues, the templates, the fonts, the generator's own
+    files and the libraries' versions), and a fresh PDF is read, not built again. Returns the PDF's path."""
+    from generator import pipeline
+    from generator.cli.main import main
+    from generator.output import write
+
+    cache = getattr(request.config, "cache", None)
+    kept = cache.mkdir("qrs-built") if cache is not None else tmp_path_factory.getbasetemp().parent / "qrs-built"
+    done: dict[tuple, Path] = {}
 
     def build(sources: Path, sheet: str, lang: str | None = None) -> Path:
-        from generator import pipeline
-
-        key = (sources, sheet, lang)
-        if key not in cache:
-            project = Project.at(sources, build_dir / sources.name)
-            path = sources / f"{sheet}.yaml"
-            cache[key] = pipeline.build(project, path, lang or pipeline.check(path).lang)
-        return cache[key]
+        lang = lang or pipeline.check(sources / f"{sheet}.yaml").lang
+        if (sources, sheet, lang) not in done:
+            build_dir = kept / sources.name
+            build_dir.mkdir(parents=True, exist_ok=True)
+            with write.locked(build_dir / f".{sheet}.{lang}.lock"):  # one worker builds it, the other then reads it
+                try:
+                    main(["--sources", str(sources), "--build-dir", str(build_dir), "--quiet",
+                          "build", sheet, "--lang", lang, "--jobs", "1"])
+                except SystemExit as exit:
+                    raise AssertionError(f"qrs build {sheet} --lang {lang} failed (exit {exit.code})") from None
+            done[sources, sheet, lang] = build_dir / f"{sheet}.{lang}.pdf"
+        return done[sources, sheet, lang]
 
     return build
