@@ -20,12 +20,13 @@ import jinja2
 from babel.dates import format_date
 from markupsafe import Markup
 
-from generator.renderer import libraries
+from generator.renderer import libraries, subsets
 
 with libraries.found_quickly():  # a third of a second less of every process's start
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import URLFetcher, URLFetcherResponse
+subsets.keep()
 
 from generator import __version__
 
