@@ -358,7 +358,10 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
                 interpreter, root = sides[side]
                 cache = ["-o", f"cache_dir={work / f'{side}-pytest-cache'}"]
                 started = time.perf_counter()
-                subprocess.run([interpreter, "-m", "pytest", "-q", *cache], cwd=root, check=True, capture_output=True)
+                ran = subprocess.run([interpreter, "-m", "pytest", "-q", "-rf", *cache], cwd=root, capture_output=True,
+                                     text=True)
+                if ran.returncode != 0:
+                    raise SystemExit(f"the {side} tree's test suite failed:\n{ran.stdout[-6000:]}{ran.stderr[-2000:]}")
                 return time.perf_counter() - started
 
             first = suite("current")  # its cache folder empty: as on a clean clone, or after a change to qrs
