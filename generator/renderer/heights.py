@@ -2,8 +2,9 @@
 
 The key of a measurement is a digest of everything that decides it: the block's HTML (its measuring
 chunk), the stylesheet and the page's own styles (column width, type scale, language), qrs's version and
-its own source files, the versions of WeasyPrint, its text libraries and the font. One file a sheet and language in build/.cache/; a file that
-is not JSON, not this format, or an entry of the wrong shape is ignored (and rewritten), never trusted.
+its own source files, the versions of WeasyPrint, its text libraries and the font. One file a sheet and
+language in build/.cache/; a file that is not JSON, not this format, or an entry of the wrong shape is
+ignored (and rewritten), never trusted.
 """
 
 from __future__ import annotations
