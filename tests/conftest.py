@@ -26,6 +26,14 @@ def block_types() -> list[str]:
     return [get_args(kind.model_fields["type"].annotation)[0] for kind in get_args(get_args(Block)[0])]
 
 
+def kept_folder(request, tmp_path_factory, name: str) -> Path:
+    """A folder in pytest's cache folder (.pytest_cache/d/NAME), kept from one session to the next and emptied by
+    `pytest --cache-clear`; without pytest's cache (-p no:cacheprovider), one that lasts the session. The session's
+    workers share it either way."""
+    cache = getattr(request.config, "cache", None)
+    return cache.mkdir(name) if cache is not None else tmp_path_factory.getbasetemp().parent / name
+
+
 @pytest.fixture(scope="session", autouse=True)
 def shared_heights(request, tmp_path_factory):
     """One heights cache shared by the session's workers and kept from one session to the next, in pytest's cache
@@ -33,11 +41,7 @@ def shared_heights(request, tmp_path_factory):
     a test or a run. generator.renderer.heights keys every measurement by all that decides it, qrs's own source
     files included, so a height measured before a change to the generator is not used after it. Without pytest's
     cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself unset it."""
-    cache = getattr(request.config, "cache", None)
-    if cache is not None:
-        folder = cache.mkdir("qrs-heights")
-    else:
-        folder = tmp_path_factory.getbasetemp().parent / "qrs-heights"
+    folder = kept_folder(request, tmp_path_factory, "qrs-heights")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("QRS_CACHE_DIR", str(folder))
         yield folder
@@ -59,8 +63,7 @@ def built(request, tmp_path_factory):
     from generator.cli.main import main
     from generator.output import write
 
-    cache = getattr(request.config, "cache", None)
-    kept = cache.mkdir("qrs-built") if cache is not None else tmp_path_factory.getbasetemp().parent / "qrs-built"
+    kept = kept_folder(request, tmp_path_factory, "qrs-built")
     done: dict[tuple, Path] = {}
 
     def build(sources: Path, sheet: str, lang: str | None = None) -> Path:
