@@ -44,9 +44,10 @@ def _versions() -> str:
 def _own_source(root: Path = PACKAGE_ROOT) -> str:
     """A digest of the generator's own modules: a tree being worked on keeps one version number across many
     changes, and a change to how blocks are measured must not reuse the heights measured before it."""
+    from generator.output.manifest import Digests  # as the manifest hashes the generator for each output
+
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    Digests().folder(digest, "generator", root, "*.py")
     return digest.hexdigest()[:16]
 
 
