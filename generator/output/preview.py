@@ -6,6 +6,7 @@ the hashes of everything it is made from); otherwise the sheet is built first.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from dataclasses import asdict, dataclass, field
@@ -72,7 +73,9 @@ def page_count(pdf_file: Path) -> int:
 
 
 def png_pages(pdf_file: Path, targets: dict[int, Path], scale: float) -> list[Path]:
-    """Each page numbered in `targets` (from 1) drawn as a PNG at `targets[number]`, `scale` pixels a point."""
+    """Each page numbered in `targets` (from 1) drawn as a PNG at `targets[number]`, `scale` pixels a point.
+    A page whose pixels are those this process last wrote to its target, still there, is not encoded again:
+    under `qrs watch`, an edit rewrites only the images of the pages it changed."""
     import pypdfium2
 
     written = []
@@ -80,14 +83,30 @@ def png_pages(pdf_file: Path, targets: dict[int, Path], scale: float) -> list[Pa
     try:
         for number, target in targets.items():
             page = document[number - 1]
-            buffer = io.BytesIO()
-            page.render(scale=scale).to_pil().save(buffer, format="PNG")
-            write.atomically(target, buffer.getvalue())
+            bitmap = page.render(scale=scale)
+            pixels = hashlib.sha256(f"{bitmap.width}x{bitmap.height}x{bitmap.format}".encode())
+            pixels.update(bitmap.buffer)
+            if not _drawn_already(target, pixels.hexdigest()):
+                buffer = io.BytesIO()
+                # zlib's fastest level: for these pages (flat colour, antialiased text) also the smallest files
+                bitmap.to_pil().save(buffer, format="PNG", compress_level=1)
+                write.atomically(target, buffer.getvalue())
+                _drawn[target] = (pixels.hexdigest(), target.stat().st_mtime_ns)
             written.append(target)
             page.close()
     finally:
         document.close()
     return written
+
+
+_drawn: dict[Path, tuple[str, int]] = {}  # a PNG this process wrote: its pixels' digest, and the file's mtime
+
+
+def _drawn_already(target: Path, pixels: str) -> bool:
+    try:
+        return _drawn.get(target) == (pixels, target.stat().st_mtime_ns)
+    except OSError:  # removed since
+        return False
 
 
 def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) -> list[Path]:

@@ -7,6 +7,7 @@ package's files. Anything else a template or stylesheet names stops the render.
 from __future__ import annotations
 
 import datetime
+import gc
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 import hashlib
@@ -27,6 +28,19 @@ with libraries.found_quickly():  # a third of a second less of every process's s
     from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 subsets.keep()
+
+COLLECT_EVERY = 10_000  # new container objects between two collections of the youngest generation (Python: 700)
+
+
+def collect_less_often() -> None:
+    """A layout makes hundreds of thousands of objects (boxes, styles, text runs). At Python's default thresholds
+    the collector scans the whole heap about twice a build, a fifth of a warm build's time; at COLLECT_EVERY it
+    rarely needs to, for some 20 MB more. Cycles are still collected; a higher threshold set by the host is kept."""
+    young, *older = gc.get_threshold()
+    gc.set_threshold(max(young, COLLECT_EVERY), *older)
+
+
+collect_less_often()
 
 from generator import __version__
 

@@ -63,3 +63,20 @@ def test_qrs_preview_draws_a_handout(tmp_path):
     drawn = sorted((tmp_path / "build" / "preview").glob("warhammer-dwarfs.en-*.png"))
     assert drawn and f"wrote {drawn[0]}" in result.stdout
     assert (tmp_path / "build" / "handouts" / "warhammer-dwarfs.en.pdf").is_file()
+
+
+def test_a_page_drawn_again_unchanged_is_not_written_again(project, tmp_path):
+    pdf = project.pdf_path("every-block", "fr")  # built by the tests above
+    [image] = preview.pages(pdf, tmp_path, "every-block.fr", scale=0.2)
+    written = (image.stat().st_ino, image.stat().st_mtime_ns)  # a new file each time it is written
+    with Image.open(image) as drawn:
+        size = drawn.size
+    assert preview.pages(pdf, tmp_path, "every-block.fr", scale=0.2) == [image]
+    assert (image.stat().st_ino, image.stat().st_mtime_ns) == written  # the same pixels: left alone
+    image.write_bytes(b"changed by hand since")
+    preview.pages(pdf, tmp_path, "every-block.fr", scale=0.2)
+    with Image.open(image) as redrawn:  # a file changed since this process wrote it is drawn again
+        assert redrawn.size == size
+    preview.pages(pdf, tmp_path, "every-block.fr", scale=0.3)
+    with Image.open(image) as larger:  # other pixels: written again
+        assert larger.size[0] > size[0]
