@@ -35,15 +35,20 @@ def kept_folder(request, tmp_path_factory, name: str) -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shared_heights(request, tmp_path_factory):
-    """One heights cache shared by the session's workers and kept from one session to the next, in pytest's cache
-    folder (.pytest_cache/d/qrs-heights; `pytest --cache-clear` empties it): a block is measured once, not once
-    a test or a run. generator.renderer.heights keys every measurement by all that decides it, qrs's own source
-    files included, so a height measured before a change to the generator is not used after it. Without pytest's
-    cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself unset it."""
+def session_environment(request, tmp_path_factory):
+    """What every build of the session shares, as environment variables (subprocesses see them too):
+    - QRS_CACHE_DIR: one heights cache shared by the session's workers and kept from one session to the next, in
+      pytest's cache folder (.pytest_cache/d/qrs-heights; `pytest --cache-clear` empties it): a block is measured
+      once, not once a test or a run. generator.renderer.heights keys every measurement by all that decides it,
+      qrs's own source files included, so a height measured before a change to the generator is not used after
+      it. Without pytest's cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself
+      unset it.
+    - QRS_JOBS=1: pytest-xdist runs a worker per core already, so a build in a test builds in its own process
+      instead of starting more, each importing WeasyPrint; a test of the workers asks for them with --jobs."""
     folder = kept_folder(request, tmp_path_factory, "qrs-heights")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("QRS_CACHE_DIR", str(folder))
+        patch.setenv("QRS_JOBS", "1")
         yield folder
 
 

@@ -73,7 +73,7 @@ def _speed_options(command):
                            help="Build every output, even those build/.qrs-manifest.json says are up to date.")(command)
     command = click.option("--shard", metavar="K/N", default=None, callback=_shard,
                            help="Build only the K-th of N parts of the outputs (a deterministic split, for CI runners).")(command)
-    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, envvar="QRS_JOBS", show_envvar=True,
                         help="Worker processes (default: one per core; 1 builds in this process).")(command)
 
 

@@ -2,7 +2,7 @@
 
 The key of a measurement is a digest of everything that decides it: the block's HTML (its measuring
 chunk), the stylesheet and the page's own styles (column width, type scale, language), qrs's version and
-its own source files, the versions of WeasyPrint, its text libraries and the font. One file a sheet and
+its renderer's source files, the versions of WeasyPrint, its text libraries and the font. One file a sheet and
 language in build/.cache/; a file that is not JSON, not this format, or an entry of the wrong shape is
 ignored (and rewritten), never trusted.
 """
@@ -42,12 +42,14 @@ def _versions() -> str:
 
 
 def _own_source(root: Path = PACKAGE_ROOT) -> str:
-    """A digest of the generator's own modules: a tree being worked on keeps one version number across many
-    changes, and a change to how blocks are measured must not reuse the heights measured before it."""
+    """A digest of the renderer's modules, which lay the chunks out and read their heights: a tree being worked on
+    keeps one version number across many changes, and a change to how blocks are measured must not reuse the
+    heights measured before it. The rest of the generator reaches a measurement only through the chunk's HTML and
+    the styles, which the key holds: a change to the command line keeps the heights."""
     from generator.output.manifest import Digests  # as the manifest hashes the generator for each output
 
     digest = hashlib.sha256()
-    Digests().folder(digest, "generator", root, "*.py")
+    Digests().folder(digest, "generator/renderer", root / "renderer", "*.py")
     return digest.hexdigest()[:16]
 
 

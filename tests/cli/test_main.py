@@ -91,3 +91,21 @@ def test_shell_completion_offers_sheet_and_handout_ids():
     assert complete("qrs handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
     assert complete("qrs preview wa") == ["wab2", "warhammer"]
     assert "every-block" in complete(f"qrs --sources {FIXTURES} check ev")
+
+
+def test_qrs_jobs_sets_the_default_workers_and_jobs_overrides_it(monkeypatch, tmp_path):
+    from generator.cli.main import main
+    from generator.output import parallel
+
+    asked: list = []
+    monkeypatch.setattr(parallel, "build", lambda *args, **kwargs: asked.append(args[6]) or [])
+    for environment, arguments in ((None, []), ("1", []), ("1", ["--jobs", "3"])):
+        if environment is None:
+            monkeypatch.delenv("QRS_JOBS", raising=False)
+        else:
+            monkeypatch.setenv("QRS_JOBS", environment)
+        try:
+            main(["--sources", str(FIXTURES), "--build-dir", str(tmp_path), "build", *arguments])
+        except SystemExit as exit:
+            assert exit.code == 0
+    assert asked == [None, 1, 3]  # None: one worker per core

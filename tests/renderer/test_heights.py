@@ -121,12 +121,16 @@ def test_the_key_changes_with_what_decides_a_height():
     assert heights.key("style", "<p>a</p>") != heights.key("other style", "<p>a</p>")
 
 
-def test_the_key_changes_with_the_generators_own_source(tmp_path):
-    """A tree being worked on keeps its version number: a change to any module is a change to the key."""
+def test_the_key_changes_with_the_renderers_own_source(tmp_path):
+    """A tree being worked on keeps its version number: a change to a module of the renderer is a change to the
+    key; a change elsewhere (the command line) reaches no measurement, and keeps it."""
     package = tmp_path / "generator"
     shutil.copytree(heights.PACKAGE_ROOT, package, ignore=shutil.ignore_patterns("__pycache__"))
     before = heights._own_source(package)
     assert before == heights._own_source(heights.PACKAGE_ROOT)
+    command_line = package / "cli" / "main.py"
+    command_line.write_text(command_line.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert heights._own_source(package) == before
     measuring = package / "renderer" / "measure.py"
     measuring.write_text(measuring.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
     assert heights._own_source(package) != before
