@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -15,6 +19,37 @@ SHEETS = sorted(path.stem for path in SOURCES.glob("*.yaml"))
 def source_head(sheet: str, title: str = "Test") -> str:
     """The metadata lines every small test source starts with."""
     return f'sheet: {sheet}\ngame: Test\ntitle: {title}\nlang: fr\nedition: "1.0"\ndate: 2026-11-21\n'
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What a `qrs` command printed and its exit code, named as subprocess.CompletedProcess names them."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_qrs(*args: str, cwd: Path = ROOT) -> Ran:
+    """`qrs ARGS` run as its console script runs it (generator.cli.main.main), in this process, from `cwd`, its
+    output captured: a new process would spend most of its second importing. What only a process shows (its
+    imports, signals, a hang, an installed command, its umask) is tested by starting one."""
+    from generator.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code: int | str | None = 0
+    previous = Path.cwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(list(args))
+    except SystemExit as exit:
+        code = exit.code
+    finally:
+        os.chdir(previous)
+    if isinstance(code, str):  # as Python does on exit: the message printed, exit code 1
+        err.write(code + "\n")
+    return Ran(code if isinstance(code, int) else 0 if code is None else 1, out.getvalue(), err.getvalue())
 
 
 def block_types() -> list[str]:
@@ -60,29 +95,32 @@ def own_heights(monkeypatch):
 
 @pytest.fixture(scope="session")
 def built(request, tmp_path_factory):
-    """Build a sheet as `qrs build SHEET --lang LANG` does, into a build folder that the session's workers share
-    and that is kept from one session to the next in pytest's cache folder: the command's manifest says whether
-    the PDF there is fresh (it hashes the source and its catalogues, the templates, the fonts, the generator's own
-    files and the libraries' versions), and a fresh PDF is read, not built again. Returns the PDF's path."""
+    """Build a sheet as `qrs build SHEET --lang LANG` does (a handout as `qrs handout HANDOUT --lang LANG`), into a
+    build folder that the session's workers share and that is kept from one session to the next in pytest's cache
+    folder: the command's manifest says whether the PDF there is fresh (it hashes the source and its catalogues,
+    the templates, the fonts, the generator's own files and the libraries' versions), and a fresh PDF is read, not
+    built again. Returns the PDF's path."""
     from generator import pipeline
     from generator.cli.main import main
     from generator.output import write
+    from generator.project import Project
 
     kept = kept_folder(request, tmp_path_factory, "qrs-built")
     done: dict[tuple, Path] = {}
 
-    def build(sources: Path, sheet: str, lang: str | None = None) -> Path:
-        lang = lang or pipeline.check(sources / f"{sheet}.yaml").lang
-        if (sources, sheet, lang) not in done:
-            build_dir = kept / sources.name
-            build_dir.mkdir(parents=True, exist_ok=True)
-            with write.locked(build_dir / f".{sheet}.{lang}.lock"):  # one worker builds it, the other then reads it
+    def build(sources: Path, name: str, lang: str | None = None, handout: bool = False) -> Path:
+        lang = lang or pipeline.check(sources / f"{name}.yaml").lang
+        if (sources, name, lang, handout) not in done:
+            project = Project.at(sources, kept / sources.name)
+            project.build.mkdir(parents=True, exist_ok=True)
+            command = ["handout" if handout else "build", name, "--lang", lang, "--jobs", "1"]
+            # one worker builds it, the other then reads it
+            with write.locked(project.build / f".{'handout-' if handout else ''}{name}.{lang}.lock"):
                 try:
-                    main(["--sources", str(sources), "--build-dir", str(build_dir), "--quiet",
-                          "build", sheet, "--lang", lang, "--jobs", "1"])
+                    main(["--sources", str(sources), "--build-dir", str(project.build), "--quiet", *command])
                 except SystemExit as exit:
-                    raise AssertionError(f"qrs build {sheet} --lang {lang} failed (exit {exit.code})") from None
-            done[sources, sheet, lang] = build_dir / f"{sheet}.{lang}.pdf"
-        return done[sources, sheet, lang]
+                    raise AssertionError(f"qrs {' '.join(command)} failed (exit {exit.code})") from None
+            done[sources, name, lang, handout] = (project.handout_pdf_path if handout else project.pdf_path)(name, lang)
+        return done[sources, name, lang, handout]
 
     return build

@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, Ran, run_qrs
 
 BAD = ROOT / "tests" / "bad_inputs"
 
 
-def qrs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=ROOT)
+def qrs(*args: str) -> Ran:
+    return run_qrs(*args)
 
 
 def events(output: str) -> list[dict]:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from pypdf import PdfReader
@@ -14,14 +12,13 @@ from generator.cli import changelog
 from generator import pipeline
 from generator.schema.model import PLAYERS_KINDS
 from generator.project import Project
-from tests.conftest import SHEETS, SOURCES
+from tests.conftest import Ran, SHEETS, SOURCES, run_qrs
 
 MAX_BOX_LINES = 8
 
 
-def qrs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(SOURCES), *args],
-                          capture_output=True, text=True, timeout=120)
+def qrs(*args: str) -> Ran:
+    return run_qrs("--sources", str(SOURCES), *args)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

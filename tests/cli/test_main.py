@@ -6,13 +6,13 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, Ran, run_qrs
 
 BAD = ROOT / "tests" / "bad_inputs"
 
 
-def qrs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=ROOT)
+def qrs(*args: str) -> Ran:
+    return run_qrs(*args)
 
 
 def test_check_reports_file_line_column_and_exits_2_without_traceback():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import get_args
 
 import pytest
@@ -13,13 +11,11 @@ from generator import pipeline
 from generator.cli import scaffold
 from generator.schema.model import Block
 from generator.project import Project
-from tests.conftest import ROOT
+from tests.conftest import Ran, run_qrs
 
 
-def qrs(tmp_path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"),
-                           "--build-dir", str(tmp_path / "build"), *args],
-                          capture_output=True, text=True, cwd=ROOT)
+def qrs(tmp_path, *args: str) -> Ran:
+    return run_qrs("--sources", str(tmp_path / "sources"), "--build-dir", str(tmp_path / "build"), *args)
 
 
 @pytest.mark.parametrize("lang", scaffold.TEMPLATE_LANGUAGES)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from xml.etree import ElementTree
 
 import pytest
@@ -13,7 +11,7 @@ from PIL import Image
 
 from generator.output import export
 from generator.project import Project
-from tests.conftest import ROOT, SOURCES
+from tests.conftest import Ran, SOURCES, run_qrs
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +22,8 @@ def project(tmp_path_factory):
     return Project.at(root / "sources")
 
 
-def qrs(project: Project, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(project.sources), *args],
-                          capture_output=True, text=True, cwd=ROOT)
+def qrs(project: Project, *args: str) -> Ran:
+    return run_qrs("--sources", str(project.sources), *args)
 
 
 def test_png_pages_at_the_resolution_asked(project):

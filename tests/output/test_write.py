@@ -19,7 +19,7 @@ from generator.cli.main import main
 from generator.output import write
 from generator.errors import UserError
 from generator.output.manifest import Manifest
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, Ran, run_qrs
 
 OUTSIDE_CONTENT = {"dangling": None, "existing": b"the outside file's own bytes\n", "empty": b""}
 
@@ -56,9 +56,8 @@ def plant(link: Path, outside: Outside) -> Path:
     return link
 
 
-def qrs(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"),
-                           "--build-dir", str(tmp_path / "build"), *args], capture_output=True, text=True, cwd=ROOT)
+def qrs(tmp_path: Path, *args: str) -> Ran:
+    return run_qrs("--sources", str(tmp_path / "sources"), "--build-dir", str(tmp_path / "build"), *args)
 
 
 def assert_refused(result: subprocess.CompletedProcess, link: Path, why: str = "this is a symbolic link") -> None:

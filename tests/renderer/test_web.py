@@ -8,7 +8,6 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -18,8 +17,7 @@ import pytest
 from generator import pipeline
 from generator.project import Project
 from generator.renderer import web
-from generator.source import i18n
-from tests.conftest import FIXTURES, ROOT, SOURCES
+from tests.conftest import FIXTURES, Ran, SOURCES, run_qrs
 from tests.test_pipeline import assert_text_complete, editions
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -238,8 +236,8 @@ def test_dark_mode_follows_the_system(browsed):
     assert dark != light and sum(map(int, re.findall(r"\d+", dark))) < 150, dark
 
 
-def qrs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=ROOT)
+def qrs(*args: str) -> Ran:
+    return run_qrs(*args)
 
 
 def test_the_command_writes_the_page_and_the_index(tmp_path):

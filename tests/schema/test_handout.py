@@ -252,14 +252,13 @@ units:
 
 
 @pytest.fixture(scope="module")
-def built_handouts(tmp_path_factory):
-    """Every example handout in every language it lists, built once."""
-    project = Project.at(SOURCES, tmp_path_factory.mktemp("build"))
+def built_handouts(built):
+    """Every example handout in every language it lists, built as `qrs handout` builds it (kept while fresh)."""
     outputs = {}
     for path in HANDOUTS:
-        _, handout, _, _ = pipeline.load_handout(project, path)
+        _, handout, _, _ = pipeline.load_handout(Project.at(SOURCES), path)
         for lang in handout.outputs:
-            outputs[(path.stem, lang)] = pipeline.build_handout(project, path, lang)
+            outputs[(path.stem, lang)] = built(SOURCES, path.stem, lang, handout=True)
     return outputs
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import subprocess
-import sys
 
 import jsonschema
 import pytest
@@ -14,7 +12,7 @@ import yaml
 from yaml.nodes import MappingNode, SequenceNode
 
 from generator.schema import json_schema as schema
-from tests.conftest import FIXTURES, ROOT, SOURCES
+from tests.conftest import FIXTURES, ROOT, SOURCES, run_qrs
 
 FOLDER = ROOT / schema.FOLDER
 HANDOUTS = SOURCES / "handouts"
@@ -117,8 +115,7 @@ def test_the_schema_describes_fields_for_editors():
 def test_qrs_schema_check_fails_on_an_outdated_file(tmp_path):
     target = tmp_path / "sheet.schema.json"
     target.write_text("{}\n", encoding="utf-8")
-    run = lambda *args: subprocess.run([sys.executable, "-m", "generator", "schema", "--out", str(tmp_path), *args],
-                                       capture_output=True, text=True, cwd=ROOT)
+    run = lambda *args: run_qrs("schema", "--out", str(tmp_path), *args)
     stale = run("--check")
     assert stale.returncode == 2 and "sheet.schema.json:1:1: out of date" in stale.stderr and "run 'qrs schema'" in stale.stderr
     assert run().returncode == 0 and target.read_text(encoding="utf-8") == schema.text()

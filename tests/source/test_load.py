@@ -1,6 +1,4 @@
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +8,7 @@ import yaml
 
 from generator.source import load
 from generator.source.load import MAX_LIST_ITEMS, MAX_SOURCE_BYTES, MAX_SOURCE_ITEMS, load_file
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Ran, run_qrs
 
 
 def load_text(tmp_path: Path, text: str | bytes):
@@ -92,9 +90,8 @@ sections:
 TABLE_HEAD = "      - id: t{n}\n        type: table\n        columns: [{{title: A}}, {{title: B}}]\n        rows:\n"
 
 
-def check(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "check", *args],
-                          capture_output=True, text=True, cwd=ROOT)
+def check(tmp_path: Path, *args: str) -> Ran:
+    return run_qrs("--sources", str(tmp_path / "sources"), "check", *args)
 
 
 def write_source(tmp_path: Path, name: str, text: str) -> Path:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
@@ -17,7 +15,7 @@ import pypdf
 import pytest
 import yaml
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Ran, run_qrs
 
 ROSTERS = ROOT / "tests" / "fixtures" / "rosters"
 HOSTILE = ROOT / "tests" / "bad_inputs" / "rosters"
@@ -25,9 +23,8 @@ NS = {"r": "http://www.battlescribe.net/schema/rosterSchema"}
 SHEET_OF = {"dwarf-miners.ros": "warhammer", "ork-boyz.rosz": "shadow-war"}
 
 
-def qrs(sources: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(sources), *args],
-                          capture_output=True, text=True, cwd=ROOT)
+def qrs(sources: Path, *args: str) -> Ran:
+    return run_qrs("--sources", str(sources), *args)
 
 
 @pytest.fixture
