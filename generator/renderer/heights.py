@@ -25,7 +25,8 @@ from generator.renderer.measure import Measured
 
 FORMAT = 1
 KEPT = 3  # entries kept per file: this many times those the last build used (other papers, scales)
-KEPT_DECISIONS = 8  # scale decisions kept per file (papers, options)
+KEPT_AT_LEAST = 1000  # entries kept per file in any case (about 250 kB): builds of several versions of one sheet
+KEPT_DECISIONS = 64  # scale decisions kept per file (papers, options, versions)
 MAX_BYTES = 64 * 1024 * 1024
 LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pyphen", "font-source-sans-pro")
 
@@ -108,13 +109,22 @@ class Cache:
             self.decisions.pop(next(iter(self.decisions)))
 
     def save(self) -> None:
+        """Write what this build used first, then what the file holds now (another process sharing the folder
+        may have saved since this one read it: a test session's workers, CI runners), then the older entries
+        this one read, as many as KEPT and KEPT_AT_LEAST allow; under a lock, so that no save loses another's."""
         from generator.output import write
 
-        older = [(name, value) for name, value in self.known.items() if name not in self.used]
-        kept = dict(list(self.used.items()) + older[: max(0, (KEPT - 1) * len(self.used))])
-        entries = {name: value.to_json() for name, value in kept.items()}
         try:
-            content = {"format": FORMAT, "entries": entries, "decisions": self.decisions}
-            write.atomically(self.path, json.dumps(content).encode())  # in order: the oldest decisions go first
-        except OSError:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with write.locked(self.path.with_name(self.path.name + ".lock")):
+                now = Cache(self.path)
+                entries = {**self.used, **{name: value for name, value in (now.known | self.known).items()
+                                           if name not in self.used}}
+                kept = list(entries.items())[: len(self.used) + max((KEPT - 1) * len(self.used), KEPT_AT_LEAST)]
+                decisions = {**{name: scale for name, scale in now.decisions.items() if name not in self.decisions},
+                             **self.decisions}  # in order: the oldest first, this build's last
+                content = {"format": FORMAT, "entries": {name: value.to_json() for name, value in kept},
+                           "decisions": dict(list(decisions.items())[-KEPT_DECISIONS:])}
+                write.atomically(self.path, json.dumps(content).encode())
+        except (OSError, UserError):
             pass  # a cache that cannot be written only costs the next build its measuring

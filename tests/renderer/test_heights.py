@@ -115,6 +115,37 @@ def test_a_measurement_survives_its_round_trip():
     assert Measured.from_json(json.loads(json.dumps(value.to_json()))) == value
 
 
+def _measured(height: float) -> Measured:
+    return Measured(height=height, units=(), head=0.0, tail=0.0, cont_head=0.0, cont_tail=0.0, heading=0.0, widths=None)
+
+
+def test_two_builds_saving_one_file_keep_each_others_heights(tmp_path):
+    """A folder shared by several processes (QRS_CACHE_DIR: a test session's workers, CI runners): each read the
+    file before the other saved; neither save loses what the other measured, nor the scale it chose."""
+    path = tmp_path / "not-yet" / "wab2.fr.json"  # the first save makes the folder
+    first, second = heights.Cache(path), heights.Cache(path)
+    first.put("a", _measured(1.0))
+    first.decide("plan-a", 0.9)
+    second.put("b", _measured(2.0))
+    second.decide("plan-b", 1.0)
+    first.save()
+    second.save()
+    again = heights.Cache(path)
+    assert (again.get("a"), again.get("b")) == (_measured(1.0), _measured(2.0))
+    assert again.decisions == {"plan-a": 0.9, "plan-b": 1.0}
+
+
+def test_the_oldest_heights_go_first_beyond_what_a_file_keeps(tmp_path, monkeypatch):
+    monkeypatch.setattr(heights, "KEPT_AT_LEAST", 2)
+    path = tmp_path / "wab2.fr.json"
+    for name in ("oldest", "older", "old", "new"):  # one build a measurement, each using only its own
+        cache = heights.Cache(path)
+        cache.put(name, _measured(1.0))
+        cache.save()
+    kept = heights.Cache(path).known
+    assert list(kept) == ["new", "old", "older"]  # what the last build used, then the newest of the others
+
+
 def test_the_key_changes_with_what_decides_a_height():
     assert heights.key("style", "<p>a</p>") == heights.key("style", "<p>a</p>")
     assert heights.key("style", "<p>a</p>") != heights.key("style", "<p>b</p>")
