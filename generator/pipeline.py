@@ -131,7 +131,7 @@ def build_web(project: Project, path: Path, lang: str, options: BuildOptions = B
 
     located, sheet, untranslated, marks, since = _prepared(project, path, lang, options)
     output = project.html_path(sheet.sheet, lang, _edition_variant(options, since))
-    write.atomically(output, _checked_web(project, sheet, options, untranslated, marks, located.problem))
+    write.atomically(output, _web_page(project, sheet, options, untranslated, marks))
     return output
 
 
@@ -139,6 +139,7 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
     """A sheet as an edition prints it: (located source, sheet in `lang`, strings left untranslated,
     change marks, the edition compared with)."""
     located, sheet = load(path)
+    validated = sheet
     since = options.changes_since or (previous_edition(located, sheet) if options.errata_only else None)
     untranslated = 0
     if lang != sheet.lang:
@@ -153,6 +154,8 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
             sheet = diff.errata(old, sheet, since, words.ui_words(project, lang, options.allow_fallback))
         else:
             marks = diff.named_marks(sheet, since, old)
+    if sheet is not validated:  # a translation or an errata sheet prints other strings than those validated
+        _glyph_problems(sheet, located.problem)
     return located, sheet, untranslated, marks, since
 
 
@@ -163,22 +166,20 @@ def _glyph_problems(sheet: Sheet, problem: Callable[[tuple, str], Problem]) -> N
         raise UserError(problems)
 
 
-def _checked_web(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
-                 problem: Callable[[tuple, str], Problem]) -> bytes:
+def _web_page(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks) -> bytes:
     from generator.renderer import web  # imports the renderer, and so WeasyPrint: only when something is rendered
 
-    _glyph_problems(sheet, problem)
     return web.page(project, sheet, options, untranslated, marks).encode("utf-8")
 
 
 def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks,
                  problem: Callable[[tuple, str], Problem], layouts: list[dict] | None = None) -> bytes:
-    """Render: the font's characters checked first, then the layout measured on the laid-out pages.
-    `problem` places a finding in the source the author edits; the layout's report goes to `layouts`, with the
-    count of strings printed in the canonical language under UNTRANSLATED."""
+    """Render (the font's characters were checked where the sheet was made: validated, translated or composed),
+    then measure the layout on the laid-out pages. `problem` places a finding in the source the author edits;
+    the layout's report goes to `layouts`, with the count of strings printed in the canonical language under
+    UNTRANSLATED."""
     from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
 
-    _glyph_problems(sheet, problem)
     laid = render.layout(project, sheet, options, untranslated, marks)
     problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, laid, options)]
     if problems:
@@ -344,6 +345,7 @@ def composed_handout(project: Project, path: Path, lang: str, options: BuildOpti
     handout, sheet, untranslated = _translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
     composed = handouts.compose(handout, sheet, words.ui_words(project, lang, options.allow_fallback))
     composed.mark_fallback_of(handout, sheet)  # the canonical texts either printed are marked as such
+    _glyph_problems(composed, _handout_problem(located))
     return located, composed, untranslated
 
 
@@ -364,7 +366,7 @@ def build_handout_web(project: Project, path: Path, lang: str, options: BuildOpt
 
     located, composed, untranslated = composed_handout(project, path, lang, options)
     output = project.handout_html_path(located.path.stem, lang)
-    write.atomically(output, _checked_web(project, composed, options, untranslated, None, _handout_problem(located)))
+    write.atomically(output, _web_page(project, composed, options, untranslated, None))
     return output
 
 

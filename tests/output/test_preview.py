@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 
 import pytest
 from PIL import Image
 
 from generator.output import preview
 from generator.project import Project
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, run_qrs
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +54,8 @@ def test_pages_the_pdf_no_longer_has_are_removed(project, tmp_path):
 
 def test_qrs_preview_draws_a_handout(tmp_path):
     shutil.copytree(ROOT / "sources", tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "wab2*"))
-    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "preview",
-                             "--handout", "warhammer-dwarfs", "--lang", "en", "--scale", "0.3"],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = run_qrs("--sources", str(tmp_path / "sources"), "preview", "--handout", "warhammer-dwarfs", "--lang", "en",
+                     "--scale", "0.3")
     assert result.returncode == 0, result.stderr
     drawn = sorted((tmp_path / "build" / "preview").glob("warhammer-dwarfs.en-*.png"))
     assert drawn and f"wrote {drawn[0]}" in result.stdout
