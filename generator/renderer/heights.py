@@ -74,6 +74,7 @@ class Cache:
         self.known: dict[str, Measured] = {}
         self.used: dict[str, Measured] = {}
         self.decisions: dict[str, float] = {}  # the type scale a sheet's layout chose, by the key of all it measured
+        self.learned = False  # a new measurement or decision: the file is worth writing again
         try:  # a regular file of a sane size only: a FIFO or a device named so is no cache
             data = json.loads(files.read_regular(path, MAX_BYTES, "a heights cache").decode("utf-8"))
         except (OSError, ValueError, UserError):
@@ -96,6 +97,7 @@ class Cache:
 
     def put(self, name: str, measured: Measured) -> None:
         self.used[name] = measured
+        self.learned = True
 
     def decision(self, name: str, allowed: tuple[float, ...]) -> float | None:
         """The scale decided before for the same measurements, if it is one of those allowed now."""
@@ -103,6 +105,7 @@ class Cache:
         return scale if scale in allowed else None
 
     def decide(self, name: str, scale: float) -> None:
+        self.learned = self.learned or self.decisions.get(name) != scale
         self.decisions.pop(name, None)
         self.decisions[name] = scale
         while len(self.decisions) > KEPT_DECISIONS:  # an edit changes the key: the oldest go first
@@ -111,9 +114,12 @@ class Cache:
     def save(self) -> None:
         """Write what this build used first, then what the file holds now (another process sharing the folder
         may have saved since this one read it: a test session's workers, CI runners), then the older entries
-        this one read, as many as KEPT and KEPT_AT_LEAST allow; under a lock, so that no save loses another's."""
+        this one read, as many as KEPT and KEPT_AT_LEAST allow; under a lock, so that no save loses another's.
+        A build that learned nothing writes nothing: the file holds all it used already."""
         from generator.output import write
 
+        if not self.learned:
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with write.locked(self.path.with_name(self.path.name + ".lock")):

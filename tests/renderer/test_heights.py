@@ -48,10 +48,13 @@ def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_id
     assert passes >= 1 and all("to-wound" in ids and "errata" in ids for ids in measured_ids)
     packed, pack = [], layout.pack
     monkeypatch.setattr(layout, "pack", lambda *args: packed.append(args) or pack(*args))
+    cache_file = next((project.build / ".cache").glob("*.json"))
+    written = (cache_file.stat().st_ino, cache_file.stat().st_mtime_ns)  # a new file each time it is written
     second = lay_out(project)
     assert len(measured_ids) == passes
     assert len(packed) == 1  # the scale decided before, alone
     assert second.report() == first.report()
+    assert (cache_file.stat().st_ino, cache_file.stat().st_mtime_ns) == written  # nothing learned, nothing written
 
 
 def test_a_damaged_scale_decision_is_ignored(project):
