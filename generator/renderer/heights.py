@@ -132,5 +132,5 @@ class Cache:
                 content = {"format": FORMAT, "entries": {name: value.to_json() for name, value in kept},
                            "decisions": dict(list(decisions.items())[-KEPT_DECISIONS:])}
                 write.atomically(self.path, json.dumps(content).encode())
-        except (OSError, UserError):
+        except OSError:
             pass  # a cache that cannot be written only costs the next build its measuring
