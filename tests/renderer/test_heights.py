@@ -12,6 +12,7 @@ from generator.renderer import heights, layout, measure, render
 
 from generator import pipeline
 from generator.renderer.measure import Measured
+from generator.errors import UserError
 from generator.project import Project
 from tests.conftest import FIXTURES
 
@@ -179,3 +180,15 @@ def test_a_cache_that_is_not_a_regular_file_is_ignored(project):
     cache_file.unlink()
     os.mkfifo(cache_file)  # reading it as a file would wait for a writer forever
     assert lay_out(project).report() == honest
+
+
+def test_a_link_where_the_cache_goes_stops_the_build_and_nothing_is_written_through_it(project, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    cache = project.build / ".cache"
+    cache.mkdir(parents=True)
+    (cache / "every-block.fr.json").symlink_to(outside / "heights.json")
+    with pytest.raises(UserError) as caught:
+        pipeline.build(project, project.sources / "every-block.yaml", "fr")
+    assert "symbolic link" in caught.value.problems[0].message
+    assert list(outside.iterdir()) == []
