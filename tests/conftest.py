@@ -75,8 +75,8 @@ def session_environment(request, tmp_path_factory):
     - QRS_CACHE_DIR: one heights cache shared by the session's workers and kept from one session to the next, in
       pytest's cache folder (.pytest_cache/d/qrs-heights; `pytest --cache-clear` empties it): a block is measured
       once, not once a test or a run. generator.renderer.heights keys every measurement by all that decides it,
-      qrs's own source files included, so a height measured before a change to the generator is not used after
-      it. Without pytest's cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself
+      the renderer's source files included, so a height measured before a change to the renderer is not used
+      after it. Without pytest's cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself
       unset it.
     - QRS_JOBS=1: pytest-xdist runs a worker per core already, so a build in a test builds in its own process
       instead of starting more, each importing WeasyPrint; a test of the workers asks for them with --jobs."""
@@ -99,7 +99,7 @@ def built(request, tmp_path_factory):
     build folder that the session's workers share and that is kept from one session to the next in pytest's cache
     folder: the command's manifest says whether the PDF there is fresh (it hashes the source and its catalogues,
     the templates, the fonts, the generator's own files and the libraries' versions), and a fresh PDF is read, not
-    built again. Returns the PDF's path."""
+    built again. Returns the PDF's path. A sheet is built in its own language unless told; a handout's is given."""
     from generator import pipeline
     from generator.cli.main import main
     from generator.output import write
