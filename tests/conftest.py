@@ -116,10 +116,9 @@ def built(request, tmp_path_factory):
             command = ["handout" if handout else "build", name, "--lang", lang, "--jobs", "1"]
             # one worker builds it, the other then reads it
             with write.locked(project.build / f".{'handout-' if handout else ''}{name}.{lang}.lock"):
-                try:
-                    main(["--sources", str(sources), "--build-dir", str(project.build), "--quiet", *command])
-                except SystemExit as exit:
-                    raise AssertionError(f"qrs {' '.join(command)} failed (exit {exit.code})") from None
+                ran = run_qrs("--sources", str(sources), "--build-dir", str(project.build), "--quiet", *command)
+                if ran.returncode != 0:
+                    raise AssertionError(f"qrs {' '.join(command)} failed (exit {ran.returncode}):\n{ran.stderr}")
             done[sources, name, lang, handout] = (project.handout_pdf_path if handout else project.pdf_path)(name, lang)
         return done[sources, name, lang, handout]
 

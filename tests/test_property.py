@@ -9,9 +9,7 @@ run through the command line: the exit code is 0 or 2, never 1, and nothing prin
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import re
 import tempfile
 from pathlib import Path
@@ -21,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.schema import rules
-from generator.cli.main import main
+from tests.conftest import run_qrs
 
 SETTINGS = dict(derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -201,14 +199,8 @@ def _quoted(text: str) -> str:
 
 
 def qrs(*args: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as exit:
-            code = exit.code
-    return code, out.getvalue() + err.getvalue()
+    ran = run_qrs(*args)
+    return ran.returncode, ran.stdout + ran.stderr
 
 
 def run(text: str, command: str, translations: list[str] | None = None) -> tuple[int, str]:

@@ -94,7 +94,6 @@ def test_shell_completion_offers_sheet_and_handout_ids():
 
 
 def test_qrs_jobs_sets_the_default_workers_and_jobs_overrides_it(monkeypatch, tmp_path):
-    from generator.cli.main import main
     from generator.output import parallel
 
     asked: list = []
@@ -104,8 +103,5 @@ def test_qrs_jobs_sets_the_default_workers_and_jobs_overrides_it(monkeypatch, tm
             monkeypatch.delenv("QRS_JOBS", raising=False)
         else:
             monkeypatch.setenv("QRS_JOBS", environment)
-        try:
-            main(["--sources", str(FIXTURES), "--build-dir", str(tmp_path), "build", *arguments])
-        except SystemExit as exit:
-            assert exit.code == 0
+        assert qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path), "build", *arguments).returncode == 0
     assert asked == [None, 1, 3]  # None: one worker per core

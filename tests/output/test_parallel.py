@@ -16,24 +16,14 @@ import pytest
 from generator.output import manifest, parallel
 
 from generator import pipeline
-from generator.cli.main import main
 from generator.project import Project
+from tests.conftest import run_qrs
 
 TESTS = Path(__file__).resolve().parent.parent
 FIXTURE = TESTS / "fixtures" / "every-block.yaml"
 
 
-def qrs(args: list[str], capsys) -> tuple[int, str, str]:
-    try:
-        main(args)
-        code = 0
-    except SystemExit as exit:
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_a_parallel_build_equals_a_sequential_one_byte_for_byte(tmp_path, capsys):
+def test_a_parallel_build_equals_a_sequential_one_byte_for_byte(tmp_path):
     sources = tmp_path / "sources"
     sources.mkdir()
     shutil.copyfile(FIXTURE, sources / "every-block.yaml")
@@ -45,7 +35,8 @@ def test_a_parallel_build_equals_a_sequential_one_byte_for_byte(tmp_path, capsys
     runs = {}
     for jobs in ("2", "1"):
         build = tmp_path / f"build-{jobs}"
-        code, out, err = qrs(["--sources", str(sources), "--build-dir", str(build), "build", "--jobs", jobs], capsys)
+        ran = run_qrs("--sources", str(sources), "--build-dir", str(build), "build", "--jobs", jobs)
+        code, out, err = ran.returncode, ran.stdout, ran.stderr
         out = re.sub(r"\d+\.\d s$", "N s", out.replace(str(build), "BUILD"), flags=re.M)  # the summary's time
         runs[jobs] = (code, out, err.replace(str(build), "BUILD"),
                       {path.name: path.read_bytes() for path in sorted(build.glob("*.pdf"))})

@@ -19,7 +19,7 @@ from generator.renderer import render
 from generator.cli.main import main
 from generator.errors import UserError
 from generator.project import Project
-from tests.conftest import SOURCES
+from tests.conftest import SOURCES, run_qrs
 
 OLD_ROW = '[Très difficile, "Fosses de liquides toxiques, fissures étroites ou décombres", Quart de déplacement]'
 NEW_ROW = '[Très difficile, "Fosses de liquides toxiques, fissures étroites ou décombres", Tiers de déplacement]'
@@ -205,7 +205,7 @@ def readme_edition_commands() -> list[list[str]]:
     return [shlex.split(line, comments=True)[1:] for line in block.splitlines() if line.strip()]
 
 
-def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(tmp_path, monkeypatch, capsys):
+def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(tmp_path):
     """The shipped repository has no earlier edition in git: the README's edition commands run on one that has
     two commits, wab2 2.2 tagged v2.2 and a 2.3 that changes the longbow's short-range strength."""
     sources = tmp_path / "sources"
@@ -231,16 +231,10 @@ def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(t
     git(tmp_path, *author, "commit", "-qam", "wab2 2.3")
     commands = readme_edition_commands()
     assert [command[:2] for command in commands][:4] == [["diff", "wab2"], ["build", "wab2"], ["build", "wab2"], ["build", "wab2@v2.2"]]
-    monkeypatch.chdir(tmp_path)  # run as `qrs`, in the folder of the repository
     for command in commands:
-        try:
-            main(command)
-            code = 0
-        except SystemExit as exit:
-            code = exit.code
-        out, err = capsys.readouterr()
-        assert code == 0, f"qrs {' '.join(command)}:\n{out}{err}"
+        result = run_qrs(*command, cwd=tmp_path)  # run as `qrs`, in the folder of the repository
+        assert result.returncode == 0, f"qrs {' '.join(command)}:\n{result.stdout}{result.stderr}"
         if command[0] == "diff":
-            assert "Arc long, F: 3 (3) → 3 (4)" in out
+            assert "Arc long, F: 3 (3) → 3 (4)" in result.stdout
     assert {path.name for path in (tmp_path / "build").glob("*.pdf")} >= {
         "wab2.since-2.2.fr.pdf", "wab2.errata-2.2.fr.pdf", "wab2@v2.2.fr.pdf", "wab2@v2.2.en.pdf"}
