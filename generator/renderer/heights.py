@@ -107,9 +107,7 @@ class Cache:
     def decide(self, name: str, scale: float) -> None:
         self.learned = self.learned or self.decisions.get(name) != scale
         self.decisions.pop(name, None)
-        self.decisions[name] = scale
-        while len(self.decisions) > KEPT_DECISIONS:  # an edit changes the key: the oldest go first
-            self.decisions.pop(next(iter(self.decisions)))
+        self.decisions[name] = scale  # the newest last
 
     def save(self) -> None:
         """Write what this build used first, then what the file holds now (another process sharing the folder
@@ -127,8 +125,9 @@ class Cache:
                 entries = {**self.used, **{name: value for name, value in (now.known | self.known).items()
                                            if name not in self.used}}
                 kept = list(entries.items())[: len(self.used) + max((KEPT - 1) * len(self.used), KEPT_AT_LEAST)]
+                # in order, the oldest first (an edit changes the key) and this build's last: the oldest go first
                 decisions = {**{name: scale for name, scale in now.decisions.items() if name not in self.decisions},
-                             **self.decisions}  # in order: the oldest first, this build's last
+                             **self.decisions}
                 content = {"format": FORMAT, "entries": {name: value.to_json() for name, value in kept},
                            "decisions": dict(list(decisions.items())[-KEPT_DECISIONS:])}
                 write.atomically(self.path, json.dumps(content).encode())
