@@ -46,11 +46,9 @@ class Reporter:
         the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
         every column's use and the time it took; `about` is what --json tells of it (sheet, lang, pages…);
         `untranslated`, the strings printed in the canonical language (--allow-fallback)."""
-        from generator.renderer.layout import columns_line, layout_warnings  # pure: neither the model nor WeasyPrint
-
-        warnings = layout_warnings(layout) if layout else []
+        warnings = layout["warnings"] if layout else []  # the renderer's: what a reader would notice
         if self.json:
-            extra = {"layout": {**layout, "warnings": warnings}} if layout else {}
+            extra = {"layout": layout} if layout else {}
             extra |= {"untranslated": untranslated} if untranslated else {}
             self._event({"event": "wrote", "path": str(Path(path).resolve()), **(about or {}), **extra})
             return
@@ -151,3 +149,10 @@ def current() -> Reporter:
     if context is None:
         return Reporter()
     return context.meta.setdefault(META_KEY, Reporter())
+
+
+def columns_line(report: dict) -> str:
+    """One line a sheet: every column's use, page by page, and the type scale (--verbose)."""
+    pages = " | ".join(" ".join(f"{column['used']:.0%}" for column in page) for page in report["pages"])
+    continued = sorted({name for page in report["pages"] for column in page for name in column["continued"]})
+    return f"columns used {pages}; type at {report['scale']:.1%}" + (f"; continued: {', '.join(continued)}" if continued else "")

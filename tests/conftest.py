@@ -102,7 +102,7 @@ def built(request, tmp_path_factory):
     built again. Returns the PDF's path. A sheet is built in its own language unless told; a handout's is given."""
     from generator import pipeline
     from generator.cli.main import main
-    from generator.output import write
+    from generator import write
     from generator.project import Project
 
     kept = kept_folder(request, tmp_path_factory, "qrs-built")

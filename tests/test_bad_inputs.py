@@ -146,7 +146,7 @@ def _bound(model, name: str, attribute: str) -> int:
 def test_the_documented_limits_are_the_enforced_ones():
     from typing import get_args
 
-    from generator.source import load
+    from generator import load
 
     from generator.schema import model, validate
 
@@ -182,7 +182,7 @@ def test_the_documented_limits_are_the_enforced_ones():
 
 
 def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, capsys):
-    from generator.source.load import MAX_SOURCE_BYTES
+    from generator.load import MAX_SOURCE_BYTES
 
     sources = tmp_path / "sources"
     sources.mkdir()
@@ -194,12 +194,12 @@ def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, cap
 
 
 def test_an_internal_error_is_a_short_report_and_exit_code_1(tmp_path, capsys, monkeypatch):
-    from generator import pipeline
+    from generator.source import translations
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(pipeline, "check_with_translations", broken)
+    monkeypatch.setattr(translations, "check_with_translations", broken)
     with pytest.raises(SystemExit) as exit:
         main(["--sources", str(ROOT / "tests" / "fixtures"), "--build-dir", str(tmp_path), "check"])
     err = capsys.readouterr().err

@@ -14,7 +14,7 @@ from generator.source import i18n
 
 from generator import pipeline
 from generator.cli.main import main
-from generator.source.load import load_file
+from generator.load import load_file
 from generator.schema.validate import validate
 from generator.renderer.render import Inline
 from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES

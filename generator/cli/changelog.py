@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from generator.renderer import typography
+from generator.schema import typography
 from generator.schema.markup import parse, to_plain
 from generator.schema.model import Sheet
 

@@ -21,6 +21,7 @@ from generator.report import current as reporter
 
 # Imported when first used: a build with nothing to do needs neither the pipeline nor the model (nor WeasyPrint).
 i18n, pipeline = lazy.module("generator.source.i18n"), lazy.module("generator.pipeline")
+history, translations = lazy.module("generator.source.history"), lazy.module("generator.source.translations")
 
 # The exit codes (README, "Exit codes"): what went wrong decides, never the output mode.
 EXIT_INTERNAL_ERROR = 1  # a bug in qrs
@@ -160,8 +161,8 @@ def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     """Validate sheets and handouts (all, or those named) and their translations, without rendering them."""
     problems = []
     sheet_paths, handout_paths = project.sources_named(sheets)
-    checks = [(pipeline.check_with_translations, path) for path in sheet_paths]
-    checks += [(pipeline.check_handout, path) for path in handout_paths]
+    checks = [(translations.check_with_translations, path) for path in sheet_paths]
+    checks += [(translations.check_handout, path) for path in handout_paths]
     for run, path in checks:
         try:
             run(project, path, languages, allow_fallback)
@@ -307,8 +308,8 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
         changes = pipeline.compare(Path(sources[0]), Path(sources[1]))
     elif len(sources) == 1 and from_revision:
         path = project.sheet_paths(sources)[0]
-        newer = pipeline.sheet_at_revision(path, to_revision) if to_revision else path
-        changes = pipeline.compare(pipeline.sheet_at_revision(path, from_revision), newer)
+        newer = history.sheet_at_revision(path, to_revision) if to_revision else path
+        changes = pipeline.compare(history.sheet_at_revision(path, from_revision), newer)
     else:
         raise click.UsageError("give two source files, or one sheet with --from REV [--to REV]")
     for change in changes:  # the diff is this command's output: printed even with --quiet
@@ -325,9 +326,9 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
 def changelog_command(project: Project, sheet: str, lang: str | None, form: str) -> None:
     """Every correction of every edition, by kind (the printed box lists only those that change play)."""
     from generator.cli import changelog
-    from generator.renderer import words
+    from generator.source import words
 
-    source = pipeline.translated(project, project.sheet_paths((sheet,))[0], lang)
+    source = translations.translated(project, project.sheet_paths((sheet,))[0], lang)
     titles = {kind: words.ui_words(project, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
     if reporter().json:  # one event, as every command's --json output
         reporter().record("changelog", "", json.loads(changelog.render(source, "json", titles)))
@@ -348,7 +349,7 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
     if not reporter().json:
         click.echo(f"{'sheet':<20} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")
     for path in project.sheet_paths(sheets):
-        for sheet_id, lang, found in pipeline.translation_status(project, path):
+        for sheet_id, lang, found in translations.translation_status(project, path):
             counts = {"translated": len(found.translated), "stale": len(found.stale), "missing": len(found.missing)}
             line = f"{sheet_id:<20} {lang:<5} {counts['translated']:>10} {counts['stale']:>6} {counts['missing']:>8}"
             reporter().record("translation", line, {"sheet": sheet_id, "lang": lang, **counts})
@@ -361,8 +362,8 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
 def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
     """Refresh catalogues after a source change: new strings added, changed ones marked fuzzy."""
     sheet_paths, handout_paths = project.sources_named(sheets)
-    updates = [(pipeline.update_translations, path) for path in sheet_paths]
-    updates += [(pipeline.update_handout_translations, path) for path in handout_paths]
+    updates = [(translations.update_translations, path) for path in sheet_paths]
+    updates += [(translations.update_handout_translations, path) for path in handout_paths]
     for update, path in updates:
         for catalogue, found in update(project, path, languages):
             reporter().wrote(catalogue, f"{catalogue}: {len(found.translated)} translated, {len(found.stale)} stale, {len(found.missing)} missing")

@@ -19,7 +19,7 @@ from typing import get_args
 import jinja2
 from babel import Locale, UnknownLocaleError
 
-from generator.output import write
+from generator import write
 from generator.errors import UserError
 from generator.schema.model import Block
 from generator.project import Project

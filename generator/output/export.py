@@ -16,7 +16,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from generator.output import preview, write
+from generator import write
+from generator.output import preview
 from generator.errors import UserError
 from generator.project import Project
 

@@ -32,14 +32,14 @@ from typing import Callable
 
 from generator import __version__
 
-from generator.source import files
+from generator import files
+from generator.digests import Digests
 from generator.errors import Problem, UserError
 from generator.project import PACKAGE_ROOT, SHEET_ID, Project
 
 NAME = ".qrs-manifest.json"
 FORMAT = 1
 KEPT_OPTIONS = 32  # option digests remembered (see options_digest)
-ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not written yet)
 
 # A sheet's canonical language, read from its top-level `lang:` line (the strict loader allows nothing fancier);
 # when it cannot be read so, the sheet is loaded through the model.
@@ -80,27 +80,6 @@ class Output:
             return [self.source, project.sources / "i18n" / f"{self.name}.{self.lang}.po", words]
         return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po",
                 project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po", words]
-
-
-class Digests:
-    """SHA-256 of files, each read once per run."""
-
-    def __init__(self):
-        self.known: dict[Path, str] = {}
-
-    def file(self, path: Path) -> str:
-        if path not in self.known:
-            try:
-                self.known[path] = hashlib.sha256(files.read_regular(path)).hexdigest()
-            except (FileNotFoundError, NotADirectoryError, UserError):  # not a file: the build says so
-                self.known[path] = ABSENT
-        return self.known[path]
-
-    def folder(self, digest, label: str, root: Path, pattern: str = "*") -> None:
-        """Every file under root (names and bytes) into `digest`, in a fixed order."""
-        files = sorted(path for path in root.rglob(pattern) if path.is_file() and "__pycache__" not in path.parts)
-        for path in files:
-            digest.update(f"{label}/{path.relative_to(root).as_posix()}\0{self.file(path)}\n".encode())
 
 
 def _package_folder(name: str) -> Path | None:
@@ -221,7 +200,7 @@ class Manifest:
 
     def save(self, outputs: dict[str, dict], plans: dict[str, dict]) -> None:
         """Record these entries: merged, under a lock, into the manifest as it is on disk now, written atomically."""
-        from generator.output import write
+        from generator import write
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with write.locked(self.path.with_suffix(".lock")):

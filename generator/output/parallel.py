@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Callable
 
 from generator.output import manifest as manifests
-from generator.output import write
+from generator import write
 from generator.errors import Interrupted, Problem, UserError
-from generator.output.manifest import Digests, Manifest, Output
+from generator.digests import Digests
+from generator.output.manifest import Manifest, Output
 from generator.project import Project, variant_of
 from generator.report import Reporter
 

@@ -12,7 +12,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from generator.output import parallel, write
+from generator import write
+from generator.output import parallel
 
 from generator import pipeline
 from generator.errors import UserError

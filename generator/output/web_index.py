@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.output import write
+from generator import write
 from generator.project import SHEET_ID, Project
 
 # The pages the index lists: <id>.<lang>.html (variants, such as errata-2.0, are left out).

@@ -19,7 +19,7 @@ from pathlib import Path
 from generator import __version__
 from generator.project import PACKAGE_ROOT
 
-from generator.source import files
+from generator import files
 from generator.errors import UserError
 from generator.renderer.measure import Measured
 
@@ -47,7 +47,7 @@ def _own_source(root: Path = PACKAGE_ROOT) -> str:
     keeps one version number across many changes, and a change to how blocks are measured must not reuse the
     heights measured before it. The rest of the generator reaches a measurement only through the chunk's HTML and
     the styles, which the key holds: a change to the command line keeps the heights."""
-    from generator.output.manifest import Digests  # as the manifest hashes the generator for each output
+    from generator.digests import Digests  # as the manifest hashes the generator for each output
 
     digest = hashlib.sha256()
     Digests().folder(digest, "generator/renderer", root / "renderer", "*.py")
@@ -114,7 +114,7 @@ class Cache:
         may have saved since this one read it: a test session's workers, CI runners), then the older entries
         this one read, as many as KEPT and KEPT_AT_LEAST allow; under a lock, so that no save loses another's.
         A build that learned nothing writes nothing: the file holds all it used already."""
-        from generator.output import write
+        from generator import write
 
         if not self.learned:
             return

@@ -285,10 +285,3 @@ def pages_used(report: dict) -> float:
     """Pages filled, the last one by the share of its columns used: 1.4."""
     last = report["pages"][-1]
     return len(report["pages"]) - 1 + sum(column["used"] for column in last) / report["columns"]
-
-
-def columns_line(report: dict) -> str:
-    """One line a sheet: every column's use, page by page, and the type scale (--verbose)."""
-    pages = " | ".join(" ".join(f"{column['used']:.0%}" for column in page) for page in report["pages"])
-    continued = sorted({name for page in report["pages"] for column in page for name in column["continued"]})
-    return f"columns used {pages}; type at {report['scale']:.1%}" + (f"; continued: {', '.join(continued)}" if continued else "")

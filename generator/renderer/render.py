@@ -45,18 +45,19 @@ collect_less_often()
 
 from generator import __version__
 
-from generator.renderer import heights, measure, typography
+from generator.renderer import heights, measure
+from generator.schema import typography
 
 from generator.source import i18n
 
 from generator.schema import markup
 from generator.schema.diff import Marks
 from generator.errors import UserError
-from generator.renderer.glyphs import FONTS
+from generator.schema.glyphs import FONTS
 from generator.renderer import layout as layout_module
 from generator.schema.model import Block, Group, Section, Sheet
 from generator.project import Project
-from generator.renderer.words import ui_words
+from generator.source.words import ui_words
 from generator.schema.validate import keyword_index
 
 
@@ -227,7 +228,7 @@ def page_frame(sheet: Sheet, options) -> layout_module.Frame:
     paper = sheet.paper
     size = options.paper or paper.size
     if getattr(options, "impose", None):
-        # Two pages side by side on the sheet's paper (generator.output.impose): each is half of it, upright, in
+        # Two pages side by side on the sheet's paper (generator.renderer.impose): each is half of it, upright, in
         # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
         # pages as the sheet's columns fill.
         return layout_module.frame(layout_module.HALF[size], "portrait", 1, paper.pages * paper.columns)
@@ -308,7 +309,7 @@ class Laid:
     def report(self) -> dict:
         """The layout in numbers: what `qrs build --json` tells and the layout warnings are made of."""
         used = self.columns_used()
-        return {
+        report = {
             "scale": self.scale,
             "pages": [[{"used": share, "blocks": [item.id for item in column],
                         "continued": [item.block_id for item in column if item.continued]}
@@ -316,6 +317,7 @@ class Laid:
             "declared_pages": self.frame.pages,
             "columns": self.frame.columns,
         }
+        return {**report, "warnings": layout_module.layout_warnings(report)}
 
 
 def _content_height(column_box) -> float:

@@ -16,7 +16,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from generator.renderer import heights, render
-from generator.renderer.glyphs import FONTS
+from generator.schema.glyphs import FONTS
 from generator.schema.diff import Marks
 from generator.schema.model import Sheet
 from generator.project import Project
@@ -81,7 +81,7 @@ def _subset(name: str, characters: frozenset[str], cache: Path) -> bytes:
     """The face cut to COMMON and these characters, as WOFF2: from the cache when it was cut before."""
     from fontTools.ttLib import TTFont
 
-    from generator.output import write
+    from generator import write
 
     face = TTFont(Path(FONTS) / name, recalcTimestamp=False, lazy=True)
     wanted = sorted(code for code in face.getBestCmap() if chr(code) in COMMON or chr(code) in characters)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
+from pathlib import Path
 from typing import Iterator
 
 from generator.schema import markup
@@ -34,7 +35,29 @@ from generator.schema.model import (
     TableBlock,
     prose,
 )
-from generator.schema.validate import keyword_index, mentioned_keywords
+from generator.errors import UserError
+from generator.load import Located, load_file
+from generator.project import Project
+from generator.schema import glyphs
+from generator.schema.validate import keyword_index, load, markup_findings, mentioned_keywords, parse
+
+
+def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Located, Sheet]:
+    """A handout checked against its sheet, with both located sources."""
+    located = load_file(path)
+    handout = parse(located, Handout)
+    sheet_path = project.sources / f"{handout.sheet}.yaml"
+    if not sheet_path.is_file():
+        raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
+    sheet_located, sheet = load(sheet_path)
+    keywords = keyword_index(sheet)
+    found = [*findings(handout, sheet), *markup_findings(handout, keywords, sheet.result_names()),
+             *glyphs.glyph_findings(handout, handout.lang, keywords)]
+    if handout.handout != path.stem:
+        found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
+    if found:
+        raise UserError([located.problem(loc, message) for loc, message in found])
+    return located, handout, sheet_located, sheet
 
 
 def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:

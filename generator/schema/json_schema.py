@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from generator.output import write as writer
+from generator import write as writer
 from generator.errors import Problem, UserError
 from generator.schema import descriptions
 from generator.schema.model import Handout, Sheet

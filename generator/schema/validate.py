@@ -10,22 +10,34 @@ from __future__ import annotations
 import difflib
 
 import re
+from pathlib import Path
 from collections import Counter
 from typing import TypeVar
 
 from pydantic import ValidationError
 
-from generator.renderer import glyphs
+from generator.schema import glyphs
 
 from generator.schema import markup, rules
 from generator.errors import UserError
-from generator.source.load import Located
+from generator.load import Located, load_file
 from generator.schema.model import PLAYERS_KINDS, Keyword, Model, Sheet, edition_key, prose
 
 ModelT = TypeVar("ModelT", bound=Model)
 
 RESERVED_SHEET_ID = "ui"  # sources/i18n/ui.<lang>.po are the templates' words (Project.ui_catalogues)
 MAX_DIE_RESULTS = 1000  # the results a dice table's die may show (10D100 shows 991, D66 36)
+
+
+def check(path: Path) -> Sheet:
+    """Load and validate one source; raise UserError naming every problem."""
+    return validate(load_file(path))
+
+
+def load(path: Path) -> tuple[Located, Sheet]:
+    """A validated sheet, with the located data that maps it back to its file."""
+    located = load_file(path)
+    return located, validate(located)
 
 
 def validate(located: Located) -> Sheet:

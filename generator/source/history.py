@@ -7,11 +7,18 @@ they were), so the ordinary pipeline loads, checks and builds it.
 from __future__ import annotations
 
 import re
+import tempfile
+from contextlib import contextmanager
+from dataclasses import replace
 import subprocess
 from pathlib import Path
 
-from generator.output import write
+from generator import write
 from generator.errors import UserError
+from generator.load import Located
+from generator.schema.model import Sheet
+from generator.schema.validate import load
+from generator.source import i18n
 
 _REVISION = re.compile(r"^[\w./~^@{}-]{1,100}$")
 
@@ -79,3 +86,56 @@ def revision_of_edition(path: Path, edition: str, required: bool = True) -> str 
         raise UserError.at(path, 1, 1, f"no commit of {inside} declares edition {edition}: "
                                        "an edition can be compared once it is committed")
     return None
+
+
+def previous_edition(located: Located, sheet: Sheet) -> str:
+    if len(sheet.changelog) < 2:
+        raise UserError([located.problem(("changelog",), "no earlier edition in the changelog to compare with: "
+                                                          "give one with --changes-since")])
+    return sheet.changelog[1].edition
+
+
+def check_edition(located: Located, sheet: Sheet, since: str) -> None:
+    known = [edition.edition for edition in sheet.changelog]
+    if since not in known[1:]:
+        raise UserError([located.problem(("changelog",), f"edition {since} is not an earlier edition of the changelog "
+                                                          f"(it lists {', '.join(known) or 'none'})")])
+
+
+def sheet_at_edition(path: Path, edition: str, lang: str | None = None, required: bool = True) -> Sheet | None:
+    """The sheet as last committed with this edition number, in `lang` (its own by default);
+    None when the edition was never committed and `required` is false."""
+    revision = revision_of_edition(path, edition, required)
+    return sheet_at_revision(path, revision, lang) if revision else None
+
+
+def sheet_at_revision(path: Path, revision: str, lang: str | None = None) -> Sheet:
+    """The sheet at a git revision; in another language, translated by its catalogue of then (the canonical
+    text where that catalogue lacked a translation: an old edition is not checked again)."""
+    with tempfile.TemporaryDirectory(prefix="qrs-") as folder:
+        earlier_sources = Path(folder) / f"{path.stem}@{revision[:12]}"
+        earlier = materialise(path.parent, path.stem, revision, earlier_sources)
+        with named_at_revision(earlier_sources, path.parent, revision):
+            located, sheet = load(earlier)
+            if lang and lang != sheet.lang:
+                catalogue = i18n.catalogue_path(earlier_sources, sheet.sheet, lang)
+                sheet, _ = i18n.translate(located, sheet, lang, catalogue, allow_fallback=True)
+            return sheet
+
+
+@contextmanager
+def named_at_revision(materialised: Path, sources: Path, revision: str):
+    """Problems found in a sheet materialised in a temporary folder name the file as the author knows it,
+    sources/wab2.yaml@v2.0 (the temporary folder is gone when they are read)."""
+    try:
+        yield
+    except UserError as error:
+        raise UserError([replace(problem, path=_at_revision(problem.path, materialised, sources, revision))
+                         for problem in error.problems]) from None
+
+
+def _at_revision(path: str, materialised: Path, sources: Path, revision: str) -> str:
+    if not Path(path).is_relative_to(materialised):
+        return path  # a template or the sources folder: a real path
+    return f"{sources / Path(path).relative_to(materialised)}@{revision}"
+

@@ -19,12 +19,12 @@ from typing import TypeVar
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
-from generator.source import files
+from generator import files
 
-from generator.output import write
+from generator import write
 from generator.errors import Problem, UserError
-from generator.source import load
-from generator.source.load import Located
+from generator import load
+from generator.load import Located
 from generator.schema.model import Cell, Handout, Row, Sheet, prose
 from generator.schema.validate import describe_error, findings
 from pydantic import BaseModel, ValidationError

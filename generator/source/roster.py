@@ -24,8 +24,8 @@ import yaml
 from generator.errors import Problem, UserError
 from generator.schema.handout import row_index, saves_block
 from generator.schema.model import Sheet
-from generator.schema.validate import keyword_index
-from generator.source.files import read_regular
+from generator.schema.validate import keyword_index, load
+from generator.files import read_regular
 
 NAMESPACE = "{http://www.battlescribe.net/schema/rosterSchema}"
 MAX_ROSTER_BYTES = 4 * 1024 * 1024  # the file as given: a large army's roster is some hundred kilobytes
@@ -411,12 +411,11 @@ def import_roster(project, roster_path: Path, sheet_name: str, handout_id: str |
                   strict: bool) -> tuple[Path, Import, str]:
     """Read the roster, match it against the sheet and write sources/handouts/<id>.yaml (never over a file):
     the path written, the import (with what did not match) and the roster's name in reports. With `strict`, anything unmatched is an error and nothing is written."""
-    from generator import pipeline
-    from generator.output import write
-    from generator.source import i18n
+    from generator import write
+    from generator.source import i18n, translations
 
     sheet_path = project.sheet_paths((sheet_name,))[0]
-    _, sheet = pipeline.load(sheet_path)
+    _, sheet = load(sheet_path)
     root, label = read(roster_path)
     handout_id = handout_id or _unique_id(roster_path.stem, set())
     made = handout_of(root, label, sheet, handout_id, i18n.languages(project.sources, sheet))
@@ -427,5 +426,5 @@ def import_roster(project, roster_path: Path, sheet_name: str, handout_id: str |
         write.text(target, as_yaml(made.handout, label), overwrite=False)
     except FileExistsError:
         raise UserError.at(target, 0, 0, "a handout of this id exists: give another with --id, or remove it") from None
-    pipeline.update_handout_translations(project, target)  # its catalogues, empty: the roster's names print as written
+    translations.update_handout_translations(project, target)  # its catalogues, empty: the roster's names print as written
     return target, made, label

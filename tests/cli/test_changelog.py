@@ -7,6 +7,7 @@ import json
 import pytest
 from pypdf import PdfReader
 
+from generator.source import translations
 from generator.cli import changelog
 
 from generator import pipeline
@@ -24,7 +25,7 @@ def qrs(*args: str) -> Ran:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("sheet_id", SHEETS)
 def test_the_box_lists_only_what_changes_play_in_the_editions_language(sheet_id, lang):
-    sheet = pipeline.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", lang)
+    sheet = translations.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", lang)
     boxed = sheet.boxed_changes()
     assert boxed and all(change.kind in PLAYERS_KINDS for change in boxed)
     assert all(change.lang in (None, lang) for change in boxed)
@@ -38,7 +39,7 @@ def test_the_box_lists_only_what_changes_play_in_the_editions_language(sheet_id,
 def test_the_english_box_prints_no_french_correction(built, sheet_id):
     text = " ".join(page.extract_text() for page in PdfReader(built(SOURCES, sheet_id, "en")).pages)
     box = text[text.upper().index("ERRATA IN THIS EDITION"):]  # the box closes the sheet
-    english = pipeline.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", "en")
+    english = translations.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", "en")
     french = [change for edition in pipeline.check(SOURCES / f"{sheet_id}.yaml").changelog
               for change in edition.changes if change.lang == "fr"]
     assert french and not any(change.text[:25] in box for change in french)

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.output import manifest, parallel, write
+from generator import write
+from generator.digests import Digests
+from generator.output import manifest, parallel
 
 from generator import pipeline
 from generator.cli.main import main
@@ -275,7 +277,7 @@ def main_ok(args: list[str]) -> None:
 
 def planned(project: Project) -> list[manifest.Output]:
     found = manifest.plan(project, project.sheet_paths(), project.handout_paths(), (),
-                          manifest.Manifest(project.build / manifest.NAME), manifest.Digests())
+                          manifest.Manifest(project.build / manifest.NAME), Digests())
     assert not found.problems
     return found.outputs
 

@@ -10,7 +10,8 @@ from pypdf import PdfReader
 
 from generator.source import i18n
 
-from generator.renderer import layout, render, words
+from generator.renderer import layout, render
+from generator.source import words
 
 from generator import pipeline
 from generator.errors import UserError

@@ -11,6 +11,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
+from generator.source import translations
 from generator import pipeline
 from generator.project import Project
 from tests.conftest import SOURCES
@@ -30,7 +31,7 @@ def variants(tmp_path_factory) -> dict[str, object]:
 
 
 def english_wab2():
-    return pipeline.translated(Project.at(SOURCES), SOURCES / "wab2.yaml", "en")
+    return translations.translated(Project.at(SOURCES), SOURCES / "wab2.yaml", "en")
 
 
 def structure(pdf: pikepdf.Pdf) -> list[pikepdf.Dictionary]:

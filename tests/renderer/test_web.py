@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 import html5lib
 import pytest
 
+from generator.source import translations
 from generator import pipeline
 from generator.project import Project
 from generator.renderer import web
@@ -56,12 +57,12 @@ def test_every_sheet_and_handout_has_a_page_in_every_language(pages):
 
 @pytest.mark.parametrize("sheet_id, lang", list(editions()))
 def test_every_fact_of_the_source_is_on_the_page(pages, sheet_id, lang):
-    sheet = pipeline.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", lang)
+    sheet = translations.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", lang)
     assert_text_complete(read_text(parsed(pages[(sheet_id, lang)])), sheet)
 
 
 def test_the_completeness_check_notices_a_missing_row(pages):
-    sheet = pipeline.translated(Project.at(SOURCES), SOURCES / "wab2.yaml", "fr")
+    sheet = translations.translated(Project.at(SOURCES), SOURCES / "wab2.yaml", "fr")
     text = read_text(parsed(pages[("wab2", "fr")]))
     table = next(block for block in sheet.blocks() if block.type == "table" and len(block.rows) > 2)
     table.rows[1].cells[0].text = "Une ligne que la page n'a pas"
@@ -145,7 +146,7 @@ def test_fonts_are_cut_to_the_page_and_the_same_page_gives_the_same_bytes(tmp_pa
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine: `apt-get install chromium` "
-                                                            "(Debian) or see README, 'The web edition'")
+                                                            "(Debian) or see docs/commands.md, 'The web edition'")
 PHONE = (390, 844)  # CSS pixels: a phone held upright
 
 # One frame a page, each PHONE wide: a frame's width is its page's viewport (media queries and all), which a headless

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from generator.source import history
 from generator.schema import diff
 
 from generator import pipeline
@@ -58,7 +59,7 @@ def repository(tmp_path):
 
 def test_one_edited_cell_is_the_one_change_and_a_moved_row_is_none(repository):
     path = repository.sources / "shadow-war.yaml"
-    changes = pipeline.compare(pipeline.sheet_at_revision(path, "v1.1"), path)
+    changes = pipeline.compare(history.sheet_at_revision(path, "v1.1"), path)
     assert [str(change) for change in changes] == [
         "changed  Terrain et obstacles, Très difficile, Modificateur: Quart de déplacement → Tiers de déplacement"]
 
@@ -92,7 +93,7 @@ def test_rows_and_sections_added_or_removed_are_reported_once(repository):
 def test_the_changed_row_and_cell_carry_a_change_bar(repository):
     path = repository.sources / "shadow-war.yaml"
     sheet = pipeline.check(path)
-    found = diff.marks(pipeline.sheet_at_edition(path, "1.1"), sheet)
+    found = diff.marks(history.sheet_at_edition(path, "1.1"), sheet)
     assert found.rows == {("terrain", 2)} and found.cells == {("terrain", 2, 2)}
     html = render.html(repository, sheet, pipeline.BuildOptions(), marks=found)
     assert html.count('class="u changed"') == 1  # the row (a unit the block may be continued after)
@@ -121,7 +122,7 @@ def test_the_marked_build_and_the_errata_only_sheet(repository):
 
 def test_the_errata_sheet_lists_each_change_with_the_values_it_changed(repository):
     path = repository.sources / "shadow-war.yaml"
-    new, old = pipeline.check(path), pipeline.sheet_at_edition(path, "1.1")
+    new, old = pipeline.check(path), history.sheet_at_edition(path, "1.1")
     words = {"errata_since": "Since {edition}", "errata_of": "Edition", "errata_where": "Where",
              "errata_before": "Was", "errata_now": "Now"}
     errata = diff.errata(old, new, "1.1", words)
@@ -171,7 +172,7 @@ def test_a_named_row_is_marked_alone_with_its_changed_cell(repository):
     sheet = _with_row_id(pipeline.check(path), "terrain", 2, "very-difficult")
     entry = sheet.changelog[0].changes[0].model_copy(update={"blocks": ["terrain/very-difficult"]})
     sheet = sheet.model_copy(update={"changelog": [sheet.changelog[0].model_copy(update={"changes": [entry]}), *sheet.changelog[1:]]})
-    old = _with_row_id(pipeline.sheet_at_edition(path, "1.1"), "terrain", 2, "very-difficult")
+    old = _with_row_id(history.sheet_at_edition(path, "1.1"), "terrain", 2, "very-difficult")
     found = diff.named_marks(sheet, "1.1", old)
     assert found.rows == {("terrain", 2)} and found.cells == {("terrain", 2, 2)} and found.block("terrain") == ""
 
@@ -186,11 +187,11 @@ def test_a_sheet_is_built_as_it_was_at_a_revision(repository):
 def test_an_unknown_revision_or_edition_is_a_user_error(repository):
     path = repository.sources / "shadow-war.yaml"
     with pytest.raises(UserError, match="no commit of sources/shadow-war.yaml declares edition 0.9"):
-        pipeline.sheet_at_edition(path, "0.9")
+        history.sheet_at_edition(path, "0.9")
     with pytest.raises(UserError, match="not a git revision"):
-        pipeline.sheet_at_revision(path, "--output=/tmp/x")
+        history.sheet_at_revision(path, "--output=/tmp/x")
     with pytest.raises(UserError, match="git show"):
-        pipeline.sheet_at_revision(path, "no-such-tag")
+        history.sheet_at_revision(path, "no-such-tag")
 
 
 def readme_edition_commands() -> list[list[str]]:

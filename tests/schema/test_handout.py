@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from generator.schema import handout as handouts
 from generator import pipeline
-from generator.renderer import words
+from generator.source import words
 from generator.errors import UserError
 from generator.project import Project
 from tests.conftest import SOURCES

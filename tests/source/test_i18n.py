@@ -12,12 +12,13 @@ import subprocess
 import pytest
 from babel.messages.pofile import read_po, write_po
 
+from generator.source import translations
 from generator.source import i18n
 
 from generator import pipeline
 from generator.cli.main import main
 from generator.errors import UserError
-from generator.source.load import load_file
+from generator.load import load_file
 from generator.schema.validate import validate
 from tests.conftest import FIXTURES, ROOT
 
@@ -77,7 +78,7 @@ def test_contexts_are_stable_ids_not_positions(project):
 def test_a_complete_translation_builds(project):
     update(project, "en")
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
-    pipeline.check_with_translations(project, project.sources / "every-block.yaml")
+    translations.check_with_translations(project, project.sources / "every-block.yaml")
     output = pipeline.build(project, project.sources / "every-block.yaml", "en")
     assert output.name == "every-block.en.pdf" and output.stat().st_size > 0
 
@@ -89,7 +90,7 @@ def test_changing_one_french_cell_makes_exactly_that_translation_stale(project, 
     source = project.sources / "every-block.yaml"
     source.write_text(source.read_text().replace("Tir en mouvement", "Tir après un mouvement"))
     with pytest.raises(UserError) as caught:
-        pipeline.check_with_translations(project, source)
+        translations.check_with_translations(project, source)
     [problem] = caught.value.problems
     assert problem.path == str(catalogue_file) and "stale 'en' translation" in problem.message
     assert "to-hit-modifiers/items/-1/text" in problem.message
@@ -177,7 +178,7 @@ def test_inserting_a_row_leaves_every_translation_where_it_was(project):
     assert not found.stale
     assert sorted(entry.source for entry in found.missing) == ["Armure lourde", "Cible immobile"]
     with pytest.raises(UserError) as caught:
-        pipeline.check_with_translations(project, project.sources / "every-block.yaml")
+        translations.check_with_translations(project, project.sources / "every-block.yaml")
     assert len(caught.value.problems) == 2
 
 
@@ -196,7 +197,7 @@ def test_a_change_scoped_to_one_language_is_not_offered_to_others(project):
     ids = [message.id for message in read_po(io.BytesIO(catalogue_text(project).encode())) if message.id]
     assert "Accents corrigés." not in ids and "Séquence du tour : l'ordre des phases précisé." in ids
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
-    pipeline.check_with_translations(project, project.sources / "every-block.yaml")  # nothing missing
+    translations.check_with_translations(project, project.sources / "every-block.yaml")  # nothing missing
 
 
 def test_a_text_translated_once_is_offered_where_it_recurs_for_review(project):
@@ -278,7 +279,7 @@ def test_fallback_text_is_marked_with_its_own_language_and_typography(project):
 
     update(project, "en")
     fill(i18n.catalogue_path(project.sources, "every-block", "en"), lambda m: "" if m.id == "Rien ne se passe !" else english(m))
-    sheet = pipeline.translated(project, project.sources / "every-block.yaml", "en", allow_fallback=True)
+    sheet = translations.translated(project, project.sources / "every-block.yaml", "en", allow_fallback=True)
     page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True))
     assert '<span lang="fr">Rien ne se passe\u202f!</span>' in page  # French spacing, French hyphenation
     assert "EN Retirer l\u2019unité." in page and '<span lang="fr">EN' not in page
@@ -290,7 +291,7 @@ def test_names_declared_untranslatable_are_not_offered_and_print_as_they_are(pro
     ids = [message.id for message in read_po(io.BytesIO(catalogue_text(project).encode())) if message.id]
     assert "Test Game" not in ids and "Savage" not in ids and "Every block type" in ids
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
-    sheet = pipeline.translated(project, project.sources / "every-block.yaml", "en")
+    sheet = translations.translated(project, project.sources / "every-block.yaml", "en")
     assert sheet.game == "Test Game" and sheet.keywords[0].term == "Savage"
 
 
@@ -299,6 +300,6 @@ def test_an_edited_row_key_is_stale_before_the_catalogue_is_updated(project):
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
     edit(project, ("[Armure légère, ", "[Armure de cuir, "), ("Tir en mouvement", "Tir après un mouvement"))
     with pytest.raises(UserError) as caught:
-        pipeline.check_with_translations(project, project.sources / "every-block.yaml")
+        translations.check_with_translations(project, project.sources / "every-block.yaml")
     assert sorted(problem.message.split(" (")[0] for problem in caught.value.problems) == [
         "stale 'en' translation of every-block.yaml:46", "stale 'en' translation of every-block.yaml:89"]

@@ -1,4 +1,4 @@
-"""The one writer (generator.output.write): files appear whole, and nothing is written through a link out of its folder.
+"""The one writer (generator.write): files appear whole, and nothing is written through a link out of its folder.
 
 Each command that writes is run against a link planted where it writes (a cloned repository may hold one): dangling,
 to an existing file outside, to an empty file outside. The outside must stay as it was (same bytes, or still absent)
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli.main import main
-from generator.output import write
+from generator import write
 from generator.errors import UserError
 from generator.output.manifest import Manifest
 from tests.conftest import FIXTURES, ROOT, Ran, run_qrs
@@ -118,7 +118,7 @@ def test_a_worker_whose_command_died_writes_nothing(tmp_path):
     """A build's worker writes for its command's process; once that is gone (here: a pid that is not its parent),
     it exits at its next write without writing, and leaves no temporary file."""
     target = tmp_path / "late.pdf"
-    script = ("import os, sys; from pathlib import Path; from generator.output import write; "
+    script = ("import os, sys; from pathlib import Path; from generator import write; "
               "write.only_while_alive(os.getppid() + 1); write.atomically(Path(sys.argv[1]), b'%PDF late')")
     done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1, done.stderr
@@ -137,7 +137,7 @@ def test_outputs_take_the_umask_permissions(tmp_path):
     written = [tmp_path / "build" / "every-block.fr.pdf", tmp_path / "build" / ".qrs-manifest.json"]
     assert {path.name: oct(path.stat().st_mode & 0o777) for path in written} == {path.name: "0o644" for path in written}
 
-    strict = subprocess.run([sys.executable, "-c", "from pathlib import Path; from generator.output import write; "
+    strict = subprocess.run([sys.executable, "-c", "from pathlib import Path; from generator import write; "
                              f"write.text(Path({str(tmp_path / 'private.txt')!r}), 'x')"],
                             capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o027))
     assert strict.returncode == 0, strict.stderr

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.source import files
+from generator import files
 from generator.errors import Problem, UserError
 
 MAX_SOURCE_BYTES = files.MAX_SOURCE_BYTES

@@ -1,4 +1,4 @@
-"""Characters the font lacks (generator.renderer.glyphs): `qrs check` says what `qrs build` says, without WeasyPrint."""
+"""Characters the font lacks (generator.schema.glyphs): `qrs check` says what `qrs build` says, without WeasyPrint."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import font_source_sans_pro
 
 from generator.schema import markup
 
-from generator.renderer import typography
+from generator.schema import typography
 from generator.schema.model import Keyword, Model, prose
 
 FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"

@@ -52,7 +52,7 @@ def update_catalogue(project: Project, lang: str) -> tuple[Path, i18n.Status] | 
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
-    from generator.output import write
+    from generator import write
 
     beside_sources, in_templates = project.ui_catalogues(lang)
     if lang == "en" or (in_templates.is_file() and not beside_sources.is_file()):

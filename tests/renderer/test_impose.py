@@ -13,7 +13,7 @@ import weasyprint
 from pypdf import PdfReader
 
 from generator import pipeline
-from generator.output import impose
+from generator.renderer import impose
 from generator.project import Project
 from tests.conftest import FIXTURES, ROOT
 

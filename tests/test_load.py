@@ -6,8 +6,8 @@ import pytest
 from generator.errors import UserError
 import yaml
 
-from generator.source import load
-from generator.source.load import MAX_LIST_ITEMS, MAX_SOURCE_BYTES, MAX_SOURCE_ITEMS, load_file
+from generator import load
+from generator.load import MAX_LIST_ITEMS, MAX_SOURCE_BYTES, MAX_SOURCE_ITEMS, load_file
 from tests.conftest import ROOT, Ran, run_qrs
 
 

@@ -1,4 +1,4 @@
-"""Only regular files are read (generator.source.files): a folder or a FIFO named like a source or a catalogue is named
+"""Only regular files are read (generator.files): a folder or a FIFO named like a source or a catalogue is named
 as a problem, at once; a FIFO read would block `qrs check` forever."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from generator.source import files
+from generator import files
 from generator.errors import UserError
 from tests.conftest import FIXTURES, ROOT
 

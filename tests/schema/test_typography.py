@@ -1,4 +1,4 @@
-from generator.renderer import typography as t
+from generator.schema import typography as t
 
 
 def test_french_spacing_and_apostrophes():

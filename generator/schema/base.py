@@ -1,0 +1,141 @@
+"""The ground every part of the model stands on: the base model, the kinds of text and ids, and the walk
+over a document's prose that markup checks and translators share."""
+
+from __future__ import annotations
+
+import datetime
+from functools import cache
+from typing import Annotated, Iterator, get_args
+
+from babel import Locale, UnknownLocaleError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+
+
+class Translatable:
+    """Marks a string field as prose that translators translate."""
+
+    def __repr__(self) -> str:
+        return "Translatable"
+
+
+TRANSLATABLE = Translatable()
+
+MAX_TEXT = 4000
+Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), TRANSLATABLE]
+OptionalText = Annotated[str, StringConstraints(max_length=MAX_TEXT), TRANSLATABLE]
+EARLIEST_DATE = datetime.date(1970, 1, 1)  # the PDF's timestamps (SOURCE_DATE_EPOCH, font tables) start in 1970
+
+
+def _calendar_day(value: str) -> str:
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"'{value}' is not a day of the calendar: expected YYYY-MM-DD, such as 2026-11-21") from None
+    if day < EARLIEST_DATE:
+        raise ValueError(f"'{value}' is too early: a date is {EARLIEST_DATE.isoformat()} or later")
+    return value
+
+
+def known_language(code: str) -> bool:
+    """A language code the renderer can format dates and hyphenate for (fr, en, en-GB)."""
+    try:
+        Locale.parse(code.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return False
+    return True
+
+
+def _known_language(code: str) -> str:
+    if not known_language(code):
+        raise ValueError(f"unknown language '{code}': expected an ISO 639-1 language code such as fr, en or de")
+    return code
+
+
+MIN_CONTRAST = 4.5  # WCAG AA for text: white headings on the accent, and the accent's text on white
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _dark_enough(colour: str) -> str:
+    """The accent fills headings set in white, and prints grey in black and white: it must stay dark."""
+    contrast = 1.05 / (_luminance(colour) + 0.05)
+    if contrast < MIN_CONTRAST:
+        raise ValueError(f"the accent {colour} is too light: white text on it has a contrast of {contrast:.1f}, "
+                         f"at least {MIN_CONTRAST} is needed to read it, in colour or printed in black and white")
+    return colour
+
+
+Accent = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$"), AfterValidator(_dark_enough)]
+Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_calendar_day)]
+LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Z]{2})?$"), AfterValidator(_known_language)]
+MAX_ROWS = 500
+# A block, or a row of one of the sheet's tables ("longbow"), or "table/row" where two tables share a row id.
+RowRef = Annotated[str, StringConstraints(pattern=r"^([a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9-]*$", max_length=121)]
+
+# A problem found by a block's own check: where in the block (a path of keys) and what is wrong.
+Finding = tuple[tuple, str]
+# What an edition diff compares: stable key, where in the sheet's words, value, row and cell printed.
+Fact = tuple[tuple, str, str, "int | None", "int | None"]
+
+
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, validate_default=True, populate_by_name=True)
+
+
+
+CharacteristicId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
+Aliases = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=60)]], Field(max_length=20)]
+
+EditionNumber = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$")]
+
+
+def edition_key(edition: str) -> tuple[int, ...]:
+    """Editions compare as numbers: 2.10 comes after 2.9."""
+    return tuple(int(part) for part in edition.split("."))
+
+
+
+def _mentions_translatable(annotation) -> bool:
+    if annotation is TRANSLATABLE:
+        return True
+    return any(_mentions_translatable(arg) for arg in get_args(annotation))
+
+
+@cache
+def _prose_fields(model_class: type[BaseModel]) -> frozenset[str]:
+    return frozenset(
+        name
+        for name, info in model_class.model_fields.items()
+        if TRANSLATABLE in info.metadata or _mentions_translatable(info.annotation)
+    )
+
+
+def prose(model: BaseModel, loc: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """Every prose string of a model, with its path: what markup checks and translators see."""
+    prose_fields = _prose_fields(type(model))
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        yield from _prose_in(value, loc + (name,), name in prose_fields)
+
+
+def _prose_in(value, loc: tuple, is_prose: bool) -> Iterator[tuple[tuple, str]]:
+    if isinstance(value, BaseModel):
+        yield from prose(value, loc)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _prose_in(item, loc + (index,), is_prose)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _prose_in(item, loc + (key,), is_prose)
+    elif is_prose and isinstance(value, str) and value:
+        yield loc, value

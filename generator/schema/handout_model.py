@@ -1,0 +1,81 @@
+"""The root of a handout file: one army's units, and the parts of a sheet they use."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StringConstraints, model_validator
+
+from generator.schema.base import (TRANSLATABLE, Accent, CharacteristicId, Date, Id, LanguageCode, Model,
+                                   OptionalText, RowRef, Text)
+from generator.schema.sheet import Document, Paper
+
+
+class HandoutWeapon(Model):
+    """A weapon of the army that the sheet has no row for (a great weapon), named once for every unit."""
+
+    id: Id
+    name: Text
+    two_handed: bool = Field(False, description="true: no shield in close combat while fighting with it.")
+    profile: dict[CharacteristicId, Annotated[str, StringConstraints(pattern=r"^[+-]?\d{1,2}$")]] = Field(
+        default_factory=dict, description="What it does to its bearer's characteristics: {S: '+2'} adds, {S: '4'} "
+                                          "sets (a crossbow's Strength); handouts keep the matrix rows these give.")
+
+
+Points = Annotated[str, StringConstraints(pattern=r"^\d{1,6}(\.\d{1,2})?$")]
+
+
+class HandoutUnit(Model):
+    """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
+
+    id: Id
+    name: Text
+    profile: dict[Annotated[str, StringConstraints(max_length=12)], Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE]] = Field(
+        description="A value for each of the sheet's characteristics, by id: {M: '4', WS: '3', …}.")
+    weapons: list[RowRef] = Field(default_factory=list, description="Rows of the sheet's tables, or the handout's "
+                                                                    "own weapons, by id.")
+    armour: list[Id] = Field(default_factory=list, description="Items of the sheet's saves table, by id.")
+    equipment: OptionalText | None = Field(None, description="Other equipment, printed as written.")
+    rules: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
+        default_factory=list, description="The sheet's keywords, by id or term.")
+    other_rules: OptionalText | None = Field(None, description="Special rules the sheet does not define, "
+                                                                "printed as written.")
+    count: Annotated[int, Field(ge=1, le=1000)] | None = Field(None, description="How many models: printed before "
+                                                                                "the name.")
+    points: Points | None = Field(None, description="What the unit costs, printed beside its name.")
+
+
+class Handout(Document):
+    """A one-army handout: its units and only the parts of a sheet they use. The root of a handout file."""
+
+    handout: Id
+    sheet: Id = Field(description="The sheet (file name in sources/, without .yaml) the handout draws on.")
+    army: Text
+    subtitle: OptionalText | None = None
+    lang: LanguageCode = Field(description="The language the handout is written in.")
+    languages: list[LanguageCode] = Field(default_factory=list, description="Languages to print (default: lang).")
+    date: Date
+    accent: Accent | None = None
+    paper: Paper = Field(default_factory=lambda: Paper(orientation="portrait", pages=1, columns=2))
+    include: list[Id] | None = Field(None, description="Sections or blocks of the sheet to print, by id.")
+    exclude: list[Id] | None = Field(None, description="Print every section of the sheet but these.")
+    kept: list[Id] | None = Field(None, alias="except", description="With exclude: blocks of the excluded sections "
+                                                                    "to print all the same.")
+    weapons: list[HandoutWeapon] = Field(default_factory=list, description="The army's weapons the sheet has no row for.")
+    units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=60)]
+    points: Points | None = Field(None, description="The army's total points, printed under its units.")
+    untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
+        default_factory=list, description="Names printed as they are in every language (a roster's own unit names): "
+                                          "not offered for translation.")
+
+    @model_validator(mode="after")
+    def _include_or_exclude(self) -> "Handout":
+        if self.include is not None and self.exclude is not None:
+            raise ValueError("give include (sections to print) or exclude (sections to leave out), not both")
+        if self.kept is not None and self.exclude is None:
+            raise ValueError("except keeps blocks of excluded sections: give it with exclude (or name the blocks in include)")
+        return self
+
+    @property
+    def outputs(self) -> list[str]:
+        return self.languages or [self.lang]
