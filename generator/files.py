@@ -20,9 +20,11 @@ def read_regular(path: Path, limit: int | None = None, what: str = "a source", c
     `confined`: a symbolic link that leads out of the file's folder is refused too (a cloned repository may hold
     one to /etc/passwd or ~/.ssh: its text would be printed in a sheet).
     FileNotFoundError is left to the caller, which knows what a missing file means."""
-    if confined and not Path(path).resolve().is_relative_to(Path(path).parent.resolve()):
-        raise UserError.at(path, 1, 1, f"this is a symbolic link to {os.readlink(path)}, outside {Path(path).parent}: "
-                                       f"{what} is read only from its own folder; replace the link with a plain file")
+    if confined:
+        refuse_folder_link(Path(path).parent, "reads")
+        if not Path(path).resolve().is_relative_to(Path(path).parent.resolve()):
+            raise UserError.at(path, 1, 1, f"this is a symbolic link to {os.readlink(path)}, outside {Path(path).parent}: "
+                                           f"{what} is read only from its own folder; replace the link with a plain file")
     try:  # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -38,6 +40,26 @@ def read_regular(path: Path, limit: int | None = None, what: str = "a source", c
     if limit is not None and len(content) > limit:  # it grew since fstat
         raise _too_large(path, len(content), limit, what)
     return content
+
+
+def link_out(path: Path) -> Path | None:
+    """The first folder or file on the way to `path` that is a symbolic link leading out of the folder it stands in,
+    or None. A cloned repository may hold `sources/i18n`, `build/html` or `schema` as a link to anywhere: checking
+    the last component alone would read and write through it. (The folders qrs is given are resolved first, so a
+    link above them is the user's own choice.)"""
+    for part in [*reversed(Path(os.path.abspath(path)).parents), Path(os.path.abspath(path))]:
+        if part.is_symlink() and not part.resolve().is_relative_to(part.parent.resolve()):
+            return part
+    return None
+
+
+def refuse_folder_link(folder: Path, verb: str) -> None:
+    """UserError naming the link when the way to `folder` passes through a link out of its own folder;
+    `verb` says what qrs would have done there ("reads", "writes")."""
+    link = link_out(folder)
+    if link is not None:
+        raise UserError.at(link, 0, 0, f"this folder is a symbolic link to {os.readlink(link)}, outside {link.parent}: "
+                                       f"qrs {verb} nothing through it; replace the link with a plain folder")
 
 
 def _refusal(path: Path, status: os.stat_result, limit: int | None, what: str) -> UserError | None:

@@ -1,4 +1,4 @@
-"""Stage 4, write: every file qrs writes goes through here. An output appears whole or not at all, and
+"""Atomic writes: every file qrs writes goes through here. An output appears whole or not at all, and
 never lands outside its folder through a symbolic link (a cloned repository may hold one)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from generator import files
 from generator.errors import UserError
 
 _owner: int | None = None  # in a build's worker process: the pid of the command it works for
@@ -81,7 +82,9 @@ def text(path: Path, content: str, overwrite: bool = True) -> None:
 
 def destination(path: Path) -> Path:
     """The file to write: `path`, or the file its link names when that is inside the same folder.
-    Raises UserError for a link out of the folder (called first by those that read the file before writing it)."""
+    Raises UserError for a link out of the folder, or for a folder on the way that is a link out of its own folder
+    (called first by those that read the file before writing it)."""
+    files.refuse_folder_link(path.parent, "writes")
     if not path.is_symlink():
         return path
     folder = path.parent.resolve()
@@ -99,6 +102,7 @@ class locked:
         self.path = path
 
     def __enter__(self):
+        files.refuse_folder_link(self.path.parent, "writes")
         try:  # O_NOFOLLOW: opening would otherwise create the link's target wherever it points
             self.handle = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as error:

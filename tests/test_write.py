@@ -199,3 +199,80 @@ def test_a_permission_denied_is_reported_with_its_path(tmp_path, monkeypatch, ca
     assert err.startswith(f"error: {build}/") and ": Permission denied (the disk, a permission" in err, err
     assert (build / "every-block.fr.pdf").read_bytes() == before
     assert [path.name for path in build.rglob("*.tmp")] == []
+
+
+# --- a folder on the way that is a link out of its own folder (#35, point 2) ---------------------------------------
+
+
+@pytest.fixture
+def elsewhere(tmp_path) -> Path:
+    """A folder outside the project, holding a file of its own that nothing may read, change or remove."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "every-block.fr-9.png").write_bytes(b"not qrs's")
+    (folder / "every-block.en.po").write_bytes(b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n')
+    return folder
+
+
+def assert_elsewhere_untouched(folder: Path) -> None:
+    assert sorted(path.name for path in folder.iterdir()) == ["every-block.en.po", "every-block.fr-9.png"]
+    assert (folder / "every-block.fr-9.png").read_bytes() == b"not qrs's"
+
+
+def project_with_folder_link(tmp_path: Path, linked: str, elsewhere: Path) -> Path:
+    """tmp_path/project, with sources/every-block.yaml and a link at `linked` to the folder outside."""
+    (tmp_path / "project" / "sources").mkdir(parents=True)
+    shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "project" / "sources")
+    link = tmp_path / "project" / linked
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(elsewhere, target_is_directory=True)
+    return link
+
+
+def assert_folder_refused(result: Ran, link: Path, verb: str) -> None:
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{link}: this folder is a symbolic link to {link.readlink()}" in result.stderr, result.stderr
+    assert f"qrs {verb} nothing through it" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_no_catalogue_is_read_or_written_through_a_linked_i18n_folder(tmp_path, elsewhere):
+    link = project_with_folder_link(tmp_path, "sources/i18n", elsewhere)
+    assert_folder_refused(qrs(tmp_path / "project", "i18n", "update", "every-block", "--lang", "en"), link, "writes")
+    assert_folder_refused(qrs(tmp_path / "project", "check", "every-block"), link, "reads")
+    assert_elsewhere_untouched(elsewhere)
+
+
+def test_no_handout_is_read_through_a_linked_handouts_folder(tmp_path, elsewhere):
+    shutil.copy(ROOT / "sources" / "handouts" / "warhammer-dwarfs.yaml", elsewhere / "dwarfs.yaml")
+    link = project_with_folder_link(tmp_path, "sources/handouts", elsewhere)
+    assert_folder_refused(qrs(tmp_path / "project", "check"), link, "reads")
+
+
+@pytest.mark.parametrize("linked, command", [
+    ("build/html", ("build", "every-block", "--format", "html")),
+    ("build/preview", ("preview", "every-block")),
+    ("build/export", ("export", "every-block")),
+])
+def test_no_output_is_written_or_removed_through_a_linked_build_folder(tmp_path, elsewhere, linked, command):
+    link = project_with_folder_link(tmp_path, linked, elsewhere)
+    assert_folder_refused(qrs(tmp_path / "project", *command), link, "writes")
+    assert_elsewhere_untouched(elsewhere)
+
+
+@pytest.mark.parametrize("linked", ["build/handouts", "schema", "sources/i18n"])
+def test_the_writer_refuses_every_folder_link_on_the_way(tmp_path, elsewhere, linked):
+    link = project_with_folder_link(tmp_path, linked, elsewhere)
+    for path in (link / "every-block.fr.pdf", link / "deeper" / "every-block.fr.pdf"):
+        with pytest.raises(UserError, match="this folder is a symbolic link"):
+            write.atomically(path, b"%PDF")
+    with pytest.raises(UserError, match="this folder is a symbolic link"):
+        with write.locked(link / "x.lock"):
+            pass
+    assert_elsewhere_untouched(elsewhere)
+
+
+def test_a_folder_link_inside_its_own_folder_is_followed(tmp_path):
+    (tmp_path / "build" / "real-html").mkdir(parents=True)  # a link to a folder of the same folder
+    (tmp_path / "build" / "html").symlink_to("real-html", target_is_directory=True)
+    write.atomically(tmp_path / "build" / "html" / "page.html", b"<p>")
+    assert (tmp_path / "build" / "real-html" / "page.html").read_bytes() == b"<p>"

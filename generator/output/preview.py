@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from generator import write
+from generator import files, write
 from generator.output import parallel
 
 from generator import pipeline
@@ -112,6 +112,7 @@ def _drawn_already(target: Path, pixels: str) -> bool:
 
 def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) -> list[Path]:
     """Write one PNG a page, `<out>/<stem>-<n>.png` (n from 1), and remove pages the PDF no longer has."""
+    files.refuse_folder_link(out, "writes")  # nor removes: the stale images below are deleted from `out`
     count = page_count(pdf_file)
     written = png_pages(pdf_file, {number: out / f"{stem}-{number}.png" for number in range(1, count + 1)}, scale)
     pattern = re.compile(rf"^{re.escape(stem)}-(\d+)\.png$")
