@@ -8,6 +8,7 @@ of the pipeline."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -135,16 +136,16 @@ def build_at_revision(project: Project, sheet_id: str, revision: str, lang: str 
                       options: BuildOptions = BuildOptions()) -> list[Path]:
     """A sheet as it was at a git revision or tag, in build/<sheet>@<revision>.<lang>.pdf."""
     if not SHEET_ID.match(sheet_id):
-        raise UserError.at(project.sources, 1, 1, f"'{sheet_id}' is not a sheet id: SHEET@REVISION takes the file "
+        raise UserError.at(project.sources, 1, 1, f"{sheet_id!r} is not a sheet id: SHEET@REVISION takes the file "
                                                   "name of a sheet in the sources folder, without .yaml (wab2@v2.0)")
     with tempfile.TemporaryDirectory(prefix="qrs-") as folder:
-        sources = Path(folder) / f"{sheet_id}@{revision}".replace("/", "-")
+        sources = Path(folder) / history.folder_name(sheet_id, revision)
         earlier = history.materialise(project.sources, sheet_id, revision, sources)
         past = Project(sources=sources, build=Path(folder) / "build", templates=project.templates)
         outputs = []
         with history.named_at_revision(sources, project.sources, revision):
             for language in [lang] if lang else i18n.languages(sources, check(earlier)):
-                target = project.pdf_path(f"{sheet_id}@{revision}".replace("/", "-"), language)
+                target = project.pdf_path(f"{sheet_id}@{_in_a_name(revision)}", language)
                 outputs.append(build(past, earlier, language, options, output=target))
         return outputs
 
@@ -181,3 +182,8 @@ def build_handout_web(project: Project, path: Path, lang: str, options: BuildOpt
 def _handout_problem(located: Located) -> Callable[[tuple, str], Problem]:
     """A finding in the composed sheet is about the handout as a whole: what it includes, on what paper."""
     return lambda _, message: located.problem(("paper",), message)
+
+
+def _in_a_name(revision: str) -> str:
+    """A revision as part of a file name: a character other than a letter, digit, dot or dash becomes a dash."""
+    return re.sub(r"[^\w.-]", "-", revision)

@@ -9,7 +9,7 @@ from pathlib import Path
 from generator.errors import UserError
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
-SHEET_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")  # as model.Id: a file name in sources/, never a path
+SHEET_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}\Z")  # as model.Id: a file name in sources/, never a path
 
 
 def _templates() -> Path:

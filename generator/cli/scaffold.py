@@ -26,8 +26,8 @@ from generator.project import Project
 
 TEMPLATE = "scaffold/sheet.{lang}.yaml.j2"
 TEMPLATE_LANGUAGES = ("fr", "en")  # the others get the English examples
-ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # as model.Id
-LANGUAGE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
+ID = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")  # as model.Id
+LANGUAGE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?\Z")  # as model.LanguageCode
 _MARKUP = re.compile(r"([*{}\[\]\\])")
 DEFAULT_TITLES = {"fr": "Feuille de référence", "en": "Quick reference"}
 CREDITS = {"fr": "Feuille de référence de {game}", "en": "{game}: quick-reference sheet"}
@@ -74,7 +74,7 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
 
     target = project.sources / f"{sheet_id}.yaml"
     if not ID.match(sheet_id) or len(sheet_id) > 60:
-        raise UserError.at(project.sources, 1, 1, f"'{sheet_id}' is not a valid sheet id: use lowercase letters, "
+        raise UserError.at(project.sources, 1, 1, f"{sheet_id!r} is not a valid sheet id: use lowercase letters, "
                                                   "digits and hyphens, starting with a letter or digit (wab2, shadow-war)")
     if not LANGUAGE.match(lang):
         raise UserError.at(project.sources, 1, 1, f"'{lang}' is not a language code: expected two lowercase letters (fr, en, de)")

@@ -43,7 +43,7 @@ KEPT_OPTIONS = 32  # option digests remembered (see options_digest)
 
 # A sheet's canonical language, read from its top-level `lang:` line (the strict loader allows nothing fancier);
 # when it cannot be read so, the sheet is loaded through the model.
-_LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")  # as model.LanguageCode
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?\Z")  # as model.LanguageCode
 _LANG = re.compile(r"""^lang:[ ]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#"']+))[ ]*(?:#.*)?$""", re.M)
 
 

@@ -16,7 +16,7 @@ from generator import write
 from generator.project import SHEET_ID, Project
 
 # The pages the index lists: <id>.<lang>.html (variants, such as errata-2.0, are left out).
-PAGE = re.compile(r"^(?P<id>[a-z0-9][a-z0-9-]{0,59})\.(?P<lang>[a-z]{2}(?:-[A-Z]{2})?)\.html$")
+PAGE = re.compile(r"^(?P<id>[a-z0-9][a-z0-9-]{0,59})\.(?P<lang>[a-z]{2}(?:-[A-Z]{2})?)\.html\Z")
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
 STYLE = """

@@ -6,6 +6,7 @@ they were), so the ordinary pipeline loads, checks and builds it.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tempfile
 from contextlib import contextmanager
@@ -14,13 +15,14 @@ import subprocess
 from pathlib import Path
 
 from generator import write
+from generator.files import MAX_CATALOGUE_BYTES, MAX_SOURCE_BYTES
 from generator.errors import UserError
 from generator.load import Located
 from generator.schema.model import Sheet
 from generator.schema.validate import load
 from generator.source import i18n
 
-_REVISION = re.compile(r"^[\w./~^@{}-]{1,100}$")
+_REVISION = re.compile(r"^[\w./~^@{}-]{1,100}\Z")
 
 
 def _git(folder: Path, *args: str) -> str:
@@ -48,7 +50,25 @@ def checked_revision(revision: str, where: Path) -> str:
 def text_at(path: Path, revision: str) -> str:
     """The file as it was at a revision; an error naming the revision if it did not exist then."""
     root, inside = _relative(path)
-    return _git(root, "show", f"{checked_revision(revision, path)}:{inside}")
+    return _blob(root, f"{checked_revision(revision, path)}:{inside}", path, MAX_SOURCE_BYTES, "a source")
+
+
+def _blob(root: Path, spec: str, where: Path, limit: int, what: str) -> str:
+    """`git show REVISION:PATH`, its size checked first: a 400 MB blob is refused before it is read."""
+    try:
+        size = int(_git(root, "cat-file", "-s", spec))
+    except (UserError, ValueError):
+        size = 0  # not an object: `git show` says what is wrong with the revision or the path
+    if size > limit:
+        raise UserError.at(where, 1, 1, f"at {spec.partition(':')[0]}, the file is {size} bytes; {what} may be at "
+                                        f"most {limit} bytes")
+    return _git(root, "show", spec)
+
+
+def folder_name(sheet_id: str, revision: str) -> str:
+    """The name of a temporary folder for a sheet at a revision: never made of the revision itself, which may hold
+    '..' and '/' (a revision such as @^{/../../..} selects a commit by its message)."""
+    return f"{sheet_id}@{hashlib.sha256(revision.encode()).hexdigest()[:12]}"
 
 
 def materialise(sources: Path, sheet_id: str, revision: str, folder: Path) -> Path:
@@ -61,7 +81,9 @@ def materialise(sources: Path, sheet_id: str, revision: str, folder: Path) -> Pa
     listed = _git(root, "ls-tree", "--name-only", f"{checked_revision(revision, source)}", f"{catalogues}/")
     for name in listed.split():
         if Path(name).name.startswith(f"{sheet_id}.") and name.endswith(".po"):
-            write.text(folder / "i18n" / Path(name).name, _git(root, "show", f"{revision}:{name}"))
+            write.text(folder / "i18n" / Path(name).name,
+                       _blob(root, f"{revision}:{name}", sources / "i18n" / Path(name).name, MAX_CATALOGUE_BYTES,
+                             "a catalogue"))
     return target
 
 
@@ -113,7 +135,7 @@ def sheet_at_revision(path: Path, revision: str, lang: str | None = None) -> She
     """The sheet at a git revision; in another language, translated by its catalogue of then (the canonical
     text where that catalogue lacked a translation: an old edition is not checked again)."""
     with tempfile.TemporaryDirectory(prefix="qrs-") as folder:
-        earlier_sources = Path(folder) / f"{path.stem}@{revision[:12]}"
+        earlier_sources = Path(folder) / folder_name(path.stem, revision)
         earlier = materialise(path.parent, path.stem, revision, earlier_sources)
         with named_at_revision(earlier_sources, path.parent, revision):
             located, sheet = load(earlier)

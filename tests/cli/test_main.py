@@ -105,3 +105,13 @@ def test_qrs_jobs_sets_the_default_workers_and_jobs_overrides_it(monkeypatch, tm
             monkeypatch.setenv("QRS_JOBS", environment)
         assert qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path), "build", *arguments).returncode == 0
     assert asked == [None, 1, 3]  # None: one worker per core
+
+
+def test_an_id_with_a_line_break_is_not_an_id(tmp_path):
+    """Id patterns end at the end of the text: `$` would also match before a final line break (#35, point 19)."""
+    made = run_qrs("--sources", str(tmp_path / "sources"), "new", "abc\n", "--game", "G", "--lang", "en")
+    assert made.returncode == 2 and "'abc\\n' is not a valid sheet id" in made.stderr, made  # quoted, not printed raw
+    assert not (tmp_path / "sources").exists()
+    built = run_qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path / "build"), "build", "every-block\n@HEAD")
+    assert built.returncode == 2 and "'every-block\\n' is not a sheet id" in built.stderr, built
+    assert not (tmp_path / "build").exists() or not any((tmp_path / "build").glob("*.pdf"))

@@ -239,3 +239,30 @@ def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(t
             assert "Arc long, F: 3 (3) → 3 (4)" in result.stdout
     assert {path.name for path in (tmp_path / "build").glob("*.pdf")} >= {
         "wab2.since-2.2.fr.pdf", "wab2.errata-2.2.fr.pdf", "wab2@v2.2.fr.pdf", "wab2@v2.2.en.pdf"}
+
+
+def test_a_revision_is_never_made_into_a_path(repository, tmp_path, monkeypatch):
+    """@^{/../../..} selects the newest commit whose message matches ../../..: it once named the temporary folder
+    the earlier sheet was written to, three folders up from it (#35, point 3)."""
+    import tempfile
+
+    git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "rules of 21/11/26")
+    temporary = tmp_path / "a" / "b" / "c"
+    temporary.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    sheet = history.sheet_at_revision(repository.sources / "shadow-war.yaml", "@^{/../../..}")
+    assert sheet.edition == "1.2"
+    assert [str(path.relative_to(tmp_path)) for path in sorted((tmp_path / "a").rglob("*"))] == ["a/b", "a/b/c"]
+    outputs = pipeline.build_at_revision(repository, "shadow-war", "@^{/../../..}", "fr")
+    assert [output.name for output in outputs] == ["shadow-war@----..-..-..-.fr.pdf"]
+    assert outputs[0].parent == repository.build
+
+
+def test_a_blob_too_large_at_a_revision_is_refused_before_it_is_read(repository, tmp_path):
+    from generator.files import MAX_SOURCE_BYTES
+
+    path = repository.sources / "shadow-war.yaml"
+    path.write_bytes(b"# " + b"x" * MAX_SOURCE_BYTES + b"\n")
+    git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "large")
+    with pytest.raises(UserError, match=f"at HEAD, the file is {MAX_SOURCE_BYTES + 3} bytes; a source may be at most"):
+        history.sheet_at_revision(path, "HEAD")
