@@ -15,6 +15,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from generator import files, write
+from generator.errors import UserError
 from generator.renderer import heights, render
 from generator.schema.glyphs import FONTS
 from generator.schema.diff import Marks
@@ -81,16 +83,36 @@ def _subset(name: str, characters: frozenset[str], cache: Path) -> bytes:
     """The face cut to COMMON and these characters, as WOFF2: from the cache when it was cut before."""
     from fontTools.ttLib import TTFont
 
-    from generator import write
-
     face = TTFont(Path(FONTS) / name, recalcTimestamp=False, lazy=True)
     wanted = sorted(code for code in face.getBestCmap() if chr(code) in COMMON or chr(code) in characters)
     kept = cache / "web-fonts" / f"{heights.key(name, repr(wanted), repr(FEATURES))}.woff2"
-    if kept.is_file():
-        return kept.read_bytes()
-    font = _cut(name, wanted)
-    write.atomically(kept, font)
+    font = _kept_font(kept, wanted)
+    if font is None:
+        font = _cut(name, wanted)
+        write.atomically(kept, font)
     return font
+
+
+MAX_FONT_BYTES = 2 * 1024 * 1024  # a cut face is about 30 kB; the whole face as WOFF2, 150 kB
+
+
+def _kept_font(kept: Path, wanted: list[int]) -> bytes | None:
+    """A cut kept in the cache, or None where there is none or it is not what qrs wrote: a cache is input (a file
+    put there, or a link to any file, would be embedded in a published page), so it is read only from its own
+    folder (a link out is refused, UserError), and it must be a WOFF2 font with the characters asked for."""
+    from fontTools.ttLib import TTFont
+
+    write.destination(kept)  # a link out of the cache's folder is refused by name, as the writer refuses it
+    try:
+        data = files.read_regular(kept, MAX_FONT_BYTES, "a cached web font")
+    except (FileNotFoundError, UserError):  # none yet; or a folder, a device, too large: cut again, written over
+        return None
+    try:
+        font = TTFont(io.BytesIO(data), lazy=True)
+        ok = data.startswith(b"wOF2") and font.flavor == "woff2" and set(wanted) <= set(font.getBestCmap())
+    except Exception:  # noqa: BLE001 - whatever damage fontTools finds in it: cut again
+        return None
+    return data if ok else None
 
 
 def _cut(name: str, codes: list[int]) -> bytes:

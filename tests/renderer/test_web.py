@@ -3,6 +3,7 @@ sheet, links its keywords to their definitions, and fits a phone's width in a re
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
@@ -16,6 +17,7 @@ import pytest
 
 from generator.source import translations
 from generator import pipeline
+from generator.errors import UserError
 from generator.project import Project
 from generator.renderer import web
 from tests.conftest import FIXTURES, Ran, SOURCES, run_qrs
@@ -262,3 +264,39 @@ def test_bad_input_stops_the_page_with_file_line_column_and_keeps_the_previous_o
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert re.search(r"every-block\.yaml:\d+:\d+: ", result.stderr), result.stderr
     assert page.read_bytes() == good
+
+
+# --- the cut fonts kept in build/.cache/web-fonts are input (#35, point 4) -----------------------------------------
+
+
+def test_a_file_put_in_the_font_cache_is_not_embedded_in_a_page(tmp_path):
+    cache = tmp_path / "cache"
+    faces = web.font_faces(frozenset("Abc"), cache)
+    secret = b"-----BEGIN OPENSSH PRIVATE KEY----- not a font"
+    for kept in (cache / "web-fonts").glob("*.woff2"):
+        kept.write_bytes(secret)  # what a planted file or an earlier bug left
+    again = web.font_faces(frozenset("Abc"), cache)
+    assert again == faces and base64.b64encode(secret).decode() not in again
+    assert all(kept.read_bytes().startswith(b"wOF2") for kept in (cache / "web-fonts").glob("*.woff2"))
+
+
+def test_a_link_in_the_font_cache_is_refused_and_its_target_left_alone(tmp_path):
+    cache = tmp_path / "cache"
+    web.font_faces(frozenset("Abc"), cache)
+    secret = tmp_path / "id_rsa"
+    secret.write_bytes(b"a key")
+    for kept in (cache / "web-fonts").glob("*.woff2"):
+        kept.unlink()
+        kept.symlink_to(secret)
+    with pytest.raises(UserError, match="this is a symbolic link"):
+        web.font_faces(frozenset("Abc"), cache)
+    assert secret.read_bytes() == b"a key"
+
+
+def test_a_kept_cut_lacking_a_character_asked_for_is_cut_again(tmp_path):
+    cache = tmp_path / "cache"
+    web.font_faces(frozenset("Abc"), cache)
+    kept = sorted((cache / "web-fonts").glob("*.woff2"))
+    wanted_elsewhere = [ord("é"), 0x1E9E]  # ẞ is not in the common set the cut was made for
+    assert all(web._kept_font(path, wanted_elsewhere) is None for path in kept)
+    assert all(web._kept_font(path, [ord("A")]) is not None for path in kept)
