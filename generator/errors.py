@@ -36,3 +36,7 @@ class UserError(Exception):
 class Interrupted(Exception):
     """Ctrl-C stopped a command: its message says what was finished (kept) and what was not; exit code 130."""
 
+
+class WorkerDied(Exception):
+    """The system killed a build's worker process (out of memory, most often): said with the outputs it was
+    building, which were not written; exit code 74, as for any refusal of the machine."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import sys
 import traceback
@@ -14,7 +15,7 @@ import click
 from generator import lazy
 
 from generator.output import parallel
-from generator.errors import Interrupted, UserError
+from generator.errors import Interrupted, UserError, WorkerDied
 from generator.project import Project
 from generator.report import META_KEY, Reporter, shown
 from generator.report import current as reporter
@@ -117,7 +118,16 @@ def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, i
                 pdf_variant=pdf_variant)
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class _Qrs(click.Group):
+    def invoke(self, context: click.Context):
+        try:
+            return super().invoke(context)
+        except BrokenPipeError:  # `qrs list | head -1`: the reader has what it wanted, which is no error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+            raise click.exceptions.Exit(0) from None
+
+
+@click.group(cls=_Qrs, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="qrs", prog_name="qrs", message="%(prog)s %(version)s")
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=Path("sources"),
               show_default=True, help="Folder of sheet sources.")
@@ -240,7 +250,7 @@ class _BuildUnlessNamed(click.Group):
         return super().parse_args(context, args)
 
     def collect_usage_pieces(self, context: click.Context) -> list[str]:
-        return ["[OPTIONS] [HANDOUTS]...", "|", "import", "ROSTER", "--sheet", "SHEET"]
+        return ["[OPTIONS] [HANDOUTS]...", "|", "import", "ROSTER", "[--sheet", "SHEET]"]
 
     def format_options(self, context: click.Context, formatter: click.HelpFormatter) -> None:
         """The help lists the options of building, then the subcommands."""
@@ -256,21 +266,24 @@ def handout_group() -> None:
 
 @handout_group.command("import")
 @click.argument("roster_path", metavar="ROSTER", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--sheet", required=True, shell_complete=complete_sheets, help="The sheet the handout draws on.")
+@click.option("--sheet", default=None, shell_complete=complete_sheets,
+              help="The sheet the handout draws on (default: the one whose game the roster names, else none).")
+@click.option("--force", is_flag=True, help="Draw on --sheet even if the roster is of another game.")
 @click.option("--id", "handout_id", default=None, callback=_handout_id,
               help="The handout's id (default: the roster's file name).")
 @click.option("--strict", is_flag=True, help="Fail (exit code 2, nothing written) if anything of the roster "
                                              "matches nothing of the sheet.")
 @click.pass_obj
-def handout_import(project: Project, roster_path: Path, sheet: str, handout_id: str | None, strict: bool) -> None:
+def handout_import(project: Project, roster_path: Path, sheet: str | None, force: bool, handout_id: str | None,
+                   strict: bool) -> None:
     """Write sources/handouts/<id>.yaml from a BattleScribe or New Recruit roster (.ros or .rosz)."""
     from generator.source import roster
 
-    written, made, label = roster.import_roster(project, roster_path, sheet, handout_id, strict)
+    written, made, label = roster.import_roster(project, roster_path, sheet, handout_id, strict, force)
     if made.unmatched and reporter().json:
         for item in made.unmatched:
             reporter().record("unmatched", str(item), {"roster": label, **dataclasses.asdict(item)})
-    elif made.unmatched:
+    elif made.unmatched or made.left_out or not made.handout.get("sheet"):
         click.echo(made.report(label), err=True)
     reporter().result("wrote", f"wrote {written}", {"path": str(written)})
 
@@ -507,6 +520,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(EXIT_USAGE if isinstance(error, click.UsageError) else error.exit_code)
+    except WorkerDied as error:
+        report.fault("environment", f"error: {error}", {"reason": str(error)})
+        sys.exit(EXIT_ENVIRONMENT)
     except OSError as error:  # not a bug, not the sources: the machine said no
         report.fault("environment", f"error: {error.filename or 'a file'}: {error.strerror or error} (the disk, a "
                      "permission or a folder in the way; no output was left half-written)",

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
 from generator.output import manifest as manifests
 from generator import write
-from generator.errors import Interrupted, Problem, UserError
+from generator.errors import Interrupted, Problem, UserError, WorkerDied
 from generator.digests import Digests
 from generator.output.manifest import Manifest, Output
 from generator.project import Project, variant_of
@@ -62,9 +65,10 @@ ORPHAN_POLL_SECONDS = 0.5  # where the kernel cannot kill a worker with its pare
 TICK_SECONDS = 0.5  # how often a progress line is refreshed while a build runs
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int, scratch: str) -> None:
     global _worker
     _worker = True
+    tempfile.tempdir = scratch  # WeasyPrint's font folders too: the command removes them, however a worker ends
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the command, which stops the workers (SIGTERM)
     signal.signal(signal.SIGTERM, _stop_now)
     _die_with(parent)
@@ -152,29 +156,74 @@ def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_d
     from concurrent.futures import ProcessPoolExecutor
 
     order = sorted(range(len(outputs)), key=lambda index: -cost(outputs[index])) if cost else range(len(outputs))
+    scratch = _scratch_folder()
     executor = ProcessPoolExecutor(max_workers=min(jobs, len(outputs)), mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_start, initargs=(os.getpid(),))
+                                   initializer=_worker_start, initargs=(os.getpid(), scratch))
     futures: dict = {}
     handed: set[int] = set()
+    running: set[int] = set()  # the outputs the workers were building at the last look
+
+    def tick(index: int) -> None:
+        running.clear()
+        running.update(other for other, future in futures.items() if future.running())
+        waiting(sum(future.done() for future in futures.values()), outputs[index])
+
+    def hand_finished() -> None:
+        for index in sorted(set(futures) - handed):
+            future = futures[index]
+            if future.done() and not future.cancelled() and future.exception() is None and not future.result().failure:
+                on_done(future.result())
+
     try:
         futures = {index: executor.submit(build_one, project, outputs[index], settings) for index in order}
         for index in range(len(outputs)):
-            done = _result(futures, index, lambda: waiting(sum(f.done() for f in futures.values()), outputs[index]))
+            done = _result(futures, index, lambda: tick(index))
             if done.failure:
                 raise WorkerError(f"{done.failure}, building {done.output.key(project)}")
             handed.add(index)  # first: a Ctrl-C while it is being reported must not report it twice
             on_done(done)
     except KeyboardInterrupt:
         _stop(executor)
-        for index in sorted(set(futures) - handed):
-            future = futures[index]
-            if future.done() and not future.cancelled() and future.exception() is None and not future.result().failure:
-                on_done(future.result())
+        hand_finished()
         raise
+    except BrokenProcessPool:  # a worker was killed (the OOM killer sends SIGKILL): not a bug of qrs
+        _stop(executor)
+        hand_finished()
+        lost = [outputs[index].key(project) for index in sorted(running - handed) or [min(set(futures) - handed)]]
+        raise WorkerDied(f"a worker process was killed while building {', '.join(lost)} (by the system: out of "
+                         f"memory?); nothing of {'it' if len(lost) == 1 else 'them'} was written, and the "
+                         f"{len(handed)} output(s) finished before are kept") from None
     except BaseException:
         _stop(executor)
         raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     executor.shutdown()
+
+
+SCRATCH_PREFIX = "qrs-build-"
+
+
+def _scratch_folder() -> str:
+    """A temporary folder for the workers, removed when the build ends. A build killed with kill -9 cannot remove
+    its own: the next build removes those whose command is gone."""
+    root = Path(tempfile.gettempdir())
+    for left in root.glob(f"{SCRATCH_PREFIX}*-*"):
+        pid = left.name[len(SCRATCH_PREFIX):].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)) and left.is_dir() and not left.is_symlink() \
+                and left.stat().st_uid == os.getuid():
+            shutil.rmtree(left, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _result(futures: dict, index: int, tick: Callable[[], None]) -> Done:

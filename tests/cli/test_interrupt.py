@@ -7,20 +7,31 @@ import hashlib
 import json
 import shutil
 import signal
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT, SOURCES
 
 HANG_GUARD_SECONDS = 120  # only so that a broken interrupt fails the test instead of hanging the suite
 
 
-def test_sigint_stops_a_build_keeping_only_finished_outputs(tmp_path):
+def parallel_build(tmp_path: Path) -> subprocess.Popen:
+    """`qrs --json build --all --rebuild --jobs 2` of the shipped sheets, its temporary files in tmp_path/tmp."""
     shutil.copytree(SOURCES, tmp_path / "sources")
+    (tmp_path / "tmp").mkdir()
+    return subprocess.Popen([sys.executable, "-m", "generator", "--json", "--sources", str(tmp_path / "sources"),
+                             "--build-dir", str(tmp_path / "build"), "build", "--all", "--rebuild", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "TMPDIR": str(tmp_path / "tmp")})
+
+
+def test_sigint_stops_a_build_keeping_only_finished_outputs(tmp_path):
     build = tmp_path / "build"
-    command = subprocess.Popen([sys.executable, "-m", "generator", "--json", "--sources", str(tmp_path / "sources"),
-                                "--build-dir", str(build), "build", "--all", "--rebuild", "--jobs", "2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    command = parallel_build(tmp_path)
     first = command.stdout.readline()  # the first output written: the build is well under way
     assert json.loads(first)["event"] == "wrote", first + command.stderr.read()
     command.send_signal(signal.SIGINT)
@@ -39,3 +50,50 @@ def test_sigint_stops_a_build_keeping_only_finished_outputs(tmp_path):
     assert stopped["event"] == "interrupted" and stopped["message"].startswith(f"interrupted: {len(recorded)} of ")
     assert "Traceback" not in errors, errors
     assert [path.name for path in build.rglob("*.tmp")] == []
+    assert list((tmp_path / "tmp").iterdir()) == []  # nor WeasyPrint's font folders (#35, point 5)
+
+
+def workers_of(pid: int) -> list[int]:
+    """The pool's worker processes of a command (Linux: /proc)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in children
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+            and b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes()]
+
+
+def test_a_worker_killed_by_the_system_is_said_and_loses_nothing(tmp_path):
+    """The OOM killer sends SIGKILL to a worker: the command says so, with the output(s) lost (#35, point 10)."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("finding a command's workers needs Linux's /proc")
+    build = tmp_path / "build"
+    command = parallel_build(tmp_path)
+    first = command.stdout.readline()
+    assert json.loads(first)["event"] == "wrote", first + command.stderr.read()
+    os.kill(workers_of(command.pid)[0], signal.SIGKILL)
+    rest, errors = command.communicate(timeout=HANG_GUARD_SECONDS)
+
+    assert command.returncode == 74, errors
+    died = [json.loads(line) for line in rest.splitlines() if '"environment"' in line]
+    assert died and died[0]["message"].startswith("error: a worker process was killed while building "), rest
+    assert "nothing of" in died[0]["message"] and "Traceback" not in errors and "bug" not in errors, errors
+    recorded = json.loads((build / ".qrs-manifest.json").read_text())["outputs"]
+    for key, entry in recorded.items():
+        assert hashlib.sha256((build / key).read_bytes()).hexdigest() == entry["pdf"], key
+    assert [path.name for path in build.rglob("*.tmp")] == []
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_the_temporary_folders_of_a_killed_build_are_removed_by_the_next(tmp_path, monkeypatch):
+    import tempfile
+
+    from generator.output import parallel
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = tmp_path / f"qrs-build-{dead.pid}-x1y2"
+    (left / "weasyprint-abc").mkdir(parents=True)
+    mine = tmp_path / f"qrs-build-{os.getpid()}-a1b2"  # a build of a process still running: not touched
+    mine.mkdir()
+    made = Path(parallel._scratch_folder())
+    assert not left.exists() and mine.is_dir() and made.is_dir() and made.parent == tmp_path

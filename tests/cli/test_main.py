@@ -115,3 +115,12 @@ def test_an_id_with_a_line_break_is_not_an_id(tmp_path):
     built = run_qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path / "build"), "build", "every-block\n@HEAD")
     assert built.returncode == 2 and "'every-block\\n' is not a sheet id" in built.stderr, built
     assert not (tmp_path / "build").exists() or not any((tmp_path / "build").glob("*.pdf"))
+
+
+def test_a_reader_that_stops_reading_is_no_error():
+    """`qrs list | head -1` (#35, point 11): the pipe closed early; qrs stops quietly, exit code 0."""
+    read, write = os.pipe()
+    os.close(read)
+    done = subprocess.run([sys.executable, "-m", "generator", "list"], stdout=write, stderr=subprocess.PIPE, cwd=ROOT)
+    os.close(write)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
