@@ -38,6 +38,7 @@ from generator.errors import Problem, UserError
 from generator.project import PACKAGE_ROOT, SHEET_ID, Project
 
 NAME = ".qrs-manifest.json"
+MAX_BYTES = 64 * 1024 * 1024  # about 300,000 outputs
 FORMAT = 1
 KEPT_OPTIONS = 32  # option digests remembered (see options_digest)
 
@@ -165,10 +166,21 @@ class Manifest:
 
     @classmethod
     def read(cls, path: Path) -> "Manifest":
+        """The manifest qrs wrote, its entries checked; one that is not (malformed, too deep, too large) is ignored
+        with a warning and its outputs are built again. A link out of the build folder, a device or a named pipe
+        where it goes is refused by name (reading /dev/zero would never end; qrs writes nothing through a link)."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = files.read_regular(path, MAX_BYTES, "the build manifest", confined=True).decode("utf-8")
+            data = json.loads(text)
+        except FileNotFoundError:
             return cls(path)
+        except UserError:
+            if path.is_symlink() or not path.is_file():
+                raise
+            return cls(path, dropped=[f"{path}: larger than {MAX_BYTES} bytes: ignored (every output is rebuilt)"])
+        except (OSError, ValueError, RecursionError) as error:  # RecursionError: JSON nested too deep
+            return cls(path, dropped=[f"{path}: not a manifest qrs wrote ({type(error).__name__}): ignored "
+                                      "(every output is rebuilt)"])
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return cls(path)
         found = cls(path)

@@ -96,7 +96,7 @@ class Model(BaseModel):
 CharacteristicId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
 Aliases = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=60)]], Field(max_length=20)]
 
-EditionNumber = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$")]
+EditionNumber = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$", max_length=20)]  # 2.1, 1.10.3
 
 
 def edition_key(edition: str) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ small file, so that these tests are about which outputs are built; test_parallel
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -27,6 +28,7 @@ from generator.report import Reporter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SOURCES = ROOT / "sources"
+FIXTURES = ROOT / "tests" / "fixtures"
 SETTINGS = dict(paper=None, allow_fallback=False)  # pipeline.BuildOptions' fields (the others by default)
 
 
@@ -263,6 +265,32 @@ def test_a_wrong_typed_manifest_entry_is_dropped_with_a_warning_and_rebuilt(proj
     assert sorted(built) == sorted(bad)  # the others stay up to date
     assert run(project, built) == set()  # the entries written again are good ones
     assert "warning" not in capsys.readouterr().err
+
+
+def test_a_manifest_nested_too_deep_is_ignored_and_every_output_rebuilt(tmp_path, capsys):
+    """JSON nested 100,000 deep made every build fail until the file was deleted (#35, point 9)."""
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / manifest.NAME).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    found = manifest.Manifest.read(build / manifest.NAME)
+    assert found.outputs == {} and found.dropped == [
+        f"{build / manifest.NAME}: not a manifest qrs wrote (RecursionError): ignored (every output is rebuilt)"]
+
+
+@pytest.mark.parametrize("planted", ["/dev/zero", "fifo"])
+def test_a_manifest_that_is_a_device_or_a_pipe_is_refused_at_once(tmp_path, planted):
+    """A link from the manifest to /dev/zero read 8.6 GB in 20 s; to a FIFO it hung (#35, point 9). In a process of
+    its own, so that a regression hangs that process, not the test worker."""
+    build = tmp_path / "build"
+    build.mkdir()
+    if planted == "fifo":
+        os.mkfifo(build / manifest.NAME)
+    else:
+        (build / manifest.NAME).symlink_to(planted)
+    done = subprocess.run([sys.executable, "-m", "generator", "--sources", str(FIXTURES), "--build-dir", str(build),
+                           "build", "every-block"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2 and f"{build / manifest.NAME}:1:1: this is " in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def main_ok(args: list[str]) -> None:
