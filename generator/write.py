@@ -51,8 +51,12 @@ def atomically(path: Path, content: bytes, overwrite: bool = True) -> None:
     and FileExistsError says so. A link to a file outside the target's folder is refused (UserError)."""
     global _writing
     target = destination(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as error:  # a read-only folder: named as the user knows it, not as the temporary file
+        error.filename, error.filename2 = str(target), None
+        raise
     _writing = Path(temporary)
     try:
         os.chmod(temporary, FILE_MODE)  # mkstemp makes it 0600: readable by its owner only

@@ -201,6 +201,22 @@ def test_a_permission_denied_is_reported_with_its_path(tmp_path, monkeypatch, ca
     assert [path.name for path in build.rglob("*.tmp")] == []
 
 
+def test_a_read_only_build_folder_is_named_by_the_output_not_the_temporary_file(tmp_path, monkeypatch, capsys):
+    """A read-only folder refuses the temporary file first (#35, point 18): the message names the output."""
+    build = _edited_copy(tmp_path, ("every-block",))
+
+    def refuse(dir, prefix, suffix):
+        raise PermissionError(13, "Permission denied", str(Path(dir) / f"{prefix}k2j4.tmp"))
+
+    monkeypatch.setattr(write.tempfile, "mkstemp", refuse)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--sources", str(tmp_path / "sources"), "--build-dir", str(build), "build", "--jobs", "1"])
+    assert stopped.value.code == 74
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {build / 'every-block.fr.pdf'}: Permission denied (the disk"), err
+    assert ".tmp" not in err
+
+
 # --- a folder on the way that is a link out of its own folder (#35, point 2) ---------------------------------------
 
 

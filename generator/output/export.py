@@ -54,7 +54,7 @@ def export(project: Project, source: Path, lang: str, form: str, dpi: int = DEFA
     count = preview.page_count(pdf)
     missing = [number for number in pages if number > count]
     if missing:
-        raise ExportError(f"{pdf.name} has {count} page(s): no page {', '.join(map(str, missing))}")
+        raise UserError.at(pdf, 0, 0, f"it has {count} page(s): no page {', '.join(map(str, missing))}")
     stem = f"{source.stem}.{lang}"
     out = folder(project, handout)
     wanted = pages or tuple(range(1, count + 1))
