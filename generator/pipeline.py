@@ -157,7 +157,7 @@ def composed_handout(project: Project, path: Path, lang: str, options: BuildOpti
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, untranslated = translations.translated_pair(project, located, handout, sheet_located, sheet, lang, options.allow_fallback)
     composed = handouts.compose(handout, sheet, words.ui_words(project, lang, options.allow_fallback))
-    composed.mark_fallback_of(handout, sheet)  # the canonical texts either printed are marked as such
+    composed.mark_fallback_of(*(document for document in (handout, sheet) if document))  # canonical texts printed
     _glyph_problems(composed, _handout_problem(located))
     return located, composed, untranslated
 

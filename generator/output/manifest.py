@@ -79,8 +79,8 @@ class Output:
         words = project.ui_catalogues(self.lang)[0]  # the templates' words beside the sources (the others are shared)
         if self.kind == "sheet":
             return [self.source, project.sources / "i18n" / f"{self.name}.{self.lang}.po", words]
-        return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po",
-                project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po", words]
+        sheet = [project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po"]
+        return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po", *(sheet if self.sheet else []), words]
 
 
 def _package_folder(name: str) -> Path | None:
@@ -248,8 +248,8 @@ def _plan_flaw(entry) -> str | None:
         return f"expected an object, found {type(entry).__name__}"
     if not isinstance(entry.get("source"), str):
         return "'source' is not a digest"
-    if not isinstance(entry.get("sheet"), str) or not SHEET_ID.match(entry["sheet"]):
-        return "'sheet' is not a sheet id"
+    if not isinstance(entry.get("sheet"), str) or (entry["sheet"] and not SHEET_ID.match(entry["sheet"])):
+        return "'sheet' is not a sheet id"  # "" is a handout without a sheet
     languages = entry.get("languages")
     if not isinstance(languages, list) or not languages or not all(isinstance(code, str) and _LANGUAGE_CODE.match(code)
                                                                    for code in languages):
@@ -305,7 +305,7 @@ def handout_plan(project: Project, path: Path, manifest: Manifest, digests: Dige
     from generator import pipeline
 
     handout = pipeline.load_handout(project, path)[1]
-    return {"source": digests.file(path), "sheet": handout.sheet, "languages": list(handout.outputs)}, True
+    return {"source": digests.file(path), "sheet": handout.sheet or "", "languages": list(handout.outputs)}, True
 
 
 def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: tuple[str, ...],

@@ -39,19 +39,22 @@ from generator.errors import UserError
 from generator.load import Located, load_file
 from generator.project import Project
 from generator.schema import glyphs
+from generator.schema.handout_profiles import compose_alone, glossary, keywords_of, profile_blocks, profile_findings
 from generator.schema.validate import keyword_index, load, markup_findings, mentioned_keywords, parse
 
 
-def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Located, Sheet]:
-    """A handout checked against its sheet, with both located sources."""
+def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Located | None, Sheet | None]:
+    """A handout checked against its sheet, with both located sources (None, None for a handout without a sheet)."""
     located = load_file(path)
     handout = parse(located, Handout)
-    sheet_path = project.sources / f"{handout.sheet}.yaml"
-    if not sheet_path.is_file():
-        raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
-    sheet_located, sheet = load(sheet_path)
-    keywords = keyword_index(sheet)
-    found = [*findings(handout, sheet), *markup_findings(handout, keywords, sheet.result_names()),
+    sheet_located, sheet = None, None
+    if handout.sheet is not None:
+        sheet_path = project.sources / f"{handout.sheet}.yaml"
+        if not sheet_path.is_file():
+            raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
+        sheet_located, sheet = load(sheet_path)
+    keywords = keyword_index(Sheet.model_construct(keywords=keywords_of(handout, sheet)))
+    found = [*findings(handout, sheet), *markup_findings(handout, keywords, sheet.result_names() if sheet else {}),
              *glyphs.glyph_findings(handout, handout.lang, keywords)]
     if handout.handout != path.stem:
         found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
@@ -60,12 +63,17 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
     return located, handout, sheet_located, sheet
 
 
-def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
-    """Every name in the handout that its sheet does not define, as (path in the handout, message)."""
+def findings(handout: Handout, sheet: Sheet | None) -> Iterator[Finding]:
+    """Every name in the handout that its sheet (or, without one, the handout itself) does not define, as (path in
+    the handout, message)."""
     yield from _duplicate_units(handout)
-    saves = saves_block(sheet)
-    rows = row_index(sheet)
-    keywords = keyword_index(sheet)
+    yield from profile_findings(handout)
+    own_sheet = Sheet.model_construct(sheet=handout.handout, characteristics=handout.characteristics, keywords=[],
+                                      sections=[])
+    saves = saves_block(sheet) if sheet else None
+    rows = row_index(sheet) if sheet else {}
+    keywords = keyword_index(Sheet.model_construct(keywords=keywords_of(handout, sheet)))
+    sheet = sheet or own_sheet
     own = {weapon.id for weapon in handout.weapons}
     for w, weapon in enumerate(handout.weapons):
         if weapon.id in rows:
@@ -85,7 +93,7 @@ def findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
                 yield here + ("weapons", w), f"'{ref}' is a row of several tables: write {tables}"
         yield from _armour_findings(unit, saves, here)
         for r, rule in enumerate(unit.rules):
-            if rule.casefold() not in keywords:
+            if rule.casefold() not in keywords and rule not in keywords:
                 yield here + ("rules", r), f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}"
     parts = {section.id for section in sheet.sections} | {block.id for block in sheet.blocks()} | {
         group.id for section in sheet.sections for group in section.groups}
@@ -116,6 +124,10 @@ def _duplicate_units(handout: Handout) -> Iterator[Finding]:
 
 def _profile_findings(unit: HandoutUnit, sheet: Sheet, here: tuple) -> Iterator[Finding]:
     wanted = [characteristic.id for characteristic in sheet.characteristics]
+    if not wanted and not sheet.sections:  # a handout without a sheet, nor characteristics of its own
+        if unit.profile:
+            yield here + ("profile",), "the handout has no characteristics: give them, or leave the profile out"
+        return
     if not wanted:
         yield here + ("profile",), f"the sheet '{sheet.sheet}' declares no characteristics for profiles"
         return
@@ -166,8 +178,11 @@ def row_index(sheet: Sheet) -> dict[str, list[tuple[TableBlock, int]]]:
 # --- composition ----------------------------------------------------------------------------
 
 
-def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
-    """The handout as a sheet: roster, equipment, special rules, chosen sections (both in one language)."""
+def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> Sheet:
+    """The handout as a sheet: roster, equipment, special rules, chosen sections (both in one language); without a
+    sheet, the units and the tables of what they carry alone."""
+    if sheet is None:
+        return compose_alone(handout, words)
     saves = saves_block(sheet)
     used_rows = _used_rows(handout, sheet)
     worn = {ref for unit in handout.units for ref in unit.armour}
@@ -194,11 +209,12 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
         if block.id not in chosen_ids and (block.id in used_rows or (block is saves and worn))
     ]
     sections = [Section(id="handout-units", title=words["units"], blocks=[_roster(handout, sheet, saves, words)])]
-    if equipment:
-        sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
+    own_equipment, own_abilities = profile_blocks(handout)
+    if equipment or own_equipment:
+        sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment + own_equipment))
     army_rules = special_rules(handout, sheet, equipment)
     printed = chosen_ids | {block.id for block in equipment}
-    rules = _rules_blocks(army_rules, sheet, printed)
+    rules = _rules_blocks(army_rules, sheet, printed) + own_abilities + glossary(handout)
     rules += _where_rules_act(army_rules, sheet, handout, printed | {block.id for block in rules}, index)
     if rules:
         sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
@@ -212,7 +228,7 @@ def compose(handout: Handout, sheet: Sheet, words: dict[str, str]) -> Sheet:
     return Sheet(
         sheet=handout.handout, game=sheet.game, title=handout.army, subtitle=handout.subtitle or sheet.title,
         lang=sheet.lang, edition=sheet.edition, date=sheet.date, credits=sheet.credits,
-        accent=handout.accent or sheet.accent, paper=handout.paper, keywords=sheet.keywords,
+        accent=handout.accent or sheet.accent, paper=handout.paper, keywords=keywords_of(handout, sheet),
         characteristics=sheet.characteristics, column_sets=sheet.column_sets, sections=sections,
     )
 
@@ -355,7 +371,9 @@ def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: Saves
     if moved is not None:
         profile[moved[0]] = noted(str(moved[1]), words["move_derived"])
     save = _save_shown(saves, unit.armour)
-    if any(own[ref].two_handed for ref in unit.weapons if ref in own):
+    if unit.save:  # the roster's own save, or "?": the sheet could not derive it
+        save = noted(unit.save, unit.save_note) if unit.save_note else unit.save
+    elif any(own[ref].two_handed for ref in unit.weapons if ref in own):
         close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
         save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
     rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
@@ -429,7 +447,7 @@ def special_rules(handout: Handout, sheet: Sheet, equipment: list[Block]) -> lis
     index = keyword_index(sheet)
     texts = [text for block in equipment for _, text in prose(block)]
     texts += [unit.equipment for unit in handout.units if unit.equipment] + [weapon.name for weapon in handout.weapons]
-    wanted = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules}
+    wanted = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules if rule.casefold() in index}
     wanted |= mentioned_keywords(texts, index)
     frontier = set(wanted)
     while frontier:

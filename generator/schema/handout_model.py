@@ -8,7 +8,10 @@ from pydantic import Field, StringConstraints, model_validator
 
 from generator.schema.base import (TRANSLATABLE, Accent, CharacteristicId, Date, Id, LanguageCode, Model,
                                    OptionalText, RowRef, Text)
-from generator.schema.sheet import Document, Paper
+from generator.schema.sheet import Characteristic, Document, Keyword, Paper
+
+MAX_UNITS = 200  # a 3,000-point horde army has some 40 units; a roster of single models (Kill Team) fewer than 30
+MAX_COUNT = 10_000  # models in one unit
 
 
 class HandoutWeapon(Model):
@@ -25,13 +28,32 @@ class HandoutWeapon(Model):
 Points = Annotated[str, StringConstraints(pattern=r"^\d{1,6}(\.\d{1,2})?$")]
 
 
+class ProfileType(Model):
+    """A kind of profile a roster gives its units (Ranged Weapons, Abilities): printed as a table, one column a
+    characteristic, as the roster names them."""
+
+    id: Id
+    name: Text
+    characteristics: Annotated[list[Text], Field(min_length=1, max_length=11)]
+
+
+class UnitProfile(Model):
+    """One profile of a unit (a weapon, an ability, a champion's line): a row of its type's table."""
+
+    type: Id = Field(description="The id of one of the handout's profile_types.")
+    name: Text
+    values: Annotated[list[OptionalText], Field(max_length=11)] = Field(
+        description="One value for each of its type's characteristics, in order.")
+
+
 class HandoutUnit(Model):
     """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
 
     id: Id
     name: Text
     profile: dict[Annotated[str, StringConstraints(max_length=12)], Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE]] = Field(
-        description="A value for each of the sheet's characteristics, by id: {M: '4', WS: '3', …}.")
+        default_factory=dict, description="A value for each of the sheet's characteristics (or the handout's own), "
+                                          "by id: {M: '4', WS: '3', …}.")
     weapons: list[RowRef] = Field(default_factory=list, description="Rows of the sheet's tables, or the handout's "
                                                                     "own weapons, by id.")
     armour: list[Id] = Field(default_factory=list, description="Items of the sheet's saves table, by id.")
@@ -40,16 +62,25 @@ class HandoutUnit(Model):
         default_factory=list, description="The sheet's keywords, by id or term.")
     other_rules: OptionalText | None = Field(None, description="Special rules the sheet does not define, "
                                                                 "printed as written.")
-    count: Annotated[int, Field(ge=1, le=1000)] | None = Field(None, description="How many models: printed before "
-                                                                                "the name.")
+    count: Annotated[int, Field(ge=1, le=MAX_COUNT)] | None = Field(None, description="How many models: printed "
+                                                                                     "before the name.")
     points: Points | None = Field(None, description="What the unit costs, printed beside its name.")
+    save: Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE] | None = Field(
+        None, description="The save printed instead of the one derived through the sheet's saves table: the "
+                          "roster's own (Sv 3+), or ? when its armour is not the sheet's.")
+    save_note: OptionalText | None = Field(None, description="A footnote to the save: what was not understood.")
+    profiles: Annotated[list[UnitProfile], Field(max_length=100)] = Field(
+        default_factory=list, description="Its other profiles (weapons, abilities, other models), printed in a "
+                                          "table for each of the handout's profile_types.")
 
 
 class Handout(Document):
     """A one-army handout: its units and only the parts of a sheet they use. The root of a handout file."""
 
     handout: Id
-    sheet: Id = Field(description="The sheet (file name in sources/, without .yaml) the handout draws on.")
+    sheet: Id | None = Field(None, description="The sheet (file name in sources/, without .yaml) the handout draws "
+                                               "on; none: the handout prints what its units carry and nothing more.")
+    game: OptionalText | None = Field(None, description="Without a sheet: the game's name, printed under the army.")
     army: Text
     subtitle: OptionalText | None = None
     lang: LanguageCode = Field(description="The language the handout is written in.")
@@ -62,7 +93,16 @@ class Handout(Document):
     kept: list[Id] | None = Field(None, alias="except", description="With exclude: blocks of the excluded sections "
                                                                     "to print all the same.")
     weapons: list[HandoutWeapon] = Field(default_factory=list, description="The army's weapons the sheet has no row for.")
-    units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=60)]
+    characteristics: Annotated[list[Characteristic], Field(max_length=16)] = Field(
+        default_factory=list, description="Without a sheet: the units' profile, as the roster names it.")
+    keywords: Annotated[list[Keyword], Field(max_length=500)] = Field(
+        default_factory=list, description="Special rules of the army with their texts, printed in a glossary: "
+                                          "units name them in rules, by id or term.")
+    profile_types: Annotated[list[ProfileType], Field(max_length=60)] = Field(
+        default_factory=list, description="The kinds of the units' profiles, each printed as a table.")
+    as_written: bool = Field(False, description="true: the handout's own words (a roster's) print as written in "
+                                                "every language; it has no catalogue.")
+    units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=MAX_UNITS)]
     points: Points | None = Field(None, description="The army's total points, printed under its units.")
     untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
         default_factory=list, description="Names printed as they are in every language (a roster's own unit names): "
@@ -74,6 +114,10 @@ class Handout(Document):
             raise ValueError("give include (sections to print) or exclude (sections to leave out), not both")
         if self.kept is not None and self.exclude is None:
             raise ValueError("except keeps blocks of excluded sections: give it with exclude (or name the blocks in include)")
+        if self.sheet is None and (self.include or self.exclude or self.kept):
+            raise ValueError("include, exclude and except name parts of a sheet: give the sheet, or leave them out")
+        if self.sheet is not None and self.characteristics:
+            raise ValueError("characteristics are the sheet's: give them only to a handout without a sheet")
         return self
 
     @property

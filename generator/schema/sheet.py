@@ -120,6 +120,9 @@ class Sheet(Document):
 
     sheet: Id
     game: Text
+    game_names: Aliases = Field(default_factory=list, description="The game names rosters give this sheet's game "
+                                                                "(gameSystemName: Warhammer Fantasy 8th ed): qrs "
+                                                                "handout import picks the sheet by them.")
     title: Text
     subtitle: OptionalText | None = None
     lang: LanguageCode

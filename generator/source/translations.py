@@ -95,15 +95,16 @@ def check_handout(project: Project, path: Path, languages: tuple[str, ...] = (),
         raise UserError(problems)
 
 
-def translated_pair(project: Project, located: Located, handout: Handout, sheet_located: Located, sheet: Sheet,
+def translated_pair(project: Project, located: Located, handout: Handout, sheet_located: Located | None, sheet: Sheet | None,
                      lang: str, allow_fallback: bool) -> tuple[Handout, Sheet, int]:
-    """The handout and its sheet in one language, and how many strings fell back to the canonical text."""
+    """The handout and its sheet (if it has one) in one language, and how many strings fell back to the canonical
+    text. A handout whose words are a roster's (as_written) prints them as written: it has no catalogue."""
     untranslated = 0
-    if lang != sheet.lang:
+    if sheet is not None and lang != sheet.lang:
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         sheet, missing = i18n.translate(sheet_located, sheet, lang, catalogue, allow_fallback)
         untranslated += missing
-    if lang != handout.lang:
+    if lang != handout.lang and not handout.as_written:
         catalogue = i18n.catalogue_path(project.handouts, handout.handout, lang)
         handout, missing = i18n.translate(located, handout, lang, catalogue, allow_fallback)
         untranslated += missing
@@ -114,9 +115,11 @@ def update_handout_translations(project: Project, path: Path, languages: tuple[s
     """Create or refresh a handout's catalogues (the given languages, or those it is printed in)."""
     located, handout, _, _ = load_handout(project, path)
     results = []
+    if handout.as_written:
+        return []  # a roster's words print as written: nothing to translate
     for lang in languages or [lang for lang in handout.outputs if lang != handout.lang]:
         catalogue = i18n.catalogue_path(project.handouts, handout.handout, lang)
-        sheet_catalogue = i18n.catalogue_path(project.sources, handout.sheet, lang)
-        memory = [i18n.read(sheet_catalogue)] if sheet_catalogue.is_file() else []
+        sheet_catalogue = i18n.catalogue_path(project.sources, handout.sheet, lang) if handout.sheet else None
+        memory = [i18n.read(sheet_catalogue)] if sheet_catalogue and sheet_catalogue.is_file() else []
         results.append((catalogue, i18n.update(located, handout, lang, catalogue, memory)))
     return results

@@ -119,21 +119,21 @@ def test_names_are_matched_through_the_sheet_aliases_ids_and_original_terms(sour
     assert "profile: {M: '3', WS: '4', BS: '5', S: '4'" in written  # ST through S's alias, LD as Ld
     assert "armour: [light-armour]" in written and "armour: [heavy-armour]" in written  # Light/Heavy Armour
     assert qrs(sources, "handout", "import", str(ROSTERS / "ork-boyz.rosz"), "--sheet", "shadow-war").returncode == 0
-    assert "rules: [contre-attaque]" in (sources / "handouts" / "ork-boyz.yaml").read_text()  # Counter-attack
+    boss = yaml.safe_load((sources / "handouts" / "ork-boyz.yaml").read_text())["units"][0]
+    assert boss["rules"][0] == "contre-attaque"  # Counter-attack: the sheet's keyword; the others, the roster's own
 
 
 UNMATCHED_MINERS = """\
-{roster}: 6 element(s) match nothing of the sheet 'warhammer', kept as written:
-unit 'Master Engineer': equipment 'Hand Weapon' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
-unit 'Master Engineer': equipment 'Dwarf Handgun' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
-unit 'Master Engineer': rule 'Entrenchment' matches no keyword of the sheet (by id, term or original term)
-unit 'Miners': equipment 'Pick' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
-unit 'Miners': equipment 'Hand Weapon' matches no row of the sheet's tables, nor any item of its saves table (by id, name or alias)
-unit 'Miners': rule 'Stubborn' matches no keyword of the sheet (by id, term or original term)
+{roster}: 5 name(s) match nothing of the sheet 'warhammer', printed as the roster has them:
+equipment 'Hand Weapon' ('Master Engineer', 'Miners'): no row of the sheet's tables, nor item of its saves table, by id, name or alias: printed as written
+equipment 'Dwarf Handgun' ('Master Engineer'): no row of the sheet's tables, nor item of its saves table, by id, name or alias: printed as written
+rule 'Entrenchment' ('Master Engineer'): no keyword of the sheet, by id, term or original term: printed with the roster's text
+equipment 'Pick' ('Miners'): no row of the sheet's tables, nor item of its saves table, by id, name or alias: printed as written
+rule 'Stubborn' ('Miners'): no keyword of the sheet, by id, term or original term: printed with the roster's text
 """
 
 
-def test_the_unmatched_report_names_each_element_and_what_was_tried(sources):
+def test_the_unmatched_report_names_each_name_once_with_its_units_and_what_was_tried(sources):
     result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer")
     assert result.returncode == 0
     assert result.stderr == UNMATCHED_MINERS.format(roster=ROSTERS / "dwarf-miners.ros")
@@ -143,8 +143,8 @@ def test_strict_makes_anything_unmatched_an_error_and_writes_nothing(sources):
     before = sorted((sources / "handouts").rglob("*"))
     result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer", "--strict")
     assert result.returncode == 2
-    assert "dwarf-miners.ros: unit 'Miners': rule 'Stubborn' matches no keyword" in result.stderr
-    assert "6 problem(s) found" in result.stderr and "Traceback" not in result.stderr
+    assert "dwarf-miners.ros: rule 'Stubborn' ('Miners'): no keyword of the sheet" in result.stderr
+    assert "5 problem(s) found" in result.stderr and "Traceback" not in result.stderr
     assert sorted((sources / "handouts").rglob("*")) == before
 
 
@@ -196,7 +196,8 @@ def test_a_roster_without_units_is_refused(sources, tmp_path):
                      '<forces><force name="Army"><selections/></force></forces></roster>\n')
     result = qrs(sources, "handout", "import", str(empty), "--sheet", "warhammer")
     assert result.returncode == 2
-    assert f"{empty}:1:1: no selection of type unit or model in any force: expected at least one unit" in result.stderr
+    assert (f"{empty}:1:1: no unit in any force: expected at least one selection typed unit or model, or carrying "
+            "a model's profile") in result.stderr
     assert not (sources / "handouts" / "empty.yaml").exists()
 
 
@@ -216,11 +217,11 @@ def test_weapons_match_table_rows_by_id_first_cell_or_alias():
     from generator.source.roster import handout_of
 
     _, wab2 = pipeline.load(ROOT / "sources" / "wab2.yaml")
-    for name in ("Longbow", "Arc long", "longbow"):
+    for name in ("Longbow", "Arc long", "longbow", "Longbows", "LONGBOW (FAQ'ed)", "3 - Longbow"):
         made = handout_of(longbowmen([name]), "army.ros", wab2, "english", ["fr"])
         assert made.handout["units"][0]["weapons"] == ["longbow"], name
         assert [str(item) for item in made.unmatched] == [  # the roster gives WS only
-            f"unit 'Longbowmen': sheet characteristic '{key}' matches no value of the roster's profile (printed as '-')"
+            f"sheet characteristic '{key}' ('Longbowmen'): no value in the roster's stat line: printed as '-'"
             for key in ["M", "BS", "S", "T", "W", "I", "A", "Ld"]]
     assert made.handout["units"][0]["profile"] == {key: "3" if key == "WS" else "-" for key in
                                                    ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]}
@@ -272,7 +273,8 @@ def test_with_json_each_unmatched_element_is_an_event(sources):
     result = qrs(sources, "--json", "handout", "import", str(ROSTERS / "ork-boyz.rosz"), "--sheet", "shadow-war")
     assert result.returncode == 0 and result.stderr == ""
     events = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [event["event"] for event in events] == ["unmatched"] * 6 + ["wrote"]
+    assert [event["event"] for event in events] == ["unmatched"] * 5 + ["wrote"]
     assert events[0] == {"event": "unmatched", "roster": f"{ROSTERS / 'ork-boyz.rosz'}:ork-boyz.ros",
-                         "unit": "Boss Nob", "kind": "equipment", "name": "Slugga",
-                         "tried": "row of the sheet's tables, nor any item of its saves table (by id, name or alias)"}
+                         "units": ["Boss Nob"], "kind": "equipment", "name": "Slugga",
+                         "tried": "no row of the sheet's tables, nor item of its saves table, by id, name or alias: "
+                                  "printed as written"}
