@@ -107,6 +107,11 @@ class State:
         with self.lock:
             return self.pdfs.get(key)
 
+    def drawn(self) -> set[str]:
+        """The names of every image on the page: the only files of the preview folder the server sends."""
+        with self.lock:
+            return {name for names in self.pages.values() for name in names}
+
     def snapshot(self) -> tuple[int, dict[str, list[str]], list[str]]:
         with self.lock:
             return self.version, {key: list(value) for key, value in self.pages.items()}, list(self.problems)
@@ -275,13 +280,16 @@ def page(state: State) -> str:
     return PAGE.format(problems=shown, sheets=sheets, version=version)
 
 
-def served_file(folder: Path, request_path: str) -> Path | None:
-    """The file a /files/<name> request names, if it is a file directly inside `folder`; else None."""
+def served_file(folder: Path, request_path: str, drawn: set[str] | None = None) -> Path | None:
+    """The file a /files/<name> request names, if it is a file directly inside `folder` and one of the images
+    this watch drew (`drawn`: another file put in build/preview/ is not served); else None."""
     path = urlsplit(request_path).path
     if not path.startswith("/files/"):
         return None
     name = unquote(path[len("/files/"):])
     if not name or name.startswith(".") or any(char in name for char in "/\\\0"):
+        return None
+    if drawn is not None and name not in drawn:
         return None
     root = folder.resolve()
     target = (root / name).resolve()
@@ -292,6 +300,7 @@ def served_file(folder: Path, request_path: str) -> Path | None:
 
 class Handler(BaseHTTPRequestHandler):
     server: "PreviewServer"
+    timeout = 10  # seconds a connection may stay silent: a slow client does not hold its thread for ever
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         path = urlsplit(self.path).path
@@ -305,7 +314,7 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, "application/json", json.dumps(state).encode())
         elif path.startswith("/pdf/") and (built := self.server.state.pdf(unquote(path[len("/pdf/"):]))):
             self._send(HTTPStatus.OK, "application/pdf", built.read_bytes())  # only a PDF this watch built
-        elif (target := served_file(self.server.folder, self.path)) is not None:
+        elif (target := served_file(self.server.folder, self.path, self.server.state.drawn())) is not None:
             kind = {".png": "image/png", ".pdf": "application/pdf"}.get(target.suffix, "application/octet-stream")
             self._send(HTTPStatus.OK, kind, target.read_bytes())
         else:
@@ -342,13 +351,30 @@ def _is_ip_address(name: str) -> bool:
     return True
 
 
+MAX_CONNECTIONS = 32  # at once: a browser opens a few; more are closed at once instead of holding a thread each
+
+
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = MAX_CONNECTIONS
+
+    def process_request(self, request, client_address) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
     def __init__(self, address, folder: Path, state: State):
         self.folder = folder
         self.state = state
         self.host_name = address[0].lower()  # the name given with --host, answered as Host too
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)

@@ -241,3 +241,54 @@ def test_a_translators_save_shows_the_translation(tmp_path):
     catalogue = project.sources / "i18n" / "shadow-war.en.po"
     assert watcher.changed([catalogue]) == []
     assert sorted(watcher.state.snapshot()[1]) == ["shadow-war.en", "shadow-war.fr"]
+
+
+def test_the_server_sends_only_the_images_it_drew(tmp_path):
+    """A file put in build/preview/ by something else is not served (#35, point 21)."""
+    folder = tmp_path / "preview"
+    folder.mkdir()
+    (folder / "wab2.fr-1.png").write_bytes(b"\x89PNG drawn")
+    (folder / "notes.png").write_bytes(b"put there by hand")
+    assert watch.served_file(folder, "/files/notes.png", {"wab2.fr-1.png"}) is None
+    assert watch.served_file(folder, "/files/wab2.fr-1.png", {"wab2.fr-1.png"}) == (folder / "wab2.fr-1.png").resolve()
+    state = watch.State()
+    state.update({"wab2.fr": ["wab2.fr-1.png"]}, [])
+    server = watch.serve(folder, state, port=0)
+    try:
+        for name, status in (("wab2.fr-1.png", 200), ("notes.png", 404)):
+            connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+            connection.request("GET", f"/files/{name}")
+            assert connection.getresponse().status == status, name
+            connection.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_silent_connections_are_closed_and_bounded(tmp_path, monkeypatch):
+    """3,000 slow connections once held 3,000 threads open (#35, point 21): a silent one is closed after the
+    handler's timeout, and past MAX_CONNECTIONS at once a connection is closed at once."""
+    import socket
+    import threading
+
+    monkeypatch.setattr(watch.Handler, "timeout", 0.5)
+    state = watch.State()
+    server = watch.serve(tmp_path / "preview", state, port=0)
+    port = server.server_address[1]
+    silent = []
+    try:
+        before = threading.active_count()
+        for _ in range(watch.MAX_CONNECTIONS + 20):
+            silent.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        for connection in silent:  # each is closed by the server: an empty read, not a wait of 10 s
+            assert connection.recv(1) == b""
+        assert threading.active_count() <= before + watch.MAX_CONNECTIONS
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/version")
+        assert connection.getresponse().status == 200
+        connection.close()
+    finally:
+        for connection in silent:
+            connection.close()
+        server.shutdown()
+        server.server_close()
