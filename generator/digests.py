@@ -10,6 +10,8 @@ from generator import files
 from generator.errors import UserError
 
 ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not written yet)
+# A file over the limit of its kind is not read to be hashed: it is ABSENT, and the build refuses it by its size.
+LIMITS = {".po": files.MAX_CATALOGUE_BYTES}
 
 
 class Digests:
@@ -21,7 +23,7 @@ class Digests:
     def file(self, path: Path) -> str:
         if path not in self.known:
             try:
-                self.known[path] = hashlib.sha256(files.read_regular(path)).hexdigest()
+                self.known[path] = hashlib.sha256(files.read_regular(path, LIMITS.get(path.suffix))).hexdigest()
             except (FileNotFoundError, NotADirectoryError, UserError):  # not a file: the build says so
                 self.known[path] = ABSENT
         return self.known[path]

@@ -188,6 +188,16 @@ def refuse_unprintable(path: Path, text: str) -> None:
         raise UserError.at(path, line, column, f"the {what} U+{ord(unprintable.group()):04X} {effect} and is not allowed: delete it")
 
 
+def unprintable_in_value(text: str) -> tuple[int, str] | None:
+    """The offset of the first character a value may not hold, even typed as an escape ("\\a", "\\u2028"), and what
+    it is ("the control character U+0007, which does not print"); None if every character may be printed."""
+    control = _CONTROL.search(text)
+    if control is None:
+        return None
+    what, effect = _kind_of(control.group())
+    return control.start(), f"the {what} U+{ord(control.group()):04X}, which {effect}"
+
+
 def _kind_of(char: str) -> tuple[str, str]:
     """What a refused character is, and why it is refused."""
     if char in _SEPARATORS:
@@ -272,10 +282,9 @@ def _to_data(path: Path, node: Node, problems: list[Problem]) -> Any:
 
 def _scalar(node: ScalarNode, here) -> Any:
     text = node.value
-    control = _CONTROL.search(text)
-    if control:  # typed as an escape in a quoted value ("\a", "\x1b", "\0"): it would not print
-        what, effect = _kind_of(control.group())
-        here(node, f"the value contains the {what} U+{ord(control.group()):04X}, which {effect}: remove it")
+    unprintable = unprintable_in_value(text)
+    if unprintable:  # typed as an escape in a quoted value ("\a", "\x1b", "\0"): it would not print
+        here(node, f"the value contains {unprintable[1]}: remove it")
     if node.style:  # quoted or block scalar: exactly what was typed (plain is None, or '' from LibYAML)
         return text
     if _NULL.match(text):

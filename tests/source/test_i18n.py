@@ -20,7 +20,7 @@ from generator.cli.main import main
 from generator.errors import UserError
 from generator.load import load_file
 from generator.schema.validate import validate
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, run_qrs
 
 
 @pytest.fixture
@@ -303,3 +303,83 @@ def test_an_edited_row_key_is_stale_before_the_catalogue_is_updated(project):
         translations.check_with_translations(project, project.sources / "every-block.yaml")
     assert sorted(problem.message.split(" (")[0] for problem in caught.value.problems) == [
         "stale 'en' translation of every-block.yaml:46", "stale 'en' translation of every-block.yaml:89"]
+
+
+# --- catalogues as untrusted input (issue #35) ----------------------------------------------------------
+
+
+def test_a_catalogue_naming_another_charset_is_refused_by_update_and_left_as_it_is(project):
+    """#35, point 1: the header's charset=ISO-8859-1 over UTF-8 bytes decoded the translations into mojibake, which
+    `qrs i18n update` wrote back as UTF-8 (exit 0). Catalogues are UTF-8: another charset is refused at its line."""
+    update(project, "en")
+    catalogue_file = i18n.catalogue_path(project.sources, "every-block", "en")
+    fill(catalogue_file)
+    text = catalogue_file.read_text(encoding="utf-8")
+    assert "charset=utf-8" in text and "é" in text
+    catalogue_file.write_text(text.replace("charset=utf-8", "charset=ISO-8859-1"), encoding="utf-8")
+    before = catalogue_file.read_bytes()
+    line = before.decode().splitlines().index('"Content-Type: text/plain; charset=ISO-8859-1\\n"') + 1
+    for command in (["i18n", "update"], ["build", "every-block", "--lang", "en"]):
+        ran = run_qrs("--sources", str(project.sources), "--build-dir", str(project.build), *command)
+        assert ran.returncode == 2, ran
+        assert f"{catalogue_file}:{line}:36: the catalogue says charset=ISO-8859-1" in ran.stderr, ran.stderr
+        assert catalogue_file.read_bytes() == before
+    assert not (project.build / "every-block.en.pdf").exists()
+
+
+def test_a_sparse_catalogue_over_the_limit_is_refused_before_it_is_read(project):
+    """#35, point 13: a 3 GB sparse catalogue was read whole (to hash it) before `qrs build` refused it. Its size is
+    checked first on every path: this one is 64 times the limit, and the build must not hold a quarter of it."""
+    import os
+    import tracemalloc
+
+    from generator import files
+
+    catalogue_file = i18n.catalogue_path(project.sources, "every-block", "en")
+    catalogue_file.parent.mkdir()
+    size = 64 * files.MAX_CATALOGUE_BYTES
+    catalogue_file.touch()
+    os.truncate(catalogue_file, size)  # sparse: no disk block is written
+    tracemalloc.start()
+    try:
+        ran = run_qrs("--sources", str(project.sources), "--build-dir", str(project.build),
+                      "build", "every-block", "--lang", "en")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert ran.returncode == 2, ran
+    assert (f"{catalogue_file}:1:1: the file is {size} bytes; a catalogue may be at most "
+            f"{files.MAX_CATALOGUE_BYTES} bytes") in ran.stderr
+    assert peak < size // 4, f"{peak} bytes held while refusing a catalogue of {size} bytes"
+
+
+def test_a_catalogue_s_syntax_is_checked_whole_and_each_problem_named_at_its_line(project):
+    """#35, point 16: Babel reads a second msgctxt of an entry, a message given twice, a string cut off or an escape it
+    does not know without a word (the last context wins, the string loses its last character). Each is a problem at
+    the catalogue's line, all at once, for `check` and for a build with --allow-fallback alike."""
+    update(project, "en")
+    catalogue_file = i18n.catalogue_path(project.sources, "every-block", "en")
+    fill(catalogue_file)
+    lines = catalogue_file.read_text(encoding="utf-8").split("\n")
+    title = lines.index('msgctxt "title"')
+    lines[title:title] = ['msgctxt "subtitle"']  # two contexts for one entry
+    saves = lines.index('msgid "Sauvegardes"')
+    lines[saves + 1] = 'msgstr "Saves \\q"'  # an escape Babel keeps as it is
+    lines += ["# a comment ends the entry before it", '"a string outside an entry"']
+    lines += ['msgctxt "sections/turn/title"', 'msgid "Séquence du tour"']  # given twice, and no msgstr
+    catalogue_file.write_text("\n".join(lines), encoding="utf-8")
+    first_turn = lines.index('msgctxt "sections/turn/title"') + 1
+    for command in (["check"], ["build", "every-block", "--lang", "en", "--allow-fallback"]):
+        ran = run_qrs("--sources", str(project.sources), "--build-dir", str(project.build), *command)
+        assert ran.returncode == 2, ran
+        reported = [line.removeprefix(f"{catalogue_file}:") for line in ran.stderr.splitlines() if line.startswith(str(catalogue_file))]
+        assert reported == [
+            f"{title + 2}:1: unreadable catalogue: a second msgctxt in one entry (the first at line {title + 1}): an entry has one msgctxt",
+            f"{saves + 2}:15: unreadable catalogue: unknown escape '\\q': expected \\n, \\t, \\\" or \\\\ (a backslash)",
+            f"{len(lines) - 2}:1: unreadable catalogue: a string outside an entry: expected msgctxt, msgid or msgstr followed by "
+            "a quoted string, a quoted string continuing one, or a # comment",
+            f"{len(lines) - 1}:1: unreadable catalogue: the context 'sections/turn/title' is already given at line "
+            f"{first_turn}: a catalogue gives each message once",
+            f"{len(lines)}:1: unreadable catalogue: this msgid has no msgstr after it (is the catalogue cut off?)",
+        ], ran.stderr
+        assert not (project.build / "every-block.en.pdf").exists()
