@@ -21,7 +21,8 @@ def check_with_translations(project: Project, path: Path, languages: tuple[str, 
     missing translation (unless `allow_fallback`) and the problems of the translated strings, at file:line."""
     located, sheet = load(path)
     problems = []
-    for lang in languages or i18n.translated_languages(project.sources, sheet):
+    for lang in languages or i18n.languages(project.sources, sheet):
+        problems.extend(words.catalogue_problems(project, lang))  # the templates' words the build fills in
         if lang == sheet.lang:
             continue
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
@@ -87,6 +88,7 @@ def check_handout(project: Project, path: Path, languages: tuple[str, ...] = (),
     located, handout, sheet_located, sheet = load_handout(project, path)
     problems = []
     for lang in [lang for lang in handout.outputs if lang in languages] if languages else handout.outputs:
+        problems.extend(words.catalogue_problems(project, lang))  # the templates' words the build fills in
         try:
             translated_pair(project, located, handout, sheet_located, sheet, lang, allow_fallback)
         except UserError as error:
