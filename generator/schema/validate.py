@@ -104,6 +104,10 @@ def _metadata(sheet: Sheet):
     for k, keyword in enumerate(sheet.keywords):
         if "\n" in keyword.term:
             yield ("keywords", k, "term"), "a keyword's term must be one line"
+        offset = markup.html_tag_at(keyword.original or "")  # printed beside the term with --gloss, as text is
+        if offset is not None:
+            yield (("keywords", k, "original"),
+                   f"raw HTML is not allowed (at '{keyword.original[offset:offset + 12]}'): the English term is plain text")
 
 
 def _unrollable(block) -> tuple[str, str] | None:
