@@ -19,7 +19,7 @@ build: $(STAMP)
 	$(QRS) build --all --format pdf --format html
 
 bench: $(STAMP)
-	$(PY) bench/bench.py
+	$(PY) bench/bench.py $(BENCH)
 
 check: $(STAMP)
 	$(QRS) check
@@ -34,4 +34,4 @@ schema: $(STAMP)
 	$(QRS) schema
 
 update-golden: $(STAMP)
-	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/test_render.py tests/test_visual.py
+	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/renderer/test_render.py tests/test_visual.py

@@ -255,9 +255,18 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
 # --- 3 to 6: the real sources, through the command ---------------------------------------------------------
 
 
-def sources_copy(work: Path) -> Path:
-    sources = work / "sources"
-    shutil.copytree(SOURCES, sources)
+def sources_copy(work: Path, name: str = "sources") -> Path:
+    """The shipped sources as committed: a sheet being written (untracked, perhaps half done) is not measured."""
+    sources = work / name
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "sources"], capture_output=True, check=False)
+    tracked = [ROOT / name for name in listed.stdout.decode().split("\0") if name] if listed.returncode == 0 else []
+    if not tracked:  # not a git checkout: the folder as it is
+        shutil.copytree(SOURCES, sources)
+        return sources
+    for path in tracked:
+        target = sources / path.relative_to(SOURCES)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
     return sources
 
 
@@ -399,8 +408,7 @@ def watch_edit(rounds: int, work: Path) -> list[Figure]:
     from generator.project import Project
     from generator.cli.watch import Watcher
 
-    sources = work / "watch-sources"
-    shutil.copytree(SOURCES, sources)
+    sources = sources_copy(work, "watch-sources")
     project = Project.at(sources, work / "watch-build")
     watcher = Watcher(project, sheets=("wab2",), languages=("fr",))
     source = sources / "wab2.yaml"

@@ -13,7 +13,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "sources"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHEETS = sorted(path.stem for path in SOURCES.glob("*.yaml"))
+
+
+def _shipped(folder: Path) -> list[Path]:
+    """The sources committed in `folder`: an author's draft (the README's `qrs new my-game`) is not a shipped sheet
+    the suite holds to its standards. Outside a git checkout, every source there."""
+    import subprocess
+
+    listed = subprocess.run(["git", "-C", str(folder), "ls-files", "--", "*.yaml"], capture_output=True, text=True)
+    found = [folder / name for name in listed.stdout.split() if "/" not in name] if listed.returncode == 0 else []
+    return sorted(found) if found else sorted(folder.glob("*.yaml"))
+
+
+SHEETS = [path.stem for path in _shipped(SOURCES)]
 
 
 def source_head(sheet: str, title: str = "Test") -> str:

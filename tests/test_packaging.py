@@ -132,3 +132,11 @@ def test_an_installed_qrs_takes_a_new_language_beside_the_sources(installed, tmp
     assert "Jede Blockart" in text and "Seite 1" in text and "Ausgabe" in text  # the sheet's and the templates' German
     assert "Touche de Force 6." in text  # the rest in French
     assert {path for path in installed.rglob("*") if path.is_file() and "__pycache__" not in path.parts} <= package_files
+
+
+def test_every_test_file_the_makefile_names_exists():
+    """`make update-golden` named tests/test_render.py after it moved to tests/renderer/ (#34): pytest ran nothing."""
+    import re
+
+    named = re.findall(r"\btests/[\w/]+\.py\b", (ROOT / "Makefile").read_text(encoding="utf-8"))
+    assert named and [name for name in named if not (ROOT / name).is_file()] == []
