@@ -17,7 +17,7 @@ from typing import Callable
 from generator import write
 from generator.errors import Problem, UserError
 from generator.load import Located
-from generator.project import SHEET_ID, Project, variant_of
+from generator.project import SHEET_ID, Project, page_variant_of, variant_of
 from generator.schema import diff, glyphs
 from generator.schema import handout as handouts
 from generator.schema.handout import load_handout
@@ -53,7 +53,8 @@ def build(project: Project, path: Path, lang: str, options: BuildOptions = Build
 def build_web(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
     """The web edition of one sheet in one language: build/html/<sheet>.<lang>.html, one self-contained page."""
     located, sheet, untranslated, marks, since = _prepared(project, path, lang, options)
-    output = project.html_path(sheet.sheet, lang, _edition_variant(options, since))
+    output = project.html_path(sheet.sheet, lang, ".".join(filter(None, [page_variant_of(asdict(options)),
+                                                                         _edition_variant(options, since)])) or None)
     write.atomically(output, _web_page(project, sheet, options, untranslated, marks))
     return output
 
@@ -174,7 +175,7 @@ def build_handout(project: Project, path: Path, lang: str, options: BuildOptions
 def build_handout_web(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()) -> Path:
     """The web edition of one handout in one language: build/html/handouts/<id>.<lang>.html."""
     located, composed, untranslated = composed_handout(project, path, lang, options)
-    output = project.handout_html_path(located.path.stem, lang)
+    output = project.handout_html_path(located.path.stem, lang, page_variant_of(asdict(options)))
     write.atomically(output, _web_page(project, composed, options, untranslated, None))
     return output
 

@@ -65,8 +65,8 @@ class Project:
         """build/html/<sheet>.<lang>.html: the web edition."""
         return self.build / "html" / ".".join(filter(None, [sheet_id, variant, lang, "html"]))
 
-    def handout_html_path(self, handout_id: str, lang: str) -> Path:
-        return self.build / "html" / "handouts" / f"{handout_id}.{lang}.html"
+    def handout_html_path(self, handout_id: str, lang: str, variant: str | None = None) -> Path:
+        return self.build / "html" / "handouts" / ".".join(filter(None, [handout_id, variant, lang, "html"]))
 
     @property
     def handouts(self) -> Path:
@@ -116,5 +116,11 @@ def variant_of(settings: dict) -> str | None:
     build/wab2.letter.ink-saver.fr.pdf. `settings` are pipeline.BuildOptions' fields."""
     parts = [(settings.get("paper") or "").lower(), "marks" if settings.get("crop_marks") else "",
              "ink-saver" if settings.get("ink_saver") else "", settings.get("impose") or "",
-             (settings.get("pdf_variant") or "").removeprefix("pdf/")]
+             (settings.get("pdf_variant") or "").removeprefix("pdf/"), page_variant_of(settings) or ""]
     return ".".join(part for part in parts if part) or None
+
+
+def page_variant_of(settings: dict) -> str | None:
+    """What the build options add to a web page's name (paper, marks and ink concern PDFs only): the English
+    terms beside their first mention, build/html/warhammer.gloss.fr.html."""
+    return "gloss" if settings.get("gloss") else None

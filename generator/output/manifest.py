@@ -60,12 +60,13 @@ class Output:
     lang: str
     source: Path
     sheet: str | None = None  # a handout's sheet id
-    variant: str | None = None  # what the print options add to a PDF's name (project.variant_of)
+    variant: str | None = None  # what the options add to its name (project.variant_of, or page_variant_of for a page)
     form: str = "pdf"  # one of FORMATS
 
     def path(self, project: Project) -> Path:
-        if self.form == "html":  # paper, marks and ink belong to PDFs: a page has one name
-            return project.html_path(self.name, self.lang) if self.kind == "sheet" else project.handout_html_path(self.name, self.lang)
+        if self.form == "html":
+            return (project.html_path(self.name, self.lang, self.variant) if self.kind == "sheet"
+                    else project.handout_html_path(self.name, self.lang, self.variant))
         if self.kind == "sheet":
             return project.pdf_path(self.name, self.lang, self.variant)
         return project.handout_pdf_path(self.name, self.lang, self.variant)

@@ -29,7 +29,7 @@ from generator import write
 from generator.errors import Interrupted, Problem, UserError, WorkerDied
 from generator.digests import Digests
 from generator.output.manifest import Manifest, Output
-from generator.project import Project, variant_of
+from generator.project import Project, page_variant_of, variant_of
 from generator.report import Reporter
 
 
@@ -276,8 +276,8 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     for why in manifest.dropped:
         report.warn(why)
     planned = manifests.plan(project, sheets, handouts, languages, manifest, digests, formats)
-    variant = variant_of(settings)
-    named = [replace(output, variant=variant) for output in planned.outputs]
+    variants = {"pdf": variant_of(settings), "html": page_variant_of(settings)}
+    named = [replace(output, variant=variants[output.form]) for output in planned.outputs]
     unique = list({output.key(project): output for output in named}.values())  # a sheet named twice
     outputs = manifests.shard(unique, part, key=lambda output: output.key(project))
     problems = list(planned.problems)

@@ -359,3 +359,17 @@ def test_the_language_line_is_read_as_the_loader_reads_it(tmp_path, line, lang):
     path = tmp_path / "x.yaml"
     path.write_text(f"sheet: x\n{line}\nsections: []\n", encoding="utf-8")
     assert manifest.sheet_language(path) == lang
+
+
+def test_a_glossed_build_is_a_variant_and_leaves_the_plain_outputs_alone(tmp_path):
+    """`qrs build warhammer --lang fr --gloss en` wrote build/warhammer.fr.pdf and its page (#34)."""
+    from tests.conftest import run_qrs
+
+    where = ["--sources", str(FIXTURES), "--build-dir", str(tmp_path)]
+    done = run_qrs(*where, "build", "every-block", "--gloss", "en", "--format", "pdf", "--format", "html")
+    assert done.returncode == 0, done.stderr
+    written = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*.*")
+                     if path.suffix in (".pdf", ".html"))
+    assert written == ["every-block.gloss.fr.pdf", "html/every-block.gloss.fr.html", "html/index.html"], written
+    again = run_qrs(*where, "build", "every-block", "--gloss", "en", "--format", "pdf", "--format", "html")
+    assert "0 built, 2 up to date" in again.stdout, again.stdout
