@@ -53,9 +53,9 @@ def profile_blocks(handout: Handout) -> tuple[list[Block], list[Block]]:
         if not rows:
             continue
         long_text = any(len(row[-1]) > 60 for row in rows)
+        wordy = [any(len(row[c + 1]) > 8 for row in rows) for c in range(len(kind.characteristics))]
         columns = [{"title": kind.name, "width": "24%" if long_text else None}] + [
-            {"title": name, "align": "left" if long_text and c == len(kind.characteristics) - 1 else "center"}
-            for c, name in enumerate(kind.characteristics)]
+            {"title": name, "align": "left" if wordy[c] else "center"} for c, name in enumerate(kind.characteristics)]
         table = TableBlock(id=f"profiles-{kind.id}", type="table", columns=[
             {key: value for key, value in column.items() if value is not None} for column in columns], rows=rows)
         (abilities if ABILITY_TYPES.search(kind.name) or (long_text and len(kind.characteristics) == 1)
@@ -103,7 +103,7 @@ def compose_alone(handout: Handout, words: dict[str, str]) -> Sheet:
         sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
     return Sheet(
         sheet=handout.handout, game=handout.game or handout.army, title=handout.army,
-        subtitle=handout.subtitle or handout.game, lang=handout.lang, edition="1", date=handout.date,
+        subtitle=handout.subtitle, lang=handout.lang, edition="1", date=handout.date,
         accent=handout.accent or "#7a1f1f", paper=handout.paper, keywords=handout.keywords,
         characteristics=handout.characteristics, sections=sections,
     )

@@ -23,7 +23,7 @@ from generator.source.roster.names import SheetNames, answers_to, folded
 from generator.source.roster.reading import quoted, read
 from generator.source.roster.selections import Roster, model_types, profile_types, read_roster
 
-__all__ = ["Import", "folded", "handout_of", "import_roster", "literal", "quoted", "read"]
+__all__ = ["Import", "folded", "handout_of", "import_roster", "literal", "quoted", "read", "roster_of"]
 ROSTER_LANGUAGE = "en"  # BattleScribe's and New Recruit's data are English
 
 
@@ -68,16 +68,22 @@ def sheet_for(project, game: str, sheet_name: str | None, force: bool, label: st
     return None
 
 
-def handout_of(root: Element, label: str, sheet: Sheet | None, handout_id: str, languages: list[str],
-               translations: list[Sheet] = ()) -> Import:
-    """The handout's data from a parsed roster, drawn on `sheet` (or, without one, on the roster alone)."""
+def roster_of(root: Element, names: SheetNames | None = None) -> Roster:
+    """The roster's units, their stat lines of the profile types that carry the sheet's characteristics (without a
+    sheet: those named like no weapon or ability that carry a game's usual characteristics)."""
     types = profile_types(root)
-    names = SheetNames(sheet, translations) if sheet else None
     stat_types = (model_types(types, names.matches_stat_line) if names else set()) or model_types(types)
     if not stat_types and names:  # a roster's line that gives only some of the sheet's characteristics
         scored = {kind: len({names.characteristics.find(name) for name in found} - {None}) for kind, found in types.items()}
         stat_types = {max(scored, key=scored.get)} if scored and max(scored.values()) else set()
-    roster: Roster = read_roster(root, stat_types)
+    return read_roster(root, stat_types)
+
+
+def handout_of(root: Element, label: str, sheet: Sheet | None, handout_id: str, languages: list[str],
+               translations: list[Sheet] = ()) -> Import:
+    """The handout's data from a parsed roster, drawn on `sheet` (or, without one, on the roster alone)."""
+    names = SheetNames(sheet, translations) if sheet else None
+    roster = roster_of(root, names)
     if not roster.units:
         raise UserError.at(label, 1, 1, "no unit in any force: expected at least one selection typed unit or model, "
                                         "or carrying a model's profile")

@@ -188,7 +188,8 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
     """The handout of a game qrs has no sheet for: the roster's own stat line, profiles and rules."""
     maker = Maker(roster, report)
     stat_type = common_type(roster.units)
-    names = _stat_names(roster, stat_type)
+    every = _stat_names(roster, stat_type)
+    names = [name for name in every if _short(roster, stat_type, name)]  # columns; the wordy ones go with the rules
     ids, taken = {}, set()
     for name in names:
         ident = re.sub(r"[^A-Za-z0-9]", "", unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode())
@@ -204,12 +205,15 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
         if entry.stat and entry.stat.type == stat_type:
             values = dict(entry.stat.values)
             unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
+            wordy = [f"{name}: {values[name]}" for name in every if name not in names and values.get(name)]
         else:
+            wordy = []
             unit["profile"] = {ident: "-" for ident in ids.values()}
             profiles = ([entry.stat] if entry.stat else []) + profiles
         unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
         unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear) or None
         unit["rules"] = [maker.keyword(rule, entry.name) for rule in entry.rules]
+        unit["other_rules"] = "; ".join(maker.text(text, MAX_TEXT, entry.name) for text in wordy) or None
         units.append(clean(unit))
     for rule in roster.army_rules:
         maker.keyword(rule, "army")
@@ -225,6 +229,12 @@ def _stat_names(roster: Roster, stat_type: str | None) -> list[str]:
         if entry.stat and entry.stat.type == stat_type:
             names += [name for name, _ in entry.stat.values if name not in names]
     return names[:16]
+
+
+def _short(roster: Roster, stat_type: str | None, name: str) -> bool:
+    """A characteristic whose every value fits a column of the stat line (not a list of keywords)."""
+    return all(len(value) <= 12 for entry in roster.units if entry.stat and entry.stat.type == stat_type
+               for found, value in entry.stat.values if found == name)
 
 
 def _value(maker: Maker, value: str, unit: str) -> str:
@@ -250,7 +260,6 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
           sheet_keywords: set[str]) -> dict:
     unit = unit_base(entry, unit_id, maker)
     weapons, armour, kept, rules, own_rules, unknown_armour, profiles = [], [], [], [], [], [], []
-    matched_profiles = set()
     held = [(name, None) for name in entry.gear] + [(profile.name, profile) for profile in entry.profiles]
     for name, profile in held:
         if not name:
@@ -269,8 +278,6 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
             report.add(entry.name, "equipment", name, "no row of the sheet's tables, nor item of its saves table, "
                                                       "by id, name or alias: printed as written")
             continue
-        if profile is not None:
-            matched_profiles.add(id(profile))
     for rule in [*entry.rules, *maker.roster.army_rules]:
         if (ident := names.keywords.find(rule.name)) is not None:
             rules.append(ident)
@@ -285,7 +292,7 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
                                                       "printed as written")
     unit["profile"], others = _sheet_profile(entry, sheet, names, report)
     own_rules += others
-    profiles += [profile for profile in entry.profiles if id(profile) not in matched_profiles and profile.values]
+    profiles += [profile for profile in entry.profiles if profile.values]  # those matched too: the roster's values
     unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
     unit["weapons"] = list(dict.fromkeys(weapons))
     unit["armour"] = _wearable(list(dict.fromkeys(armour)), sheet)
