@@ -195,11 +195,13 @@ def errata(old: Sheet, new: Sheet, since: str, words: dict[str, str]) -> Sheet:
     before, after = facts(old), facts(new)
     blocks = []
     for edition, changes in new.changes_after(since):
-        rows = []
+        rows, listed = [], set()  # a value two changes of an edition name is listed once, under the first
         for change in changes:
             rows.append([{"text": f"**{change.text}**", "span": 3}])
-            rows.extend([where, old_value or "—", new_value or "—"]
-                        for where, old_value, new_value in _changed_values(before, after, change.blocks))
+            for where, old_value, new_value in _changed_values(before, after, change.blocks):
+                if (where, old_value, new_value) not in listed and (old_value or new_value):
+                    listed.add((where, old_value, new_value))
+                    rows.append([where, old_value or "—", new_value or "—"])
         if changes:
             blocks.append({"type": "table", "id": f"errata-{edition.edition.replace('.', '-')}",
                            "title": f"{words['errata_of']} {edition.edition}",

@@ -134,6 +134,22 @@ def test_the_errata_sheet_lists_each_change_with_the_values_it_changed(repositor
         ["Terrain et obstacles, Très difficile, Modificateur", "Quart de déplacement", "Tiers de déplacement"]]
 
 
+def test_a_value_two_changes_name_is_listed_once(repository):
+    """Two changes of one edition naming the same row printed its values twice (#34)."""
+    path = repository.sources / "shadow-war.yaml"
+    new, old = pipeline.check(path), history.sheet_at_edition(path, "1.1")
+    first = new.changelog[0].changes[0]
+    twice = new.changelog[0].model_copy(update={"changes": [first, first.model_copy(update={"text": "Again."})]})
+    new = new.model_copy(update={"changelog": [twice, *new.changelog[1:]]})
+    words = {"errata_since": "Since {edition}", "errata_of": "Edition", "errata_where": "Where",
+             "errata_before": "Was", "errata_now": "Now"}
+    [table] = diff.errata(old, new, "1.1", words).sections[0].blocks
+    assert [[cell.text for cell in row.cells] for row in table.rows] == [
+        ["**Terrain très difficile : tiers de déplacement.**"],
+        ["Terrain et obstacles, Très difficile, Modificateur", "Quart de déplacement", "Tiers de déplacement"],
+        ["**Again.**"]]
+
+
 def test_changes_since_marks_what_the_changelog_names_even_without_git(tmp_path):
     """On a sheet that was never committed, the rules and clarifications since the edition say what to mark:
     their blocks (a bar along each) and their rows; nothing else, even where the text differs."""
