@@ -68,3 +68,18 @@ def test_each_command_in_the_docs_exists_with_its_options(doc, line):
     assert result.exit_code == 0, result.output
     unknown = [option for option in options if option not in result.output]
     assert not unknown, f"{doc}: 'qrs {line}': {' '.join(path)} has no option {unknown}"
+
+
+def test_the_publishing_workflow_builds_every_part_once():
+    """docs/ci/publish.yml: a runner per shard, the shards 1/N … N/N, and options the build command has."""
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / "docs" / "ci" / "publish.yml").read_text(encoding="utf-8"))
+    build = workflow["jobs"]["build"]
+    shards = build["strategy"]["matrix"]["shard"]
+    [command] = [step["run"] for step in build["steps"] if "qrs build" in step.get("run", "")]
+    assert re.search(rf"--shard \$\{{\{{ matrix.shard \}}\}}/{len(shards)}\b", command), command
+    assert shards == list(range(1, len(shards) + 1))
+    path, options = resolve(shlex.split(command.split("qrs", 1)[1].replace("${{ matrix.shard }}", "1")))
+    result = CliRunner().invoke(cli, [*path, "--help"])
+    assert path == ["build"] and all(option in result.output for option in options), options
