@@ -278,3 +278,58 @@ def test_with_json_each_unmatched_element_is_an_event(sources):
                          "units": ["Boss Nob"], "kind": "equipment", "name": "Slugga",
                          "tried": "no row of the sheet's tables, nor item of its saves table, by id, name or alias: "
                                   "printed as written"}
+
+
+def roster_of(units: list[str], name: str = "Army") -> str:
+    """A roster of these units (each a <selection> element), as BattleScribe writes one."""
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<roster name="' + name + '" gameSystemName="Warhammer Fantasy 8th ed"'
+            ' xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces><force name="Army"><selections>'
+            + "".join(units) + "</selections></force></forces></roster>\n")
+
+
+def model(name: str, number: int = 1, held: str = "") -> str:
+    return (f'<selection name="{name}" type="model" number="{number}"><profiles><profile name="{name}" typeName="Model">'
+            '<characteristics>' + "".join(f'<characteristic name="{key}">3</characteristic>'
+                                          for key in ["M", "WS", "BS", "S", "T", "W", "I", "A", "LD"])
+            + f'</characteristics></profile></profiles><selections>{held}</selections></selection>')
+
+
+def test_a_3000_point_army_and_a_character_with_ten_magic_items_import_and_check(sources, tmp_path):
+    items = "".join(f'<selection name="Rune of Item Number {n} (Master Rune of Lengthy Naming)" type="upgrade"/>'
+                    for n in range(10))
+    army = tmp_path / "big.ros"
+    army.write_text(roster_of([model("Runelord", 1, items)] + [model(f"Warriors {n}", 40) for n in range(199)]))
+    result = qrs(sources, "handout", "import", str(army))
+    assert result.returncode == 0, result.stderr
+    checked = qrs(sources, "check", "big")
+    assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.parametrize("case, units, message", [
+    ("too-many-units", [model(f"Warriors {n}") for n in range(201)], "'units' has too many items: at most 200"),
+    ("a-count-too-large", [model("Horde", 20_000)], "'count' must be at most 10000, not 20000"),
+])
+def test_an_import_that_would_not_check_writes_nothing_and_says_why(sources, tmp_path, case, units, message):
+    army = tmp_path / f"{case}.ros"
+    army.write_text(roster_of(units))
+    before = sorted((sources / "handouts").rglob("*"))
+    result = qrs(sources, "handout", "import", str(army))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{army}:1:1: the handout made from the roster does not check (its line" in result.stderr
+    assert message in result.stderr and "nothing was written" in result.stderr
+    assert sorted((sources / "handouts").rglob("*")) == before
+
+
+def test_control_characters_missing_glyphs_and_long_names_print_as_near_as_the_font_allows(sources, tmp_path):
+    odd = ["Bidi\u202eName", "Line\u2028Sep", "Del\x7fete", "Next\x85Line", "Carriage\rReturn", "Dot \u2b24 Skull \U0001f480",
+           "L" + "o" * 5000 + "ng"]
+    army = tmp_path / "odd\nname.ros"
+    army.write_text(roster_of([model(name.replace("\r", "&#13;")) for name in odd]))
+    result = qrs(sources, "handout", "import", str(army))
+    assert result.returncode == 0, result.stderr
+    assert "character 'U+2B24 \u2b24'" in result.stderr and "printed as '\u2022'" in result.stderr
+    written = yaml.safe_load((sources / "handouts" / "odd-name.yaml").read_text())
+    names = [unit["name"] for unit in written["units"]]
+    assert names[:6] == ["Bidi Name", "Line Sep", "Del ete", "Next Line", "Carriage Return", "Dot \u2022 Skull ?"]
+    assert len(names[6]) == 200 and names[6].endswith("\u2026")
+    assert qrs(sources, "check", "odd-name").returncode == 0
