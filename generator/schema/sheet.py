@@ -40,7 +40,8 @@ class Keyword(Model):
     id: Id
     term: Text
     text: OptionalText | None = Field(None, description="Its definition, printed by glossary blocks.")
-    original: str | None = Field(None, description="The game's English term, shown with --gloss.")
+    original: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = Field(
+        None, description="The game's English term, shown with --gloss.")
     see: Id | None = Field(None, description="The block that defines it at length; handouts print that block.")
 
 
