@@ -34,7 +34,8 @@ class ProfileType(Model):
 
     id: Id
     name: Text
-    characteristics: Annotated[list[Text], Field(min_length=1, max_length=11)]
+    characteristics: Annotated[list[Text], Field(min_length=1, max_length=11)] = Field(
+        description="The columns of its table after the profile's name: Range, A, BS, S, AP, D, Keywords.")
 
 
 class UnitProfile(Model):

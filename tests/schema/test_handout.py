@@ -403,3 +403,78 @@ def test_the_shipped_sheets_mark_the_modifiers_of_one_unit_type_or_rule(tmp_path
     assert "Infanterie dans terrain accidenté" in kept
     assert not {text for text in kept if "{Native}" in text}
     assert "Tir sur une unité de Cavalerie" in {item.text for item in block(composed, "shooting-modifiers").items}
+
+ALONE = """handout: alone
+army: Strike Force
+game: A game qrs has no sheet for
+lang: en
+date: 2026-11-24
+as_written: true
+characteristics: [{id: M, label: M}, {id: SV, label: SV}]
+keywords:
+  - {id: leader, term: Leader, text: This model can lead a unit.}
+profile_types:
+  - {id: ranged, name: Ranged Weapons, characteristics: [Range, A, S]}
+  - {id: abilities, name: Abilities, characteristics: [Description]}
+units:
+  - id: captain
+    name: Captain
+    points: "80"
+    profile: {M: 6", SV: 3+}
+    rules: [leader]
+    profiles:
+      - {type: ranged, name: Bolt pistol, values: [12", "1", "4"]}
+      - {type: abilities, name: Rites of Battle, values: ["Once per battle, a Stratagem costs 0CP."]}
+  - id: squad
+    name: Intercessors
+    count: 5
+    points: "90"
+    profile: {M: 6", SV: 3+}
+    profiles:
+      - {type: ranged, name: Bolt pistol, values: [12", "1", "4"]}
+      - {type: ranged, name: Bolt rifle, values: [24", "2", "4"]}
+"""
+
+
+def test_a_handout_without_a_sheet_prints_its_units_profiles_by_type_and_rules_in_a_glossary(tmp_path):
+    path = tmp_path / "alone.yaml"
+    path.write_text(ALONE, encoding="utf-8")
+    _, handout, sheet_located, sheet = pipeline.load_handout(Project.at(SOURCES), path)
+    assert sheet is None and sheet_located is None
+    composed = handouts.compose(handout, None, ENGLISH_WORDS)
+    assert [section.id for section in composed.sections] == ["handout-units", "handout-equipment", "handout-special-rules"]
+    roster = composed.sections[0].blocks[0]
+    assert roster.characteristics == ["M", "SV"]
+    assert [(unit.name, unit.points, unit.profile, unit.rules) for unit in roster.units] == [
+        ("Captain", "80", ['6"', "3+"], "{leader}"), ("5 × Intercessors", "90", ['6"', "3+"], None)]
+    ranged = block(composed, "profiles-ranged")
+    assert [column.title for column in ranged.header] == ["Ranged Weapons", "Range", "A", "S"]
+    assert [[cell.text for cell in row.cells] for row in ranged.rows] == [  # the pistol both carry, once
+        ["Bolt pistol", '12"', "1", "4"], ["Bolt rifle", '24"', "2", "4"]]
+    rules = composed.sections[2].blocks
+    assert [found.id for found in rules] == ["profiles-abilities", "handout-army-rules"]
+    assert rules[1].keywords == ["leader"] and composed.keywords == handout.keywords
+    assert composed.game == "A game qrs has no sheet for" and composed.title == "Strike Force"
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda text: text.replace('values: [24", "2", "4"]', 'values: [24", "2"]'),
+     "2 value(s) for the 3 characteristic(s) of 'Ranged Weapons'"),
+    (lambda text: text.replace("rules: [leader]", "rules: [leadr]"), "unknown special rule 'leadr'"),
+    (lambda text: text.replace("{type: ranged, name: Bolt rifle", "{type: melee, name: Bolt rifle"),
+     "unknown profile type 'melee': not one of the handout's profile_types"),
+    (lambda text: text.replace("profile: {M: 6\", SV: 3+}\n    rules", "profile: {M: 6\", Sv: 3+}\n    rules"),
+     "unknown characteristic 'Sv'"),
+    (lambda text: text.replace("as_written: true", "as_written: true\ninclude: [turn]"),
+     "include, exclude and except name parts of a sheet: give the sheet, or leave them out"),
+    (lambda text: text.replace("as_written: true", "as_written: true\nsheet: wab2"),
+     "characteristics are the sheet's: give them only to a handout without a sheet"),
+    (lambda text: text.replace("  - {id: leader, term: Leader", "  - {id: chief, term: Chief"),
+     "unknown special rule 'leader'"),
+])
+def test_what_a_handout_without_a_sheet_names_must_be_its_own(tmp_path, edit, message):
+    path = tmp_path / "alone.yaml"
+    path.write_text(edit(ALONE), encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        pipeline.load_handout(Project.at(SOURCES), path)
+    assert any(message in problem.message for problem in caught.value.problems), caught.value.problems
