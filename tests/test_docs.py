@@ -9,14 +9,12 @@ import shlex
 import pytest
 from click.testing import CliRunner
 
-from generator.cli.main import cli
+from generator.cli.main import GLOBAL_FLAGS, GLOBAL_WITH_VALUE, cli, global_options_first
 from tests.conftest import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
 INLINE = re.compile(r"`([^`\n]*\bqrs\b[^`\n]*)`")
-GLOBAL_WITH_VALUE = {"--sources", "--build-dir"}
-GLOBAL_FLAGS = {"--json", "--quiet", "-q", "--verbose", "-v"}
 SHELL_OPERATORS = {"|", ">", ">>", ";", "&&", "||"}  # a shell line goes on after qrs's arguments
 
 
@@ -41,7 +39,7 @@ def commands_in(text: str) -> list[list[str]]:
 
 def resolve(arguments: list[str]) -> tuple[list[str], list[str]]:
     """(the command path, e.g. ["i18n", "update"]; the options given to it)."""
-    words = list(arguments)
+    words = global_options_first(list(arguments))
     while words and (words[0] in GLOBAL_FLAGS or words[0] in GLOBAL_WITH_VALUE):
         words = words[2:] if words[0] in GLOBAL_WITH_VALUE else words[1:]
     path, group = [], cli

@@ -118,7 +118,35 @@ def _print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, i
                 pdf_variant=pdf_variant)
 
 
+GLOBAL_FLAGS = {"--quiet", "-q", "--verbose", "-v", "--json"}
+GLOBAL_WITH_VALUE = {"--sources", "--build-dir"}
+
+
+def global_options_first(args: list[str]) -> list[str]:
+    """The global options moved before the command, wherever they were typed: `qrs build --verbose` as mkdocs and
+    sphinx-build users type it means `qrs --verbose build`. After `--`, nothing is moved."""
+    moved, rest, index = [], [], 0
+    while index < len(args):
+        word = args[index]
+        if word == "--":
+            rest += args[index:]
+            break
+        name = word.split("=", 1)[0]
+        if word in GLOBAL_FLAGS or (name in GLOBAL_WITH_VALUE and "=" in word):
+            moved.append(word)
+        elif word in GLOBAL_WITH_VALUE and index + 1 < len(args):
+            moved += args[index:index + 2]
+            index += 1
+        else:
+            rest.append(word)
+        index += 1
+    return moved + rest
+
+
 class _Qrs(click.Group):
+    def parse_args(self, context: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(context, global_options_first(args))
+
     def invoke(self, context: click.Context):
         try:
             return super().invoke(context)

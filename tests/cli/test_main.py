@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -124,3 +125,18 @@ def test_a_reader_that_stops_reading_is_no_error():
     done = subprocess.run([sys.executable, "-m", "generator", "list"], stdout=write, stderr=subprocess.PIPE, cwd=ROOT)
     os.close(write)
     assert done.returncode == 0 and done.stderr == b"", done.stderr
+
+
+def test_global_options_are_taken_on_either_side_of_the_command(tmp_path):
+    """`qrs build --verbose`, `qrs check --sources DIR`, `qrs list --json` (#34): as mkdocs and sphinx-build take them."""
+    from generator.cli.main import global_options_first
+
+    assert global_options_first(["build", "wab2", "-v", "--sources=s", "--lang", "en", "--build-dir", "b", "--json"]) \
+        == ["-v", "--sources=s", "--build-dir", "b", "--json", "build", "wab2", "--lang", "en"]
+    assert global_options_first(["new", "x", "--", "--json"]) == ["new", "x", "--", "--json"]
+    before = run_qrs("--json", "--sources", str(FIXTURES), "check", "every-block")
+    after = run_qrs("check", "every-block", "--sources", str(FIXTURES), "--json")
+    assert before.returncode == after.returncode == 0 and before.stdout == after.stdout, after
+    assert json.loads(after.stdout.splitlines()[-1])["event"] == "checked"
+    quiet = run_qrs("check", "--quiet", "--sources", str(FIXTURES), "every-block")
+    assert quiet.returncode == 0 and quiet.stdout == "", quiet
