@@ -40,3 +40,8 @@ class Interrupted(Exception):
 class WorkerDied(Exception):
     """The system killed a build's worker process (out of memory, most often): said with the outputs it was
     building, which were not written; exit code 74, as for any refusal of the machine."""
+
+
+class UnknownName(Exception):
+    """A sheet or handout named on the command line that the sources do not have: a slip of the command line
+    (exit code 64), said with the nearest names."""

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import UnknownName, UserError
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 SHEET_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}\Z")  # as model.Id: a file name in sources/, never a path
@@ -53,8 +53,7 @@ class Project:
             return list(available.values())
         unknown = [name for name in names if name not in available]
         if unknown:
-            known = ", ".join(available) or "none"
-            raise UserError.at(self.sources, 1, 1, f"no sheet named {', '.join(unknown)} (sheets: {known})")
+            raise UnknownName(_unknown("sheet", unknown, list(available), [path.stem for path in self.handout_paths()]))
         return [available[name] for name in names]
 
     def pdf_path(self, sheet_id: str, lang: str, variant: str | None = None) -> Path:
@@ -81,6 +80,10 @@ class Project:
             return found
         paths = [Path(name) if name.endswith(".yaml") else self.handouts / f"{name}.yaml" for name in names]
         missing = [path for path in paths if not path.is_file()]
+        unknown_ids = [name for name in names if not name.endswith(".yaml") and self.handouts / f"{name}.yaml" in missing]
+        if unknown_ids:
+            known = [path.stem for path in sorted(self.handouts.glob("*.yaml"))]
+            raise UnknownName(_unknown("handout", unknown_ids, known))
         if missing:
             raise UserError.at(missing[0], 1, 1, "no such handout file")
         return paths
@@ -124,3 +127,16 @@ def page_variant_of(settings: dict) -> str | None:
     """What the build options add to a web page's name (paper, marks and ink concern PDFs only): the English
     terms beside their first mention, build/html/warhammer.gloss.fr.html."""
     return "gloss" if settings.get("gloss") else None
+
+
+def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()) -> str:
+    """'no sheet named warhamer: did you mean warhammer?', else the names there are. `also`: other ids the user
+    may have meant (a handout's, named where a sheet is expected)."""
+    import difflib
+
+    said = []
+    for name in names:
+        nearest = difflib.get_close_matches(name, [*known, *also], n=1, cutoff=0.6)
+        said.append(f"no {kind} named {name}: " + (f"did you mean {nearest[0]}?" if nearest else
+                                                   f"the {kind}s are {', '.join(known) or 'none'}"))
+    return "; ".join(said)

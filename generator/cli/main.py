@@ -15,7 +15,7 @@ import click
 from generator import lazy
 
 from generator.output import parallel
-from generator.errors import Interrupted, UserError, WorkerDied
+from generator.errors import Interrupted, UnknownName, UserError, WorkerDied
 from generator.project import Project
 from generator.report import META_KEY, Reporter, shown
 from generator.report import current as reporter
@@ -444,6 +444,35 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
                        f"run 'qrs i18n update {sheet_id} --lang {lang}' and translate sources/i18n/ui.{lang}.po")
 
 
+@cli.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--id", "sheet_id", default=None, help="The new sheet's id (default: made from the file's name).")
+@click.option("--game", default=None, help="The game's name (default: the document's title).")
+@click.option("--lang", default=None, callback=_language_codes, help="The language it is written in (default: guessed).")
+@click.option("--dry-run", is_flag=True, help="Print the draft's YAML; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="The report as one JSON object (as qrs --json import).")
+@click.pass_obj
+def import_command(project: Project, file: Path, sheet_id: str | None, game: str | None, lang: str | None,
+                   dry_run: bool, as_json: bool) -> None:
+    """Draft sources/<id>.yaml from an existing sheet (.md, .txt, .html, .docx, .pdf), with a report of each guess."""
+    from generator.source import importer
+
+    report = reporter()
+    report.json = report.json or as_json
+    content, made, written = importer.import_sheet(project, file, sheet_id, game, lang, dry_run)
+    if report.json:
+        report.record("import", "", {**made.as_dict(), "written": str(written) if written else None,
+                                     **({"yaml": content} if dry_run else {})})
+    else:
+        if dry_run:
+            click.echo(content, nl=False)
+        click.echo("\n".join(made.lines()), err=dry_run)
+    if made.problems:
+        raise UserError([importer.draft_problem(made, problem) for problem in made.problems])
+    if written:
+        report.result("wrote", f"wrote {shown(written)}", {"path": str(written)})
+
+
 @cli.command("preview")
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
 @click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
@@ -548,6 +577,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(EXIT_USAGE if isinstance(error, click.UsageError) else error.exit_code)
+    except UnknownName as error:
+        report.fault("usage", f"error: {error}", {"reason": str(error)})
+        sys.exit(EXIT_USAGE)
     except WorkerDied as error:
         report.fault("environment", f"error: {error}", {"reason": str(error)})
         sys.exit(EXIT_ENVIRONMENT)
