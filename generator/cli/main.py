@@ -28,6 +28,7 @@ history, translations = lazy.module("generator.source.history"), lazy.module("ge
 EXIT_INTERNAL_ERROR = 1  # a bug in qrs
 EXIT_USER_ERROR = 2  # a problem in the sources (file:line:column), or no sources at all
 EXIT_USAGE = 64  # the command line itself: an unknown option, a bad value (sysexits' EX_USAGE)
+EXIT_UNAVAILABLE = 69  # a program qrs needs is not installed (EX_UNAVAILABLE)
 EXIT_ENVIRONMENT = 74  # the machine refused: disk full, permission denied, a folder in the way (EX_IOERR)
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
@@ -38,10 +39,17 @@ def _language_codes(context: click.Context, parameter: click.Parameter, value):
         return value
     from generator.schema.model import known_language  # the model imports pydantic: only when a language is given
 
-    for code in (value,) if isinstance(value, str) else value:
+    codes = [_canonical_language(code) for code in ((value,) if isinstance(value, str) else value)]
+    for code in codes:
         if not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", code) or not known_language(code):
-            raise click.BadParameter(f"'{code}' is not a known language code (fr, en, de, en-GB…)")
-    return value
+            raise click.BadParameter(f"{code!r} is not a known language code (fr, en, de, en-GB…)")
+    return codes[0] if isinstance(value, str) else tuple(codes)
+
+
+def _canonical_language(code: str) -> str:
+    """EN, En, en_gb, EN-gb: the code as sources and catalogues write it (en, en-GB)."""
+    language, _, region = code.replace("_", "-").partition("-")
+    return language.lower() + (f"-{region.upper()}" if region else "")
 
 
 def _ids(context: click.Context, folders: tuple[str, ...], incomplete: str) -> list[str]:
@@ -529,8 +537,10 @@ def export_command(project: Project, names: tuple[str, ...], form: str, dpi: int
     try:
         problems = export.export_named(project, names, languages, form, dpi, export.parse_pages(pages), rebuild,
                                        pipeline.BuildOptions(allow_fallback=allow_fallback), reporter())
-    except export.ExportError as error:
-        raise click.UsageError(str(error)) from None
+    except export.MissingTool as error:
+        unavailable = click.ClickException(str(error))
+        unavailable.exit_code = EXIT_UNAVAILABLE
+        raise unavailable from None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--pages") from None
     if problems:
@@ -561,7 +571,7 @@ def watch_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str
     try:
         watcher.run(port=port, host=host, announce=report.say, open_browser=open_browser)
     except watch.CannotServe as error:
-        raise click.BadParameter(str(error), param_hint="--port") from None
+        raise click.BadParameter(f"{error}: give another port, or --port 0 for any free one", param_hint="--port") from None
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -25,8 +25,8 @@ FORMATS = ("png", "svg")
 DEFAULT_DPI = 150
 
 
-class ExportError(ValueError):
-    """An export asked for what cannot be: a page the PDF does not have, a missing converter."""
+class MissingTool(Exception):
+    """A program the export needs is not installed (pdftocairo for SVG): said with how to install it, exit 69."""
 
 
 def folder(project: Project, handout: bool) -> Path:
@@ -48,7 +48,7 @@ def export(project: Project, source: Path, lang: str, form: str, dpi: int = DEFA
     """Build (or reuse) one sheet's or handout's PDF in one language and draw the pages asked for (all by default):
     (the PDF, whether it was built now, the images written)."""
     if form == "svg" and not converter():
-        raise ExportError("SVG export needs pdftocairo, from poppler-utils: apt-get install poppler-utils "
+        raise MissingTool("SVG export needs pdftocairo, from poppler-utils: apt-get install poppler-utils "
                           "(brew install poppler on macOS)")
     pdf, built = preview.pdf(project, source, lang, options, rebuild, handout=handout)
     count = preview.page_count(pdf)

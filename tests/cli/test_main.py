@@ -145,3 +145,14 @@ def test_global_options_are_taken_on_either_side_of_the_command(tmp_path):
     assert json.loads(after.stdout.splitlines()[-1])["event"] == "checked"
     quiet = run_qrs("check", "--quiet", "--sources", str(FIXTURES), "every-block")
     assert quiet.returncode == 0 and quiet.stdout == "", quiet
+
+
+def test_a_language_code_is_taken_in_any_case(tmp_path):
+    """--lang EN was refused (#34): EN, en_GB and En-gb are en and en-GB."""
+    from generator.cli.main import _canonical_language
+
+    assert [_canonical_language(code) for code in ("EN", "en_gb", "En-gB", "fr")] == ["en", "en-GB", "en-GB", "fr"]
+    done = run_qrs("check", "wab2", "--lang", "EN")
+    assert done.returncode == 0, done.stderr
+    refused = run_qrs("check", "wab2", "--lang", "ZZ")
+    assert refused.returncode == 64 and "'zz' is not a known language code" in refused.stderr

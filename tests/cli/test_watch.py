@@ -292,3 +292,19 @@ def test_silent_connections_are_closed_and_bounded(tmp_path, monkeypatch):
             connection.close()
         server.shutdown()
         server.server_close()
+
+
+def test_a_port_in_use_is_said_with_the_way_out():
+    """A port in use (#34): the message says to give another, or --port 0."""
+    import socket
+
+    from tests.conftest import run_qrs
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        done = run_qrs("watch", "wab2", "--port", str(taken.getsockname()[1]))
+    finally:
+        taken.close()
+    assert done.returncode == 64 and "--port 0 for any free one" in done.stderr, done.stderr

@@ -84,6 +84,10 @@ def test_svg_is_a_vector_drawing_of_the_page(project):
 
 
 def test_svg_without_its_converter_says_how_to_install_it(project, monkeypatch):
+    """A missing program is exit 69 (EX_UNAVAILABLE), not a usage error with its banner (#34)."""
     monkeypatch.setattr(export, "converter", lambda: None)
-    with pytest.raises(export.ExportError, match="apt-get install poppler-utils"):
+    with pytest.raises(export.MissingTool, match="apt-get install poppler-utils"):
         export.export(project, project.sources / "wab2.yaml", "en", "svg")
+    missing = qrs(project, "export", "wab2", "--format", "svg")
+    assert missing.returncode == 69 and "apt-get install poppler-utils" in missing.stderr
+    assert "Usage:" not in missing.stderr
