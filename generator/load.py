@@ -149,8 +149,11 @@ class _Refused(Exception):
 
 def load_file(path: Path) -> Located:
     """Read and compose one YAML source; raise UserError with every problem found."""
-    raw = _read_bytes(path)
-    text = decode(path, raw)
+    return load_text(path, decode(path, _read_bytes(path)))
+
+
+def load_text(path: Path, text: str) -> Located:
+    """A source's text composed as if read from `path` (a draft checked before it is written: qrs import)."""
     root = _compose(path, text)
     problems: list[Problem] = []
     data = _to_data(path, root, problems)

@@ -574,6 +574,11 @@ def watch_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str
         raise click.BadParameter(f"{error}: give another port, or --port 0 for any free one", param_hint="--port") from None
 
 
+from generator.cli.importing import import_command  # noqa: E402 - `qrs import`, defined beside
+
+cli.add_command(import_command)
+
+
 def main(argv: list[str] | None = None) -> None:
     report = Reporter()  # set from --quiet/--json by the group, used here for the problems
     try:

@@ -1,0 +1,53 @@
+"""`qrs import FILE`: parses its arguments and reports; the work is done in generator.source.importer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from generator.errors import UserError
+from generator.project import Project
+from generator.report import current as reporter
+from generator.report import shown
+
+
+def _language(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return value
+    from generator.schema.model import known_language
+
+    if not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", value) or not known_language(value):
+        raise click.BadParameter(f"{value!r} is not a known language code (fr, en, de, en-GB…)")
+    return value
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--id", "sheet_id", default=None, help="The new sheet's id (default: made from the file's name).")
+@click.option("--game", default=None, help="The game's name (default: the document's title).")
+@click.option("--lang", default=None, callback=_language, help="The language it is written in (default: guessed).")
+@click.option("--dry-run", is_flag=True, help="Print the draft's YAML (and the report on stderr); write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="The report as one JSON object (as qrs --json import).")
+@click.pass_obj
+def import_command(project: Project, file: Path, sheet_id: str | None, game: str | None, lang: str | None,
+                   dry_run: bool, as_json: bool) -> None:
+    """Draft sources/<id>.yaml from an existing sheet (.md, .txt, .html, .docx, .pdf), with a report of each guess."""
+    from generator.source import importer
+
+    report = reporter()
+    report.json = report.json or as_json
+    content, made, written = importer.import_sheet(project, file, sheet_id, game, lang, dry_run)
+    if report.json:
+        report.record("import", "", {**made.as_dict(), "written": str(written) if written else None,
+                                     **({"yaml": content} if dry_run else {})})
+    else:
+        if dry_run:
+            click.echo(content, nl=False)
+        if not report.quiet or made.problems:
+            click.echo("\n".join(made.lines()), err=dry_run)
+    if made.problems:
+        raise UserError([importer.draft_problem(made, problem) for problem in made.problems])
+    if written:
+        report.result("wrote", f"wrote {shown(written)}", {"path": str(written)})

@@ -1,0 +1,547 @@
+"""The typing: an intermediate document → a sheet's sections and blocks, as a person would choose them.
+
+A table keyed by rolls is a dice table (its die inferred, its coverage checked); by signed numbers, a modifiers
+block; a grid with numeric column keys, a matrix (its rule named only when every cell agrees); a numbered list, a
+sequence; "Term: definition" lines, terms of a text block; the rest, tables and text. Level-2 headings make
+sections, level-3 groups, deeper ones a block's title. Nothing is dropped: what fits no block type is kept as text
+where it stood, and the report says so."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from generator.schema.model import MatrixBlock, MAX_ROWS, MAX_TEXT
+from generator.source.importer import kinds
+from generator.source.importer.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
+from generator.source.importer.report import Note, Report
+
+RULES = ("to-wound", "to-hit-ws", "to-hit-ws-wab", "bs-to-hit")
+_TERM = re.compile(r"^(?P<term>(?:\*\*)?[^:*\n]{1,40}?(?:\*\*)?)\s*:\s+(?P<text>\S.*)$", re.S)
+_NUMBERED = re.compile(r"^\s*(\d{1,2}|[A-Za-z])\s*[.)]\s+(\S.*)$", re.S)
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+MAX_COLUMNS = 12
+
+
+class Ids:
+    """Ids made from titles: lower-case ASCII words joined by hyphens, unique in the sheet."""
+
+    def __init__(self):
+        self.used: set[str] = set()
+
+    def make(self, text: str, fallback: str) -> str:
+        words = unicodedata.normalize("NFKD", plain(text or "")).encode("ascii", "ignore").decode().lower()
+        base = "-".join(re.findall(r"[a-z0-9]+", words))[:48].strip("-") or fallback
+        ident, n = base, 2
+        while ident in self.used:
+            ident, n = f"{base}-{n}", n + 1
+        self.used.add(ident)
+        return ident
+
+
+class Typing:
+    def __init__(self, document: Document, report: Report):
+        self.document, self.report = document, report
+        self.ids, self.section_ids, self.group_ids = Ids(), Ids(), Ids()  # each kind of id unique among its own
+        self.title: str | None = None
+        self.sections: list[dict] = []
+        self.origins: dict[tuple[int, int], str] = {}  # (section, block) → where it stood in the original
+        self.pending_title: tuple[str, str] | None = None  # a heading that titles the next block
+        self.levels = _levels(document)
+
+    # --- structure -----------------------------------------------------------------------------------------------
+    def run(self) -> list[dict]:
+        nodes = list(self.document.nodes)
+        for index, node in enumerate(nodes):
+            if isinstance(node, Heading):
+                self.heading(node)
+            else:
+                self.content(node, nodes[index + 1] if index + 1 < len(nodes) else None)
+        self.flush_title()
+        for section in self.sections:
+            self.close_groups(section)
+        return self.sections
+
+    def heading(self, node: Heading) -> None:
+        level = self.levels.get(node.level, 4)
+        if level == 1 and self.title is None and not self.sections:
+            self.title = node.text
+            return
+        self.flush_title()
+        if level <= 2:
+            self.sections.append({"id": self.section_ids.make(node.text, "section"), "title": node.text, "groups": [],
+                                  "blocks": [], "_origin": node.origin, "_group": None})
+        elif level == 3:
+            section = self.section(node.origin)
+            group = {"id": self.group_ids.make(node.text, "group"), "title": node.text, "_origin": node.origin}
+            section["groups"].append(group)
+            section["_group"] = group["id"]
+        else:
+            self.pending_title = (node.text, node.origin)
+
+    def flush_title(self) -> None:
+        """A block title that no block followed: kept as a text block with the heading in bold."""
+        if self.pending_title:
+            text, origin = self.pending_title
+            self.pending_title = None
+            self.add({"type": "text", "content": [{"p": f"**{text}**"}]}, origin, "a heading with nothing under it",
+                     False, text)
+
+    def section(self, origin: str) -> dict:
+        if not self.sections:  # content before the first section heading: a section named after the sheet
+            title = self.title or "Introduction"
+            self.sections.append({"id": self.section_ids.make(title, "section"), "title": title, "groups": [], "blocks": [],
+                                  "_origin": origin, "_group": None})
+        return self.sections[-1]
+
+    def close_groups(self, section: dict) -> None:
+        """A group without blocks keeps its heading as a text block; the helper keys go."""
+        used = {block.get("group") for block in section["blocks"]}
+        for group in [g for g in section["groups"] if g["id"] not in used]:
+            section["groups"].remove(group)
+            self.report.untyped.append(_note(group["_origin"], group["title"], "a heading with nothing under it"))
+        if not section["blocks"]:
+            block = {"id": self.ids.make(section["title"], "text"), "type": "text",
+                     "content": [{"p": f"**{section['title']}**"}]}
+            section["blocks"].append(block)
+            self.report.guess(block["id"], "text", "a section heading with nothing under it, kept as text",
+                              section["_origin"], False)
+            self.report.untyped.append(_note(section["_origin"], section["title"], "a heading with nothing under it"))
+        for group in section["groups"]:
+            group.pop("_origin", None)
+        section.pop("_origin", None)
+        section.pop("_group", None)
+        if not section["groups"]:
+            del section["groups"]
+
+    def add(self, block: dict, origin: str, why: str, confident: bool = True, name: str | None = None) -> None:
+        section = self.section(origin)
+        title = None
+        if self.pending_title and block["type"] != "text" or self.pending_title and name is None:
+            title, _ = self.pending_title
+            self.pending_title = None
+        group = next((g["title"] for g in section["groups"] if g["id"] == section["_group"]), None)
+        ident = self.ids.make(title or block.get("title") or name or group or section["title"] or _first_words(block),
+                              block["type"])
+        ordered = {"id": ident, "type": block.pop("type")}
+        if title:
+            ordered["title"] = title
+        if section["_group"]:
+            ordered["group"] = section["_group"]
+        ordered.update(block)
+        section["blocks"].append(ordered)
+        self.origins[(len(self.sections) - 1, len(section["blocks"]) - 1)] = origin
+        self.report.guess(ident, ordered["type"], why, origin, confident)
+
+    # --- content -------------------------------------------------------------------------------------------------
+    def content(self, node, following) -> None:
+        if isinstance(node, Table):
+            self.table(node)
+        elif isinstance(node, ListBlock):
+            self.list_(node)
+        elif isinstance(node, Paragraph):
+            self.paragraph(node)
+
+    def last_block(self, kind: str) -> dict | None:
+        """The section's last block if it is of this kind, titled by no pending heading (text runs on in it)."""
+        if self.pending_title or not self.sections or not self.sections[-1]["blocks"]:
+            return None
+        block = self.sections[-1]["blocks"][-1]
+        return block if block["type"] == kind and block.get("group") == self.sections[-1]["_group"] else None
+
+    def text_items(self, items: list[dict], origin: str, why: str) -> None:
+        block = self.last_block("text")
+        if block is not None and len(block["content"]) + len(items) <= MAX_ROWS:
+            block["content"].extend(items)
+            return
+        self.add({"type": "text", "content": items}, origin, why)
+
+    def paragraph(self, node: Paragraph) -> None:
+        lines = [line.strip() for line in node.text.split("\n") if line.strip()]
+        if lines and all(_TERM.match(line) for line in lines) and (len(lines) > 1 or self._after_terms()):
+            terms = [_term(line) for line in lines]
+            block = self.last_block("text")
+            if block is not None and block["content"] and "terms" in block["content"][-1]:
+                block["content"][-1]["terms"].extend(terms)
+            else:
+                self.text_items([{"terms": terms}], node.origin, "\"Term: definition\" lines: terms of a text block")
+            return
+        if len(lines) == 1 and _TERM.match(lines[0]) and len(lines[0]) < 300:
+            self.text_items([{"terms": [_term(lines[0])]}], node.origin,
+                            "a \"Term: definition\" line: terms of a text block")
+            return
+        text = " ".join(lines)
+        self.text_items([{"p": part} for part in _split_long(text)], node.origin, "paragraphs: a text block")
+
+    def _after_terms(self) -> bool:
+        block = self.last_block("text")
+        return bool(block and block["content"] and "terms" in block["content"][-1])
+
+    def list_(self, node: ListBlock) -> None:
+        items = node.items
+        texts = [item.text for item in items]
+        if not node.ordered and len(items) >= 2 and all(_NUMBERED.match(plain(text)) for text in texts):
+            node = ListBlock([ListItem(_NUMBERED.match(item.text).group(2) if _NUMBERED.match(item.text) else
+                                       kinds.strip_prefix(item.text, _NUMBERED.match(plain(item.text)).group(1)),
+                                       item.children, item.title) for item in items], True,
+                             _numbering(_NUMBERED.match(plain(texts[0])).group(1)), node.origin)
+            return self.sequence(node, "items numbered 1), 2)…: a sequence")
+        if node.ordered:
+            return self.sequence(node, "a numbered list: a sequence")
+        if len(items) >= 2 and not any(item.children for item in items):
+            if all(kinds.leading_modifier(text) for text in texts):
+                return self.modifiers([list(kinds.leading_modifier(text)) for text in texts], None, node.origin,
+                                      "lines opening with a signed value: a modifiers block")
+            rolls = [kinds.leading_roll(text) for text in texts]
+            if all(rolls) and self.dice([[roll, text] for roll, text in rolls], None, node.origin,
+                                        "lines opening with a roll: ", quiet=True):
+                return
+            if all(_TERM.match(text) for text in texts):
+                return self.text_items([{"terms": [_term(text) for text in texts]}], node.origin,
+                                       "a list of \"Term: definition\" items: terms of a text block")
+        flat = [text for text in _flatten(items)]
+        self.text_items([{"bullets": flat}], node.origin, "a bulleted list: a text block")
+
+    def sequence(self, node: ListBlock, why: str) -> None:
+        if node.start > 1 and self.continue_sequence(node):
+            return
+        block = {"type": "sequence"}
+        if node.numbering != "1":
+            block["numbering"] = node.numbering
+        block["steps"] = [_step(item) for item in node.items]
+        self.add(block, node.origin, why)
+
+    def continue_sequence(self, node: ListBlock) -> bool:
+        """A numbered list that takes up the count of the section's last sequence ("2." after "1." and its
+        paragraphs): its steps join it, the paragraphs between become the previous step's text."""
+        if self.pending_title or not self.sections:
+            return False
+        blocks = self.sections[-1]["blocks"]
+        between = []
+        while blocks and blocks[-1]["type"] == "text" and all("p" in item for item in blocks[-1]["content"]) \
+                and len(blocks) >= 2 and blocks[-2]["type"] == "sequence" and "title" not in blocks[-1]:
+            between = blocks[-1]["content"]
+            break
+        sequence = blocks[-2] if between else blocks[-1] if blocks else None
+        if sequence is None or sequence["type"] != "sequence" or len(sequence["steps"]) != node.start - 1:
+            return False
+        if between:
+            last = sequence["steps"][-1]
+            last["text"] = " ".join([last.get("text", ""), *[item["p"] for item in between]]).strip()
+            removed = blocks.pop()
+            self.report.guesses = [g for g in self.report.guesses if g.block != removed["id"]]
+        sequence["steps"] += [_step(item) for item in node.items]
+        for guess in self.report.guesses:
+            if guess.block == sequence["id"]:
+                guess.why = "numbered items with paragraphs between them: one sequence, the paragraphs their steps' text"
+        return True
+
+    # --- tables --------------------------------------------------------------------------------------------------
+    def table(self, node: Table) -> None:
+        rows = [row for row in node.padded() if any(cell.strip() for cell in row)]
+        if not rows:
+            return
+        if len(rows[0]) == 1:
+            return self.text_items([{"bullets": [row[0] for row in rows]}], node.origin,
+                                   "a table of one column: a bulleted list")
+        if self.matrix(rows, node):
+            return
+        header, body = (rows[0], rows[1:]) if node.header else (None, rows)
+        if node.header is None and len(rows) > 1:
+            header, body = self.guess_header(rows)
+        if body and self.typed_table(header, body, node.origin):
+            return
+        self.plain_table(rows, node)
+
+    def guess_header(self, rows: list[list[str]]) -> tuple[list[str] | None, list[str]]:
+        """A text table's first row is its header when it is not of the kind of the rows below it."""
+        first, rest = rows[0], rows[1:]
+        if all(kinds.is_roll(row[0]) for row in rest) and not kinds.is_roll(first[0]):
+            return first, rest
+        for column in (0, len(first) - 1):
+            if kinds.modifier_unit([row[column] for row in rest]) is not False and \
+                    kinds.modifier_unit([first[column]]) is False:
+                return first, rest
+        return None, rows
+
+    def typed_table(self, header, body, origin) -> bool:
+        width = len(body[0])
+        if all(kinds.is_roll(row[0]) for row in body) and width <= 3:
+            return self.dice(body, header, origin, "the first column holds rolls: ")
+        if width in (2, 3):
+            for column in (0, width - 1) if width == 2 else (0,):
+                values = [row[column] for row in body]
+                unit = kinds.modifier_unit(values)
+                if unit is not False:
+                    items = [[row[column], *[cell for c, cell in enumerate(row) if c != column]] for row in body]
+                    titles = None
+                    if header:
+                        titles = [header[column], *[cell for c, cell in enumerate(header) if c != column]]
+                    where = "first" if column == 0 else "last"
+                    return self.modifiers(items, titles, origin, f"the {where} column holds signed values: a modifiers "
+                                                                 "block", unit)
+        return False
+
+    def dice(self, body, header, origin, why: str, quiet: bool = False) -> bool:
+        rolls = [kinds.roll_text(row[0]) for row in body]
+        named = kinds.die_named(header[0]) if header else None
+        die, range_, reason, confident = kinds.infer_die(rolls, named)
+        if not die and not range_:
+            if not quiet:
+                self.report.untyped.append(_note(origin, " / ".join(rolls), f"rolls that fit no die ({reason}); "
+                                                                            "kept as a table"))
+            return False
+        block = {"type": "dice"}
+        block["die" if die else "range"] = die or range_
+        if header:
+            for key, cell in zip(("roll_title", "name_title", "text_title") if len(header) == 3 else
+                                 ("roll_title", "text_title"), header):
+                if cell.strip():
+                    block[key] = cell
+        block["rows"] = [_dice_row(roll, row[1:]) for roll, row in zip(rolls, body)]
+        self.add(block, origin, why + reason, confident)
+        return True
+
+    def modifiers(self, items, titles, origin, why: str, unit: str | None = None) -> bool:
+        block = {"type": "modifiers"}
+        if titles:
+            for key, cell in zip(("value_title", "text_title", "detail_title"), titles):
+                if cell.strip():
+                    block[key] = cell
+        if unit:
+            block["unit"] = unit
+        rows = []
+        for item in items:
+            row = {"value": kinds.modifier_value(item[0]), "text": item[1] if len(item) > 1 and item[1].strip() else "–"}
+            if len(item) > 2 and item[2].strip():
+                row["detail"] = item[2]
+            rows.append(row)
+        if any(row["text"] == "–" for row in rows):
+            self.report.untyped.append(_note(origin, "–", "a modifier without a text: '–' stands in its place"))
+        block["items"] = rows
+        self.add(block, origin, why + (f", the unit {unit}" if unit else ""))
+        return True
+
+    def matrix(self, rows: list[list[str]], node: Table) -> bool:
+        found = _matrix_shape(rows)
+        if not found:
+            return False
+        key_row, key_column, column_title, row_title = found
+        column_keys = [plain(cell) for cell in rows[key_row][key_column + 1:]]
+        body = rows[key_row + 1:]
+        row_keys = [plain(row[key_column]) for row in body]
+        numeric_rows = all(kinds.is_integer(key) for key in row_keys)
+        if not numeric_rows and len(body) > 2:
+            return False
+        cells = [" ".join(plain(cell) for cell in row[key_column + 1:]) for row in body]
+        block = {"type": "matrix"}
+        if row_title:
+            block["row_title"] = row_title
+        if column_title:
+            block["column_title"] = column_title
+        block.update(row_keys=row_keys, column_keys=column_keys)
+        rule, impossible = _rule(row_keys, column_keys, cells)
+        if impossible:
+            block["impossible"] = impossible
+        if rule:
+            block["rule"] = rule
+        block["cells"] = cells
+        why = ("a grid keyed by numbers on both sides: a matrix" if numeric_rows else
+               "a lookup keyed by numbers: a matrix of one row")
+        why += f"; every cell agrees with the rule {rule}" if rule else "; no rule agrees with every cell: none named"
+        self.add(block, node.origin, why)
+        return True
+
+    def plain_table(self, rows: list[list[str]], node: Table) -> None:
+        header = rows[0] if node.header or (node.header is None and _looks_like_header(rows)) else None
+        body = rows[1:] if header else rows
+        if not body:
+            body, header = rows, None
+        width = len(rows[0])
+        if width > MAX_COLUMNS:  # the model's limit: the extra cells join the last one, said in the report
+            self.report.untyped.append(_note(node.origin, " | ".join(rows[0]), f"a table of {width} columns: "
+                                             f"cells beyond the {MAX_COLUMNS}th joined to it"))
+            rows = [row[:MAX_COLUMNS - 1] + [" ".join(row[MAX_COLUMNS - 1:])] for row in rows]
+            header = rows[0] if header else None
+            body = rows[1:] if header else rows
+        block = {"type": "table", "columns": [{"title": cell} for cell in header] if header else
+                 [{"title": ""} for _ in rows[0]]}
+        block["rows"] = [[cell if cell.strip() else "" for cell in row] for row in body]
+        why = "a table with a header" if header else "a table without a header"
+        self.add(block, node.origin, why + ", of no more specific kind")
+
+
+def _levels(document: Document) -> dict[int, int]:
+    """The document's heading levels mapped to the sheet's: the first lone top heading is the title (1), the next
+    level sections (2), the one below groups (3), the rest block titles."""
+    used = sorted({node.level for node in document.nodes if isinstance(node, Heading)})
+    if not used:
+        return {}
+    headings = [node for node in document.nodes if isinstance(node, Heading)]
+    top_count = sum(1 for node in headings if node.level == used[0])
+    mapping = {}
+    if top_count == 1 and headings[0].level == used[0] and len(used) > 1:
+        mapping[used[0]] = 1
+        used = used[1:]
+    for offset, level in enumerate(used):
+        mapping[level] = min(2 + offset, 4)
+    if not mapping or 1 not in mapping.values():  # no lone top heading: the first heading is the title
+        first = headings[0]
+        mapping.setdefault(first.level, 2)
+    return mapping
+
+
+def _matrix_shape(rows: list[list[str]]):
+    """(key row, key column, column title, row title) of a grid whose column keys are numbers, or None."""
+    for key_row in range(min(2, len(rows) - 1)):
+        row = rows[key_row]
+        for key_column in range(min(2, len(row) - 2)):
+            keys = row[key_column + 1:]
+            if len(keys) < 3 or not all(kinds.is_integer(cell) for cell in keys):
+                continue
+            corner = [plain(cell) for cell in row[:key_column + 1] if cell.strip()]
+            above = [plain(cell) for earlier in rows[:key_row] for cell in earlier if cell.strip()]
+            body = rows[key_row + 1:]
+            if not body or len(body) > 30 or len(keys) > 30:
+                continue
+            if not all(row[key_column].strip() and all(cell.strip() and " " not in plain(cell).strip()
+                                                       for cell in row[key_column + 1:]) for row in body):
+                continue
+            left = [plain(cell) for row in body for cell in row[:key_column] if cell.strip()]
+            if len(above) > 1 or len(left) > 1 or len(corner) > 1:
+                continue
+            column_title = " ".join(above + (corner if not left and not above else []))
+            row_title = " ".join(left + (corner if (left or above) else []))
+            return key_row, key_column, column_title, row_title
+    return None
+
+
+def _rule(row_keys: list[str], column_keys: list[str], cells: list[str]) -> tuple[str | None, str | None]:
+    """The rule every cell agrees with, and the value meaning "impossible" (the one word that is no number)."""
+    words = {value for row in cells for value in row.split() if not re.fullmatch(r"[-−]?\d+\+?", value)}
+    impossible = words.pop() if len(words) == 1 else None
+    for rule in RULES:
+        if (rule == "bs-to-hit") != (len(row_keys) == 1):
+            continue
+        try:
+            candidate = MatrixBlock(id="m", type="matrix", row_keys=row_keys, column_keys=column_keys, cells=cells,
+                                    impossible=impossible, rule=rule)
+        except ValueError:
+            return None, impossible
+        if not list(candidate.check()):
+            return rule, impossible
+    return None, impossible
+
+
+def _looks_like_header(rows: list[list[str]]) -> bool:
+    """A first row of short cells over longer rows reads as a header."""
+    if len(rows) < 2:
+        return False
+    first = [len(plain(cell)) for cell in rows[0]]
+    return all(0 < length <= 60 for length in first) and not any(kinds.is_roll(cell) for cell in rows[0])
+
+
+def _dice_row(roll: str, cells: list[str]) -> dict:
+    row = {"roll": roll}
+    cells = [cell for cell in cells]
+    if len(cells) >= 2:
+        if cells[0].strip():
+            row["name"] = cells[0]
+        row["text"] = cells[1]
+        return row
+    text = cells[0] if cells else ""
+    named = re.match(r"^\*(?P<name>[^*]+)\*\s*(?:[–—-]\s*)?(?P<text>.*)$", text, re.S)
+    if named and named.group("name").strip():
+        row["name"] = named.group("name").strip()
+        text = named.group("text").strip()
+    row["text"] = text
+    return row
+
+
+def _step(item: ListItem) -> dict:
+    step = {}
+    title, text = item.title, item.text
+    if not title:
+        bold = re.match(r"^\*\*(?P<title>[^*]+)\*\*\s*[:.–-]?\s*(?P<text>.*)$", text, re.S)
+        if bold and bold.group("text").strip():
+            title, text = bold.group("title").strip(), bold.group("text").strip()
+    if title:
+        step["title"] = title
+        if text.strip():
+            step["text"] = " ".join(text.split("\n"))
+    elif len(plain(text)) <= 100:
+        step["title"] = " ".join(text.split("\n"))
+    else:
+        step["text"] = " ".join(text.split("\n"))
+    if item.children:
+        step["steps"] = [_step(child) for child in item.children]
+    return step
+
+
+def _term(line: str) -> dict:
+    match = _TERM.match(line)
+    return {"term": match.group("term").strip(), "text": match.group("text").strip()}
+
+
+def _flatten(items: list[ListItem]) -> list[str]:
+    """A bulleted list's items, nested ones after their parent (the text block has one level)."""
+    out = []
+    for item in items:
+        out.append(f"**{item.title}** {item.text}".strip() if item.title else item.text)
+        out += [f"– {text}" for text in _flatten(item.children)]
+    return [text for text in out if text.strip()]
+
+
+def _split_long(text: str) -> list[str]:
+    """A paragraph longer than a text may be, cut between sentences."""
+    if len(text) <= MAX_TEXT:
+        return [text]
+    parts, current = [], ""
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if current and len(current) + len(sentence) + 1 > MAX_TEXT:
+            parts.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}".strip()
+    parts.append(current)
+    return [part[i:i + MAX_TEXT] for part in parts for i in range(0, len(part), MAX_TEXT)]
+
+
+def _numbering(first: str) -> str:
+    return "A" if first.isupper() else "a" if first.isalpha() else "1"
+
+
+def _first_words(block: dict) -> str:
+    for key in ("steps", "content", "rows", "items"):
+        if block.get(key):
+            first = block[key][0]
+            if isinstance(first, dict):
+                first = next((value for value in first.values() if isinstance(value, str)), "") or \
+                    next((value[0] for value in first.values() if isinstance(value, list) and value and
+                          isinstance(value[0], str)), "")
+            elif isinstance(first, list):
+                first = first[0]
+            return " ".join(plain(str(first)).split()[:4])
+    return ""
+
+
+def _note(origin: str, text: str, why: str) -> Note:
+    return Note(origin, plain(text), why)
+
+
+def bold_terms(sections: list[dict]) -> list[str]:
+    """Bold words repeated across the sheet (two times or more, four words at most): offered as keywords."""
+    counts: dict[str, int] = {}
+    def walk(value):
+        if isinstance(value, str):
+            for term in _BOLD.findall(value):
+                if len(term.split()) <= 4 and not term.isupper():
+                    counts[term.strip()] = counts.get(term.strip(), 0) + 1
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+    walk(sections)
+    return sorted(term for term, count in counts.items() if count >= 2)

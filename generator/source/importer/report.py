@@ -1,0 +1,79 @@
+"""What `qrs import` tells its user: each block's guessed type and why, the guesses made with low confidence, what
+could not be typed (kept as text where it stood), the placeholders to fill, the words offered as keywords, and each
+problem `qrs check` finds in the draft, with its line in the draft and its place in the original."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class Guess:
+    block: str  # the block's id
+    type: str  # its type in the draft
+    why: str
+    origin: str  # where it stood in the original
+    confident: bool = True
+    line: int = 0  # its line in the draft, once written
+
+
+@dataclass
+class Note:
+    origin: str
+    text: str
+    why: str
+
+
+@dataclass
+class DraftProblem:
+    line: int
+    column: int
+    message: str
+    origin: str
+
+
+@dataclass
+class Report:
+    original: str
+    draft: str
+    reader: str = ""
+    guesses: list[Guess] = field(default_factory=list)
+    untyped: list[Note] = field(default_factory=list)  # kept as text where it stood
+    dropped: list[Note] = field(default_factory=list)  # left out by the reader: running headers, page numbers
+    placeholders: list[Note] = field(default_factory=list)  # values the original does not state
+    keywords: list[str] = field(default_factory=list)  # bold terms repeated across the sheet
+    problems: list[DraftProblem] = field(default_factory=list)
+    facts: int = 0  # cells, items and paragraphs of the original placed in the draft
+
+    def guess(self, block: str, type_: str, why: str, origin: str, confident: bool = True) -> None:
+        self.guesses.append(Guess(block, type_, why, origin, confident))
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def lines(self) -> list[str]:
+        """The report as a terminal shows it."""
+        counts: dict[str, int] = {}
+        for guess in self.guesses:
+            counts[guess.type] = counts.get(guess.type, 0) + 1
+        summary = ", ".join(f"{count} {kind}" for kind, count in sorted(counts.items()))
+        out = [f"{self.original} ({self.reader}) → {self.draft}: {len(self.guesses)} block(s): {summary}"]
+        for guess in self.guesses:
+            mark = "  " if guess.confident else "? "
+            out.append(f"{mark}{self.draft}:{guess.line}: {guess.block}: {guess.type}, {guess.why} ({guess.origin})")
+        for title, notes in (("not typed, kept as text where it stood", self.untyped),
+                             ("left out by the reader", self.dropped),
+                             ("to fill in: the original does not state it", self.placeholders)):
+            if notes:
+                out.append(f"{title}:")
+                out += [f"  {note.origin}: {note.why}: {_short(note.text)}" for note in notes]
+        if self.keywords:
+            out.append("offered as keywords (bold, repeated): " + ", ".join(self.keywords))
+        for problem in self.problems:
+            out.append(f"{self.draft}:{problem.line}:{problem.column}: {problem.message} (original: {problem.origin})")
+        return out
+
+
+def _short(text: str, width: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
