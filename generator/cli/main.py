@@ -188,12 +188,17 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
 @cli.command("list")
 @click.pass_obj
 def list_sheets(project: Project) -> None:
-    """List the sheets: id, game, title, edition."""
+    """List the sheets: id, game, title, edition, languages (the canonical one first)."""
+    report = reporter()
+    if not report.json:
+        click.echo("\t".join(("id", "game", "title", "edition", "languages")))
     for path in project.sheet_paths():
         sheet = pipeline.check(path)
+        languages = [sheet.lang, *(lang for lang in i18n.languages(project.sources, sheet) if lang != sheet.lang)]
         fields = {"sheet": sheet.sheet, "game": sheet.game, "title": sheet.title, "edition": sheet.edition,
-                  "lang": sheet.lang, "path": str(path)}
-        reporter().record("sheet", "\t".join(str(fields[key]) for key in list(fields)[:5]), fields)
+                  "lang": sheet.lang, "languages": languages, "path": str(path)}
+        report.record("sheet", "\t".join([sheet.sheet, sheet.game, sheet.title, sheet.edition, " ".join(languages)]),
+                      fields)
 
 
 @cli.command()
@@ -253,16 +258,23 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     if "html" in formats and any("@" in sheet for sheet in sheets):
         raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: give no --format html with it")
     problems = []
-    for name, revision in (sheet.partition("@")[::2] for sheet in sheets if "@" in sheet):
+    past = [sheet.partition("@")[::2] for sheet in sheets if "@" in sheet]
+    tally = parallel.Tally(0)
+    for name, revision in past:
         options = pipeline.BuildOptions(**settings)
         for lang in languages or [None]:
             try:
                 for output in pipeline.build_at_revision(project, name, revision, lang, options):
                     reporter().wrote(output)
+                    tally.built += 1
             except UserError as error:
                 problems.extend(error.problems)
+                tally.failed += 1
+    tally.total = tally.built + tally.failed
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
-    if current or not sheets:  # not only SHEET@REVISION builds, which neither plan nor summarise
+    if past and not current:  # SHEET@REVISION builds alone: their own summary line (they use no manifest)
+        reporter().summary(tally.line(), tally.counts())
+    if current or not sheets:
         problems += parallel.build(project, project.sheet_paths(current), project.handout_paths() if everything else [],
                                    languages, settings, reporter(), jobs, shard, rebuild,
                                    incremental=not (changes_since or errata_only), formats=formats)
@@ -450,35 +462,6 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
     if scaffold.template_words_missing(project, lang):
         reporter().say(f"note: to build it, the templates need their words in '{lang}': "
                        f"run 'qrs i18n update {sheet_id} --lang {lang}' and translate sources/i18n/ui.{lang}.po")
-
-
-@cli.command("import")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--id", "sheet_id", default=None, help="The new sheet's id (default: made from the file's name).")
-@click.option("--game", default=None, help="The game's name (default: the document's title).")
-@click.option("--lang", default=None, callback=_language_codes, help="The language it is written in (default: guessed).")
-@click.option("--dry-run", is_flag=True, help="Print the draft's YAML; write nothing.")
-@click.option("--json", "as_json", is_flag=True, help="The report as one JSON object (as qrs --json import).")
-@click.pass_obj
-def import_command(project: Project, file: Path, sheet_id: str | None, game: str | None, lang: str | None,
-                   dry_run: bool, as_json: bool) -> None:
-    """Draft sources/<id>.yaml from an existing sheet (.md, .txt, .html, .docx, .pdf), with a report of each guess."""
-    from generator.source import importer
-
-    report = reporter()
-    report.json = report.json or as_json
-    content, made, written = importer.import_sheet(project, file, sheet_id, game, lang, dry_run)
-    if report.json:
-        report.record("import", "", {**made.as_dict(), "written": str(written) if written else None,
-                                     **({"yaml": content} if dry_run else {})})
-    else:
-        if dry_run:
-            click.echo(content, nl=False)
-        click.echo("\n".join(made.lines()), err=dry_run)
-    if made.problems:
-        raise UserError([importer.draft_problem(made, problem) for problem in made.problems])
-    if written:
-        report.result("wrote", f"wrote {shown(written)}", {"path": str(written)})
 
 
 @cli.command("preview")

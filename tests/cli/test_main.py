@@ -45,9 +45,13 @@ def test_an_unknown_id_is_a_usage_error_with_the_nearest_name():
 
 
 def test_list_shows_every_sheet():
+    """A header line, and every language a sheet has, its own first (#34)."""
     result = qrs("list")
     assert result.returncode == 0
-    assert {line.split("\t")[0] for line in result.stdout.splitlines()} >= {"wab2", "warhammer", "fpga"}
+    header, *rows = result.stdout.splitlines()
+    assert header.split("\t") == ["id", "game", "title", "edition", "languages"]
+    assert {row.split("\t")[0] for row in rows} >= {"wab2", "warhammer", "fpga"}
+    assert [row.split("\t")[4] for row in rows if row.startswith("wab2\t")] == ["fr en"]
 
 
 def test_bare_qrs_shows_help_and_succeeds():

@@ -253,6 +253,9 @@ def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(t
         assert result.returncode == 0, f"qrs {' '.join(command)}:\n{result.stdout}{result.stderr}"
         if command[0] == "diff":
             assert "Arc long, F: 3 (3) → 3 (4)" in result.stdout
+        else:  # every build ends with its summary line, SHEET@REVISION's too (#34)
+            assert re.search(r"^\d+ output\(s\): \d+ built, \d+ up to date, 0 failed, [\d.]+ s$", result.stdout, re.M), \
+                result.stdout
     assert {path.name for path in (tmp_path / "build").glob("*.pdf")} >= {
         "wab2.since-2.2.fr.pdf", "wab2.errata-2.2.fr.pdf", "wab2@v2.2.fr.pdf", "wab2@v2.2.en.pdf"}
 
