@@ -24,7 +24,7 @@ def _language(context: click.Context, parameter: click.Parameter, value: str | N
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--id", "sheet_id", default=None, help="The new sheet's id (default: made from the file's name).")
 @click.option("--game", default=None, help="The game's name (default: the document's title).")
 @click.option("--lang", default=None, callback=_language, help="The language it is written in (default: guessed).")

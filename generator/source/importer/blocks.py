@@ -266,6 +266,11 @@ class Typing:
 
     def typed_table(self, header, body, origin) -> bool:
         width = len(body[0])
+        numbers = [plain(row[0]) for row in body]
+        if header is None and width == 2 and len(body) >= 2 and numbers == [str(n) for n in range(1, len(body) + 1)]:
+            items = [ListItem(row[1]) for row in body]
+            self.sequence(ListBlock(items, True, "1", origin), "rows numbered 1, 2, 3… without a header: a sequence")
+            return True
         if all(kinds.is_roll(row[0]) for row in body) and width <= 3:
             return self.dice(body, header, origin, "the first column holds rolls: ")
         if width in (2, 3):

@@ -59,7 +59,8 @@ def read(path: Path, raw: bytes) -> Document:
 
 def _document(pages) -> Document:
     laid = [_columns(width, chars) for width, _, chars in pages]
-    lines_of_pages = [[_line_text(line) for column in columns for line in _lines(column)] for columns in laid]
+    lines_of_pages = [[_line_text(line, min(char[1] for char in column)) for column in columns
+                       for line in _lines(column)] for columns in laid]
     body = Counter(char[5] for _, _, chars in pages for char in chars if not char[0].isspace())
     body_size = body.most_common(1)[0][0] if body else 10
     sizes = sorted({size for size in body if size > body_size * 1.12}, reverse=True)[:3]
@@ -135,9 +136,13 @@ def _lines(chars) -> list[list]:
     return [sorted(line, key=lambda c: c[1]) for line in lines]
 
 
-def _line_text(line) -> tuple[str, float, bool]:
-    """A line's text, cells separated by tabs, bold runs marked; its type size; whether it is all bold."""
+def _line_text(line, left: float) -> tuple[str, float, bool]:
+    """A line's text, cells separated by tabs (a tab first when it starts right of its column's edge, as a cell's
+    second line does), bold runs marked; its type size; whether it is all bold."""
     out, previous, bold_open = [], None, False
+    first = next((char for char in line if not char[0].isspace()), None)
+    if first is not None and first[1] - left > CELL_GAP * max(first[5], 1):
+        out.append("\t")
     sizes = Counter(char[5] for char in line if not char[0].isspace())
     size = sizes.most_common(1)[0][0] if sizes else 0
     letters = [char for char in line if not char[0].isspace()]

@@ -78,7 +78,16 @@ class Reader:
         start, rows = self.at, []
         while self.at < len(self.lines) and (_is_table_line(self.lines[self.at]) or
                                              rows and "\t" in self.lines[self.at] and self.lines[self.at].strip()):
-            rows.append(_cells(self.lines[self.at]))
+            cells = _cells(self.lines[self.at])
+            filled = [c for c, cell in enumerate(cells) if cell.strip()]
+            if rows and filled and not cells[0].strip() and len(filled) <= len([c for c in rows[-1] if c.strip()]) // 2:
+                for c in filled:  # a cell's next line (a PDF's wrapped cell): joined to the row above
+                    if c < len(rows[-1]):
+                        rows[-1][c] = _join_words(rows[-1][c], cells[c])
+                    else:
+                        rows[-1].append(cells[c])
+            else:
+                rows.append(cells)
             self.at += 1
         self.nodes.append(Table(rows, None, self.origin(start)))
 
@@ -178,6 +187,13 @@ class Reader:
                     not plain(node.text).rstrip().endswith((".", ":", ",", ";")) and \
                     isinstance(following, (Table, ListBlock)):
                 self.nodes[index] = Heading(4, node.text, node.origin)
+
+
+def _join_words(text: str, more: str) -> str:
+    """Two lines of one cell: a word hyphenated at the line's end is joined again."""
+    if re.search(r"[^\W\d]-$", text) and more[:1].islower():
+        return text[:-1] + more
+    return f"{text} {more}".strip()
 
 
 def _join(text: str, more: str) -> str:

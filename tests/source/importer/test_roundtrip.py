@@ -1,0 +1,103 @@
+"""Round trips: the five seed texts, the shipped sheets written as Markdown and Word, a sheet of a game qrs does not
+ship, and a PDF qrs built, each imported back: the draft checks, and its cells and items return."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.project import Project
+from generator.schema.validate import check
+from generator.source.importer import import_sheet
+from tests.conftest import ROOT, run_qrs
+from tests.source.importer import sheets
+
+SEEDS = sorted(Path("/work/shared/seeds").glob("*.txt")) or sorted((ROOT.parent / "shared" / "seeds").glob("*.txt"))
+SHIPPED = sorted((ROOT / "sources").glob("*.yaml"))
+UNSEEN = ROOT / "tests" / "fixtures" / "sheets" / "skirmish-one-page.yaml"
+
+
+@pytest.fixture
+def project(tmp_path) -> Project:
+    (tmp_path / "sources").mkdir()
+    return Project.at(tmp_path / "sources", None)
+
+
+@pytest.mark.skipif(not SEEDS, reason="the seed texts are not beside this checkout")
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda path: path.name[:3])
+def test_each_seed_text_imports_into_a_source_that_checks(project, seed):
+    content, report, written = import_sheet(project, seed, sheet_id="seed")
+    assert written == project.sources / "seed.yaml" and not report.problems
+    sheet = check(written)
+    assert len(list(sheet.blocks())) == len(report.guesses)
+    assert {note.origin for note in report.placeholders} >= {"edition", "date"}
+
+
+@pytest.mark.skipif(not SEEDS, reason="the seed texts are not beside this checkout")
+def test_the_seeds_tables_are_typed():
+    kinds = {}
+    for seed in SEEDS:
+        report = import_sheet(Project.at(ROOT / "sources", None), seed, sheet_id="x", dry_run=True)[1]
+        kinds[seed.name[:3]] = {guess.type for guess in report.guesses}
+    assert {"dice", "modifiers", "sequence"} <= kinds["000"]
+    assert {"dice", "matrix", "modifiers"} <= kinds["003"]
+    assert {"dice", "matrix", "modifiers", "sequence"} <= kinds["004"]
+
+
+def _round_trip(project, source: Path, kind: str):
+    sheet = check(source)
+    original = project.sources.parent / f"sheet.{kind}"
+    if kind == "md":
+        original.write_text(sheets.markdown(sheet), encoding="utf-8")
+    else:
+        original.write_bytes(sheets.docx(sheet))
+    content, report, written = import_sheet(project, original, sheet_id="back", game=sheet.game, lang=sheet.lang)
+    assert not report.problems and written is not None
+    check(written)
+    got, total, missing = sheets.returned(sheets.facts(sheet), content)
+    return got, total, missing, report
+
+
+@pytest.mark.parametrize("kind", ["md", "docx"])
+@pytest.mark.parametrize("source", [*SHIPPED, UNSEEN], ids=lambda path: path.stem if isinstance(path, Path) else path)
+def test_a_sheet_written_as_markdown_or_word_returns_with_its_cells_and_items(project, source, kind):
+    got, total, missing, report = _round_trip(project, source, kind)
+    assert got >= 0.95 * total, missing
+    sheet = check(source)
+    expected = {block.type for block in sheet.blocks()} & {"dice", "modifiers", "matrix", "sequence"}
+    assert expected <= {guess.type for guess in report.guesses}
+
+
+def test_the_unseen_sheet_keeps_every_dice_table_and_modifier_list(project):
+    got, total, _, report = _round_trip(project, UNSEEN, "md")
+    sheet = check(UNSEEN)
+    typed = [guess.type for guess in report.guesses]
+    for kind in ("dice", "modifiers"):
+        assert typed.count(kind) >= sum(1 for block in sheet.blocks() if block.type == kind)
+
+
+@pytest.fixture(scope="session")
+def built_pdf(tmp_path_factory) -> Path:
+    """shadow-war's French PDF: the one under build/ when it is there, else built once for the session."""
+    kept = ROOT / "build" / "shadow-war.fr.pdf"
+    if kept.exists():
+        return kept
+    folder = tmp_path_factory.mktemp("pdf")
+    shutil.copytree(ROOT / "sources", folder / "sources")
+    ran = run_qrs("build", "shadow-war", "--lang", "fr", cwd=folder)
+    assert ran.returncode == 0, ran.stderr
+    return folder / "build" / "shadow-war.fr.pdf"
+
+
+def test_a_pdf_qrs_built_imports_back_into_a_source_that_checks(project, built_pdf):
+    sheet = check(ROOT / "sources" / "shadow-war.yaml")
+    content, report, written = import_sheet(project, built_pdf, sheet_id="back")
+    assert written is not None and not report.problems
+    check(written)
+    got, total, missing = sheets.returned(sheets.facts(sheet), content)
+    # Measured at 81 of 122 on 2026-11-24: cells wrapped over several lines in narrow columns are not all joined
+    # yet (docs/importing.md, "Limits"); this floor keeps what works from regressing.
+    assert got >= 0.6 * total, missing
+    assert report.dropped  # the running footer of each page
