@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from generator.schema import glyphs
 from generator.schema.handout import saves_block
 from generator.schema.model import Sheet
+from generator.source.roster.fitting import fit
 from generator.source.roster.names import SheetNames, folded
-from generator.source.roster.selections import MAX_POINTS, Profile, Roster, RosterEntry, Rule, SAVE_NAMES, common_type
+from generator.source.roster.selections import MAX_POINTS, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
 
 MAX_VALUE = 20  # a stat line's value (the handout's limit): longer ones are cut, with an ellipsis
 MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less room for escaping
@@ -162,12 +163,13 @@ class Maker:
         return known["id"]
 
     def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
+        types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
+        fit(types, units)
         data = {"handout": handout_id, **extra, "army": army, "date": datetime.date.today(),
                 "paper": {"size": "A4", "orientation": "landscape", "pages": 2, "columns": 3},
                 "as_written": True, "points": shown_points(self.roster.points),
                 "keywords": [{key: value for key, value in keyword.items()} for keyword in self.keywords.values()],
-                "profile_types": [{key: value for key, value in kind.items() if not key.startswith("_")}
-                                  for kind in self.types.values()],
+                "profile_types": types,
                 "units": units}
         return {key: value for key, value in data.items() if value not in (None, [])}
 
@@ -187,9 +189,8 @@ def clean(unit: dict) -> dict:
 def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report) -> dict:
     """The handout of a game qrs has no sheet for: the roster's own stat line, profiles and rules."""
     maker = Maker(roster, report)
-    stat_type = common_type(roster.units)
-    every = _stat_names(roster, stat_type)
-    names = [name for name in every if _short(roster, stat_type, name)]  # columns; the wordy ones go with the rules
+    every = _stat_names(roster)
+    names = [name for name in every if _short(roster, name)][:16]  # columns; the wordy ones go with the rules
     ids, taken = {}, set()
     for name in names:
         ident = re.sub(r"[^A-Za-z0-9]", "", unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode())
@@ -202,14 +203,9 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
     for entry in roster.units:
         unit = unit_base(entry, slug(entry.name, unit_ids), maker)
         profiles = list(entry.profiles)
-        if entry.stat and entry.stat.type == stat_type:
-            values = dict(entry.stat.values)
-            unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
-            wordy = [f"{name}: {values[name]}" for name in every if name not in names and values.get(name)]
-        else:
-            wordy = []
-            unit["profile"] = {ident: "-" for ident in ids.values()}
-            profiles = ([entry.stat] if entry.stat else []) + profiles
+        values = dict(entry.stat.values) if entry.stat else {}
+        unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
+        wordy = [f"{name}: {values[name]}" for name in every if name not in names and values.get(name)]
         unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
         unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear) or None
         unit["rules"] = [maker.keyword(rule, entry.name) for rule in entry.rules]
@@ -217,24 +213,32 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
         units.append(clean(unit))
     for rule in roster.army_rules:
         maker.keyword(rule, "army")
-    characteristics = [{"id": ids[name], "label": maker.text(name or "-", 200)} for name in names]
+    characteristics = [{"id": ids[name], "label": maker.text(_label(name), 200), "name": maker.text(name or "-", 200)}
+                       for name in names]
     return maker.handout(handout_id, army, units, {
         "game": maker.text(roster.game, 200) if roster.game else None, "lang": lang, "languages": [lang],
         "characteristics": characteristics})
 
 
-def _stat_names(roster: Roster, stat_type: str | None) -> list[str]:
+def _stat_names(roster: Roster) -> list[str]:
+    """The characteristics of the units' stat lines, whatever their types (a Hero's Might, Will and Fate after a
+    Warrior's), those no unit fills left out."""
     names: list[str] = []
     for entry in roster.units:
-        if entry.stat and entry.stat.type == stat_type:
-            names += [name for name, _ in entry.stat.values if name not in names]
-    return names[:16]
+        if entry.stat:
+            names += [name for name, value in entry.stat.values if name not in names and value]
+    return names
 
 
-def _short(roster: Roster, stat_type: str | None, name: str) -> bool:
+def _label(name: str) -> str:
+    """A column's heading: the roster's name, its first three letters when longer than four (Movement: Mov)."""
+    return name if len(name) <= 4 else name[:3]
+
+
+def _short(roster: Roster, name: str) -> bool:
     """A characteristic whose every value fits a column of the stat line (not a list of keywords)."""
-    return all(len(value) <= 12 for entry in roster.units if entry.stat and entry.stat.type == stat_type
-               for found, value in entry.stat.values if found == name)
+    return all(len(value) <= 8 for entry in roster.units if entry.stat for found, value in entry.stat.values
+               if found == name)
 
 
 def _value(maker: Maker, value: str, unit: str) -> str:

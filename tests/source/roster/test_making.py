@@ -47,9 +47,12 @@ def composed(sources: Path, handout_id: str):
 
 
 def flat(text: str) -> str:
+    """A text made plain for matching: the typography's dashes and quotes undone, case, accents, punctuation and
+    plurals aside."""
     from generator.source.roster.names import plain
 
-    return f" {plain(text)} "
+    undone = re.sub("[\u2010-\u2015\u2212]", "-", text).replace("\u2019", "'").replace("\u00ad", "")
+    return f" {plain(undone)} "
 
 
 def printed(sheet) -> str:
@@ -160,3 +163,40 @@ def test_a_roster_of_another_game_than_the_sheet_is_refused_with_both_names_unle
     forced = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--sheet", "warhammer", "--force")
     assert forced.returncode == 0, forced.stderr
     assert yaml.safe_load((sources / "handouts" / "wh40k-10e-newrecruit.yaml").read_text())["sheet"] == "warhammer"
+
+
+@pytest.fixture(scope="module")
+def built(imported) -> Path:
+    """Every imported handout built, in every language it lists, in one run."""
+    result = run_qrs("--sources", str(imported), "handout", *IDS, "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    return imported.parent / "build" / "handouts"
+
+
+def pdf_pages(path: Path) -> list[str]:
+    import pypdf
+
+    return [page.extract_text() for page in pypdf.PdfReader(path).pages]
+
+
+@pytest.mark.parametrize("handout_id", IDS)
+def test_every_roster_builds_in_every_language_it_lists_with_its_units_and_total(built, handout_id):
+    facts = facts_of(handout_id)
+    written = yaml.safe_load((built.parent.parent / "sources" / "handouts" / f"{handout_id}.yaml").read_text())
+    for lang in written["languages"]:
+        text = flat(" ".join(pdf_pages(built / f"{handout_id}.{lang}.pdf")))
+        for unit in facts["units"]:
+            assert flat(unit["custom_name"] or unit["name"]) in text, (lang, unit["name"])
+        assert flat(f"{facts['army_points']:g}") in text
+
+
+@pytest.mark.parametrize("handout_id", ["wh40k-10e-battlescribe", "wh40k-10e-newrecruit"])
+def test_a_40k_roster_without_a_sheet_gives_one_or_two_pages_with_every_profile_weapon_and_ability(built, handout_id):
+    facts = facts_of(handout_id)
+    pages = pdf_pages(built / f"{handout_id}.en.pdf")
+    assert 1 <= len(pages) <= 2
+    text = flat(" ".join(pages))
+    for unit in facts["units"]:
+        names = unit["weapons"] + unit["abilities"] + [unit["name"]]
+        missing = [name for name in names if flat(name.lstrip("➤ ")) not in text]
+        assert not missing, (unit["name"], missing)
