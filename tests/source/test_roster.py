@@ -333,3 +333,21 @@ def test_control_characters_missing_glyphs_and_long_names_print_as_near_as_the_f
     assert names[:6] == ["Bidi Name", "Line Sep", "Del ete", "Next Line", "Carriage Return", "Dot \u2022 Skull ?"]
     assert len(names[6]) == 200 and names[6].endswith("\u2026")
     assert qrs(sources, "check", "odd-name").returncode == 0
+
+
+def test_names_match_the_sheets_words_in_each_of_its_languages():
+    from generator.project import Project
+    from generator.schema.validate import load
+    from generator.source import translations
+    from generator.source.roster.names import SheetNames
+
+    project = Project.at(ROOT / "sources")
+    _, warhammer = load(ROOT / "sources" / "warhammer.yaml")
+    english = translations.translated(project, ROOT / "sources" / "warhammer.yaml", "en")
+    names = SheetNames(warhammer, [english])
+    assert names.characteristics.find("Weapon Skill") == "WS"  # the English catalogue's for "Capacité de Combat"
+    assert names.characteristics.find("Leadership") == "Ld"
+    assert SheetNames(warhammer).characteristics.find("Weapon Skill") is None  # the French sheet alone knows it not
+    assert names.armour.find("Armure lourde") == names.armour.find("Heavy Armour") == "heavy-armour"
+    assert names.keywords.find("Skirmishers (FAQ'ed)") == names.keywords.find("tirailleurs") == "tirailleurs"
+    assert names.characteristics.find("LD") == "Ld" and names.characteristics.find("Strength") == "S"
