@@ -413,8 +413,6 @@ def _matrix_shape(rows: list[list[str]]):
                                                        for cell in row[key_column + 1:]) for row in body):
                 continue
             left = [plain(cell) for row in body for cell in row[:key_column] if cell.strip()]
-            if len(above) > 1 or len(left) > 1 or len(corner) > 1:
-                continue
             column_title = " ".join(above + (corner if not left and not above else []))
             row_title = " ".join(left + (corner if (left or above) else []))
             return key_row, key_column, column_title, row_title

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from generator.errors import UserError
 from generator.source.importer import text as plain_text
-from generator.source.importer.document import Document
+from generator.source.importer.document import Document, Heading, Table
+from generator.source.importer.inline import inline
 
 MAX_PAGES = 40
 MAX_OBJECTS = 100_000  # page objects of one page: a sheet's page holds a few thousand
@@ -47,9 +48,11 @@ def read(path: Path, raw: bytes) -> Document:
         chars = []
         for index in range(count):
             char = textpage.get_text_range(index, 1)
-            if not char or char in "\r\n\x02\ufffe":
+            if char in ("\x02", "\xad", "\ufffe"):  # PDFium's mark of a word hyphenated at the line's end
+                char = "\xad"
+            if not char or char in "\r\n":
                 continue
-            left, bottom, right, top = textpage.get_charbox(index)
+            left, bottom, right, top = textpage.get_charbox(index, loose=True)  # the font's box: one baseline a line
             size = pdfium_c.FPDFText_GetFontSize(textpage.raw, index) or (top - bottom)
             weight = pdfium_c.FPDFText_GetFontWeight(textpage.raw, index)
             chars.append((char, left, bottom, right, top, round(size, 1), weight))
@@ -58,50 +61,223 @@ def read(path: Path, raw: bytes) -> Document:
 
 
 def _document(pages) -> Document:
-    laid = [_columns(width, chars) for width, _, chars in pages]
-    lines_of_pages = [[_line_text(line, min(char[1] for char in column)) for column in columns
-                       for line in _lines(column)] for columns in laid]
     body = Counter(char[5] for _, _, chars in pages for char in chars if not char[0].isspace())
     body_size = body.most_common(1)[0][0] if body else 10
     sizes = sorted({size for size in body if size > body_size * 1.12}, reverse=True)[:3]
-    repeated = _running(pages, lines_of_pages)
-    text_lines, origins, dropped = [], [], []
-    for number, lines in enumerate(lines_of_pages, start=1):
-        for at, (text, size, bold) in enumerate(lines):
+    pages_lines = []
+    for number, (width, _, chars) in enumerate(pages, start=1):
+        lines = []
+        for column in _columns(width, chars):
+            left = min(char[1] for char in column)
+            lines += [_Line(line, left, number) for line in _lines(column)]
+        pages_lines.append(lines)
+    repeated = _running(pages_lines)
+    lines, dropped = [], []
+    for page in pages_lines:
+        for at, line in enumerate(page, start=1):
+            line.origin = f"page {line.page}, line {at}"
+            text = line.text()
             key = re.sub(r"\d+", "#", text.strip())
-            if key in repeated or re.fullmatch(r"\s*(page\s*)?\d+(\s*/\s*\d+)?\s*", text, re.I):
-                dropped.append((f"page {number}", text.strip()))
+            continued = re.search(r"\((suite|cont\.?|continued)\)\s*$", text, re.I) and line.size in sizes + [body_size]
+            if key in repeated or re.fullmatch(r"\s*(page\s*)?\d+(\s*/\s*\d+)?\s*", text, re.I) or continued:
+                dropped.append((line.origin, text.strip()))
                 continue
-            if size in sizes and "\t" not in text.strip("\t"):
-                level = sizes.index(size) + 1 if len(sizes) > 1 else 2
-                text = "#" * level + " " + text.replace("\t", " ").replace("**", "")
-            elif bold and "\t" not in text.strip("\t") and len(text) < 80 and text.strip().startswith("**"):
-                text = "#### " + text.replace("**", "")
-            if at == 0 and text_lines:
-                text_lines.append("")
-                origins.append(f"page {number}")
-            text_lines.append(text)
-            origins.append(f"page {number}, line {at + 1}")
-    document = plain_text.read("\n".join(text_lines))
+            line.heading = sizes.index(line.size) + 1 if line.size in sizes else 0
+            lines.append(line)
+    nodes = []
+    for kind, chunk in _chunks(lines):
+        nodes += _table(chunk) if kind == "table" else _text(chunk, body_size)
+    if nodes and isinstance(nodes[0], Heading):
+        nodes[0].level = 1
+    plain_text.block_titles(nodes)
+    return Document(nodes, "pdf", dropped)
+
+
+class _Line:
+    """A line of one column: its words with their positions, cut into cells at gaps wider than an em."""
+
+    def __init__(self, chars, left: float, page: int):
+        self.page, self.origin, self.heading = page, "", 0
+        letters = [char for char in chars if not char[0].isspace()]
+        self.size = Counter(char[5] for char in letters).most_common(1)[0][0] if letters else 0
+        self.bold = bool(letters) and all(char[6] >= 600 for char in letters)
+        self.indent = (letters[0][1] - left) if letters else 0
+        self.cells: list[list[tuple[float, str, bool]]] = []  # cells of words: (x, text, bold)
+        word, previous, spaced = [], None, False
+        for char in chars:
+            if char[0].isspace():
+                spaced = True
+                continue
+            if previous is not None:
+                gap, em = char[1] - previous[3], max(previous[5], 1)
+                if gap > CELL_GAP * em:
+                    self._word(word, new_cell=False)
+                    self.cells.append([])
+                    word = []
+                elif gap > WORD_GAP * em or spaced:
+                    self._word(word, new_cell=False)
+                    word = []
+            if not self.cells:
+                self.cells.append([])
+            word.append(char)
+            previous, spaced = char, False
+        self._word(word, new_cell=False)
+
+    def _word(self, chars, new_cell: bool) -> None:
+        if chars:
+            self.cells[-1].append((chars[0][1], "".join(c[0] for c in chars), all(c[6] >= 600 for c in chars)))
+
+    @property
+    def tabbed(self) -> bool:
+        return len(self.cells) > 1
+
+    def words(self):
+        return [word for cell in self.cells for word in cell]
+
+    def text(self, cells=None) -> str:
+        return "\t".join(_marked(cell, self.bold) for cell in (cells if cells is not None else self.cells))
+
+
+def _marked(words, all_bold: bool) -> str:
+    """Words with their bold runs marked (a line all in bold is marked by its reader, not word by word)."""
+    out, run = [], []
+    for _, text, bold in words:
+        if bold and not all_bold:
+            run.append(text)
+            continue
+        if run:
+            out.append("**" + " ".join(run) + "**")
+            run = []
+        out.append(text)
+    if run:
+        out.append("**" + " ".join(run) + "**")
+    return " ".join(out)
+
+
+def _chunks(lines):
+    """Runs of lines: tables (lines with cells, and the short lines between or just above them) and text."""
+    kinds = []
+    for index, line in enumerate(lines):
+        kinds.append("table" if line.tabbed and not line.heading else "text")
+    changed = True
+    while changed:  # lines between two lines of a table, or in its later columns, are of it
+        changed = False
+        for index, line in enumerate(lines):
+            if kinds[index] != "text" or line.heading or line.bold:
+                continue
+            before = index > 0 and kinds[index - 1] != "text" and lines[index - 1].page == line.page
+            after = index + 1 < len(lines) and kinds[index + 1] != "text" and lines[index + 1].page == line.page
+            em = CELL_GAP * max(line.size, 1)
+            opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em
+            goes_on = before and line.indent > em
+            if before and after or opens or goes_on:
+                kinds[index], changed = "table?", True
+    chunks = []
+    for kind, line in zip(kinds, lines):
+        kind = "table" if kind == "table?" else kind
+        if chunks and chunks[-1][0] == kind and (kind == "text" or chunks[-1][1][-1].page == line.page):
+            chunks[-1][1].append(line)
+        else:
+            chunks.append((kind, [line]))
+    return chunks
+
+
+def _table(lines) -> list:
+    """A table rebuilt from its lines: the columns start where cells start on two lines or more; each word goes to
+    the column it starts in; a line that fills fewer columns is the next line of the row above."""
+    em = max(max(line.size for line in lines), 1)
+    starts = sorted(word_cell[0][0] for line in lines for word_cell in line.cells if word_cell)
+    left = min(starts)
+    columns: list[list[float]] = []
+    for x in starts:
+        if columns and x - columns[-1][0] < 1.2 * em:
+            columns[-1].append(x)
+        else:
+            columns.append([x])
+    bounds = [left] + [group[0] for group in columns[1:] if len(group) >= 2]
+    rows = []
+    for line in lines:
+        cells = [[] for _ in bounds]
+        for cell in line.cells:
+            for word in cell:
+                column = max(i for i, bound in enumerate(bounds) if bound <= word[0] + 2) if word[0] + 2 >= left else 0
+                cells[column].append(word)
+        rows.append([_marked(words, line.bold) for words in cells])
+    rows = [[inline(cell) for cell in row] for row in _joined(rows)]
+    width = max(len(row) for row in rows)
+    empty = [c for c in range(width) if not any(row[c].strip() for row in rows)]
+    rows = [[cell for c, cell in enumerate(row) if c not in empty] for row in rows]
+    if rows and len(rows[0]) == 1:  # a list set with a hanging indent: its lines, one a row
+        return _text(lines, 0, indented=True)
+    return [Table(rows, None, lines[0].origin)]
+
+
+def _joined(rows: list[list[str]]) -> list[list[str]]:
+    """Lines of one row joined: a line that fills only cells the row above has, and fewer of them, continues it; a
+    line with only its first cell above a line without one starts the row that line goes on."""
+    out: list[list[str]] = []
+    pending: list[str] | None = None
+    for row in rows:
+        filled = [c for c, cell in enumerate(row) if cell.strip()]
+        if pending is not None:
+            if row[0].strip() == "" and len(filled) >= 1:
+                out.append([_join(pending[0], row[0])] + row[1:])
+                pending = None
+                continue
+            out.append(pending)
+            pending = None
+        if out and filled == [0] and len([c for c in out[-1] if c.strip()]) >= 2:
+            out[-1][0] = _join(out[-1][0], row[0])
+        elif filled == [0] and len(row) > 1:
+            pending = row
+        elif out and filled and row[0].strip() == "" and len(filled) <= len([c for c in out[-1] if c.strip()]) // 2:
+            out[-1] = [_join(a, b) if b.strip() else a for a, b in zip(out[-1], row)]
+        else:
+            out.append(row)
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+def _join(text: str, more: str) -> str:
+    if text.endswith("\xad") or re.search(r"[^\W\d]-$", text) and more[:1].islower():
+        return text[:-1] + more
+    return f"{text} {more}".strip()
+
+
+def _text(lines, body_size: float, indented: bool = False) -> list:
+    """A stretch of text lines, read as plain text: headings from their size, a whole line in bold as a block's
+    title, the rest as paragraphs, lists and terms."""
+    out, origins = [], []
+    for line in lines:
+        text = " ".join(_marked(cell, line.bold) for cell in line.cells)
+        if line.heading:
+            text = "#" * min(line.heading, 3) + " " + text.replace("**", "")
+        elif line.bold and len(text) < 80 and not indented:
+            text = "#### " + text
+        elif line.bold:
+            text = f"**{text}**"
+        if indented and out and not re.match(r"^\s*([+\-−±]\s?\d|\d)", text):
+            out[-1] += " " + text  # a hanging line of the item above
+            continue
+        out.append(text)
+        origins.append(line.origin)
+    document = plain_text.read("\n".join(out), titled=False)
     for node in document.nodes:
         match = re.match(r"line (\d+)", node.origin)
         if match and int(match.group(1)) - 1 < len(origins):
             node.origin = origins[int(match.group(1)) - 1]
-    document.fmt, document.dropped = "pdf", dropped
-    return document
+    return document.nodes
 
 
-def _running(pages, lines_of_pages) -> set[str]:
-    """Lines (digits aside) found on most pages: running headers and footers."""
-    if len(pages) < 2:
+def _running(pages_lines) -> set[str]:
+    """Lines (digits aside) found at the top or foot of most pages: running headers and footers."""
+    if len(pages_lines) < 2:
         return set()
     counts = Counter()
-    for lines in lines_of_pages:
-        seen = {re.sub(r"\d+", "#", text.strip()) for text, _, _ in [*lines[:3], *lines[-3:]]}
-        counts.update(seen)
-    return {key for key, count in counts.items() if count >= max(2, len(pages) - 1) and key}
-
-
+    for lines in pages_lines:
+        counts.update({re.sub(r"\d+", "#", line.text().strip()) for line in [*lines[:3], *lines[-3:]]})
+    return {key for key, count in counts.items() if count >= max(2, len(pages_lines) - 1) and key}
 def _columns(width: float, chars) -> list[list]:
     """The page's characters cut into its columns, left to right, at the gutters no character crosses."""
     if not chars:
@@ -129,52 +305,18 @@ def _lines(chars) -> list[list]:
     """Characters grouped into lines by baseline, top to bottom, each line's characters left to right."""
     lines: list[list] = []
     for char in sorted(chars, key=lambda c: (-round(c[2], 0), c[1])):
-        if lines and abs(lines[-1][0][2] - char[2]) <= max(1.5, char[5] * 0.3):
+        if lines and _same_line(lines[-1][0], char):
             lines[-1].append(char)
         else:
             lines.append([char])
     return [sorted(line, key=lambda c: c[1]) for line in lines]
 
 
-def _line_text(line, left: float) -> tuple[str, float, bool]:
-    """A line's text, cells separated by tabs (a tab first when it starts right of its column's edge, as a cell's
-    second line does), bold runs marked; its type size; whether it is all bold."""
-    out, previous, bold_open = [], None, False
-    first = next((char for char in line if not char[0].isspace()), None)
-    if first is not None and first[1] - left > CELL_GAP * max(first[5], 1):
-        out.append("\t")
-    sizes = Counter(char[5] for char in line if not char[0].isspace())
-    size = sizes.most_common(1)[0][0] if sizes else 0
-    letters = [char for char in line if not char[0].isspace()]
-    all_bold = bool(letters) and all(char[6] >= 600 for char in letters)
-    spaced = False
-    for char in line:
-        if char[0].isspace():
-            spaced = True
-            continue
-        if previous is not None:
-            gap = char[1] - previous[3]
-            em = max(previous[5], 1)
-            if gap > CELL_GAP * em:
-                if bold_open:
-                    out.append("**")
-                    bold_open = False
-                out.append("\t")
-            elif gap > WORD_GAP * em or spaced:
-                if bold_open and char[6] < 600:
-                    out.append("**")
-                    bold_open = False
-                out.append(" ")
-        bold = char[6] >= 600 and not all_bold
-        if bold and not bold_open:
-            out.append("**")
-            bold_open = True
-        elif not bold and bold_open:
-            out.append("**")
-            bold_open = False
-        out.append(char[0])
-        previous, spaced = char, False
-    if bold_open:
-        out.append("**")
-    text = "".join(out)
-    return (f"**{text}**" if all_bold else text), size, all_bold
+
+
+def _same_line(first, char) -> bool:
+    """On the line `first` opened: the same baseline, or a smaller mark (a footnote's star) within its height."""
+    if abs(first[2] - char[2]) <= max(1.5, char[5] * 0.3):
+        return True
+    middle = (char[2] + char[4]) / 2
+    return char[5] < first[5] * 0.9 and first[2] <= middle <= first[4]

@@ -15,8 +15,9 @@ _NUMBERED = re.compile(r"^(\s*)(\d{1,2}|[A-Za-z])\s*(?:[.)]|\s-)\s+(\S.*)$")
 _ALIGNED = re.compile(r"\S(?: {2,}|\t)\S")
 
 
-def read(text: str) -> Document:
-    return Reader(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).document()
+def read(text: str, titled: bool = True) -> Document:
+    """`titled`: the text's first line is the document's title (not so for a PDF's stretch of text between tables)."""
+    return Reader(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).document(titled)
 
 
 def heading_text(text: str) -> str:
@@ -53,7 +54,7 @@ class Reader:
     def origin(self, index: int) -> str:
         return f"line {index + 1}"
 
-    def document(self) -> Document:
+    def document(self, titled: bool = True) -> Document:
         while self.at < len(self.lines):
             line = self.lines[self.at]
             stripped = line.strip()
@@ -71,7 +72,9 @@ class Reader:
                 continue
             else:
                 self.paragraph()
-        self.titles()
+        if titled:
+            self.titles()
+        block_titles(self.nodes)
         return Document(self.nodes, "text")
 
     def table(self, _sep: str) -> None:
@@ -167,31 +170,36 @@ class Reader:
         text = lines[0]
         joined = [text]
         for line in lines[1:]:
-            if re.search(r"[^\W\d]-$", joined[-1]) and line[:1].islower():  # a word hyphenated at the line's end
+            if joined[-1].endswith("\xad"):  # a PDF's mark of a word broken at the line's end
+                joined[-1] = joined[-1][:-1] + line
+            elif re.search(r"[^\W\d]-$", joined[-1]) and line[:1].islower():  # a word hyphenated at the line's end
                 joined[-1] = joined[-1][:-1] + line
             else:
                 joined.append(line)
         self.nodes.append(Paragraph("\n".join(inline(line) for line in joined), self.origin(start)))
 
     def titles(self) -> None:
-        """The document's first line is its title; a second heading right under it, its subtitle. A short line alone
-        right before a table or a list titles it."""
+        """The document's first line is its title; a second heading right under it, its subtitle."""
         if self.nodes and isinstance(self.nodes[0], (Heading, Paragraph)) and "\n" not in self.nodes[0].text:
             first = self.nodes[0]
             self.nodes[0] = Heading(1, heading_text(first.text), first.origin)
             if len(self.nodes) > 2 and isinstance(self.nodes[1], Heading) and isinstance(self.nodes[2], Heading):
                 self.nodes[1] = Heading(1, self.nodes[1].text, self.nodes[1].origin)
-        for index, node in enumerate(self.nodes[:-1]):
-            following = self.nodes[index + 1]
-            if isinstance(node, Paragraph) and "\n" not in node.text and len(plain(node.text)) <= 60 and \
-                    not plain(node.text).rstrip().endswith((".", ":", ",", ";")) and \
-                    isinstance(following, (Table, ListBlock)):
-                self.nodes[index] = Heading(4, node.text, node.origin)
+
+
+def block_titles(nodes: list) -> None:
+    """A short line alone right before a table or a list titles it."""
+    for index, node in enumerate(nodes[:-1]):
+        following = nodes[index + 1]
+        if isinstance(node, Paragraph) and "\n" not in node.text and len(plain(node.text)) <= 60 and \
+                not plain(node.text).rstrip().endswith((".", ":", ",", ";")) and \
+                isinstance(following, (Table, ListBlock)):
+            nodes[index] = Heading(4, node.text, node.origin)
 
 
 def _join_words(text: str, more: str) -> str:
     """Two lines of one cell: a word hyphenated at the line's end is joined again."""
-    if re.search(r"[^\W\d]-$", text) and more[:1].islower():
+    if text.endswith("\xad") or re.search(r"[^\W\d]-$", text) and more[:1].islower():
         return text[:-1] + more
     return f"{text} {more}".strip()
 
