@@ -158,6 +158,8 @@ class Typing:
 
     def paragraph(self, node: Paragraph) -> None:
         lines = [line.strip() for line in node.text.split("\n") if line.strip()]
+        if self.typed_lines(lines, node.origin):
+            return
         if lines and all(_TERM.match(line) for line in lines) and (len(lines) > 1 or self._after_terms()):
             terms = [_term(line) for line in lines]
             block = self.last_block("text")
@@ -172,6 +174,25 @@ class Typing:
             return
         text = " ".join(lines)
         self.text_items([{"p": part} for part in _split_long(text)], node.origin, "paragraphs: a text block")
+
+    def typed_lines(self, lines: list[str], origin: str) -> bool:
+        """Lines that each open with a signed value (or a roll), the first perhaps their title: a modifiers block (or
+        a dice table), as a list of them would be."""
+        for first in (0, 1):
+            run = first
+            while run < len(lines) and kinds.leading_modifier(lines[run]):
+                run += 1
+            if run - first < 2 or first and (len(plain(lines[0])) > 60 or kinds.leading_modifier(lines[0])):
+                continue
+            if first:
+                self.flush_title()
+                self.pending_title = (lines[0], origin)
+            self.modifiers([list(kinds.leading_modifier(line)) for line in lines[first:run]], None, origin,
+                           "lines opening with a signed value: a modifiers block")
+            if lines[run:]:
+                self.paragraph(Paragraph("\n".join(lines[run:]), origin))
+            return True
+        return False
 
     def _after_terms(self) -> bool:
         block = self.last_block("text")
@@ -273,6 +294,12 @@ class Typing:
             return True
         if all(kinds.is_roll(row[0]) for row in body) and width <= 3:
             return self.dice(body, header, origin, "the first column holds rolls: ")
+        if width in (2, 3) and all(kinds.leading_modifier(row[0]) for row in body) and \
+                kinds.modifier_unit([row[0] for row in body]) is False and width == 2:
+            items = [[*kinds.leading_modifier(row[0]), row[1]] for row in body]
+            titles = [header[0], "", header[1]] if header else None
+            return self.modifiers(items, titles, origin, "the first column opens with signed values: a modifiers "
+                                                          "block, the words after each value its text")
         if width in (2, 3):
             for column in (0, width - 1) if width == 2 else (0,):
                 values = [row[column] for row in body]

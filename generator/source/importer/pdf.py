@@ -7,6 +7,7 @@ at a line's end and finds the tables, lists and headings."""
 
 from __future__ import annotations
 
+import ctypes
 import re
 from collections import Counter
 from pathlib import Path
@@ -45,7 +46,7 @@ def read(path: Path, raw: bytes) -> Document:
         if count > MAX_CHARACTERS:
             raise UserError.at(path, 1, 1, f"page {number + 1} holds {count} characters; at most {MAX_CHARACTERS}")
         width, height = page.get_size()
-        chars = []
+        chars, colour = [], [ctypes.c_uint() for _ in range(4)]
         for index in range(count):
             char = textpage.get_text_range(index, 1)
             if char in ("\x02", "\xad", "\ufffe"):  # PDFium's mark of a word hyphenated at the line's end
@@ -55,7 +56,10 @@ def read(path: Path, raw: bytes) -> Document:
             left, bottom, right, top = textpage.get_charbox(index, loose=True)  # the font's box: one baseline a line
             size = pdfium_c.FPDFText_GetFontSize(textpage.raw, index) or (top - bottom)
             weight = pdfium_c.FPDFText_GetFontWeight(textpage.raw, index)
-            chars.append((char, left, bottom, right, top, round(size, 1), weight))
+            pdfium_c.FPDFText_GetFillColor(textpage.raw, index, *colour)
+            red, green, blue = (channel.value for channel in colour[:3])
+            accent = max(red, green, blue) - min(red, green, blue) > 24 and max(red, green, blue) < 230
+            chars.append((char, left, bottom, right, top, round(size, 1), weight, accent))
         pages.append((width, height, chars))
     return _document(pages)
 
@@ -101,6 +105,7 @@ class _Line:
         letters = [char for char in chars if not char[0].isspace()]
         self.size = Counter(char[5] for char in letters).most_common(1)[0][0] if letters else 0
         self.bold = bool(letters) and all(char[6] >= 600 for char in letters)
+        self.accent = sum(1 for char in letters if char[0].isalpha()) >= 3 and all(char[7] for char in letters)
         self.indent = (letters[0][1] - left) if letters else 0
         self.cells: list[list[tuple[float, str, bool]]] = []  # cells of words: (x, text, bold)
         word, previous, spaced = [], None, False
@@ -158,12 +163,12 @@ def _chunks(lines):
     """Runs of lines: tables (lines with cells, and the short lines between or just above them) and text."""
     kinds = []
     for index, line in enumerate(lines):
-        kinds.append("table" if line.tabbed and not line.heading else "text")
+        kinds.append("table" if line.tabbed and not line.heading and not line.accent else "text")
     changed = True
     while changed:  # lines between two lines of a table, or in its later columns, are of it
         changed = False
         for index, line in enumerate(lines):
-            if kinds[index] != "text" or line.heading or line.bold:
+            if kinds[index] != "text" or line.heading or line.bold or line.accent:
                 continue
             before = index > 0 and kinds[index - 1] != "text" and lines[index - 1].page == line.page
             after = index + 1 < len(lines) and kinds[index + 1] != "text" and lines[index + 1].page == line.page
@@ -236,6 +241,24 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
             out.append(row)
     if pending is not None:
         out.append(pending)
+    return _keyed_rows(out)
+
+
+def _keyed_rows(rows: list[list[str]]) -> list[list[str]]:
+    """In a table whose rows mostly have a first cell (a key, a name), a row without one, or whose first cell goes
+    on in lower case, is the next line of the row above."""
+    keyed = sum(1 for row in rows if row[0].strip())
+    if len(rows) < 3 or keyed < 0.6 * len(rows):
+        return rows
+    out: list[list[str]] = []
+    for row in rows:
+        first = row[0].strip()
+        filled = [cell for cell in row if cell.strip()]
+        numbers = all(re.fullmatch(r"[-−+]?\d+\+?", cell.strip()) for cell in filled)
+        if out and (not first or first[:1].islower()) and filled and len(filled) <= 3 and not numbers:
+            out[-1] = [_join(a, b) if b.strip() else a for a, b in zip(out[-1], row)]
+        else:
+            out.append(row)
     return out
 
 
@@ -253,7 +276,7 @@ def _text(lines, body_size: float, indented: bool = False) -> list:
         text = " ".join(_marked(cell, line.bold) for cell in line.cells)
         if line.heading:
             text = "#" * min(line.heading, 3) + " " + text.replace("**", "")
-        elif line.bold and len(text) < 80 and not indented:
+        elif (line.bold or line.accent) and len(text) < 80 and not indented:
             text = "#### " + text
         elif line.bold:
             text = f"**{text}**"
@@ -309,7 +332,16 @@ def _lines(chars) -> list[list]:
             lines[-1].append(char)
         else:
             lines.append([char])
-    return [sorted(line, key=lambda c: c[1]) for line in lines]
+    out = []
+    for line in (sorted(line, key=lambda c: c[1]) for line in lines):
+        letters = [index for index, char in enumerate(line) if not char[0].isspace()]
+        if letters and line[letters[0]][7]:  # a title in the accent colour, then cells on its line: two lines
+            plain_at = next((index for index in letters if not line[index][7]), None)
+            if plain_at is not None and sum(1 for char in line[:plain_at] if char[0].isalpha()) >= 3:
+                out += [line[:plain_at], line[plain_at:]]
+                continue
+        out.append(line)
+    return out
 
 
 
