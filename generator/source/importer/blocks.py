@@ -176,23 +176,28 @@ class Typing:
         self.text_items([{"p": part} for part in _split_long(text)], node.origin, "paragraphs: a text block")
 
     def typed_lines(self, lines: list[str], origin: str) -> bool:
-        """Lines that each open with a signed value (or a roll), the first perhaps their title: a modifiers block (or
-        a dice table), as a list of them would be."""
-        for first in (0, 1):
-            run = first
-            while run < len(lines) and kinds.leading_modifier(lines[run]):
-                run += 1
-            if run - first < 2 or first and (len(plain(lines[0])) > 60 or kinds.leading_modifier(lines[0])):
-                continue
-            if first:
-                self.flush_title()
-                self.pending_title = (lines[0], origin)
-            self.modifiers([list(kinds.leading_modifier(line)) for line in lines[first:run]], None, origin,
-                           "lines opening with a signed value: a modifiers block")
-            if lines[run:]:
-                self.paragraph(Paragraph("\n".join(lines[run:]), origin))
-            return True
-        return False
+        """Two or more lines that each open with a signed value, anywhere in a paragraph: a modifiers block (the
+        short line just before them its title), the lines around them paragraphs as before."""
+        at = next((i for i in range(len(lines) - 1)
+                   if kinds.leading_modifier(lines[i]) and kinds.leading_modifier(lines[i + 1])), None)
+        if at is None:
+            return False
+        end = at
+        while end < len(lines) and kinds.leading_modifier(lines[end]):
+            end += 1
+        before, title = lines[:at], None
+        if before and len(plain(before[-1])) <= 60 and not plain(before[-1]).rstrip().endswith((".", ":", ";", ",")):
+            title = before.pop()
+        if before:
+            self.paragraph(Paragraph("\n".join(before), origin))
+        self.flush_title()
+        if title:
+            self.pending_title = (title, origin)
+        self.modifiers([list(kinds.leading_modifier(line)) for line in lines[at:end]], None, origin,
+                       "lines opening with a signed value: a modifiers block")
+        if lines[end:]:
+            self.paragraph(Paragraph("\n".join(lines[end:]), origin))
+        return True
 
     def _after_terms(self) -> bool:
         block = self.last_block("text")

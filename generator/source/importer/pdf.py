@@ -71,9 +71,12 @@ def _document(pages) -> Document:
     pages_lines = []
     for number, (width, _, chars) in enumerate(pages, start=1):
         lines = []
-        for column in _columns(width, chars):
+        for place, column in enumerate(_columns(width, chars)):
             left = min(char[1] for char in column)
-            lines += [_Line(line, left, number) for line in _lines(column)]
+            made = [_Line(line, left, number) for line in _lines(column)]
+            for line in made:
+                line.column = place
+            lines += made
         pages_lines.append(lines)
     repeated = _running(pages_lines)
     lines, dropped = [], []
@@ -82,15 +85,23 @@ def _document(pages) -> Document:
             line.origin = f"page {line.page}, line {at}"
             text = line.text()
             key = re.sub(r"\d+", "#", text.strip())
-            continued = re.search(r"\((suite|cont\.?|continued)\)\s*$", text, re.I) and line.size in sizes + [body_size]
-            if key in repeated or re.fullmatch(r"\s*(page\s*)?\d+(\s*/\s*\d+)?\s*", text, re.I) or continued:
+            continued = re.search(r"\((suite|cont\.?|continued)\)\s*$", text, re.I) and len(text) < 80
+            edge = at <= 2 or at >= len(page) - 1
+            number = edge and re.fullmatch(r"\s*(page\s*)?\d+(\s*/\s*\d+)?\s*", text, re.I)
+            if key in repeated or number or continued:
                 dropped.append((line.origin, text.strip()))
                 continue
             line.heading = sizes.index(line.size) + 1 if line.size in sizes else 0
             lines.append(line)
     nodes = []
     for kind, chunk in _chunks(lines):
-        nodes += _table(chunk) if kind == "table" else _text(chunk, body_size)
+        for node in _table(chunk) if kind == "table" else _text(chunk, body_size):
+            if isinstance(node, Table) and nodes and isinstance(nodes[-1], Table) and node.rows and \
+                    nodes[-1].rows and node.rows[0] == nodes[-1].rows[0] and len(node.rows[0]) == len(nodes[-1].rows[0]):
+                nodes[-1].rows += node.rows[1:]  # a table continued in the next column, its header repeated
+                dropped.append((node.origin, "\t".join(node.rows[0])))
+            else:
+                nodes.append(node)
     if nodes and isinstance(nodes[0], Heading):
         nodes[0].level = 1
     plain_text.block_titles(nodes)
@@ -101,7 +112,7 @@ class _Line:
     """A line of one column: its words with their positions, cut into cells at gaps wider than an em."""
 
     def __init__(self, chars, left: float, page: int):
-        self.page, self.origin, self.heading = page, "", 0
+        self.page, self.origin, self.heading, self.column = page, "", 0, 0
         letters = [char for char in chars if not char[0].isspace()]
         self.size = Counter(char[5] for char in letters).most_common(1)[0][0] if letters else 0
         self.bold = bool(letters) and all(char[6] >= 600 for char in letters)
@@ -180,7 +191,8 @@ def _chunks(lines):
     chunks = []
     for kind, line in zip(kinds, lines):
         kind = "table" if kind == "table?" else kind
-        if chunks and chunks[-1][0] == kind and (kind == "text" or chunks[-1][1][-1].page == line.page):
+        same_column = chunks and (chunks[-1][1][-1].page, chunks[-1][1][-1].column) == (line.page, line.column)
+        if chunks and chunks[-1][0] == kind and (kind == "text" or same_column):
             chunks[-1][1].append(line)
         else:
             chunks.append((kind, [line]))
@@ -302,26 +314,41 @@ def _running(pages_lines) -> set[str]:
         counts.update({re.sub(r"\d+", "#", line.text().strip()) for line in [*lines[:3], *lines[-3:]]})
     return {key for key, count in counts.items() if count >= max(2, len(pages_lines) - 1) and key}
 def _columns(width: float, chars) -> list[list]:
-    """The page's characters cut into its columns, left to right, at the gutters no character crosses."""
+    """The page's characters cut into its columns, left to right, at the gutters that (almost) no line crosses; the
+    lines that do cross one (a title bar, a footer across the page) come before the columns, or after them when
+    they stand below every column's text."""
     if not chars:
         return []
-    covered = [False] * (int(width) + 2)
-    for char in chars:
-        if char[0].isspace():
-            continue
-        for x in range(max(0, int(char[1])), min(len(covered), int(char[3]) + 1)):
-            covered[x] = True
+    page_lines = _lines(chars)
+    count = [0] * (int(width) + 2)
+    for line in page_lines:
+        covered = set()
+        for char in line:
+            if not char[0].isspace():
+                covered.update(range(max(0, int(char[1])), min(len(count), int(char[3]) + 1)))
+        for x in covered:
+            count[x] += 1
+    limit = max(2, len(page_lines) // 30)
     gutters, start = [], None
-    for x, used in enumerate(covered):
-        if not used and start is None:
+    for x, used in enumerate([*count, limit + 1]):
+        if used <= limit and start is None:
             start = x
-        elif used and start is not None:
+        elif used > limit and start is not None:
             if x - start >= 8 and width * 0.15 < (start + x) / 2 < width * 0.85:
                 gutters.append((start + x) / 2)
             start = None
+    if not gutters:
+        return [chars]
+    spanning = [any(char[1] <= gutter <= char[3] for gutter in gutters for char in line if not char[0].isspace())
+                for line in page_lines]
+    columned = [index for index, spans in enumerate(spanning) if not spans]
+    first, last = (columned[0], columned[-1]) if columned else (len(page_lines), len(page_lines))
+    top = [char for index in range(len(page_lines)) if spanning[index] and index <= last for char in page_lines[index]]
+    bottom = [char for index in range(len(page_lines)) if spanning[index] and index > last for char in page_lines[index]]
+    rest = [char for index in columned for char in page_lines[index]]
     bounds = [0, *gutters, width + 1]
-    columns = [[char for char in chars if low <= (char[1] + char[3]) / 2 < high] for low, high in zip(bounds, bounds[1:])]
-    return [column for column in columns if column]
+    columns = [[char for char in rest if low <= (char[1] + char[3]) / 2 < high] for low, high in zip(bounds, bounds[1:])]
+    return [part for part in [top, *columns, bottom] if part]
 
 
 def _lines(chars) -> list[list]:
