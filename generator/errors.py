@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -14,6 +14,9 @@ class Problem:
     line: int
     column: int
     message: str
+    # Problems of one kind that are reported as one line unless --verbose: "299 strings have no 'de' translation"
+    # (the one-line summary of the group, said when it is folded).
+    folded: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         if not self.line:  # about a whole folder or file, no place in it

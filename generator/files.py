@@ -31,12 +31,18 @@ def read_regular(path: Path, limit: int | None = None, what: str = "a source", c
         raise
     except OSError as error:
         raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
-    refused = _refusal(path, os.fstat(handle), limit, what)
+    status = os.fstat(handle)
+    refused = _refusal(path, status, limit, what)
     if refused is not None:
         os.close(handle)
         raise refused
     with os.fdopen(handle, "rb") as stream:
-        content = stream.read() if limit is None else stream.read(limit + 1)
+        if limit is None:
+            content = stream.read()
+        else:  # read(n) allocates n bytes first: ask for the file's size, and more only if it grew meanwhile
+            content = stream.read(min(limit, status.st_size) + 1)
+            if status.st_size < len(content) <= limit:
+                content += stream.read(limit + 1 - len(content))
     if limit is not None and len(content) > limit:  # it grew since fstat
         raise _too_large(path, len(content), limit, what)
     return content

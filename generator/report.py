@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,7 @@ import click
 from generator.errors import Problem
 
 META_KEY = "qrs.report"
+FOLDED_FROM = 5  # more like problems than this in one file are said in one line (see Reporter._folded)
 
 
 @dataclass
@@ -111,16 +113,29 @@ class Reporter:
 
     def problems(self, problems: list[Problem], summary: bool = True) -> None:
         self._erase_progress()
+        folded = self._folded(problems)
         for problem in problems:
             if self.json:
                 self._event({"event": "problem", "file": problem.path, "line": problem.line,
                              "column": problem.column, "message": problem.message})
-            else:
+            elif (problem.path, problem.folded) not in folded:
                 click.echo(str(problem), err=True)
+            elif folded[problem.path, problem.folded] is not None:  # the group's one line, where its first stood
+                click.echo(f"{problem.path}: {problem.folded.format(count=folded[problem.path, problem.folded])}",
+                           err=True)
+                folded[problem.path, problem.folded] = None
         if summary and self.json:
             self._event({"event": "failed", "problems": len(problems)})
         elif summary:
             click.echo(f"{len(problems)} problem(s) found", err=True)
+
+    def _folded(self, problems: list[Problem]) -> dict[tuple[str, str], int | None]:
+        """The groups of like problems shown as one line each (their count), unless --verbose lists them all: a
+        new language's 299 missing strings are one line, not 299."""
+        if self.verbose:
+            return {}
+        counts = Counter((problem.path, problem.folded) for problem in problems if problem.folded)
+        return {group: count for group, count in counts.items() if count > FOLDED_FROM}
 
     def fault(self, event: str, text: str, fields: dict) -> None:
         """What stopped a command that is neither a problem in the sources nor a bug (Ctrl-C, a full disk):

@@ -6,7 +6,7 @@ import json
 import re
 import shutil
 
-from tests.conftest import FIXTURES, ROOT, Ran, run_qrs
+from tests.conftest import FIXTURES, ROOT, SOURCES, Ran, run_qrs
 
 BAD = ROOT / "tests" / "bad_inputs"
 
@@ -111,3 +111,20 @@ def test_every_command_speaks_json(tmp_path):
     *changes, total = found["diff"]
     assert [change["kind"] for change in changes] == ["changed"] and changes[0]["new"].startswith("Nouveau ")
     assert total == {"event": "compared", "changes": 1}
+
+
+def test_a_new_languages_missing_strings_are_one_line_unless_verbose(tmp_path):
+    """Adding a language made `make` print 299 lines (#34): one line a catalogue, the details under --verbose."""
+    shutil.copytree(SOURCES, tmp_path / "sources")
+    where = ["--sources", str(tmp_path / "sources")]
+    assert run_qrs(*where, "i18n", "update", "shadow-war", "--lang", "de").returncode == 0
+    short = run_qrs(*where, "check", "shadow-war")
+    missing = int(short.stderr.splitlines()[-1].split()[0])
+    assert short.returncode == 2 and missing > 20, short.stderr
+    assert short.stderr.splitlines() == [
+        f"{tmp_path / 'sources' / 'shadow-war.yaml'}: {missing} strings have no 'de' translation in shadow-war.de.po "
+        "(run 'qrs i18n update', translate, or build with --allow-fallback; --verbose lists them)",
+        f"{missing} problem(s) found"]
+    verbose = run_qrs(*where, "--verbose", "check", "shadow-war")
+    assert verbose.returncode == 2 and len(verbose.stderr.splitlines()) == missing + 1
+    assert all(": no 'de' translation of " in line for line in verbose.stderr.splitlines()[:-1])
