@@ -104,7 +104,8 @@ def test_every_command_speaks_json(tmp_path):
     assert {"sheet": "wab2", "lang": "fr"}.items() <= next(e for e in found["list"] if e["sheet"] == "wab2").items()
     assert {event["event"] for event in found["list"]} == {"sheet"}
     assert found["check"] == [{"event": "checked", "sheets": 1, "handouts": 0, "problems": 0}]
-    assert [(e["event"], e["sheet"], e["lang"]) for e in found["i18n"]] == [("translation", "wab2", "en")]
+    assert [(e["event"], e["sheet"], e["lang"]) for e in found["i18n"]] == [("translation", "wab2", "en"),
+                                                                           ("translation", "ui", "fr")]
     assert found["i18n"][0]["translated"] > 0
     (changelog,) = found["changelog"]
     assert changelog["event"] == "changelog" and changelog["sheet"] == "wab2" and changelog["editions"]

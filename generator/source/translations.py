@@ -44,6 +44,23 @@ def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18
     ]
 
 
+def handout_translation_status(project: Project, path: Path) -> list[tuple[str, str, i18n.Status]]:
+    """(handout, language, status) for every language a handout is printed in besides its own."""
+    located, handout, _, _ = load_handout(project, path)
+    return [
+        (handout.handout, lang, i18n.status(_read_if_any(i18n.catalogue_path(project.handouts, handout.handout, lang)),
+                                            i18n.entries(located, handout, lang)))
+        for lang in handout.outputs if lang != handout.lang
+    ]
+
+
+def _read_if_any(catalogue_file: Path):
+    """A catalogue, or an empty one where none was made yet (every string is then missing)."""
+    from babel.messages.catalog import Catalog
+
+    return i18n.read(catalogue_file) if catalogue_file.is_file() else Catalog()
+
+
 def update_translations(project: Project, path: Path, languages: tuple[str, ...] = ()) -> list[tuple[Path, i18n.Status]]:
     """Create or refresh a sheet's catalogues (the given languages, or those it has)."""
     located, sheet = load(path)

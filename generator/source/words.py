@@ -71,6 +71,18 @@ def update_catalogue(project: Project, lang: str) -> tuple[Path, i18n.Status] | 
     return beside_sources, found
 
 
+def status(project: Project, lang: str) -> i18n.Status | None:
+    """How many of the templates' words a language translates; None for English, which they are written in."""
+    if lang == "en":
+        return None
+    catalogue_file = _catalogue_file(project, lang)
+    translated = _read_words(catalogue_file)[0] if catalogue_file else {}
+    found = i18n.Status()
+    for key, english in UI_WORDS.items():
+        (found.translated if translated.get(key) else found.missing).append(i18n.Entry((key,), key, english, 1))
+    return found
+
+
 def ui_words(project: Project, lang: str, allow_fallback: bool) -> dict[str, str]:
     """The templates' words in a language. A word with placeholders ({count}) is a format string the templates fill
     (`words.other_changes.format(count=…, sheet=…)`): its translation may hold only the placeholders of its English,

@@ -126,6 +126,23 @@ def test_a_third_language_needs_no_code_and_reports_its_status(project, capsys):
     row = next(line for line in out.splitlines() if line.startswith("every-block"))
     sheet, lang, translated, stale, missing = row.split()
     assert lang == "de" and int(translated) == 6 and stale == "0" and int(missing) > 20
+    from generator.source.words import UI_WORDS  # the templates' words are listed too, in every language (#34)
+
+    ui = {line.split()[1]: line.split()[2:] for line in out.splitlines() if line.startswith("ui ")}
+    assert ui == {"de": ["0", "0", str(len(UI_WORDS))], "fr": [str(len(UI_WORDS)), "0", "0"]}
+
+
+def test_the_status_lists_handouts_and_update_prints_paths_as_builds_do(tmp_path):
+    """qrs i18n status left out handouts; qrs i18n update printed absolute paths (#34)."""
+    import shutil
+
+    from tests.conftest import SOURCES, run_qrs
+
+    status = run_qrs("i18n", "status", "warhammer-dwarfs")
+    assert status.returncode == 0 and status.stdout.splitlines()[1].split()[:2] == ["warhammer-dwarfs", "en"]
+    shutil.copytree(SOURCES, tmp_path / "sources")
+    updated = run_qrs("i18n", "update", "shadow-war", cwd=tmp_path)
+    assert updated.returncode == 0 and updated.stdout.startswith("sources/i18n/shadow-war.en.po: "), updated.stdout
 
 
 def catalogue_text(project, lang="en"):
