@@ -238,6 +238,9 @@ def _compose(path: Path, text: str) -> Node:
             line = lines[mark.line] if mark.line < len(lines) else ""
             if _STARTS_WITH_BRACE.search(line[: mark.column + 1]):
                 message += f": {_QUOTE_BRACE}"
+            elif "but got '{'" in message:  # a {keyword} inside a flow value: not a comma's doing
+                message += (": a {keyword} inside {…} or […] opens another mapping: put the whole text in quotes "
+                            "(\"Attacks {swarm}\")")
             else:
                 message += "".join(f": {hint}" for words, hint in _YAML_HINTS if words in message)
             start = error.context_mark

@@ -58,7 +58,34 @@ def parse(located: Located, model: type[ModelT]) -> ModelT:
     try:
         return model.model_validate(located.data)
     except ValidationError as error:
-        raise UserError([located.problem(e["loc"], describe_error(e)) for e in error.errors()]) from None
+        errors = error.errors()
+        traps = {tuple(e["loc"][:-1]): key for e in errors
+                 if (key := _brace_trap(e)) and _written_at(located, e["loc"][:-1]).startswith(f"{{{key}}}")}
+        problems = [located.problem(loc, f"{{{key}}} was read as a mapping: a text that is a {{keyword}} must be put "
+                                         f"in quotes (\"{{{key}}}\")") for loc, key in traps.items()]
+        problems += [located.problem(e["loc"], describe_error(e)) for e in errors if tuple(e["loc"][:-1]) not in traps]
+        raise UserError(problems) from None
+
+
+def _written_at(located: Located, loc: tuple) -> str:
+    """The source's text from where the value at `loc` starts to the end of its line."""
+    where = located.problem(loc, "")
+    try:
+        line = located.path.read_text(encoding="utf-8").splitlines()[where.line - 1]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return ""
+    return line[where.column - 1:]
+
+
+def _brace_trap(error: dict) -> str | None:
+    """The keyword of a {Swarm} written unquoted where a text or a mapping goes: YAML reads {Swarm: null}, and the
+    model reports a missing field and an unknown one, with no word of the braces."""
+    value = error.get("input")
+    if error["type"] == "missing" and isinstance(value, dict) and len(value) == 1:
+        (key, inner), = value.items()
+        if inner is None and isinstance(key, str):
+            return key
+    return None
 
 
 def findings(sheet: Sheet):
