@@ -12,6 +12,7 @@ import difflib
 import re
 from pathlib import Path
 from collections import Counter
+from functools import cache
 from typing import TypeVar
 
 from pydantic import ValidationError
@@ -201,7 +202,9 @@ def markup_findings(model: Model, keywords: dict[str, Keyword], results: dict[st
             continue
         for token in markup.walk(markup.parse(text)):
             if isinstance(token, markup.KeywordRef) and token.key.casefold() not in keywords:
-                yield loc, f"unknown keyword {{{token.key}}}: define it under keywords, or write \\{{ for a literal brace"
+                near = difflib.get_close_matches(token.key.casefold(), sorted(keywords), n=1)
+                hint = f"did you mean {{{near[0]}}}? Else define it" if near else "define it"
+                yield loc, f"unknown keyword {{{token.key}}}: {hint} under keywords, or write \\{{ for a literal brace"
             if isinstance(token, markup.ResultRef) and token.ref not in results:
                 near = difflib.get_close_matches(token.ref, sorted(results), n=1)
                 hint = f": did you mean '{near[0]}'?" if near else (
@@ -353,6 +356,32 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
+@cache
+def _field_names() -> list[str]:
+    """Every field name (and alias) of the sheet and handout models: what an unknown field may be a slip for."""
+    from pydantic import BaseModel
+
+    from generator.schema.model import Handout
+
+    names, todo, seen = set(), [Sheet, Handout], set()
+    while todo:
+        model = todo.pop()
+        if model in seen:
+            continue
+        seen.add(model)
+        for name, info in model.model_fields.items():
+            names.update(filter(None, (name, info.alias)))
+            todo += [kind for kind in _classes_in(info.annotation) if issubclass(kind, BaseModel)]
+    return sorted(names)
+
+
+def _classes_in(annotation) -> list[type]:
+    from typing import get_args
+
+    found = [annotation] if isinstance(annotation, type) else []
+    return found + [kind for arg in get_args(annotation) for kind in _classes_in(arg)]
+
+
 def describe_error(error: dict) -> str:
     """A pydantic error in the words of a sheet author."""
     kind, loc = error["type"], error["loc"]
@@ -366,7 +395,8 @@ def describe_error(error: dict) -> str:
     if kind == "extra_forbidden":
         if re.search(r"\s|[.!?;]$", str(field)):  # words, not a field name: the rest of a text cut at a comma
             return f"unknown field '{field}': if this is the end of a text, put the whole text in quotes (a comma ends a value inside {{…}})"
-        return f"unknown field '{field}'"
+        near = difflib.get_close_matches(str(field), _field_names(), n=1, cutoff=0.75)
+        return f"unknown field '{field}'" + (f": did you mean '{near[0]}'?" if near else "")
     if kind == "missing":
         return f"missing required field '{field}'"
     if kind == "union_tag_invalid":
@@ -374,7 +404,9 @@ def describe_error(error: dict) -> str:
         tag = given.get("type") if isinstance(given, dict) else error["ctx"]["tag"]
         if not isinstance(tag, str):
             return f"the block's 'type' should be one of {expected}, not {_kind(tag)}"
-        return f"unknown block type '{_shown(tag)}': expected one of {expected}"
+        near = difflib.get_close_matches(tag, [name.strip("' ") for name in expected.split(",")], n=1)
+        return f"unknown block type '{_shown(tag)}': " + (f"did you mean '{near[0]}'? " if near else "") + \
+            f"expected one of {expected}"
     if kind == "union_tag_not_found":
         return "missing field 'type': every block needs a type"
     if kind == "string_pattern_mismatch" and "notes" in loc:
