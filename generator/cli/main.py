@@ -561,6 +561,8 @@ def watch_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str
                             on_wrote=report.wrote, on_problems=report.problems, handouts=handouts)
     try:
         watcher.run(port=port, host=host, announce=report.say, open_browser=open_browser)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted: the watch stopped; the last good outputs are in place") from None
     except watch.CannotServe as error:
         raise click.BadParameter(f"{error}: give another port, or --port 0 for any free one", param_hint="--port") from None
 

@@ -213,7 +213,8 @@ class Watcher:
         try:
             self.rebuild(first)
             roots = [path for path in (self.project.sources, self.project.templates) if path.exists()]
-            for changes in watchfiles.watch(*roots, stop_event=stop, raise_interrupt=False):
+            # Ctrl-C goes on to the command, which says so and exits 130 (watchfiles would log and return)
+            for changes in watchfiles.watch(*roots, stop_event=stop, raise_interrupt=True):
                 self.changed(Path(path) for _, path in changes)
         finally:
             server.shutdown()

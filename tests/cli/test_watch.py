@@ -308,3 +308,23 @@ def test_a_port_in_use_is_said_with_the_way_out():
     finally:
         taken.close()
     assert done.returncode == 64 and "--port 0 for any free one" in done.stderr, done.stderr
+
+
+def test_ctrl_c_stops_the_watch_with_its_exit_code_and_qrs_message(tmp_path):
+    """Ctrl-C in qrs watch exited 0 with the watch library's own log line (#34): 130, as the README says."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.conftest import FIXTURES, ROOT
+
+    command = subprocess.Popen([sys.executable, "-m", "generator", "--sources", str(FIXTURES), "--build-dir",
+                                str(tmp_path), "watch", "every-block", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    line = command.stdout.readline()
+    while line and not line.startswith("wrote "):  # the first build is done: the watch is waiting for saves
+        line = command.stdout.readline()
+    command.send_signal(signal.SIGINT)
+    out, err = command.communicate(timeout=60)
+    assert command.returncode == 130, out + err
+    assert "interrupted: the watch stopped" in err and "KeyboardInterrupt" not in err, err
