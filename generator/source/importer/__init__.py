@@ -13,6 +13,7 @@ from pathlib import Path
 from generator import files, write
 from generator.errors import UserError
 from generator.project import Project
+from generator.report import shown
 from generator.source.importer import draft
 from generator.source.importer.document import Document
 from generator.source.importer.report import Report
@@ -108,7 +109,7 @@ def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game
         raise UserError.at(target, 1, 1, "this sheet already exists: qrs import never replaces a source "
                                          "(give another --id, or remove the file)")
     document = read_document(path)
-    report = Report(original=str(path), draft=str(target), reader=document.fmt)
+    report = Report(original=str(shown(path)), draft=str(shown(target)), reader=document.fmt)
     report.dropped = [draft.Note(origin, text, "dropped by the reader") for origin, text in document.dropped]
     content = draft.make(document, target, ident, game, lang, report)
     if report.problems and not dry_run:

@@ -47,6 +47,7 @@ class Typing:
         self.sections: list[dict] = []
         self.origins: dict[tuple[int, int], str] = {}  # (section, block) → where it stood in the original
         self.pending_title: tuple[str, str] | None = None  # a heading that titles the next block
+        self.pending_intro: str | None = None  # a sentence between that heading and its table: the block's intro
         self.levels = _levels(document)
 
     # --- structure -----------------------------------------------------------------------------------------------
@@ -81,6 +82,10 @@ class Typing:
 
     def flush_title(self) -> None:
         """A block title that no block followed: kept as a text block with the heading in bold."""
+        if self.pending_intro:  # no block came: the sentence is a paragraph again
+            intro, self.pending_intro = self.pending_intro, None
+            self.add({"type": "text", "content": [{"p": intro}]}, self.pending_title[1], "paragraphs: a text block")
+            return
         if self.pending_title:
             text, origin = self.pending_title
             self.pending_title = None
@@ -126,6 +131,8 @@ class Typing:
         ordered = {"id": ident, "type": block.pop("type")}
         if title:
             ordered["title"] = title
+            if self.pending_intro:
+                ordered["intro"], self.pending_intro = self.pending_intro, None
         if section["_group"]:
             ordered["group"] = section["_group"]
         ordered.update(block)
@@ -139,12 +146,16 @@ class Typing:
             self.table(node)
         elif isinstance(node, ListBlock):
             self.list_(node)
+        elif isinstance(node, Paragraph) and self.pending_title and not self.pending_intro and \
+                isinstance(following, Table) and len(plain(node.text)) <= 300 and not _TERM.match(node.text) and \
+                not any(kinds.leading_modifier(line) for line in node.text.split("\n")):
+            self.pending_intro = " ".join(line.strip() for line in node.text.split("\n") if line.strip())
         elif isinstance(node, Paragraph):
             self.paragraph(node)
 
     def last_block(self, kind: str) -> dict | None:
         """The section's last block if it is of this kind, titled by no pending heading (text runs on in it)."""
-        if self.pending_title or not self.sections or not self.sections[-1]["blocks"]:
+        if self.pending_title or self.pending_intro or not self.sections or not self.sections[-1]["blocks"]:
             return None
         block = self.sections[-1]["blocks"][-1]
         return block if block["type"] == kind and block.get("group") == self.sections[-1]["_group"] else None
@@ -420,8 +431,8 @@ def _levels(document: Document) -> dict[int, int]:
     if top_count == 1 and headings[0].level == used[0] and len(used) > 1:
         mapping[used[0]] = 1
         used = used[1:]
-    for offset, level in enumerate(used):
-        mapping[level] = min(2 + offset, 4)
+    for level in used:  # a level skipped (Heading 1 then Heading 3) stays skipped: a block's title, not a group
+        mapping[level] = min(2 + level - used[0], 4)
     if not mapping or 1 not in mapping.values():  # no lone top heading: the first heading is the title
         first = headings[0]
         mapping.setdefault(first.level, 2)

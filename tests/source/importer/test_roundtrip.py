@@ -51,6 +51,12 @@ def _round_trip(project, source: Path, kind: str):
     original = project.sources.parent / f"sheet.{kind}"
     if kind == "md":
         original.write_text(sheets.markdown(sheet), encoding="utf-8")
+    elif kind == "html":  # the Markdown as a wiki would serve it
+        from markdown_it import MarkdownIt
+
+        page = MarkdownIt("commonmark").enable("table").render(sheets.markdown(sheet))
+        original.write_text(f"<!DOCTYPE html><html><head><title>x</title></head><body>{page}</body></html>",
+                            encoding="utf-8")
     else:
         original.write_bytes(sheets.docx(sheet))
     content, report, written = import_sheet(project, original, sheet_id="back", game=sheet.game, lang=sheet.lang)
@@ -60,8 +66,9 @@ def _round_trip(project, source: Path, kind: str):
     return got, total, missing, report
 
 
-@pytest.mark.parametrize("kind", ["md", "docx"])
-@pytest.mark.parametrize("source", [*SHIPPED, UNSEEN], ids=lambda path: path.stem if isinstance(path, Path) else path)
+@pytest.mark.parametrize("kind", ["md", "docx", "html"])
+@pytest.mark.parametrize("source", [*SHIPPED, *sorted((ROOT / "tests" / "fixtures" / "sheets").glob("*.yaml"))],
+                         ids=lambda path: path.stem if isinstance(path, Path) else path)
 def test_a_sheet_written_as_markdown_or_word_returns_with_its_cells_and_items(project, source, kind):
     got, total, missing, report = _round_trip(project, source, kind)
     assert got >= 0.95 * total, missing
