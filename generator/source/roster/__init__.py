@@ -41,12 +41,17 @@ class Import:
         sheet = self.handout.get("sheet")
         heading = (f"{roster}: {len(self.unmatched)} name(s) match nothing of the sheet '{sheet}', printed as the "
                    "roster has them:" if sheet else
-                   f"{roster}: no sheet answers to the game {quoted(self.game) or '(none named)'!s}: the handout "
+                   f"{roster}: no sheet answers to the game {_named(self.game)}: the handout "
                    "prints the roster's own profiles and rules")
         lines = [heading, *(str(item) for item in self.unmatched)]
         if self.left_out:
             lines.append(f"left out, holding no profile, rule or cost: {', '.join(map(quoted, self.left_out))}")
         return "\n".join(lines)
+
+
+def _named(game: str) -> str:
+    shown = quoted(game)
+    return shown if shown != game else f"'{game}'" if game else "(none named)"
 
 
 def sheet_for(project, game: str, sheet_name: str | None, force: bool, label: str) -> tuple[Path, Sheet] | None:
@@ -57,7 +62,7 @@ def sheet_for(project, game: str, sheet_name: str | None, force: bool, label: st
         _, sheet = load(path)
         if game and not answers_to(sheet, game) and not force:
             answers = ", ".join(f"'{name}'" for name in [sheet.game, *sheet.game_names])
-            raise UserError.at(label, 1, 1, f"the roster is for the game {quoted(game)!r}, the sheet '{sheet.sheet}' "
+            raise UserError.at(label, 1, 1, f"the roster is for the game {_named(game)}, the sheet '{sheet.sheet}' "
                                             f"for {answers}: expected a roster of the sheet's game (leave --sheet out "
                                             "to pick the sheet by the roster's game, or give --force)")
         return path, sheet
@@ -149,12 +154,13 @@ def import_roster(project, roster_path: Path, sheet_name: str | None, handout_id
     return target, made, label
 
 
-PAGE_CHARACTERS = 11000  # about what a landscape A4 page of three columns holds, measured as the handout file's size
+PAGE_CHARACTERS = 8000  # less than a landscape A4 page in three columns holds, in characters of the handout file
 
 
 def pages(size: int, sheet: Sheet | None) -> int:
-    """The pages a handout of this size (in characters of its file) will take, printing its sheet's pages too: the
-    packer scales the type to fill them; an estimate, which `qrs handout` reports on when it is far off."""
+    """The pages a handout of this size (in characters of its file) may take, printing its sheet's pages too: a
+    generous estimate, as `paper.pages` is a most (a page left empty is not printed, and `qrs handout` says when
+    fewer would do), never too few (the build would stop)."""
     own = -(-size // PAGE_CHARACTERS)
     if sheet is None:
         return min(max(own, 1), 20)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-COLUMN_MM = 84.0  # a column of an A4 landscape page in three, less its gutters
+COLUMN_MM = 80.0  # a column of an A4 landscape page in three, less its gutters
 CHARACTER_MM = 1.45  # a character of the tables' type, bold headers included
 PADDING_MM = 2.4  # a cell's padding, both sides
 GATHERED_MM = 24.0  # the least the gathering column needs
