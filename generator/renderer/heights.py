@@ -58,7 +58,7 @@ def folder(build: Path) -> Path:
     """build/.cache, or the folder QRS_CACHE_DIR names: one cache for several build folders (CI runners, a
     test session); entries are keyed by all that decides them, so sharing them is safe."""
     shared = os.environ.get("QRS_CACHE_DIR")
-    return Path(shared) if shared else build / ".cache"
+    return Path(shared).resolve() if shared else build / ".cache"  # the user's folder, wherever its links lead
 
 
 def key(*parts: str) -> str:
@@ -68,29 +68,34 @@ def key(*parts: str) -> str:
     return digest.hexdigest()
 
 
+MAX_ENTRIES = 20_000  # a file holding more was not written by qrs (it keeps a few thousand at most)
+MAX_SCALE = 2.0
+
+
 class Cache:
-    def __init__(self, path: Path):
+    """The heights and scale decisions kept for one sheet and language. What is read is input, never trusted: a
+    file reached through a link, linked from elsewhere, or holding anything but the shape and ranges qrs writes is
+    ignored whole (on any doubt, the blocks are measured again)."""
+
+    def __init__(self, path: Path, read: bool = True):
         self.path = path
         self.known: dict[str, Measured] = {}
         self.used: dict[str, Measured] = {}
-        self.decisions: dict[str, float] = {}  # the type scale a sheet's layout chose, by the key of all it measured
+        self.decisions: dict[str, float] = {}  # the type scale a sheet's layout chose, by the key of all it decides
         self.learned = False  # a new measurement or decision: the file is worth writing again
-        try:  # a regular file of a sane size only: a FIFO or a device named so is no cache
-            data = json.loads(files.read_regular(path, MAX_BYTES, "a heights cache").decode("utf-8"))
-        except (OSError, ValueError, UserError):
-            return
-        if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
-            for name, entry in data["entries"].items():
-                measured = Measured.from_json(entry)
-                if measured is not None:
-                    self.known[name] = measured
-            decisions = data.get("decisions")
-            if isinstance(decisions, dict):
-                self.decisions = {name: scale for name, scale in decisions.items()
-                                  if isinstance(scale, float) and 0 < scale <= 1}
+        self.read = False  # a height or decision of the file was used: a layout that fails is made again without
+        if read:
+            self.known, self.decisions = _load(path)
+
+    def emptied(self) -> "Cache":
+        """A cache for the same file that knows nothing of it: everything is measured again, and saved."""
+        return Cache(self.path, read=False)
 
     def get(self, name: str) -> Measured | None:
-        found = self.used.get(name) or self.known.get(name)
+        found = self.used.get(name)
+        if found is None:
+            found = self.known.get(name)
+            self.read = self.read or found is not None
         if found is not None:
             self.used[name] = found
         return found
@@ -100,9 +105,12 @@ class Cache:
         self.learned = True
 
     def decision(self, name: str, allowed: tuple[float, ...]) -> float | None:
-        """The scale decided before for the same measurements, if it is one of those allowed now."""
+        """The scale decided before for the same inputs, if it is one of those allowed now."""
         scale = self.decisions.get(name)
-        return scale if scale in allowed else None
+        if scale in allowed:
+            self.read = True
+            return scale
+        return None
 
     def decide(self, name: str, scale: float) -> None:
         self.learned = self.learned or self.decisions.get(name) != scale
@@ -133,3 +141,44 @@ class Cache:
                 write.atomically(self.path, json.dumps(content).encode())
         except OSError:
             pass  # a cache that cannot be written only costs the next build its measuring
+
+
+def _load(path: Path) -> tuple[dict[str, Measured], dict[str, float]]:
+    """The entries and decisions of a cache file, or nothing at all when there is any doubt about it."""
+    if not _confined(path):
+        return {}, {}
+    try:  # a regular file of a sane size only: a FIFO or a device named so is no cache
+        data = json.loads(files.read_regular(path, MAX_BYTES, "a heights cache").decode("utf-8"))
+    except (OSError, ValueError, UserError, RecursionError):  # RecursionError: JSON nested thousands deep
+        return {}, {}
+    if not (isinstance(data, dict) and set(data) <= {"format", "entries", "decisions"} and data.get("format") == FORMAT
+            and isinstance(data.get("entries"), dict) and isinstance(data.get("decisions", {}), dict)
+            and len(data["entries"]) + len(data.get("decisions", {})) <= MAX_ENTRIES):
+        return {}, {}
+    known = {}
+    for name, entry in data["entries"].items():
+        measured = Measured.from_json(entry)
+        if measured is None or not _is_key(name):
+            return {}, {}
+        known[name] = measured
+    decisions = data.get("decisions", {})
+    if not all(_is_key(name) and type(scale) is float and 0 < scale <= MAX_SCALE for name, scale in decisions.items()):
+        return {}, {}
+    return known, dict(decisions)
+
+
+def _is_key(name) -> bool:
+    return isinstance(name, str) and len(name) == 64 and all(char in "0123456789abcdef" for char in name)
+
+
+def _confined(path: Path) -> bool:
+    """The file itself, in its own folder: not a symbolic link, not a hard link to a file elsewhere (qrs writes
+    the file anew each time: it has one name), and its folder not a link out of the build folder."""
+    try:
+        if path.is_symlink() or files.link_out(path.parent) is not None:
+            return False
+        status = os.lstat(path)
+    except OSError:
+        return False
+    return status.st_nlink == 1
+

@@ -87,6 +87,11 @@ class Piece:
         return ((self.head if start == 0 else self.cont_head) + sums[stop] - sums[start]
                 + (self.tail if stop == len(self.units) else self.cont_tail))
 
+    def keeps(self, start: int, stop: int) -> bool:
+        """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or as tall as `min_side`."""
+        sums = _prefix(self.units)
+        return stop - start >= MIN_UNITS or sums[stop] - sums[start] >= self.min_side
+
     def breaks(self) -> list[int]:
         """The units a fragment may start at inside the piece: at least MIN_UNITS units, or units as tall
         as `min_side` (three lines of text), stay on each side."""
@@ -137,7 +142,8 @@ class Packing:
     plan: Plan
     used: list[list[float]] = field(default_factory=list)  # per page, per column: millimetres filled
     overfull: list[int] = field(default_factory=list)  # pieces too tall for any column
-    largest_hole: float = 0.0  # millimetres, at the foot of a column (the last and forced breaks aside)
+    largest_hole: float = 0.0  # millimetres, at the foot of a column (the last page's and forced breaks aside)
+    blank: int = 0  # columns of the last page left blank (its content could not fill them all)
 
     @property
     def pages(self) -> int:
@@ -149,43 +155,128 @@ Position = tuple[int, int]
 
 
 def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
-    """The best plan: fewest pages, then the smallest largest hole (every column but the sheet's last,
-    and columns ended by a forced break), then the smallest sum of squared holes."""
+    """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
+    column; then the smallest largest hole at the foot of the columns before the last page (columns ended by a
+    forced break aside); then the last page's columns balanced (the smallest tallest column, then the most even);
+    then the smallest sum of squared holes."""
     if not pieces:
         return Packing([[[]]], [[0.0]])
     positions = _positions(pieces)
     end = len(positions) - 1
+    count = capacity.columns
+    spans: dict[tuple[int, float], list] = {}  # (a, room) → every column from positions[a]: computed once
+
+    def columns_from(a: int, room: float) -> list:
+        found = spans.get((a, room))
+        if found is None:
+            found = spans[a, room] = list(_columns_from(pieces, positions, a, room))
+        return found
+
     # best[column][b]: (cost, a, previous column) of the best plan whose column `column` ends at positions[b]
     best: dict[int, dict[int, tuple[tuple, int, int]]] = {-1: {0: ((0, 0.0, 0.0), -1, -1)}}
-    column = -1
-    finished: dict[int, tuple] = {}
-    while not finished or column // capacity.columns == min(finished) // capacity.columns:
-        for a, (cost, _, _) in best.get(column, {}).items():
-            if a != end:
-                _extend(pieces, positions, capacity, best, column, a, cost)
-        column += 1
-        if column > max(best):
-            break
-        if end in best.get(column, {}):
-            finished[column] = best[column][end][0]
-    last = min((c for c in finished if c // capacity.columns == min(finished) // capacity.columns),
-               key=lambda c: finished[c])
-    return _plan(pieces, positions, best, last, capacity)
+    balanced: dict[float, dict] = {}  # room → the last page's memo
+    page = 0
+    while True:
+        first = page * count
+        starts = [(cost, column, a) for column, reached in best.items() if column < first
+                  for a, (cost, _, _) in reached.items()
+                  if a != end and _following(pieces, positions, count, column, a) == first]
+        room = capacity.of(first)
+        memo = balanced.setdefault(room, {})
+        chosen = None
+        for cost, column, a in starts:
+            last = _last_page(pieces, positions, columns_from, memo, a, room, count)
+            if last is None:
+                continue
+            (overfull, blank, tallest, spread), ends = last
+            rank = (cost[0] + overfull, blank, cost[1], round(tallest, 1), spread, cost[2])
+            if chosen is None or rank < chosen[0]:
+                chosen = (rank, column, a, ends)
+        if chosen is not None:
+            return _plan(pieces, positions, best, chosen, capacity, page)
+        if page > len(positions):
+            raise AssertionError("the packer found no plan")
+        for column in range(first - 1, first + count - 1):
+            for a, (cost, _, _) in list(best.get(column, {}).items()):
+                if a != end:
+                    _extend(pieces, positions, capacity, best, column, a, cost, columns_from)
+        page += 1
 
 
-def _extend(pieces, positions, capacity, best, column, a, cost) -> None:
-    """Every next column from positions[a], after `column`."""
+def _following(pieces, positions, count: int, column: int, a: int) -> int:
+    """The column that goes on from positions[a], after `column`: the next, or the next page's first after a
+    forced page break."""
     following = column + 1
-    if _forced(pieces, positions[a]) == "page" and following % capacity.columns:
-        following += capacity.columns - following % capacity.columns  # the rest of the page stays empty
+    if _forced(pieces, positions[a]) == "page" and following % count:
+        following += count - following % count  # the rest of the page stays empty
+    return following
+
+
+def _extend(pieces, positions, capacity, best, column, a, cost, columns_from) -> None:
+    """Every next column from positions[a], after `column`."""
+    following = _following(pieces, positions, capacity.columns, column, a)
     room = capacity.of(following)
-    for b, height in _columns_from(pieces, positions, a, room):
-        exempt = b == len(positions) - 1 or _forced(pieces, positions[b]) is not None
+    for b, height in columns_from(a, room):
+        if b == len(positions) - 1:
+            continue  # the last page is planned whole, balanced (_last_page)
+        exempt = _forced(pieces, positions[b]) is not None
         hole = 0.0 if exempt else max(0.0, room - height)
         candidate = (cost[0] + (height > room), max(cost[1], hole), cost[2] + hole * hole)
         reached = best.setdefault(following, {})
         if b not in reached or candidate < reached[b][0]:
             reached[b] = (candidate, a, column)
+
+
+def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int):
+    """The best way to set everything from positions[a] on one page of `count` columns of `room`: (rank, the
+    column ends), ranked by overfull columns, blank columns, the tallest column, then the spread of the columns'
+    heights; None if it does not fit one page."""
+    best = None
+    for used in range(count, 0, -1):
+        found = _balance(pieces, positions, columns_from, memo, a, room, used)
+        if found is not None:
+            (overfull, tallest, squares, total), ends = found
+            spread = squares / used - (total / used) ** 2  # the variance of the columns' heights
+            rank = (overfull, count - used, tallest, round(spread, 3))
+            if best is None or rank < best[0]:
+                best = (rank, ends)
+    return best
+
+
+def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: int):
+    """Everything from positions[a] in exactly `used` columns, none empty: ((overfull, tallest, sum of squared
+    heights, sum of heights), the positions each column ends at), or None."""
+    end = len(positions) - 1
+    if (a, used) in memo:
+        return memo[a, used]
+    found = None
+    if used == 1 or _lower_bound(pieces, positions[a]) <= used * room:
+        for b, height in columns_from(a, room):
+            if b != end and _forced(pieces, positions[b]) == "page":
+                continue  # the page ends there: it is not the last
+            if used == 1:
+                if b != end:
+                    continue
+                rest = ((0, 0.0, 0.0, 0.0), ())
+            elif b == end:
+                continue
+            else:
+                rest = _balance(pieces, positions, columns_from, memo, b, room, used - 1)
+                if rest is None:
+                    continue
+            (overfull, tallest, squares, total), ends = rest
+            cost = (overfull + (height > room), max(tallest, height), squares + height * height, total + height)
+            if found is None or cost < found[0]:
+                found = (cost, (b, *ends))
+    memo[a, used] = found
+    return found
+
+
+def _lower_bound(pieces, start: Position) -> float:
+    """The least height everything from `start` takes (a continuation only adds to it)."""
+    index, unit = start
+    total = pieces[index].fragment(unit, len(pieces[index].units)) if index < len(pieces) else 0.0
+    return total + sum(piece.height for piece in pieces[index + 1:])
 
 
 def _forced(pieces: list[Piece], position: Position) -> str | None:
@@ -205,7 +296,10 @@ def _positions(pieces: list[Piece]) -> list[Position]:
 def _columns_from(pieces: list[Piece], positions: list[Position], a: int, room: float):
     """(b, height) for every column that can hold positions[a] to positions[b]: all that fit, up to the
     next forced break; when not even the first step fits, that step alone (reported as overfull)."""
+    index, unit = positions[a]
     for b in range(a + 1, len(positions)):
+        if unit and positions[b][0] == index and not pieces[index].keeps(unit, positions[b][1]):
+            continue  # a fragment in the middle of a block keeps as many units as each of its ends
         height = column_height(pieces, positions[a], positions[b])
         if height > room and b > a + 1:
             return
@@ -230,27 +324,33 @@ def column_height(pieces: list[Piece], start: Position, stop: Position) -> float
     return height
 
 
-def _plan(pieces, positions, best, last, capacity) -> Packing:
+def _plan(pieces, positions, best, chosen, capacity, page) -> Packing:
+    rank, column, a, ends = chosen
+    count = capacity.columns
     columns: dict[int, tuple[int, int]] = {}  # column → (start, end) position indices
-    b, column = len(positions) - 1, last
+    start = a
+    for slot, b in enumerate(ends):  # the last page
+        columns[page * count + slot] = (start, b)
+        start = b
+    b = a
     while column >= 0:
-        _, a, previous = best[column][b]
-        columns[column] = (a, b)
-        b, column = a, previous
-    plan: Plan = [[[] for _ in range(capacity.columns)] for _ in range(last // capacity.columns + 1)]
-    used = [[0.0] * capacity.columns for _ in plan]
+        _, previous_a, previous = best[column][b]
+        columns[column] = (previous_a, b)
+        b, column = previous_a, previous
+    plan: Plan = [[[] for _ in range(count)] for _ in range(page + 1)]
+    used = [[0.0] * count for _ in plan]
     overfull = []
     for column, (a, b) in sorted(columns.items()):
-        page, slot = divmod(column, capacity.columns)
+        page_index, slot = divmod(column, count)
         fragments = _fragments(pieces, positions[a], positions[b])
-        used[page][slot] = column_height(pieces, positions[a], positions[b])
-        if used[page][slot] > capacity.of(column) + capacity.safety:
+        used[page_index][slot] = column_height(pieces, positions[a], positions[b])
+        if used[page_index][slot] > capacity.of(column) + capacity.safety:
             overfull.append(fragments[0].index)
-        plan[page][slot] = fragments
+        plan[page_index][slot] = fragments
     while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
         plan[-1].pop()
         used[-1].pop()
-    return Packing(plan, used, overfull, largest_hole=best[last][len(positions) - 1][0][1])
+    return Packing(plan, used, overfull, largest_hole=rank[2], blank=count - len(ends))
 
 
 def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fragment]:
@@ -269,14 +369,22 @@ def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fra
 
 
 def layout_warnings(report: dict) -> list[str]:
-    """What a reader would notice: a hole at the foot of a column (but the sheet's last), pages left unused."""
-    columns = [column for page in report["pages"] for column in page]
-    warnings = [f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty"
-                for number, page in enumerate(report["pages"], start=1)
-                for slot, column in enumerate(page, start=1)
-                if column is not columns[-1] and 1 - column["used"] > MAX_HOLE]
+    """What a reader would notice: a hole at the foot of a column before the last page (whose columns are balanced,
+    not filled), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
+    a side or without its group's heading (`report["defects"]`), and, for the sheet as declared (not a variant,
+    which takes the pages it needs), pages left unused."""
+    pages = report["pages"]
+    warnings = []
+    for number, page in enumerate(pages, start=1):
+        for slot in range(1, report["columns"] + 1):
+            column = page[slot - 1] if slot <= len(page) else None
+            if column is None or not column["blocks"]:
+                warnings.append(f"page {number} column {slot}: blank, on a page that holds content")
+            elif number < len(pages) and 1 - column["used"] > MAX_HOLE:
+                warnings.append(f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty")
+    warnings.extend(report.get("defects", []))
     declared, used = report["declared_pages"], pages_used(report)
-    if ceil(used) < declared:  # a whole page stays blank
+    if ceil(used) < declared and not report.get("variant"):  # a whole page stays blank
         warnings.append(f"{used:.1f} of {declared} pages used: declare fewer")
     return warnings
 

@@ -19,6 +19,13 @@ from math import isfinite
 
 from generator.renderer.layout import PX_PER_MM
 
+# The ranges of what qrs measures, beyond which a measurement read back is refused: a block no taller than the
+# measuring page (30 m), a table of at most 64 columns none wider than 4,000 px (a metre), 5,000 units.
+MAX_MM = 30000.0
+MAX_UNITS = 5000
+MAX_WIDTHS = 64
+MAX_WIDTH_PX = 4000.0
+
 PROBE = "~cont"  # id suffix of a block's continuation probe
 HEADING = "~heading"  # id suffix of a section's continued-heading probe
 
@@ -43,16 +50,19 @@ class Measured:
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
             return None
         numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading")]
-        lists = [data["units"]] + ([data["widths"]] if data["widths"] is not None else [])
-        if not all(_number(value) for value in numbers) or not all(
-                isinstance(values, list) and all(_number(value) for value in values) for values in lists):
+        units, widths = data["units"], data["widths"]
+        if not (all(_number(value, MAX_MM) for value in numbers)
+                and isinstance(units, list) and len(units) <= MAX_UNITS and all(_number(value, MAX_MM) for value in units)
+                and (widths is None or isinstance(widths, list) and len(widths) <= MAX_WIDTHS
+                     and all(_number(value, MAX_WIDTH_PX) for value in widths))):
             return None
-        return cls(**{**data, "units": tuple(data["units"]),
-                      "widths": tuple(data["widths"]) if data["widths"] is not None else None})
+        if units and abs(data["head"] + sum(units) + data["tail"] - data["height"]) > 0.01:
+            return None  # a block's height is its head, its units and its tail: not a height qrs measured
+        return cls(**{**data, "units": tuple(units), "widths": tuple(widths) if widths is not None else None})
 
 
-def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value) and value >= 0
+def _number(value, largest: float) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value) and 0 <= value <= largest
 
 
 def section_boxes(document) -> dict[str, list]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import gc
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 import hashlib
 import mimetypes
 import os
@@ -235,11 +235,15 @@ def page_frame(sheet: Sheet, options) -> layout_module.Frame:
     return layout_module.frame(size, paper.orientation, paper.columns, paper.pages)
 
 
-# The type scale steps tried, largest first, when a sheet does not fit its pages or leaves a hole at the foot of
-# a column: 7.6 pt body down to 6.84 pt. A hole of GOOD_HOLE of the column's height reads as its natural end.
-SCALES = (1.0, 0.975, 0.95, 0.925, 0.9)
-GOOD_HOLE = 0.1
-HOLE_STEP = 0.05  # holes differing by less than this share of a column count as alike: the larger type wins
+# The type scale: 100 % unless the sheet does not fit its pages, then set smaller, a step at a time, down to
+# SHRINK[-1] (7.6 pt body down to 6.84 pt); a short sheet's type is grown, up to GROW[-1], to fill the pages it
+# declares. A sheet whose content at 100 % fills more than FULL of its pages is not tried larger.
+SHRINK = (0.975, 0.95, 0.925, 0.9)
+GROW = (1.025, 1.05, 1.075, 1.1, 1.125, 1.15)
+SCALES = (*reversed(GROW), 1.0, *SHRINK)  # every scale a sheet may be set at, largest first
+FULL = 0.9
+GROW_TRIES = 3  # layouts tried larger than 100 %, at most
+GROWN_HOLE = 0.1  # the largest hole grown type may leave at the foot of a column (a share of its height)
 TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1
 MEASURE_HEIGHT_MM = 30000  # the measuring page: tall enough that no block is cut by a page break
 
@@ -295,6 +299,8 @@ class Laid:
     frame: layout_module.Frame
     header: float  # millimetres the sheet's header takes on the first page
     planned: list[list[float]]  # per page, per column: the millimetres the packer expected the column to take
+    strict: bool = True  # the sheet as declared (not a variant): more pages than declared is an error
+    findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
 
     def columns_used(self) -> list[list[float]]:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
@@ -306,6 +312,20 @@ class Laid:
             shares.append([round(_content_height(column) / room, 3) for column in columns])
         return shares
 
+    def holds(self, tolerance: float = 0.5) -> bool:
+        """Whether the pages are those planned: as many, each column as tall as the packer expected (millimetres)."""
+        if len(self.document.pages) != len(self.plan):
+            return False
+        for page, planned in zip(self.document.pages, self.planned):
+            columns = [box for box in page._page_box.descendants()
+                       if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
+            taken = [sum(section.margin_height() for section in column.children
+                         if getattr(section, "element_tag", None) == "section") / layout_module.PX_PER_MM
+                     for column in columns]
+            if any(abs(height - expected) > tolerance for height, expected in zip(taken, planned)):
+                return False
+        return True
+
     def report(self) -> dict:
         """The layout in numbers: what `qrs build --json` tells and the layout warnings are made of."""
         used = self.columns_used()
@@ -316,6 +336,7 @@ class Laid:
                        for share, column in zip(shares, page)] for shares, page in zip(used, self.plan)],
             "declared_pages": self.frame.pages,
             "columns": self.frame.columns,
+            "variant": not self.strict,  # a variant takes the pages it needs: no advice to declare fewer
         }
         return {**report, "warnings": layout_module.layout_warnings(report)}
 
@@ -330,21 +351,63 @@ def _content_height(column_box) -> float:
 
 
 def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
-    """Measure the blocks (or read their heights from the cache), plan the columns at the largest type
-    scale that fits the declared pages without a hole, and lay the pages out."""
+    """Measure the blocks (or read their heights from the cache), plan the columns at the type scale that fits the
+    declared pages (generator.renderer.layout.pack, _choose_scale), and lay the pages out. The cache never decides
+    an error: a layout planned from kept heights that does not hold on the page is planned again from heights
+    measured now."""
+    cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
+    try:
+        laid = _layout(project, sheet, options, untranslated, marks, cache)
+    except _Doubt:
+        laid = None
+    if laid is None or cache.read and laid.findings:
+        cache = cache.emptied()
+        laid = _layout(project, sheet, options, untranslated, marks, cache)
+    cache.save()
+    return laid
+
+
+class _Doubt(Exception):
+    """A layout planned from kept heights or a kept decision that does not hold on the page."""
+
+
+def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, cache: heights.Cache
+            ) -> Laid:
     frame = page_frame(sheet, options)
     whole = items(sheet)
-    cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
     context = partial(_context, project, sheet, options, untranslated, marks)
-    largest = context(SCALES[0])
-    chunks = _Chunks.of(project, largest, whole)
+    normal = context(1.0)
+    chunks = _Chunks.of(project, normal, whole)
     attempt = partial(_attempt, project, context, frame, whole, chunks, cache)
-    context, measured, header, packing = _choose_scale(attempt, frame, cache, chunks.digest(project, largest)).plan
-    cache.save()
-    plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
-             for column in page] for page in packing.plan]
-    context["plan"] = plan
-    return Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used)
+    key = _decision_key(project, normal, chunks, whole, frame)
+    ceiling = None
+    while True:
+        chosen = _choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling)
+        context, measured, header, packing = chosen.plan
+        plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
+                 for column in page] for page in packing.plan]
+        context["plan"] = plan
+        laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
+                    strict=strict(sheet, options))
+        holds = laid.holds()
+        if not holds and cache.read:
+            raise _Doubt()
+        if holds or chosen.scale <= 1:
+            break
+        ceiling = 1.0  # grown type whose pages are not those planned (a measurement that does not hold): 100 %
+    cache.decide(key, chosen.scale)
+    laid.findings = list(_findings(sheet, laid))
+    return laid
+
+
+def strict(sheet: Sheet, options) -> bool:
+    """Whether this is the sheet as its author declared it, whose page count the build enforces: not a variant the
+    command line asks for (another paper, crop marks, ink saver, imposition, an errata sheet, change bars, glosses),
+    which takes the pages it needs."""
+    return not (getattr(options, "paper", None) not in (None, sheet.paper.size) or getattr(options, "crop_marks", False)
+                or getattr(options, "ink_saver", False) or getattr(options, "impose", None)
+                or getattr(options, "errata_only", False) or getattr(options, "changes_since", None)
+                or getattr(options, "gloss", False))
 
 
 def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
@@ -414,11 +477,13 @@ class _Chunks:
 
 @dataclass
 class _Attempt:
-    """The plan at one type scale, and how it ranks: fitting the pages first, then the smallest largest hole
-    (holes within HOLE_STEP of each other alike), then the largest type."""
+    """The plan at one type scale."""
 
-    rank: tuple
-    good: bool  # it fits the pages with no hole over GOOD_HOLE: no need to try a smaller type
+    scale: float
+    pages: int
+    blank: int  # columns of the last page left blank
+    hole: float  # the largest hole at the foot of a column before the last page, millimetres
+    fill: float  # the share of the declared pages' columns its content would take, packed without a hole
     plan: tuple
 
 
@@ -426,34 +491,74 @@ def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: f
     context = context_at(scale)
     measured, header = _measured(project, context, chunks, cache)
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
-    packing = layout_module.pack([_piece(item, measured[item.id], scale) for item in whole], capacity)
-    fits = packing.pages <= frame.pages
-    rank = (0, round(packing.largest_hole / (HOLE_STEP * frame.column_height)), -scale) if fits else (1, 0, scale)
-    good = fits and packing.largest_hole <= GOOD_HOLE * frame.column_height
-    return _Attempt(rank, good, (context, measured, header, packing))
+    pieces = [_piece(item, measured[item.id], scale) for item in whole]
+    packing = layout_module.pack(pieces, capacity)
+    room = sum(capacity.of(column) for column in range(frame.pages * frame.columns))
+    fill = sum(piece.height for piece in pieces) / room
+    overfull = len(packing.overfull)
+    return _Attempt(scale, packing.pages + overfull * frame.pages, packing.blank, packing.largest_hole, fill,
+                    (context, measured, header, packing))
 
 
-def _choose_scale(attempt, frame: layout_module.Frame, cache: heights.Cache, digest: str) -> _Attempt:
-    """The best ranked of the scales tried, largest first, until one is good; the scale chosen before for the
-    same measurements (`digest`, of those at the largest scale), frame and packer (kept with the heights) is tried
-    alone."""
-    key = heights.key(digest, repr(frame), repr((SCALES, GOOD_HOLE, HOLE_STEP)), _PACKER)
+def _choose_scale(attempt, frame: layout_module.Frame, cache: heights.Cache, key: str, imposed: bool,
+                  ceiling: float | None = None) -> _Attempt:
+    """The type scale (generator.renderer.layout's objective, in order): the fewest pages beyond those declared;
+    then type as close to 100 % as fits, larger only to fill the declared pages of a short sheet, where it adds
+    no hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed
+    sheet's half pages are as many as its content needs, at 100 %. The scale decided before for the same inputs
+    (`key`) is tried alone. Type is grown only below `ceiling`."""
     decided = cache.decision(key, SCALES)
-    if decided is not None:
+    if decided is not None and (ceiling is None or decided < ceiling):
         chosen = attempt(decided)
     else:
-        tried = [attempt(SCALES[0])]
-        for scale in SCALES[1:]:
-            if tried[-1].good:
-                break
-            tried.append(attempt(scale))
-        chosen = min(tried, key=lambda found: found.rank)
-    cache.decide(key, chosen.plan[0]["scale"])
+        chosen = normal = attempt(1.0)
+        if imposed:
+            pass
+        elif normal.pages > frame.pages:  # set smaller only to avoid an extra page
+            tried = [normal]
+            for scale in SHRINK:
+                tried.append(attempt(scale))
+                if tried[-1].pages <= frame.pages:
+                    break
+            chosen = min(tried, key=lambda found: (max(found.pages, frame.pages), -found.scale))
+        elif normal.fill < FULL:
+            chosen = _grown(attempt, frame, normal, [scale for scale in GROW if ceiling is None or scale < ceiling])
     return chosen
 
 
-# The packer's own code is part of a scale decision's key: a new packer decides again.
-_PACKER = hashlib.sha256(Path(layout_module.__file__).read_bytes()).hexdigest()
+def _grown(attempt, frame: layout_module.Frame, normal: _Attempt, steps: list[float]) -> _Attempt:
+    """A short sheet's type, grown to fill its pages: the largest of `steps` that still fits them without a new
+    hole or blank column, found from an estimate (a block's height grows about as the type's size to the power
+    1.5: its lines are taller, and more of them wrap) and at most GROW_TRIES layouts."""
+    estimate = (FULL / normal.fill) ** (1 / 1.5)
+    below = [index for index, scale in enumerate(steps) if scale <= estimate + 1e-9]
+    if not below:
+        return normal
+    best, index = normal, below[-1]
+    limit = max(normal.hole, GROWN_HOLE * frame.column_height)
+    direction = 0
+    for _ in range(GROW_TRIES):
+        found = attempt(steps[index])
+        good = found.pages <= frame.pages and found.blank <= normal.blank and found.hole <= limit
+        if good and found.scale > best.scale:
+            best = found
+        step = 1 if good else -1
+        if direction and step != direction:
+            break
+        direction, index = step, index + step
+        if not 0 <= index < len(steps) or (direction < 0 and steps[index] <= best.scale):
+            break
+    return best
+
+
+def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[Item], frame) -> str:
+    """Everything a scale decision depends on: the heights at every scale (each block's chunk and the header's,
+    the styles but the scale), the blocks' order and what the packer is told of each (breaks, continuation,
+    opening a section), the page frame; the renderer's own code is in every key (heights.key)."""
+    style = _style_key(project, context, scaled=False)
+    packing = [repr((item.id, item.block.break_before if item.block else None, item.splits, item.first))
+               for item in whole]
+    return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
 
 
 def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_module.Piece:
@@ -493,12 +598,16 @@ def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.C
     return found, header.height
 
 
-def _style_key(project: Project, context: dict) -> str:
-    """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language."""
+def _style_key(project: Project, context: dict, scaled: bool = True) -> str:
+    """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language, the
+    column's width, the variant's styles; and (`scaled`) the type sizes at the context's scale."""
     stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
     page_styles = (project.templates / "sheet.html.j2").read_text(encoding="utf-8")
-    return "|".join([stylesheet, page_styles, context["lang"], str(context["frame"].column_width), repr(context["type_sizes"]),
-                     str(context["scale"]), str(context["ink_saver"]), str(context["crop_marks"])])
+    parts = [stylesheet, page_styles, context["lang"], str(context["frame"].column_width), str(context["ink_saver"]),
+             str(context["crop_marks"])]
+    if scaled:
+        parts += [repr(context["type_sizes"]), str(context["scale"])]
+    return "\0".join(parts)
 
 
 def _stylesheet_text(project: Project) -> bytes:
@@ -533,12 +642,19 @@ def _stylesheet(templates: Path, text: bytes) -> tuple[weasyprint.CSS, FontConfi
 
 def layout_findings(sheet: Sheet, laid: Laid, options=None):
     """Layout problems measured on the laid-out boxes, as (path in the source, message): more pages
-    than declared, a block split across columns or pages, text wider than its column."""
+    than declared (the sheet as declared only: a variant takes the pages it needs), a block split across columns
+    or pages, text wider than its column."""
+    return iter(laid.findings)
+
+
+def _findings(sheet: Sheet, laid: Laid):
     document = laid.document
     pages = len(document.pages)
-    if pages > laid.frame.pages:
-        smallest = f", even with the type set at {laid.scale:.0%}" if laid.scale == SCALES[-1] else ""
-        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {laid.frame.pages}{smallest}"
+    if pages > laid.frame.pages and laid.strict or pages > len(laid.plan):
+        limit = laid.frame.pages if laid.strict else len(laid.plan)
+        # the sheet as declared was tried down to the smallest type before taking more pages
+        smallest = f", even with the type set at {SHRINK[-1]:.0%}" if laid.strict and pages > limit else ""
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {limit}{smallest}"
     column_height = laid.frame.column_height
     boxes = measure.section_boxes(document)
     where = {block.id: ("sections", s, "blocks", b)

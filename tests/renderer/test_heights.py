@@ -128,15 +128,15 @@ def test_two_builds_saving_one_file_keep_each_others_heights(tmp_path):
     file before the other saved; neither save loses what the other measured, nor the scale it chose."""
     path = tmp_path / "not-yet" / "wab2.fr.json"  # the first save makes the folder
     first, second = heights.Cache(path), heights.Cache(path)
-    first.put("a", _measured(1.0))
-    first.decide("plan-a", 0.9)
-    second.put("b", _measured(2.0))
-    second.decide("plan-b", 1.0)
+    first.put(heights.key("a"), _measured(1.0))
+    first.decide(heights.key("plan-a"), 0.9)
+    second.put(heights.key("b"), _measured(2.0))
+    second.decide(heights.key("plan-b"), 1.0)
     first.save()
     second.save()
     again = heights.Cache(path)
-    assert (again.get("a"), again.get("b")) == (_measured(1.0), _measured(2.0))
-    assert again.decisions == {"plan-a": 0.9, "plan-b": 1.0}
+    assert (again.get(heights.key("a")), again.get(heights.key("b"))) == (_measured(1.0), _measured(2.0))
+    assert again.decisions == {heights.key("plan-a"): 0.9, heights.key("plan-b"): 1.0}
 
 
 def test_the_oldest_heights_go_first_beyond_what_a_file_keeps(tmp_path, monkeypatch):
@@ -144,10 +144,10 @@ def test_the_oldest_heights_go_first_beyond_what_a_file_keeps(tmp_path, monkeypa
     path = tmp_path / "wab2.fr.json"
     for name in ("oldest", "older", "old", "new"):  # one build a measurement, each using only its own
         cache = heights.Cache(path)
-        cache.put(name, _measured(1.0))
+        cache.put(heights.key(name), _measured(1.0))
         cache.save()
     kept = heights.Cache(path).known
-    assert list(kept) == ["new", "old", "older"]  # what the last build used, then the newest of the others
+    assert list(kept) == [heights.key(name) for name in ("new", "old", "older")]  # what the last build used, then the newest of the others
 
 
 def test_the_key_changes_with_what_decides_a_height():
@@ -192,3 +192,97 @@ def test_a_link_where_the_cache_goes_stops_the_build_and_nothing_is_written_thro
         pipeline.build(project, project.sources / "every-block.yaml", "fr")
     assert "symbolic link" in caught.value.problems[0].message
     assert list(outside.iterdir()) == []
+
+
+# --- a cache is input: confined, checked, and never the cause of an error (issue #35, points 4, 9 and 17) ---------
+
+
+def honest_cache(project) -> tuple[dict, "Path"]:
+    """A first layout's report, and the heights file it wrote."""
+    report = lay_out(project).report()
+    return report, next((project.build / ".cache").glob("*.json"))
+
+
+def test_a_cache_file_that_is_a_link_to_a_file_elsewhere_is_not_read(project, measured_ids, tmp_path):
+    honest, cache_file = honest_cache(project)
+    passes = len(measured_ids)
+    outside = tmp_path / "outside.json"
+    cache_file.rename(outside)
+    cache_file.symlink_to(outside)
+    with pytest.raises(UserError, match="symbolic link"):  # what was measured again is not written through it
+        lay_out(project)
+    assert len(measured_ids) > passes  # measured again, not read through the link
+    assert json.loads(outside.read_text())["format"] == heights.FORMAT
+
+
+def test_a_cache_file_hard_linked_to_a_file_elsewhere_is_not_read(project, measured_ids, tmp_path):
+    import os
+
+    honest, cache_file = honest_cache(project)
+    passes = len(measured_ids)
+    outside = tmp_path / "outside.json"
+    os.link(cache_file, outside)
+    assert lay_out(project).report() == honest
+    assert len(measured_ids) > passes
+    assert os.stat(outside).st_nlink == 1  # the cache file written anew, not through the other name
+
+
+def test_a_cache_folder_linked_outside_the_build_folder_is_neither_read_nor_written(project, measured_ids, tmp_path):
+    honest, cache_file = honest_cache(project)
+    passes = len(measured_ids)
+    outside = tmp_path / "elsewhere"
+    (project.build / ".cache").rename(outside)
+    (project.build / ".cache").symlink_to(outside)
+    before = sorted(path.name for path in outside.iterdir())
+    with pytest.raises(UserError, match="symbolic link"):
+        lay_out(project)
+    assert len(measured_ids) > passes
+    assert sorted(path.name for path in outside.iterdir()) == before
+
+
+def tampered(cache_file, change) -> None:
+    data = json.loads(cache_file.read_text())
+    change(data)
+    cache_file.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("damage", ["nested", "huge width", "many widths", "many entries"])
+def test_a_cache_of_a_shape_or_range_qrs_never_writes_is_ignored_whole(project, measured_ids, damage):
+    honest, cache_file = honest_cache(project)
+    passes = len(measured_ids)
+    if damage == "nested":
+        cache_file.write_text("[" * 100_000 + "]" * 100_000)
+    elif damage == "huge width":
+        tampered(cache_file, lambda data: [entry.update(widths=[1e308] * len(entry["widths"]))
+                                           for entry in data["entries"].values() if entry["widths"]])
+    elif damage == "many widths":
+        tampered(cache_file, lambda data: [entry.update(widths=[1.0] * 100_000) for entry in data["entries"].values()])
+    else:
+        tampered(cache_file, lambda data: data["entries"].update(
+            {f"{number:064x}": next(iter(data["entries"].values())) for number in range(100_000)}))
+    assert lay_out(project).report() == honest
+    assert len(measured_ids) == 2 * passes  # every block measured again: nothing of the file was trusted
+
+
+def test_a_measurement_whose_parts_do_not_add_up_is_refused():
+    assert Measured.from_json(dict(_measured(10.0).to_json(), units=[2.0, 2.0], head=1.0, tail=1.0)) is None
+    assert Measured.from_json(dict(_measured(6.0).to_json(), units=[2.0, 2.0], head=1.0, tail=1.0)) is not None
+
+
+def test_a_tampered_cache_never_fails_the_build(project, measured_ids):
+    """Heights of the right shape, but not those measured (every one a third as tall), and a scale decision of 90 %
+    where 100 % fits: the layout they plan does not hold on the page, so it is planned again from heights measured
+    now; the build neither fails nor blames the source."""
+    honest, cache_file = honest_cache(project)
+
+    def shrink(data):
+        for entry in data["entries"].values():
+            for name, value in entry.items():
+                if name == "units":
+                    entry[name] = [unit / 3 for unit in value]
+                elif name != "widths":
+                    entry[name] = value / 3
+    tampered(cache_file, shrink)
+    output = pipeline.build(project, project.sources / "every-block.yaml", "fr")
+    assert output.exists()
+    assert lay_out(project).report() == honest
