@@ -351,3 +351,27 @@ def test_names_match_the_sheets_words_in_each_of_its_languages():
     assert names.armour.find("Armure lourde") == names.armour.find("Heavy Armour") == "heavy-armour"
     assert names.keywords.find("Skirmishers (FAQ'ed)") == names.keywords.find("tirailleurs") == "tirailleurs"
     assert names.characteristics.find("LD") == "Ld" and names.characteristics.find("Strength") == "S"
+
+
+def thane(held: str) -> ElementTree.Element:
+    """A Thane in gromril (an Armour profile the sheet does not know), holding these selections."""
+    armour = ('<profile name="Gromril Armour" typeName="Armour"><characteristics><characteristic '
+              'name="Saving Throw modifier">4+</characteristic></characteristics></profile>')
+    return ElementTree.fromstring(roster_of([model("Thane", 1, held).replace("</profiles>", armour + "</profiles>", 1)]))
+
+
+@pytest.mark.parametrize("held, save", [
+    ("", "4+"),  # the roster's own armour: Gromril 4+
+    ('<selection name="Shields" type="upgrade"><profiles><profile name="Shield" typeName="Armour"><characteristics>'
+     '<characteristic name="Saving Throw modifier">-1</characteristic></characteristics></profile></profiles>'
+     '</selection>', "3+"),  # and a shield whose profile says -1
+    ('<selection name="Shield" type="upgrade"/>', "?"),  # a shield the roster gives no save for: not guessed
+])
+def test_a_save_the_sheet_cannot_derive_is_the_rosters_own_or_unknown(held, save):
+    from generator import pipeline
+    from generator.source.roster import handout_of
+
+    _, warhammer = pipeline.load(ROOT / "sources" / "warhammer.yaml")
+    unit = handout_of(thane(held), "army.ros", warhammer, "thane", ["fr"]).handout["units"][0]
+    assert unit["save"] == save
+    assert "Gromril Armour" in unit["save_note"]

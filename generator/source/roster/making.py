@@ -19,7 +19,7 @@ from generator.schema import glyphs
 from generator.schema.handout import saves_block
 from generator.schema.model import Sheet
 from generator.source.roster.fitting import fit
-from generator.source.roster.names import SheetNames, folded
+from generator.source.roster.names import SheetNames, folded, plain
 from generator.source.roster.selections import MAX_POINTS, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
 
 MAX_VALUE = 20  # a stat line's value (the handout's limit): longer ones are cut, with an ellipsis
@@ -263,7 +263,7 @@ def with_sheet(roster: Roster, sheet: Sheet, names: SheetNames, handout_id: str,
 def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, maker: Maker, report: Report,
           sheet_keywords: set[str]) -> dict:
     unit = unit_base(entry, unit_id, maker)
-    weapons, armour, kept, rules, own_rules, unknown_armour, profiles = [], [], [], [], [], [], []
+    weapons, armour, kept, rules, own_rules, unknown_armour, profiles, bare = [], [], [], [], [], [], [], []
     held = [(name, None) for name in entry.gear] + [(profile.name, profile) for profile in entry.profiles]
     for name, profile in held:
         if not name:
@@ -274,6 +274,8 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
             weapons.append(ident)
         elif (ident := names.armour.find(name)) is not None:
             armour.append(ident)
+            if profile is None:
+                bare.append(name)  # armour the roster names without a profile: its save is the sheet's to give
         else:
             if profile is None or not profile.values:
                 kept.append(name)
@@ -307,7 +309,7 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
     if save:
         unit["save"] = maker.text(save, MAX_VALUE, entry.name)
     elif unknown_armour:
-        unit["save"], unit["save_note"] = _roster_save(entry, list(dict.fromkeys(unknown_armour)))
+        unit["save"], unit["save_note"] = _roster_save(entry, list(dict.fromkeys(unknown_armour)), bare)
         unit["save_note"] = maker.text(unit["save_note"], MAX_TEXT, entry.name)
     return clean(unit)
 
@@ -316,9 +318,15 @@ _SAVE = re.compile(r"^\s*([2-7])\s*\+\s*$")
 _BONUS = re.compile(r"^\s*[-+]\s*([1-3])\s*$")
 
 
-def _roster_save(entry: RosterEntry, unknown: list[str]) -> tuple[str, str]:
+def _roster_save(entry: RosterEntry, unknown: list[str], bare: list[str]) -> tuple[str, str]:
     """The save the roster's own armour profiles give (Gromril Armour 4+ with a Shield -1: 3+), when each of them
-    reads as a save or a bonus; else '?'. Either with the note that says where it comes from."""
+    reads as a save or a bonus and no armour is named without one; else '?'. Either with the note that says where
+    it comes from."""
+    described = {plain(profile.name) for profile in entry.profiles if ARMOUR_LIKE.search(profile.type)}
+    undescribed = [name for name in bare if plain(name) not in described]
+    if undescribed:
+        return "?", (f"? {', '.join(unknown)}: not in the sheet's saves table, worn with "
+                     f"{', '.join(undescribed)}, whose save the roster does not give")
     pieces, best, bonus = [], None, 0
     for profile in [entry.stat, *entry.profiles]:
         if profile is None or not ARMOUR_LIKE.search(profile.type) or not profile.values:
