@@ -21,6 +21,7 @@ Exit codes do not depend on the mode.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -95,7 +96,7 @@ class Reporter:
         """Rewrite the progress line of a build in place (on a terminal only)."""
         if self.quiet or self.json or not (sys.stderr.isatty() if self.live is None else self.live):
             return
-        line = f"\r\033[K[{finished}/{total}] building {awaited} · {seconds:.0f} s"
+        line = f"\r\033[K[{finished}/{total} done] building {awaited} · {seconds:.0f} s"
         if line != self._progress_shown:  # redrawn only when it changes
             click.echo(line, nl=False, err=True, color=True)  # color: click would strip the escapes
         self._progress_shown = line
@@ -109,7 +110,20 @@ class Reporter:
         """Something qrs set right by itself (nothing lost, nothing to fix): on stderr, silent with --quiet."""
         if not self.quiet:
             self._erase_progress()
-            click.echo(f"warning: {text}", err=True)
+            click.echo(f"{self._styled('warning', fg='yellow', bold=True)}: {text}", err=True, color=self.colour)
+
+    @property
+    def colour(self) -> bool:
+        """Colours on a terminal, as compilers colour their messages; none in a pipe or under NO_COLOR."""
+        return not os.environ.get("NO_COLOR") and (sys.stderr.isatty() if self.live is None else self.live)
+
+    def _styled(self, text: str, **style) -> str:
+        return click.style(text, **style) if self.colour else text
+
+    def _problem_line(self, problem: Problem, folded: str | None = None) -> str:
+        """file:line:column in bold, then what was expected; `folded`, a group's line, is about the whole file."""
+        where = f"{problem.path}:{problem.line}:{problem.column}" if problem.line and not folded else problem.path
+        return f"{self._styled(where, bold=True)}: {folded or problem.message}"
 
     def problems(self, problems: list[Problem], summary: bool = True) -> None:
         self._erase_progress()
@@ -119,15 +133,16 @@ class Reporter:
                 self._event({"event": "problem", "file": problem.path, "line": problem.line,
                              "column": problem.column, "message": problem.message})
             elif (problem.path, problem.folded) not in folded:
-                click.echo(str(problem), err=True)
+                click.echo(self._problem_line(problem), err=True, color=self.colour)
             elif folded[problem.path, problem.folded] is not None:  # the group's one line, where its first stood
-                click.echo(f"{problem.path}: {problem.folded.format(count=folded[problem.path, problem.folded])}",
-                           err=True)
+                count = folded[problem.path, problem.folded]
+                click.echo(self._problem_line(problem, problem.folded.format(count=count)), err=True, color=self.colour)
                 folded[problem.path, problem.folded] = None
         if summary and self.json:
             self._event({"event": "failed", "problems": len(problems)})
         elif summary:
-            click.echo(f"{len(problems)} problem(s) found", err=True)
+            click.echo(self._styled(f"{len(problems)} problem(s) found", fg="red", bold=True), err=True,
+                       color=self.colour)
 
     def _folded(self, problems: list[Problem]) -> dict[tuple[str, str], int | None]:
         """The groups of like problems shown as one line each (their count), unless --verbose lists them all: a
@@ -144,7 +159,9 @@ class Reporter:
         if self.json:
             self._event({"event": event, "message": text, **fields})
         else:
-            click.echo(text, err=True)
+            word, colon, rest = text.partition(": ")
+            shown = f"{self._styled(word, fg='red', bold=True)}{colon}{rest}" if word == "error" and colon else text
+            click.echo(shown, err=True, color=self.colour)
 
     @staticmethod
     def _event(event: dict) -> None:

@@ -84,7 +84,7 @@ def test_a_progress_line_on_a_terminal_is_erased_before_the_next_line(capsys):
     terminal.progress(3, 13, "wab2.en.pdf", 12.4)
     terminal.say("done")
     out, err = capsys.readouterr()
-    assert err == "\r\033[K[3/13] building wab2.en.pdf · 12 s\r\033[K" and out == "done\n"
+    assert err == "\r\033[K[3/13 done] building wab2.en.pdf · 12 s\r\033[K" and out == "done\n"
     Reporter(live=False).progress(3, 13, "wab2.en.pdf", 12.4)  # a pipe: no progress line
     Reporter(live=True, json=True).progress(3, 13, "wab2.en.pdf", 12.4)
     assert capsys.readouterr() == ("", "")
@@ -129,3 +129,22 @@ def test_a_new_languages_missing_strings_are_one_line_unless_verbose(tmp_path):
     verbose = run_qrs(*where, "--verbose", "check", "shadow-war")
     assert verbose.returncode == 2 and len(verbose.stderr.splitlines()) == missing + 1
     assert all(": no 'de' translation of " in line for line in verbose.stderr.splitlines()[:-1])
+
+
+def test_problems_are_coloured_on_a_terminal_only(capsys, monkeypatch):
+    """file:line:column in bold and the count in red on a terminal; nothing under NO_COLOR or in a pipe (#34)."""
+    from generator.errors import Problem
+    from generator.report import Reporter
+
+    problem = Problem("sources/wab2.yaml", 3, 5, "what was expected")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    Reporter(live=True).problems([problem])
+    err = capsys.readouterr().err
+    assert err == "\033[1msources/wab2.yaml:3:5\033[0m: what was expected\n\033[31m\033[1m1 problem(s) found\033[0m\n"
+    Reporter(live=False).problems([problem])
+    assert capsys.readouterr().err == "sources/wab2.yaml:3:5: what was expected\n1 problem(s) found\n"
+    monkeypatch.setenv("NO_COLOR", "1")
+    Reporter(live=True).problems([problem])
+    assert capsys.readouterr().err == "sources/wab2.yaml:3:5: what was expected\n1 problem(s) found\n"
+    Reporter(live=True).fault("environment", "error: build/x.pdf: Permission denied", {})
+    assert capsys.readouterr().err == "error: build/x.pdf: Permission denied\n"

@@ -139,9 +139,9 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
 
 def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_done: Callable[[Done], None],
         cost: Callable[[Output], float] | None = None,
-        waiting: Callable[[int, Output], None] = lambda finished, output: None) -> None:
-    """Build the outputs, handing each result to `on_done` in the order of `outputs`; `waiting(finished, output)`
-    is called while `output` is being built (every half second with workers), for a progress line. With several
+        waiting: Callable[[int, list[Output]], None] = lambda finished, building: None) -> None:
+    """Build the outputs, handing each result to `on_done` in the order of `outputs`; `waiting(finished, building)`
+    is called with the outputs being built (every half second with workers), for a progress line. With several
     jobs, the costliest outputs (by `cost`, the last build's time) are started first, so the last one to finish is
     a short one.
 
@@ -149,7 +149,7 @@ def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_d
     are still handed to `on_done`, so that the manifest records them, and the interrupt goes on."""
     if jobs <= 1 or len(outputs) <= 1:
         for finished, output in enumerate(outputs):
-            waiting(finished, output)
+            waiting(finished, [output])
             on_done(build_one(project, output, settings))
         return
     import multiprocessing
@@ -166,7 +166,8 @@ def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_d
     def tick(index: int) -> None:
         running.clear()
         running.update(other for other, future in futures.items() if future.running())
-        waiting(sum(future.done() for future in futures.values()), outputs[index])
+        building = [outputs[other] for other in sorted(running)] or [outputs[index]]
+        waiting(sum(future.done() for future in futures.values()), building)
 
     def hand_finished() -> None:
         for index in sorted(set(futures) - handed):
@@ -309,8 +310,8 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
             entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}
         report.wrote(done.path, layout=done.layout, about=_about(done), untranslated=done.untranslated)
 
-    def waiting(count: int, output: Output) -> None:
-        report.progress(count, len(stale), output.key(project), tally.elapsed())
+    def waiting(count: int, building: list[Output]) -> None:
+        report.progress(count, len(stale), ", ".join(output.key(project) for output in building), tally.elapsed())
 
     try:
         run(project, stale, settings, jobs or cores(), finished, waiting=waiting,
