@@ -115,7 +115,23 @@ def shared_digest(project: Project, digests: Digests) -> str:
     if fonts is not None and fonts.is_dir():
         digests.folder(digest, "fonts", fonts)
     digest.update("\n".join(distributions()).encode())
+    digest.update(f"\nfont subsetter {font_subsetter()}\n".encode())
     return digest.hexdigest()
+
+
+def font_subsetter() -> str:
+    """Which library cuts the fonts into a PDF: HarfBuzz where libharfbuzz-subset is installed, else fontTools.
+    Each gives its own bytes (the pages look the same), so installing it makes every PDF stale. Asked of the
+    dynamic linker by the library's name, as WeasyPrint opens it: no program is run."""
+    import ctypes
+
+    for name in ("libharfbuzz-subset.so.0", "libharfbuzz-subset.0.dylib", "libharfbuzz-subset-0.dll"):
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            continue
+        return "harfbuzz"
+    return "fonttools"
 
 
 def _json(value) -> str:

@@ -373,3 +373,13 @@ def test_a_glossed_build_is_a_variant_and_leaves_the_plain_outputs_alone(tmp_pat
     assert written == ["every-block.gloss.fr.pdf", "html/every-block.gloss.fr.html", "html/index.html"], written
     again = run_qrs(*where, "build", "every-block", "--gloss", "en", "--format", "pdf", "--format", "html")
     assert "0 built, 2 up to date" in again.stdout, again.stdout
+
+
+def test_the_font_subsetter_is_an_input_of_every_output(project, monkeypatch):
+    """Installing libharfbuzz-subset0 changes the PDFs' bytes (#34): every output must be built again."""
+    digests = Digests()
+    assert manifest.font_subsetter() in ("harfbuzz", "fonttools")
+    monkeypatch.setattr(manifest, "font_subsetter", lambda: "fonttools")
+    with_fonttools = manifest.shared_digest(project, digests)
+    monkeypatch.setattr(manifest, "font_subsetter", lambda: "harfbuzz")
+    assert manifest.shared_digest(project, digests) != with_fonttools
