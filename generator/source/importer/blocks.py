@@ -191,7 +191,7 @@ class Typing:
         at = next((i for i in range(len(lines) - 1)
                    if kinds.leading_modifier(lines[i]) and kinds.leading_modifier(lines[i + 1])), None)
         if at is None:
-            return False
+            return self.roll_lines(lines, origin)
         end = at
         while end < len(lines) and kinds.leading_modifier(lines[end]):
             end += 1
@@ -200,14 +200,32 @@ class Typing:
             title = before.pop()
         if before:
             self.paragraph(Paragraph("\n".join(before), origin))
-        self.flush_title()
-        if title:
-            self.pending_title = (title, origin)
-        self.modifiers([list(kinds.leading_modifier(line)) for line in lines[at:end]], None, origin,
+        titles = None
+        if title and self.pending_title:  # the block has its title: this line was its header
+            titles = ["", title]
+        else:
+            self.flush_title()
+            if title:
+                self.pending_title = (title, origin)
+        self.modifiers([list(kinds.leading_modifier(line)) for line in lines[at:end]], titles, origin,
                        "lines opening with a signed value: a modifiers block")
         if lines[end:]:
             self.paragraph(Paragraph("\n".join(lines[end:]), origin))
         return True
+
+    def roll_lines(self, lines: list[str], origin: str) -> bool:
+        """A paragraph whose lines (after perhaps a header naming the die: "D6 Result") each open with a roll, and
+        cover a die exactly once: a dice table."""
+        first = 1 if lines and kinds.die_named(lines[0].split(" ")[0]) else 0
+        body = [kinds.leading_roll(line) for line in lines[first:]]
+        if len(body) < 2 or not all(body):
+            return False
+        header = None
+        if first:
+            die, _, rest = lines[0].partition(" ")
+            header = [die, rest]
+        return self.dice([[roll, text] for roll, text in body], header, origin, "lines opening with a roll: ",
+                         quiet=True)
 
     def _after_terms(self) -> bool:
         block = self.last_block("text")

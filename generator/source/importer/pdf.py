@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from generator.errors import UserError
-from generator.source.importer import text as plain_text
+from generator.source.importer import kinds, text as plain_text
 from generator.source.importer.document import Document, Heading, Table
 from generator.source.importer.inline import inline
 
@@ -69,13 +69,13 @@ def _document(pages) -> Document:
     body_size = body.most_common(1)[0][0] if body else 10
     sizes = sorted({size for size in body if size > body_size * 1.12}, reverse=True)[:3]
     pages_lines = []
-    for number, (width, _, chars) in enumerate(pages, start=1):
+    for number, (width, height, chars) in enumerate(pages, start=1):
         lines = []
         for place, column in enumerate(_columns(width, chars)):
             left = min(char[1] for char in column)
             made = [_Line(line, left, number) for line in _lines(column)]
             for line in made:
-                line.column = place
+                line.column, line.edge = place, line.bottom < height * 0.06 or line.top > height * 0.94
             lines += made
         pages_lines.append(lines)
     repeated = _running(pages_lines)
@@ -86,8 +86,7 @@ def _document(pages) -> Document:
             text = line.text()
             key = re.sub(r"\d+", "#", text.strip())
             continued = re.search(r"\((suite|cont\.?|continued)\)\s*$", text, re.I) and len(text) < 80
-            edge = at <= 2 or at >= len(page) - 1
-            number = edge and re.fullmatch(r"\s*(page\s*)?\d+(\s*/\s*\d+)?\s*", text, re.I)
+            number = line.edge and re.fullmatch(r"\s*(page\s*)?\d+(\s*/\s*\d+)?\s*", text, re.I)
             if key in repeated or number or continued:
                 dropped.append((line.origin, text.strip()))
                 continue
@@ -118,6 +117,9 @@ class _Line:
         self.bold = bool(letters) and all(char[6] >= 600 for char in letters)
         self.accent = sum(1 for char in letters if char[0].isalpha()) >= 3 and all(char[7] for char in letters)
         self.indent = (letters[0][1] - left) if letters else 0
+        self.bottom = min((char[2] for char in letters), default=0)
+        self.top = max((char[4] for char in letters), default=0)
+        self.edge = False  # in the top or bottom band of its page, where running headers and footers stand
         self.cells: list[list[tuple[float, str, bool]]] = []  # cells of words: (x, text, bold)
         word, previous, spaced = [], None, False
         for char in chars:
@@ -185,7 +187,7 @@ def _chunks(lines):
             after = index + 1 < len(lines) and kinds[index + 1] != "text" and lines[index + 1].page == line.page
             em = CELL_GAP * max(line.size, 1)
             opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em
-            goes_on = before and line.indent > em
+            goes_on = before and (line.indent > em or _opens_with_roll(line) and _opens_with_roll(lines[index - 1]))
             if before and after or opens or goes_on:
                 kinds[index], changed = "table?", True
     chunks = []
@@ -197,6 +199,11 @@ def _chunks(lines):
         else:
             chunks.append((kind, [line]))
     return chunks
+
+
+def _opens_with_roll(line) -> bool:
+    words = line.words()
+    return bool(words) and kinds.is_roll(words[0][1])
 
 
 def _table(lines) -> list:
@@ -224,6 +231,10 @@ def _table(lines) -> list:
     width = max(len(row) for row in rows)
     empty = [c for c in range(width) if not any(row[c].strip() for row in rows)]
     rows = [[cell for c, cell in enumerate(row) if c not in empty] for row in rows]
+    for c in range(len(rows[0]) - 2, -1, -1) if len(rows) > 2 else []:
+        only_header = rows[0][c].strip() and not any(row[c].strip() for row in rows[1:])
+        if only_header and not rows[0][c + 1].strip():  # a header set left of the centred column it titles
+            rows = [row[:c] + [rows[0][c] if r == 0 else row[c + 1]] + row[c + 2:] for r, row in enumerate(rows)]
     if rows and len(rows[0]) == 1:  # a list set with a hanging indent: its lines, one a row
         return _text(lines, 0, indented=True)
     return [Table(rows, None, lines[0].origin)]
@@ -311,7 +322,7 @@ def _running(pages_lines) -> set[str]:
         return set()
     counts = Counter()
     for lines in pages_lines:
-        counts.update({re.sub(r"\d+", "#", line.text().strip()) for line in [*lines[:3], *lines[-3:]]})
+        counts.update({re.sub(r"\d+", "#", line.text().strip()) for line in lines if line.edge})
     return {key for key, count in counts.items() if count >= max(2, len(pages_lines) - 1) and key}
 def _columns(width: float, chars) -> list[list]:
     """The page's characters cut into its columns, left to right, at the gutters that (almost) no line crosses; the
