@@ -50,7 +50,13 @@ def checked_revision(revision: str, where: Path) -> str:
 def text_at(path: Path, revision: str) -> str:
     """The file as it was at a revision; an error naming the revision if it did not exist then."""
     root, inside = _relative(path)
-    return _blob(root, f"{checked_revision(revision, path)}:{inside}", path, MAX_SOURCE_BYTES, "a source")
+    checked_revision(revision, path)
+    try:
+        _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}")
+    except UserError:
+        raise UserError.at(path, 1, 1, f"there is no revision '{revision}' in this repository: name a commit, a branch "
+                                       f"or a tag (tag an edition when it is published: git tag v2.2)") from None
+    return _blob(root, f"{revision}:{inside}", path, MAX_SOURCE_BYTES, "a source")
 
 
 def _blob(root: Path, spec: str, where: Path, limit: int, what: str) -> str:
@@ -118,9 +124,11 @@ def previous_edition(located: Located, sheet: Sheet) -> str:
 
 
 def check_edition(located: Located, sheet: Sheet, since: str) -> None:
+    """`since` must be an edition of the changelog: an earlier one, or this one (nothing has changed since: the
+    sheet prints without marks, as the README's commands pasted before any edit show)."""
     known = [edition.edition for edition in sheet.changelog]
-    if since not in known[1:]:
-        raise UserError([located.problem(("changelog",), f"edition {since} is not an earlier edition of the changelog "
+    if since not in known:
+        raise UserError([located.problem(("changelog",), f"edition {since} is not an edition of the changelog "
                                                           f"(it lists {', '.join(known) or 'none'})")])
 
 

@@ -167,7 +167,7 @@ def test_changes_since_marks_what_the_changelog_names_even_without_git(tmp_path)
     assert barred == {"terrain", "tests"}
     marked = pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(changes_since="1.1"))
     assert marked.name == "shadow-war.since-1.1.fr.pdf"
-    with pytest.raises(UserError, match="edition 0.9 is not an earlier edition of the changelog"):
+    with pytest.raises(UserError, match="edition 0.9 is not an edition of the changelog"):
         pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(changes_since="0.9"))
     with pytest.raises(UserError, match="an edition can be compared once it is committed"):
         pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(errata_only=True))
@@ -206,8 +206,8 @@ def test_an_unknown_revision_or_edition_is_a_user_error(repository):
         history.sheet_at_edition(path, "0.9")
     with pytest.raises(UserError, match="not a git revision"):
         history.sheet_at_revision(path, "--output=/tmp/x")
-    with pytest.raises(UserError, match="git show"):
-        history.sheet_at_revision(path, "no-such-tag")
+    with pytest.raises(UserError, match="there is no revision 'no-such-tag' in this repository: name a commit"):
+        history.sheet_at_revision(path, "no-such-tag")  # not git's own words (#34)
 
 
 def readme_edition_commands() -> list[list[str]]:
@@ -285,3 +285,13 @@ def test_a_blob_too_large_at_a_revision_is_refused_before_it_is_read(repository,
     git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "large")
     with pytest.raises(UserError, match=f"at HEAD, the file is {MAX_SOURCE_BYTES + 3} bytes; a source may be at most"):
         history.sheet_at_revision(path, "HEAD")
+
+
+def test_changes_since_the_current_edition_marks_nothing(repository, tmp_path):
+    """The README's commands pasted before any edit compare an edition with itself (#34): no marks, no error."""
+    git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "1.2")
+    path = repository.sources / "shadow-war.yaml"
+    located, sheet = pipeline.load(path)
+    history.check_edition(located, sheet, sheet.edition)  # the edition of the source itself: no error
+    marks = diff.named_marks(sheet, sheet.edition, history.sheet_at_edition(path, sheet.edition))
+    assert not marks.blocks and not marks.rows and not marks.cells
