@@ -83,3 +83,13 @@ def test_dry_run_prints_the_draft_and_writes_nothing_and_json_gives_the_report(f
     assert event["event"] == "import" and event["guesses"][0]["type"] == "dice" and event["guesses"][0]["line"] > 0
     assert (folder / "sources" / "sheet.yaml").exists()
     assert run_qrs("check", "sheet", cwd=folder).returncode == 0
+
+
+def test_a_draft_that_does_not_check_names_its_line_and_the_originals_place_and_nothing_is_written(folder):
+    (folder / "sheet.md").write_text("# Sheet\n\n## Part\n\nRoll the die \U0001F3B2 now.\n", encoding="utf-8")
+    ran = run_qrs("import", "sheet.md", cwd=folder)
+    assert ran.returncode == 2
+    assert "sources/sheet.yaml:" in ran.stderr and "U+1F3B2" in ran.stderr and "(original: line 5" in ran.stderr
+    assert not (folder / "sources" / "sheet.yaml").exists()
+    ran = run_qrs("import", "sheet.md", "--dry-run", cwd=folder)
+    assert "Roll the die \U0001F3B2 now." in ran.stdout  # the draft, to fix by hand
