@@ -43,8 +43,9 @@ class Typing:
         self.document, self.report = document, report
         self.ids, self.section_ids, self.group_ids = Ids(), Ids(), Ids()  # each kind of id unique among its own
         self.title: str | None = None
+        self.subtitle: str | None = None
         self.sections: list[dict] = []
-        self.origins: dict[tuple[int, int], str] = {}  # (section, block) → where it stood in the original
+        self.origins: dict[str, str] = {}  # a block's id → where it stood in the original
         self.pending_title: tuple[str, str] | None = None  # a heading that titles the next block
         self.pending_intro: str | None = None  # a sentence between that heading and its table: the block's intro
         self.levels = _levels(document)
@@ -64,8 +65,11 @@ class Typing:
 
     def heading(self, node: Heading) -> None:
         level = self.levels.get(node.level, 4)
-        if level == 1 and self.title is None and not self.sections:
-            self.title = node.text
+        if level == 1 and not self.sections and (self.title is None or self.subtitle is None):
+            if self.title is None:
+                self.title = node.text
+            else:
+                self.subtitle = node.text
             return
         self.flush_title()
         if level <= 2:
@@ -73,7 +77,8 @@ class Typing:
                                   "blocks": [], "_origin": node.origin, "_group": None})
         elif level == 3:
             section = self.section(node.origin)
-            group = {"id": self.group_ids.make(node.text, "group"), "title": node.text, "_origin": node.origin}
+            group = {"id": self.group_ids.make(node.text, "group"), "title": node.text, "_origin": node.origin,
+                     "_at": len(section["blocks"])}
             section["groups"].append(group)
             section["_group"] = group["id"]
         else:
@@ -101,18 +106,25 @@ class Typing:
     def close_groups(self, section: dict) -> None:
         """A group without blocks keeps its heading as a text block; the helper keys go."""
         used = {block.get("group") for block in section["blocks"]}
-        for group in [g for g in section["groups"] if g["id"] not in used]:
-            section["groups"].remove(group)
+        for group in reversed([g for g in section["groups"] if g["id"] not in used]):  # its heading, as text
+            block = {"id": self.ids.make(group["title"], "text"), "type": "text", "group": group["id"],
+                     "content": [{"p": f"**{group['title']}**"}]}
+            section["blocks"].insert(group["_at"], block)
+            self.origins[block["id"]] = group["_origin"]
+            self.report.guess(block["id"], "text", "a group heading with nothing under it, kept as text",
+                              group["_origin"], False)
             self.report.untyped.append(_note(group["_origin"], group["title"], "a heading with nothing under it"))
         if not section["blocks"]:
             block = {"id": self.ids.make(section["title"], "text"), "type": "text",
                      "content": [{"p": f"**{section['title']}**"}]}
             section["blocks"].append(block)
+            self.origins[block["id"]] = section["_origin"]
             self.report.guess(block["id"], "text", "a section heading with nothing under it, kept as text",
                               section["_origin"], False)
             self.report.untyped.append(_note(section["_origin"], section["title"], "a heading with nothing under it"))
         for group in section["groups"]:
             group.pop("_origin", None)
+            group.pop("_at", None)
         section.pop("_origin", None)
         section.pop("_group", None)
         if not section["groups"]:
@@ -136,7 +148,7 @@ class Typing:
             ordered["group"] = section["_group"]
         ordered.update(block)
         section["blocks"].append(ordered)
-        self.origins[(len(self.sections) - 1, len(section["blocks"]) - 1)] = origin
+        self.origins[ident] = origin
         self.report.guess(ident, ordered["type"], why, origin, confident)
 
     # --- content -------------------------------------------------------------------------------------------------
@@ -437,22 +449,25 @@ class Typing:
 
 
 def _levels(document: Document) -> dict[int, int]:
-    """The document's heading levels mapped to the sheet's: the first lone top heading is the title (1), the next
-    level sections (2), the one below groups (3), the rest block titles."""
-    used = sorted({node.level for node in document.nodes if isinstance(node, Heading)})
-    if not used:
-        return {}
+    """The document's heading levels mapped to the sheet's: the top headings at its very start (a title, and a
+    subtitle right under it) are the title (1) when no later heading is of their level; the next level makes
+    sections (2), the one below groups (3), the rest block titles (4); a level skipped stays skipped."""
     headings = [node for node in document.nodes if isinstance(node, Heading)]
-    top_count = sum(1 for node in headings if node.level == used[0])
+    if not headings:
+        return {}
+    top = min(node.level for node in headings)
+    lead = 0
+    while lead < min(2, len(document.nodes)) and isinstance(document.nodes[lead], Heading) and \
+            document.nodes[lead].level == top:
+        lead += 1
+    later = sorted({node.level for node in headings[lead:]})
     mapping = {}
-    if top_count == 1 and headings[0].level == used[0] and len(used) > 1:
-        mapping[used[0]] = 1
-        used = used[1:]
-    for level in used:  # a level skipped (Heading 1 then Heading 3) stays skipped: a block's title, not a group
-        mapping[level] = min(2 + level - used[0], 4)
-    if not mapping or 1 not in mapping.values():  # no lone top heading: the first heading is the title
-        first = headings[0]
-        mapping.setdefault(first.level, 2)
+    if lead and later and top not in later:
+        mapping[top] = 1
+    else:
+        later = sorted({node.level for node in headings})
+    for level in later:
+        mapping[level] = min(2 + level - later[0], 4)
     return mapping
 
 

@@ -57,10 +57,7 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     typing = Typing(document, report)
     sections = typing.run()
     title = typing.title or (sections[0]["title"] if sections else sheet_id)
-    subtitle = None
-    later_titles = [node for node in document.nodes[1:3] if getattr(node, "level", 0) == 1 and node.text != title]
-    if later_titles and typing.title:
-        subtitle = later_titles[0].text
+    subtitle = typing.subtitle
     comments: dict[str, str] = {}
     if lang is None:
         lang, why = guess_language(document)
@@ -124,7 +121,9 @@ def _block_at(line: int, located, data) -> tuple[int, int] | None:
 
 def _origin_of(line: int, located, data, typing: Typing) -> str:
     where = _block_at(line, located, data)
-    return typing.origins.get(where, "the sheet's metadata") if where else "the sheet's metadata"
+    if where is None:
+        return "the sheet's metadata"
+    return typing.origins.get(data["sections"][where[0]]["blocks"][where[1]]["id"], "the sheet's metadata")
 
 
 def _lines(report: Report, located, data) -> None:
@@ -155,7 +154,7 @@ def _demote_refused(data, problems, located, typing: Typing, report: Report) -> 
             if guess.block == block["id"]:
                 guess.type, guess.confident = demoted["type"], False
                 guess.why += f"; set back to a {demoted['type']}: {problem.message}"
-        report.untyped.append(Note(typing.origins.get(where, ""), block.get("title") or block["id"],
+        report.untyped.append(Note(typing.origins.get(block["id"], ""), block.get("title") or block["id"],
                                    f"typed {block['type']}, refused by the model ({problem.message}); kept as a "
                                    f"{demoted['type']}"))
         changed = True

@@ -3,7 +3,10 @@ ship, and a PDF qrs built, each imported back: the draft checks, and its cells a
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -33,6 +36,20 @@ def test_each_seed_text_imports_into_a_source_that_checks(project, seed):
     sheet = check(written)
     assert len(list(sheet.blocks())) == len(report.guesses)
     assert {note.origin for note in report.placeholders} >= {"edition", "date"}
+
+
+def _words(text: str) -> Counter:
+    return Counter(word.casefold() for word in re.findall(r"[^\W\d_]{2,}", text))
+
+
+@pytest.mark.skipif(not SEEDS, reason="the seed texts are not beside this checkout")
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda path: path.name[:3])
+def test_nothing_of_a_seed_is_lost_every_word_is_in_the_draft_as_often(seed):
+    content = import_sheet(Project.at(ROOT / "sources", None), seed, sheet_id="x", dry_run=True)[0]
+    strings = " ".join(json.loads(f'"{string}"') for string in re.findall(r'"((?:[^"\\]|\\.)*)"', content))
+    original = _words(re.sub(r"</?[bi]>", " ", seed.read_text(encoding="utf-8")))
+    kept = _words(strings)
+    assert not {word: count for word, count in original.items() if kept[word] < count}
 
 
 @pytest.mark.skipif(not SEEDS, reason="the seed texts are not beside this checkout")
