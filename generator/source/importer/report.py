@@ -43,7 +43,6 @@ class Report:
     placeholders: list[Note] = field(default_factory=list)  # values the original does not state
     keywords: list[str] = field(default_factory=list)  # bold terms repeated across the sheet
     problems: list[DraftProblem] = field(default_factory=list)
-    facts: int = 0  # cells, items and paragraphs of the original placed in the draft
 
     def guess(self, block: str, type_: str, why: str, origin: str, confident: bool = True) -> None:
         self.guesses.append(Guess(block, type_, why, origin, confident))
