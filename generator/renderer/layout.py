@@ -76,6 +76,8 @@ class Piece:
     cont_tail: float = 0.0
     heading: float = 0.0  # the section's heading repeated "(cont.)" above a column that starts inside it
     opens_section: bool = True  # the piece prints its section's heading itself
+    group_heading: float = 0.0  # its group's heading repeated "(cont.)" above a column that starts inside the group
+    opens_group: bool = True  # the piece prints its group's heading itself (or is in no group)
     breaks_before: Literal["column", "page"] | None = None
     min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
 
@@ -114,6 +116,7 @@ class Fragment:
     start: int = 0
     stop: int | None = None
     heading: bool = False  # the column starts inside the piece's section: repeat its heading
+    group_heading: bool = False  # the column starts inside the piece's group: repeat the group's heading
 
     @property
     def continued(self) -> bool:
@@ -319,6 +322,8 @@ def column_height(pieces: list[Piece], start: Position, stop: Position) -> float
         height += piece.fragment(unit, last_unit)
         if first and (unit > 0 or not piece.opens_section):
             height += piece.heading
+        if first and (unit > 0 or not piece.opens_group):
+            height += piece.group_heading
         first = False
         index, unit = index + 1, 0
     return height
@@ -360,7 +365,8 @@ def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fra
         piece = pieces[index]
         last_unit = stop[1] if stop[0] == index else len(piece.units)
         heading = not found and (unit > 0 or not piece.opens_section)
-        found.append(Fragment(index, unit, None if last_unit == len(piece.units) else last_unit, heading))
+        group = not found and piece.group_heading > 0 and (unit > 0 or not piece.opens_group)
+        found.append(Fragment(index, unit, None if last_unit == len(piece.units) else last_unit, heading, group))
         index, unit = index + 1, 0
     return found
 

@@ -39,6 +39,7 @@ class Measured:
     cont_head: float = 0.0
     cont_tail: float = 0.0
     heading: float = 0.0
+    group_heading: float = 0.0  # its group's heading, repeated "(cont.)"
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
 
     def to_json(self) -> dict:
@@ -49,7 +50,7 @@ class Measured:
         """A measurement read back from a file, or None if it is not exactly one."""
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
             return None
-        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading")]
+        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading")]
         units, widths = data["units"], data["widths"]
         if not (all(_number(value, MAX_MM) for value in numbers)
                 and isinstance(units, list) and len(units) <= MAX_UNITS and all(_number(value, MAX_MM) for value in units)
@@ -92,7 +93,8 @@ def measure(document, ids: list[str]) -> dict[str, Measured]:
         height = sum(fragment.margin_height() for fragment in boxes[ident]) / PX_PER_MM
         heading_probe = boxes.get(ident + HEADING)
         heading = _first_child_height(heading_probe[0], "h2") if heading_probe else 0.0
-        found[ident] = Measured(height=height, heading=heading, widths=_column_widths(box),
+        group_heading = _first_child_height(heading_probe[0], "h3") if heading_probe else 0.0
+        found[ident] = Measured(height=height, heading=heading, group_heading=group_heading, widths=_column_widths(box),
                                 **_units(box, boxes.get(ident + PROBE)))
     return found
 

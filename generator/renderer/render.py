@@ -164,6 +164,8 @@ class Item:
     widths: tuple[float, ...] | None = None  # the table's column widths as measured on the whole block
     probe: bool = False  # the measuring pass's continuation probe
     group: Group | None = None  # the first block of a group prints the group's heading above its own title
+    in_group: Group | None = None  # the group the block is in (opened by it or by a block before it)
+    group_heading: bool = False  # the column starts inside the block's group: repeat its heading, marked continued
 
     @property
     def block_id(self) -> str:
@@ -209,7 +211,7 @@ class Item:
 
 def items(sheet: Sheet) -> list[Item]:
     """The sheet's blocks in reading order, whole, then the changes box."""
-    found = [Item(block, section, position == 0, group=_opened_group(section, position))
+    found = [Item(block, section, position == 0, group=_opened_group(section, position), in_group=section.group_of(block))
              for section in sheet.sections for position, block in enumerate(section.blocks)]
     if sheet.boxed_changes():
         found.append(Item(None))
@@ -267,7 +269,7 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         page_size=f"{frame.page_width}mm {frame.page_height}mm" if imposed else f"{paper} {sheet.paper.orientation}",
         long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
         generator=f"qrs {__version__}",
-        type_sizes={name: round(points * scale, 3) for name, points in TYPE_SIZES.items()},
+        type_sizes={name: round(points * _base(sheet) * scale, 3) for name, points in TYPE_SIZES.items()},
         scale=scale,
         measure_height=MEASURE_HEIGHT_MM,
         plan=None,
@@ -276,6 +278,11 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         chunks=None,
         web=False,  # the web edition (generator.renderer.web): tables in a box that scrolls sideways
     )
+
+
+def _base(sheet: Sheet) -> float:
+    """The sheet's own body size (`paper.type`) against the design's 7.6 pt: every size and space follows it."""
+    return sheet.paper.type_points / TYPE_SIZES["size"]
 
 
 def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
@@ -301,6 +308,7 @@ class Laid:
     planned: list[list[float]]  # per page, per column: the millimetres the packer expected the column to take
     strict: bool = True  # the sheet as declared (not a variant): more pages than declared is an error
     findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
+    defects: list = field(default_factory=list)  # what the layout report flags in the plan (_defects)
 
     def columns_used(self) -> list[list[float]]:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
@@ -337,6 +345,7 @@ class Laid:
             "declared_pages": self.frame.pages,
             "columns": self.frame.columns,
             "variant": not self.strict,  # a variant takes the pages it needs: no advice to declare fewer
+            "defects": self.defects,  # a table split with fewer than 3 rows on a side, a group heading not repeated
         }
         return {**report, "warnings": layout_module.layout_warnings(report)}
 
@@ -397,7 +406,27 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         ceiling = 1.0  # grown type whose pages are not those planned (a measurement that does not hold): 100 %
     cache.decide(key, chosen.scale)
     laid.findings = list(_findings(sheet, laid))
+    laid.defects = _defects(plan, measured)
     return laid
+
+
+def _defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
+    """What the layout report flags in a plan: a table continued with fewer than MIN_UNITS rows on a side, a
+    column starting inside a group without the group's heading."""
+    found = []
+    for number, page in enumerate(plan, start=1):
+        for slot, column in enumerate(page, start=1):
+            for item in column:
+                if item.block is None or item.block.type in TEXT_UNITS or not (item.continued or item.continues):
+                    continue
+                rows = (item.stop if item.stop is not None else len(measured[item.block_id].units)) - item.start
+                if rows < layout_module.MIN_UNITS:
+                    found.append(f"page {number} column {slot}: block '{item.block_id}' continued with {rows} "
+                                 f"row(s) on a side")
+            first = column[0] if column else None
+            if first is not None and first.in_group and not (first.group and not first.continued) and not first.group_heading:
+                found.append(f"page {number} column {slot}: the heading of group '{first.in_group.id}' is not repeated")
+    return found
 
 
 def strict(sheet: Sheet, options) -> bool:
@@ -491,7 +520,8 @@ def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: f
     context = context_at(scale)
     measured, header = _measured(project, context, chunks, cache)
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
-    pieces = [_piece(item, measured[item.id], scale) for item in whole]
+    size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
+    pieces = [_piece(item, measured[item.id], size) for item in whole]
     packing = layout_module.pack(pieces, capacity)
     room = sum(capacity.of(column) for column in range(frame.pages * frame.columns))
     fill = sum(piece.height for piece in pieces) / room
@@ -566,15 +596,21 @@ def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_modul
         height=measured.height, units=measured.units if item.splits else (), head=measured.head, tail=measured.tail,
         cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
         opens_section=item.block is None or item.first,
+        group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
         breaks_before=item.block.break_before if item.block else None,
-        min_side=3 * LINE_MM * scale)
+        min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"))
+
+
+TEXT_UNITS = ("text", "sequence", "glossary")  # blocks whose units are paragraphs and steps: three lines' height
+# may stay on a side of a break; a table's rows, MIN_UNITS of them
 
 
 LINE_MM = 7.6 * 1.22 * 25.4 / 72  # a line of body text at scale 1 (sheet.css: 7.6 pt, line-height 1.22)
 
 
 def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured) -> Item:
-    return replace(item, start=fragment.start, stop=fragment.stop, heading=fragment.heading, widths=measured.widths)
+    return replace(item, start=fragment.start, stop=fragment.stop, heading=fragment.heading,
+                   group_heading=fragment.group_heading, widths=measured.widths)
 
 
 def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache

@@ -96,6 +96,13 @@ class Paper(Model):
     orientation: Literal["portrait", "landscape"] = "landscape"
     pages: Annotated[int, Field(ge=1, le=20)] = 2
     columns: Annotated[int, Field(ge=1, le=4)] = 3
+    type: Annotated[str, StringConstraints(pattern=r"^(6(\.[0-9]+)?|[7-9](\.[0-9]+)?|1[01](\.[0-9]+)?|12)pt$")] = Field(
+        "7.6pt", description="The body type's size at 100 %, from 6pt to 12pt (headings and small print in proportion); "
+                             "the type is set smaller from there to fit the pages, or larger to fill them.")
+
+    @property
+    def type_points(self) -> float:
+        return float(self.type.removesuffix("pt"))
 
 
 class Group(Model):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pikepdf
@@ -347,8 +348,8 @@ def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, ki
         headings = [_text(box) for box in section.descendants() if getattr(box, "element_tag", None) in ("h2", "h3")
                     and type(box).__name__ == "BlockBox"]
         assert headings and all(heading.casefold().endswith(word.casefold()) for heading in headings), (item.id, headings)
-        if item.block is not None and item.block.title:
-            assert len(headings) == 2, (item.id, headings)  # the section's, then the block's
+        if item.block is not None and item.block.title:  # the section's, the group's (if any), then the block's
+            assert len(headings) == 2 + (item.in_group is not None), (item.id, headings)
         whole = render.measure.section_boxes(laid.document)[item.block_id][0]
         assert _has(section, "thead") == _has(whole, "thead"), f"{item.id}: the table header is not repeated"
 
@@ -449,3 +450,89 @@ def test_every_variant_of_every_shipped_sheet_and_handout_builds_without_advice_
     built = {path.name for path in build.rglob("*.pdf")}
     for name in SHEETS:
         assert {f"{name}.ink-saver.fr.pdf", f"{name}.letter.en.pdf", f"{name}.booklet.fr.pdf"} <= built, name
+
+
+# --- sheets the project did not write fill the pages their authors declared (issue #31) ---------------------
+
+
+def fixture_layout(tmp_path: Path, name: str) -> dict:
+    layouts: list[dict] = []
+    pipeline.build(Project.at(SHEET_FIXTURES, tmp_path / "build"), SHEET_FIXTURES / f"{name}.yaml", "en", layouts=layouts)
+    return layouts[0]
+
+
+def test_a_one_page_sheet_of_under_two_columns_fills_its_three_in_balance_at_full_size_or_more(tmp_path):
+    report = fixture_layout(tmp_path, "skirmish-one-page")  # was: 93 % 83 % and a blank third column
+    (page,) = report["pages"]
+    used = [column["used"] for column in page]
+    assert report["scale"] >= 1 and len(used) == 3 and max(used) - min(used) < 0.1, report
+    assert report["warnings"] == []
+
+
+@pytest.mark.parametrize("name", ["tiny-card", "campaign-long"])
+def test_a_sheet_of_another_game_uses_every_column_and_leaves_no_hole(tmp_path, name):
+    report = fixture_layout(tmp_path, name)
+    assert len(report["pages"]) == report["declared_pages"] and len(report["pages"][-1]) == report["columns"]
+    assert report["warnings"] == [], report["warnings"]
+
+
+def test_the_scaffold_of_qrs_new_uses_every_column_it_declares(tmp_path):
+    import json
+
+    from tests.conftest import run_qrs
+
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    assert run_qrs("--sources", str(sources), "new", "my-game", "--game", "My Game", "--lang", "fr", cwd=tmp_path).returncode == 0
+    ran = run_qrs("--json", "--sources", str(sources), "build", "my-game", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (wrote,) = [event for line in ran.stdout.splitlines() if (event := json.loads(line))["event"] == "wrote"]
+    layout_report = wrote["layout"]
+    assert [len(page) for page in layout_report["pages"]] == [layout_report["columns"]] * layout_report["declared_pages"]
+    assert all(column["blocks"] for page in layout_report["pages"] for column in page)
+    assert layout_report["warnings"] == []
+
+
+def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_says_so_when_not(tmp_path):
+    """campaign-long's price charts: the 'Weapons' group continues in the next column under its heading marked
+    continued; the layout report flags a split table with fewer than three rows on a side, or a group heading
+    missing, as defects."""
+    project = Project.at(SHEET_FIXTURES, tmp_path / "build")
+    sheet = pipeline.check(SHEET_FIXTURES / "campaign-long.yaml")
+    laid = render.layout(project, sheet, pipeline.BuildOptions())
+    starting = [column[0] for page in laid.plan for column in page if column and column[0].in_group
+                and not (column[0].group and not column[0].continued)]
+    assert starting and all(item.group_heading for item in starting)
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(render.pdf(sheet, laid.document))).pages)
+    text = text.replace(" ", "").casefold()  # letter-spaced capitals read with spaces
+    assert all(f"{item.in_group.title}(cont.)".replace(" ", "").casefold() in text for item in starting)
+    assert laid.report()["defects"] == []
+    bare = [[[render.replace(item, group_heading=False) for item in column] for column in page] for page in laid.plan]
+    measured = {item.block_id: render.measure.Measured(height=1.0, units=(1.0,) * 16) for item in render.items(sheet)}
+    assert any("group" in defect and "not repeated" in defect for defect in render._defects(bare, measured))
+    weapons = next(item for item in render.items(sheet) if item.block_id == "weapons")
+    assert weapons.block.type == "table" and len(weapons.block.rows) == 16
+    measured["weapons"] = render.measure.Measured(height=16.0, units=(1.0,) * 16)
+    split = [[[render.replace(weapons, stop=14)], [render.replace(weapons, start=14, group_heading=True)]]]  # 14, 2
+    assert render._defects(split, measured) == ["page 1 column 2: block 'weapons' continued with 2 row(s) on a side"]
+
+
+def test_a_sheet_sets_its_base_type_size_and_the_fit_steps_scale_from_it(tmp_path):
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    source = sources / "skirmish-one-page.yaml"
+    text = (SHEET_FIXTURES / source.name).read_text(encoding="utf-8")
+    declared = "paper: {size: A4, orientation: landscape, pages: 1, columns: 3}"
+    assert declared in text
+    source.write_text(text.replace(declared, declared[:-1] + ", type: 9pt}"), encoding="utf-8")
+    sheet = pipeline.check(source)
+    project = Project.at(sources, tmp_path / "build")
+    assert "--size: 9.0pt;" in render.html(project, sheet, pipeline.BuildOptions())
+    laid = render.layout(project, sheet, pipeline.BuildOptions())
+    assert f"--size: {round(9.0 * laid.scale, 3)}pt;" in render.html(project, sheet, pipeline.BuildOptions(), scale=laid.scale)
+    assert len(laid.document.pages) == 1 and laid.report()["warnings"] == []
+    source.write_text(text.replace(declared, declared[:-1] + ", type: 30pt}"), encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        pipeline.check(source)
+    (problem,) = caught.value.problems
+    assert problem.line == text.splitlines().index(declared) + 1
