@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import click
@@ -11,23 +10,14 @@ from generator.errors import UserError
 from generator.project import Project
 from generator.report import current as reporter
 from generator.report import shown
-
-
-def _language(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
-    if value is None:
-        return value
-    from generator.schema.model import known_language
-
-    if not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", value) or not known_language(value):
-        raise click.BadParameter(f"{value!r} is not a known language code (fr, en, de, en-GB…)")
-    return value
+from generator.cli.options import language_codes
 
 
 @click.command("import")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--id", "sheet_id", default=None, help="The new sheet's id (default: made from the file's name).")
 @click.option("--game", default=None, help="The game's name (default: the document's title).")
-@click.option("--lang", default=None, callback=_language, help="The language it is written in (default: guessed).")
+@click.option("--lang", default=None, callback=language_codes, help="The language it is written in (default: guessed).")
 @click.option("--dry-run", is_flag=True, help="Print the draft's YAML (and the report on stderr); write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON object (as qrs --json import).")
 @click.pass_obj

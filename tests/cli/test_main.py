@@ -153,7 +153,7 @@ def test_global_options_are_taken_on_either_side_of_the_command(tmp_path):
 
 def test_a_language_code_is_taken_in_any_case(tmp_path):
     """--lang EN was refused (#34): EN, en_GB and En-gb are en and en-GB."""
-    from generator.cli.main import _canonical_language
+    from generator.cli.options import canonical_language as _canonical_language
 
     assert [_canonical_language(code) for code in ("EN", "en_gb", "En-gB", "fr")] == ["en", "en-GB", "en-GB", "fr"]
     done = run_qrs("check", "wab2", "--lang", "EN")

@@ -1,0 +1,54 @@
+"""`qrs diff` and `qrs changelog`: what changed between editions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from generator.project import Project
+from generator.report import current as reporter
+from generator.cli.options import language_codes, complete_sheets
+from generator.cli.options import history, pipeline, translations
+
+
+@click.command("diff")
+@click.argument("sources", nargs=-1, required=True, shell_complete=complete_sheets)
+@click.option("--from", "from_revision", metavar="REV", default=None, help="With one sheet: the earlier git revision.")
+@click.option("--to", "to_revision", metavar="REV", default=None,
+              help="With one sheet: the later git revision (default: the file as it is now).")
+@click.pass_obj
+def diff_command(project: Project, sources: tuple[str, ...], from_revision: str | None, to_revision: str | None) -> None:
+    """What changed between two editions, in the sheet's words: `qrs diff OLD.yaml NEW.yaml`,
+    or `qrs diff SHEET --from REV [--to REV]`."""
+    if len(sources) == 2 and not (from_revision or to_revision):
+        changes = pipeline.compare(Path(sources[0]), Path(sources[1]))
+    elif len(sources) == 1 and from_revision:
+        path = project.sheet_paths(sources)[0]
+        newer = history.sheet_at_revision(path, to_revision) if to_revision else path
+        changes = pipeline.compare(history.sheet_at_revision(path, from_revision), newer)
+    else:
+        raise click.UsageError("give two source files, or one sheet with --from REV [--to REV]")
+    for change in changes:  # the diff is this command's output: printed even with --quiet
+        reporter().record("change", str(change), {"kind": change.kind, "where": change.where, "old": change.old,
+                                                  "new": change.new})
+    reporter().result("compared", f"{len(changes)} change(s)", {"changes": len(changes)})
+
+
+@click.command("changelog")
+@click.argument("sheet", shell_complete=complete_sheets)
+@click.option("--lang", default=None, callback=language_codes, help="The language to print it in (default: the sheet's).")
+@click.option("--format", "form", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+@click.pass_obj
+def changelog_command(project: Project, sheet: str, lang: str | None, form: str) -> None:
+    """Every correction of every edition, by kind (the printed box lists only those that change play)."""
+    from generator.cli import changelog
+    from generator.source import words
+
+    source = translations.translated(project, project.sheet_paths((sheet,))[0], lang)
+    titles = {kind: words.ui_words(project, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
+    if reporter().json:  # one event, as every command's --json output
+        reporter().record("changelog", "", json.loads(changelog.render(source, "json", titles)))
+    else:
+        click.echo(changelog.render(source, form, titles), nl=False)  # the command's output: printed even with --quiet
