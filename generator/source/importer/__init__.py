@@ -109,6 +109,10 @@ def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game
         raise UserError.at(target, 1, 1, "this sheet already exists: qrs import never replaces a source "
                                          "(give another --id, or remove the file)")
     document = read_document(path)
+    if not document.nodes:
+        what = "no text: a scanned PDF holds pictures of its text (run it through OCR first)" if document.fmt == "pdf" \
+            else "no text"
+        raise UserError.at(path, 1, 1, f"the file holds {what}; nothing to import, nothing written")
     report = Report(original=str(shown(path)), draft=str(shown(target)), reader=document.fmt)
     report.dropped = [draft.Note(origin, text, "dropped by the reader") for origin, text in document.dropped]
     content = draft.make(document, target, ident, game, lang, report)

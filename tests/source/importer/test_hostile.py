@@ -93,3 +93,14 @@ def test_a_draft_that_does_not_check_names_its_line_and_the_originals_place_and_
     assert not (folder / "sources" / "sheet.yaml").exists()
     ran = run_qrs("import", "sheet.md", "--dry-run", cwd=folder)
     assert "Roll the die \U0001F3B2 now." in ran.stdout  # the draft, to fix by hand
+
+
+def test_a_file_without_text_is_refused_with_its_reason(folder):
+    import pypdfium2
+
+    (folder / "empty.txt").write_text("  \n\t\n", encoding="utf-8")
+    blank = pypdfium2.PdfDocument.new()
+    blank.new_page(200, 200)
+    blank.save(folder / "scan.pdf")
+    assert "empty.txt:1:1: the file holds no text" in refused(folder, "empty.txt")
+    assert "scan.pdf:1:1: the file holds no text: a scanned PDF" in refused(folder, "scan.pdf")
