@@ -131,6 +131,20 @@ class Typing:
             del section["groups"]
 
     def add(self, block: dict, origin: str, why: str, confident: bool = True, name: str | None = None) -> None:
+        for key in ("rows", "items", "steps", "content"):  # longer than a list of a source may be: cut in blocks
+            if block["type"] != "dice" and len(block.get(key, [])) > MAX_ROWS:
+                rest = {**block, key: block[key][MAX_ROWS:]}
+                self.add({**block, key: block[key][:MAX_ROWS]}, origin, why, confident, name)
+                self.report.untyped.append(_note(origin, block["type"], f"{len(block[key])} {key}: cut into blocks of "
+                                                                        f"{MAX_ROWS}, the most a list holds"))
+                return self.add(rest, origin, why + " (continued)", confident, name)
+        for item in block.get("content", []):
+            for key in ("bullets", "numbered", "terms"):
+                if len(item.get(key) or []) > MAX_ROWS:
+                    whole = item.pop(key)
+                    block["content"] = [part for part in block["content"] if part is not item] + \
+                        [{key: whole[i:i + MAX_ROWS]} for i in range(0, len(whole), MAX_ROWS)]
+                    return self.add(block, origin, why, confident, name)
         section = self.section(origin)
         title = None
         if self.pending_title and block["type"] != "text" or self.pending_title and name is None:

@@ -120,6 +120,8 @@ def _block_at(line: int, located, data) -> tuple[int, int] | None:
 
 
 def _origin_of(line: int, located, data, typing: Typing) -> str:
+    if located is None:
+        return "unknown: the draft could not be read back"
     where = _block_at(line, located, data)
     if where is None:
         return "the sheet's metadata"
