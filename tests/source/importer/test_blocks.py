@@ -101,3 +101,10 @@ def test_a_typed_block_the_model_refuses_is_set_back_to_a_table():
     assert draft.demote(block) == {"id": "m", "type": "table",
                                    "columns": [{"title": ""}, {"title": "1"}, {"title": "2"}],
                                    "rows": [["1", "3", "4"], ["2", "3", ""]]}
+
+
+def test_a_table_longer_than_a_list_may_be_is_cut_into_blocks_and_the_report_says_so():
+    rows = [["Item", "Cost"]] + [[f"item {n}", f"{n} gc"] for n in range(600)]
+    blocks, report = typed(Table(rows, True))
+    assert [len(block["rows"]) for block in blocks] == [500, 100] and not report.problems
+    assert any("cut into blocks of 500" in note.why for note in report.untyped)
