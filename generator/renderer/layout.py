@@ -377,9 +377,12 @@ def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fra
 def layout_warnings(report: dict) -> list[str]:
     """What a reader would notice: a hole at the foot of a column before the last page (whose columns are balanced,
     not filled), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
-    a side or without its group's heading (`report["defects"]`), and, for the sheet as declared (not a variant,
-    which takes the pages it needs), pages left unused."""
+    a side or without its group's heading (`report["defects"]`), and pages left unused. A variant (another paper,
+    crop marks, an errata sheet...: `report["variant"]`) takes the pages it needs, and its author has nothing to
+    change for it: only its defects are told."""
     pages = report["pages"]
+    if report.get("variant"):  # laid out for the command line's page box: nothing there for the author to change
+        return list(report.get("defects", []))
     warnings = []
     for number, page in enumerate(pages, start=1):
         for slot in range(1, report["columns"] + 1):

@@ -140,6 +140,7 @@ def test_the_last_page_balanced_is_no_hole_and_a_variant_is_not_told_to_declare_
     report = {"scale": 1.0, "columns": 3, "declared_pages": 2, "variant": True,
               "pages": [[column(0.5), column(0.45), column(0.48)]]}
     assert layout.layout_warnings(report) == []
+    assert layout.layout_warnings({**report, "pages": [[column(0.1)]]}) == []  # an errata sheet's one short box
     assert layout.layout_warnings({**report, "variant": False}) == ["0.5 of 2 pages used: declare fewer"]
 
 
