@@ -482,16 +482,21 @@ class _Chunks:
 
     header: str
     blocks: dict[str, str]  # item id → its chunk
+    context: dict  # what they were rendered with (no scale)
+    sets: dict[str, list[Item]]  # the tables of each column set the sheet's tables name, in reading order
 
     @classmethod
     def of(cls, project: Project, context: dict, whole: list[Item]) -> "_Chunks":
         environment = _environment(project.templates)
         # without the scale: a template that used it would fail here, rather than be measured at the wrong size
         context = {name: value for name, value in context.items() if name not in ("scale", "type_sizes")}
+        sets: dict[str, list[Item]] = {}
+        for item in whole:
+            if item.block is not None and item.block.type == "table" and isinstance(item.block.columns, str):
+                sets.setdefault(item.block.columns, []).append(item)
         return cls(environment.get_template("header.html.j2").render(context), {
-            item.id: environment.get_template("piece.html.j2").render(
-                context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.splits else [],
-                heading_probe=item.block is not None) for item in whole})
+            item.id: _chunk(environment, context, item) for item in whole}, context,
+            {name: items for name, items in sets.items() if len(items) > 1})
 
     def keys(self, project: Project, context: dict) -> tuple[str, dict[str, str]]:
         """The measurements' keys at the context's scale: the header's, and each block's by item id."""
@@ -502,6 +507,12 @@ class _Chunks:
         """One key for every measurement at the context's scale."""
         header_key, keys = self.keys(project, context)
         return heights.key(header_key, *keys.values())
+
+
+def _chunk(environment: jinja2.Environment, context: dict, item: Item) -> str:
+    return environment.get_template("piece.html.j2").render(
+        context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.splits else [],
+        heading_probe=item.block is not None)
 
 
 @dataclass
@@ -631,7 +642,38 @@ def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.C
         for ident, value in fresh.items():
             cache.put(keys[ident], value)
             found[ident] = value
+    if chunks.sets:
+        found.update(_shared_widths(project, context, chunks, cache, found))
     return found, header.height
+
+
+def _shared_widths(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache,
+                   found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
+    """The tables of one column set, measured again with the same column widths (each column as wide as the widest
+    of the set needs it, the set's tables as wide as the column): one under another, their columns line up."""
+    shared: dict[str, tuple[float, ...]] = {}
+    for items in chunks.sets.values():
+        widths = [found[item.id].widths for item in items]
+        if not all(widths) or len({len(each) for each in widths}) != 1:
+            continue
+        widest = [max(column) for column in zip(*widths)]
+        total = sum(widths[0])
+        shared.update({item.id: tuple(round(width * total / sum(widest), 3) for width in widest) for item in items})
+    environment, style = _environment(project.templates), _style_key(project, context)
+    html_of = {ident: _chunk(environment, chunks.context, replace(next(item for items in chunks.sets.values()
+                                                                      for item in items if item.id == ident),
+                                                                 widths=widths))
+               for ident, widths in shared.items()}
+    keys = {ident: heights.key(style, "shared", chunk) for ident, chunk in html_of.items()}
+    again = {ident: cache.get(name) for ident, name in keys.items()}
+    missing = [ident for ident, value in again.items() if value is None]
+    if missing:
+        document = _render(project, environment.get_template("sheet.html.j2").render(
+            dict(context, chunks=[Markup(html_of[ident]) for ident in missing])), _stylesheet_text(project))
+        for ident, value in measure.measure(document, missing).items():
+            cache.put(keys[ident], value)
+            again[ident] = value
+    return again
 
 
 def _style_key(project: Project, context: dict, scaled: bool = True) -> str:

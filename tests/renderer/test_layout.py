@@ -496,7 +496,7 @@ def test_the_scaffold_of_qrs_new_uses_every_column_it_declares(tmp_path):
 
 def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_says_so_when_not(tmp_path):
     """campaign-long's price charts: the 'Weapons' group continues in the next column under its heading marked
-    continued; the layout report flags a split table with fewer than three rows on a side, or a group heading
+    continued, its tables (one column set) with the same column widths; the layout report flags a split table with fewer than three rows on a side, or a group heading
     missing, as defects."""
     project = Project.at(SHEET_FIXTURES, tmp_path / "build")
     sheet = pipeline.check(SHEET_FIXTURES / "campaign-long.yaml")
@@ -508,6 +508,14 @@ def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_say
     text = text.replace(" ", "").casefold()  # letter-spaced capitals read with spaces
     assert all(f"{item.in_group.title}(cont.)".replace(" ", "").casefold() in text for item in starting)
     assert laid.report()["defects"] == []
+    # the price tables name one column set: every fragment of each has the same column widths
+    boxes = render.measure.section_boxes(laid.document)
+    priced = [item for page in laid.plan for column in page for item in column
+              if item.block is not None and item.block.type == "table" and item.block.columns == "price"]
+    widths = {tuple(round(width, 1) for width in next(box for box in section.descendants()
+                                                        if hasattr(box, "column_widths")).column_widths)
+              for item in priced for section in boxes[item.id]}
+    assert len({item.block_id for item in priced}) >= 3 and len(widths) == 1, widths
     bare = [[[render.replace(item, group_heading=False) for item in column] for column in page] for page in laid.plan]
     measured = {item.block_id: render.measure.Measured(height=1.0, units=(1.0,) * 16) for item in render.items(sheet)}
     assert any("group" in defect and "not repeated" in defect for defect in render._defects(bare, measured))
