@@ -44,6 +44,7 @@ class Typing:
         self.ids, self.section_ids, self.group_ids = Ids(), Ids(), Ids()  # each kind of id unique among its own
         self.title: str | None = None
         self.subtitle: str | None = None
+        self.top: list[str] = []  # the headings above the first section: the game's name, title, subtitle
         self.sections: list[dict] = []
         self.origins: dict[str, str] = {}  # a block's id → where it stood in the original
         self.pending_title: tuple[str, str] | None = None  # a heading that titles the next block
@@ -65,11 +66,9 @@ class Typing:
 
     def heading(self, node: Heading) -> None:
         level = self.levels.get(node.level, 4)
-        if level == 1 and not self.sections and (self.title is None or self.subtitle is None):
-            if self.title is None:
-                self.title = node.text
-            else:
-                self.subtitle = node.text
+        if level == 1 and not self.sections and len(self.top) < 4:
+            self.top.append(node.text)
+            self.title, self.subtitle = self.top[0], (self.top[1] if len(self.top) > 1 else None)
             return
         self.flush_title()
         if level <= 2:
@@ -196,6 +195,14 @@ class Typing:
         lines = [line.strip() for line in node.text.split("\n") if line.strip()]
         if self.typed_lines(lines, node.origin):
             return
+        if lines and _TERM.match(lines[0]) and sum(1 for line in lines if _TERM.match(line)) >= 2:
+            merged = []  # "Term: definition" lines, a definition's next lines joined to it
+            for line in lines:
+                if _TERM.match(line) or not merged:
+                    merged.append(line)
+                else:
+                    merged[-1] += " " + line
+            lines = merged
         if lines and all(_TERM.match(line) for line in lines) and (len(lines) > 1 or self._after_terms()):
             terms = [_term(line) for line in lines]
             block = self.last_block("text")

@@ -5,6 +5,7 @@ its place in the original."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from pathlib import Path
@@ -20,7 +21,13 @@ PLACEHOLDER_EDITION = "0"
 PLACEHOLDER_DATE = "1970-01-01"
 _FRENCH = {"le", "la", "les", "des", "du", "une", "et", "est", "pour", "au", "aux", "sur", "dans", "qui", "de"}
 _ENGLISH = {"the", "of", "and", "to", "is", "for", "on", "in", "with", "a", "an", "each", "that", "unit"}
-_EDITION = re.compile(r"\b(?:v|version|ver\.)\s?(\d{1,3}(?:\.\d{1,3}){1,3})\b", re.I)
+_EDITION = re.compile(r"(?<!\w)(?:v|version|ver\.|[ée]dition)\s?(\d{1,3}(?:\.\d{1,3}){1,3})\b", re.I)
+_MONTHS = {name: number for number, names in enumerate(
+    [("janvier", "january"), ("février", "fevrier", "february"), ("mars", "march"), ("avril", "april"),
+     ("mai", "may"), ("juin", "june"), ("juillet", "july"), ("août", "aout", "august"),
+     ("septembre", "september"), ("octobre", "october"), ("novembre", "november"),
+     ("décembre", "decembre", "december")], start=1) for name in names}
+_DATE_WORDS = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + "|".join(_MONTHS) + r")\s+((?:19|20)\d{2})\b", re.I)
 _DATE_DMY = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d{2})\b")
 _DATE_ISO = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 # A landscape A4 page of three columns held 8000 to 10000 of these (text, and 10 a string for its layout) in the
@@ -36,19 +43,34 @@ def guess_language(document: Document) -> tuple[str, str]:
     return lang, f"{french} common French words against {english} English ones"
 
 
-def stated_edition(document: Document) -> tuple[str | None, str | None]:
-    """(edition, date) where the document states them ("v2.0", "19/05/2010"), else None."""
+def stated_edition(document: Document) -> tuple[str | None, str | None, dict[str, str]]:
+    """(edition, date) where the document states them ("v2.0", "19/05/2010", "21 novembre 2026"), else None; and
+    the words each was read in, for the report."""
     text = document.text()
+    seen = {}
     edition = _EDITION.search(text)
+    if edition:
+        seen["edition"] = _around(text, edition)
     date = None
     found = _DATE_ISO.search(text)
+    dmy, words = _DATE_DMY.search(text), _DATE_WORDS.search(text)
     if found:
         date = found.group(0)
-    else:
-        found = _DATE_DMY.search(text)
-        if found and 1 <= int(found.group(2)) <= 12 and 1 <= int(found.group(1)) <= 31:
-            date = f"{found.group(3)}-{int(found.group(2)):02d}-{int(found.group(1)):02d}"
-    return (edition.group(1) if edition else None), date
+    elif dmy and 1 <= int(dmy.group(2)) <= 12 and 1 <= int(dmy.group(1)) <= 31:
+        found, date = dmy, f"{dmy.group(3)}-{int(dmy.group(2)):02d}-{int(dmy.group(1)):02d}"
+    elif words and 1 <= int(words.group(1)) <= 31:
+        found, date = words, f"{words.group(3)}-{_MONTHS[words.group(2).lower()]:02d}-{int(words.group(1)):02d}"
+    if date:
+        try:
+            datetime.date.fromisoformat(date)
+            seen["date"] = _around(text, found)
+        except ValueError:
+            date = None
+    return (edition.group(1) if edition else None), date, seen
+
+
+def _around(text: str, match) -> str:
+    return " ".join(text[max(0, match.start() - 30):match.end() + 10].split())
 
 
 def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: str | None,
@@ -58,6 +80,12 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     sections = typing.run()
     title = typing.title or (sections[0]["title"] if sections else sheet_id)
     subtitle = typing.subtitle
+    top = typing.top
+    if len(top) >= 2 and (game is None or _same(game, top[0])):  # the game's name above the sheet's title
+        if game is None:
+            report.placeholders.append(Note("game", plain(top[0]), "the first of the headings above the sheet's "
+                                                                   "title; give --game to name the game"))
+        game, title, subtitle = game or plain(top[0]), top[1], " ".join(top[2:]) or None
     comments: dict[str, str] = {}
     if lang is None:
         lang, why = guess_language(document)
@@ -65,14 +93,15 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     if game is None:
         game = plain(title)
         report.placeholders.append(Note("game", game, "taken from the title; give --game to name the game"))
-    edition, date = stated_edition(document)
+    edition, date, seen = stated_edition(document)
     for field, value, placeholder, what in (("edition", edition, PLACEHOLDER_EDITION, "no edition"),
                                             ("date", date, PLACEHOLDER_DATE, "no date")):
         if value is None:
             comments[field] = f"TO FILL: the original states {what}; this placeholder is not the sheet's"
             report.placeholders.append(Note(field, placeholder, f"the original states {what}: a placeholder"))
         else:
-            report.placeholders.append(Note(field, value, "read from the original: check that it is the sheet's own"))
+            report.placeholders.append(Note(field, value, f"read from the original (\"…{seen[field]}…\"): check "
+                                                          "that it is the sheet's own"))
     pages = max(1, min(20, -(-_characters(sections) // CHARACTERS_A_PAGE)))
     comments["paper"] = f"pages: guessed from the amount of text ({pages}); qrs build says how full it is"
     data = {"sheet": sheet_id, "game": plain(game), "title": plain(title)}
@@ -94,6 +123,11 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
                        for problem in problems]
     _lines(report, located, data)
     return text
+
+
+def _same(one: str, other: str) -> bool:
+    words = lambda text: re.findall(r"\w+", plain(text).casefold())
+    return words(one) == words(other)
 
 
 def _problems(path: Path, text: str):

@@ -92,7 +92,9 @@ def _document(pages) -> Document:
                 continue
             line.heading = sizes.index(line.size) + 1 if line.size in sizes else 0
             lines.append(line)
-    nodes = []
+    nodes = _title_runs(lines[0]) if lines and lines[0].heading else []
+    if nodes:
+        lines = lines[1:]
     for kind, chunk in _chunks(lines):
         for node in _table(chunk) if kind == "table" else _text(chunk, body_size):
             if isinstance(node, Table) and nodes and isinstance(nodes[-1], Table) and node.rows and \
@@ -143,7 +145,8 @@ class _Line:
 
     def _word(self, chars, new_cell: bool) -> None:
         if chars:
-            self.cells[-1].append((chars[0][1], "".join(c[0] for c in chars), all(c[6] >= 600 for c in chars)))
+            self.cells[-1].append((chars[0][1], "".join(c[0] for c in chars), all(c[6] >= 600 for c in chars),
+                                   (chars[0][5], chars[0][6] >= 600, chars[0][7])))  # its look: size, bold, colour
 
     @property
     def tabbed(self) -> bool:
@@ -159,7 +162,7 @@ class _Line:
 def _marked(words, all_bold: bool) -> str:
     """Words with their bold runs marked (a line all in bold is marked by its reader, not word by word)."""
     out, run = [], []
-    for _, text, bold in words:
+    for _, text, bold, _ in words:
         if bold and not all_bold:
             run.append(text)
             continue
@@ -194,11 +197,25 @@ def _chunks(lines):
     for kind, line in zip(kinds, lines):
         kind = "table" if kind == "table?" else kind
         same_column = chunks and (chunks[-1][1][-1].page, chunks[-1][1][-1].column) == (line.page, line.column)
-        if chunks and chunks[-1][0] == kind and (kind == "text" or same_column):
+        same_band = chunks and chunks[-1][1][-1].edge == line.edge
+        if chunks and chunks[-1][0] == kind and (kind == "text" and same_band or same_column):
             chunks[-1][1].append(line)
         else:
             chunks.append((kind, [line]))
     return chunks
+
+
+def _title_runs(line) -> list:
+    """The sheet's first line, cut where the type changes (the game's name in bold, then the title, the subtitle):
+    one top heading a run."""
+    runs: list[list] = []
+    for word in line.words():
+        if runs and runs[-1][-1][3] == word[3]:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return [Heading(1, inline(" ".join(word[1] for word in run)), line.origin) for run in runs[:3]] + \
+        ([Heading(1, inline(" ".join(word[1] for run in runs[3:] for word in run)), line.origin)] if runs[3:] else [])
 
 
 def _opens_with_roll(line) -> bool:

@@ -62,7 +62,7 @@ class Report:
             out.append(f"{mark}{self.draft}:{guess.line}: {guess.block}: {guess.type}, {guess.why} ({guess.origin})")
         for title, notes in (("not typed, kept as text where it stood", self.untyped),
                              ("left out by the reader", self.dropped),
-                             ("to fill in: the original does not state it", self.placeholders)):
+                             ("the sheet's metadata: read, guessed, or to fill in", self.placeholders)):
             if notes:
                 out.append(f"{title}:")
                 out += [f"  {note.origin}: {note.why}: {_short(note.text)}" for note in notes]
