@@ -191,7 +191,9 @@ def _chunks(lines):
             em = CELL_GAP * max(line.size, 1)
             opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em
             goes_on = before and (line.indent > em or _opens_with_roll(line) and _opens_with_roll(lines[index - 1]))
-            if before and after or opens or goes_on:
+            aligned = after and _aligned(line, lines[index + 1]) and _opens_with_roll(lines[index + 1]) == \
+                _opens_with_roll(line) and (_opens_with_roll(line) or _opens_with_value(line))
+            if before and after or opens or goes_on or aligned:
                 kinds[index], changed = "table?", True
     chunks = []
     for kind, line in zip(kinds, lines):
@@ -216,6 +218,18 @@ def _title_runs(line) -> list:
             runs.append([word])
     return [Heading(1, inline(" ".join(word[1] for word in run)), line.origin) for run in runs[:3]] + \
         ([Heading(1, inline(" ".join(word[1] for run in runs[3:] for word in run)), line.origin)] if runs[3:] else [])
+
+
+def _aligned(line, row) -> bool:
+    """A line whose words start where the cells of the table row under it start (a first row with narrow gaps)."""
+    starts = [cell[0][0] for cell in row.cells[1:] if cell]
+    return len(row.cells) >= 2 and bool(starts) and \
+        all(any(abs(word[0] - start) < 2 for word in line.words()) for start in starts)
+
+
+def _opens_with_value(line) -> bool:
+    words = line.words()
+    return bool(words) and bool(re.fullmatch(r"[+\-−±]\d+\S{0,2}", words[0][1]))
 
 
 def _opens_with_roll(line) -> bool:

@@ -17,7 +17,8 @@ _ALIGNED = re.compile(r"\S(?: {2,}|\t)\S")
 
 def read(text: str, titled: bool = True) -> Document:
     """`titled`: the text's first line is the document's title (not so for a PDF's stretch of text between tables)."""
-    return Reader(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).document(titled)
+    text = re.sub(r"\xad\n[ \t]*", "", text.replace("\r\n", "\n").replace("\r", "\n"))  # a PDF's word broken at a line's end
+    return Reader(text.split("\n")).document(titled)
 
 
 def heading_text(text: str) -> str:
