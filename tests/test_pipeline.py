@@ -37,7 +37,7 @@ def printed(block, sheet) -> list[str]:
                 yield from steps(step.steps)
         texts += steps(block.steps)
     elif block.type == "table":
-        texts += [column.title for column in block.header()]  # a named column set: the sheet's columns
+        texts += [column.title for column in block.header]  # a named column set: the sheet's columns
         texts += [cell.text for row in block.rows for cell in row.cells]
     elif block.type == "dice":
         texts += [block.roll_title or block.die, block.name_title, block.text_title]
