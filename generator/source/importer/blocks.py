@@ -55,7 +55,7 @@ class Typing:
     def run(self) -> list[dict]:
         nodes = list(self.document.nodes)
         for index, node in enumerate(nodes):
-            if isinstance(node, Heading):
+            if isinstance(node, Heading) and not self.subheading(node):
                 self.heading(node)
             else:
                 self.content(node, nodes[index + 1] if index + 1 < len(nodes) else None)
@@ -82,6 +82,13 @@ class Typing:
             section["_group"] = group["id"]
         else:
             self.pending_title = (node.text, node.origin)
+
+    def subheading(self, node: Heading) -> bool:
+        """A block title right under another (a table's title, then the words over its columns): the block's intro."""
+        if self.levels.get(node.level, 4) >= 4 and self.pending_title and not self.pending_intro:
+            self.pending_intro = node.text
+            return True
+        return False
 
     def flush_title(self) -> None:
         """A block title that no block followed: kept as a text block with the heading in bold."""
