@@ -9,39 +9,21 @@ where it stood, and the report says so."""
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from generator.schema.model import MAX_ROWS, MAX_TEXT
-from generator.source.importer import grids, kinds
+from generator.schema.model import MAX_ROWS
+from generator.source.importer import grids, kinds, pieces
 from generator.source.importer.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
 from generator.source.importer.report import Note, Report
 
 _TERM = re.compile(r"^(?P<term>(?:\*\*)?[^:*\n]{1,40}?(?:\*\*)?)\s*:\s+(?P<text>\S.*)$", re.S)
 _NUMBERED = re.compile(r"^\s*(\d{1,2}|[A-Za-z])\s*[.)]\s+(\S.*)$", re.S)
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
 MAX_COLUMNS = 12
-
-
-class Ids:
-    """Ids made from titles: lower-case ASCII words joined by hyphens, unique in the sheet."""
-
-    def __init__(self):
-        self.used: set[str] = set()
-
-    def make(self, text: str, fallback: str) -> str:
-        words = unicodedata.normalize("NFKD", plain(text or "")).encode("ascii", "ignore").decode().lower()
-        base = "-".join(re.findall(r"[a-z0-9]+", words))[:48].strip("-") or fallback
-        ident, n = base, 2
-        while ident in self.used:
-            ident, n = f"{base}-{n}", n + 1
-        self.used.add(ident)
-        return ident
 
 
 class Typing:
     def __init__(self, document: Document, report: Report):
         self.document, self.report = document, report
-        self.ids, self.section_ids, self.group_ids = Ids(), Ids(), Ids()  # each kind of id unique among its own
+        self.ids, self.section_ids, self.group_ids = pieces.Ids(), pieces.Ids(), pieces.Ids()  # unique among their kind
         self.title: str | None = None
         self.subtitle: str | None = None
         self.top: list[str] = []  # the headings above the first section: the game's name, title, subtitle
@@ -49,7 +31,7 @@ class Typing:
         self.origins: dict[str, str] = {}  # a block's id → where it stood in the original
         self.pending_title: tuple[str, str] | None = None  # a heading that titles the next block
         self.pending_intro: str | None = None  # a sentence between that heading and its table: the block's intro
-        self.levels = _levels(document)
+        self.levels = pieces.levels(document)
 
     # --- structure -----------------------------------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -157,7 +139,7 @@ class Typing:
             title, _ = self.pending_title
             self.pending_title = None
         group = next((g["title"] for g in section["groups"] if g["id"] == section["_group"]), None)
-        ident = self.ids.make(title or block.get("title") or name or group or section["title"] or _first_words(block),
+        ident = self.ids.make(title or block.get("title") or name or group or section["title"] or pieces.first_words(block),
                               block["type"])
         ordered = {"id": ident, "type": block.pop("type")}
         if title:
@@ -223,7 +205,7 @@ class Typing:
                             "a \"Term: definition\" line: terms of a text block")
             return
         text = " ".join(lines)
-        self.text_items([{"p": part} for part in _split_long(text)], node.origin, "paragraphs: a text block")
+        self.text_items([{"p": part} for part in pieces.split_long(text)], node.origin, "paragraphs: a text block")
 
     def typed_lines(self, lines: list[str], origin: str) -> bool:
         """Two or more lines that each open with a signed value, anywhere in a paragraph: a modifiers block (the
@@ -278,7 +260,7 @@ class Typing:
             node = ListBlock([ListItem(_NUMBERED.match(item.text).group(2) if _NUMBERED.match(item.text) else
                                        kinds.strip_prefix(item.text, _NUMBERED.match(plain(item.text)).group(1)),
                                        item.children, item.title) for item in items], True,
-                             _numbering(_NUMBERED.match(plain(texts[0])).group(1)), node.origin)
+                             pieces.numbering(_NUMBERED.match(plain(texts[0])).group(1)), node.origin)
             return self.sequence(node, "items numbered 1), 2)…: a sequence")
         if node.ordered:
             return self.sequence(node, "a numbered list: a sequence")
@@ -293,7 +275,7 @@ class Typing:
             if all(_TERM.match(text) for text in texts):
                 return self.text_items([{"terms": [_term(text) for text in texts]}], node.origin,
                                        "a list of \"Term: definition\" items: terms of a text block")
-        flat = [text for text in _flatten(items)]
+        flat = [text for text in pieces.flatten(items)]
         self.text_items([{"bullets": flat}], node.origin, "a bulleted list: a text block")
 
     def sequence(self, node: ListBlock, why: str) -> None:
@@ -302,7 +284,7 @@ class Typing:
         block = {"type": "sequence"}
         if node.numbering != "1":
             block["numbering"] = node.numbering
-        block["steps"] = [_step(item) for item in node.items]
+        block["steps"] = [pieces.step(item) for item in node.items]
         self.add(block, node.origin, why)
 
     def continue_sequence(self, node: ListBlock) -> bool:
@@ -324,7 +306,7 @@ class Typing:
             last["text"] = " ".join([last.get("text", ""), *[item["p"] for item in between]]).strip()
             removed = blocks.pop()
             self.report.guesses = [g for g in self.report.guesses if g.block != removed["id"]]
-        sequence["steps"] += [_step(item) for item in node.items]
+        sequence["steps"] += [pieces.step(item) for item in node.items]
         for guess in self.report.guesses:
             if guess.block == sequence["id"]:
                 guess.why = "numbered items with paragraphs between them: one sequence, the paragraphs their steps' text"
@@ -403,7 +385,7 @@ class Typing:
                                  ("roll_title", "text_title"), header):
                 if cell.strip():
                     block[key] = cell
-        block["rows"] = [_dice_row(roll, row[1:]) for roll, row in zip(rolls, body)]
+        block["rows"] = [pieces.dice_row(roll, row[1:]) for roll, row in zip(rolls, body)]
         self.add(block, origin, why + reason, confident)
         return True
 
@@ -476,29 +458,6 @@ class Typing:
         self.add(block, node.origin, why + ", of no more specific kind")
 
 
-def _levels(document: Document) -> dict[int, int]:
-    """The document's heading levels mapped to the sheet's: the top headings at its very start (a title, and a
-    subtitle right under it) are the title (1) when no later heading is of their level; the next level makes
-    sections (2), the one below groups (3), the rest block titles (4); a level skipped stays skipped."""
-    headings = [node for node in document.nodes if isinstance(node, Heading)]
-    if not headings:
-        return {}
-    top = min(node.level for node in headings)
-    lead = 0
-    while lead < min(2, len(document.nodes)) and isinstance(document.nodes[lead], Heading) and \
-            document.nodes[lead].level == top:
-        lead += 1
-    later = sorted({node.level for node in headings[lead:]})
-    mapping = {}
-    if lead and later and top not in later:
-        mapping[top] = 1
-    else:
-        later = sorted({node.level for node in headings})
-    for level in later:
-        mapping[level] = min(2 + level - later[0], 4)
-    return mapping
-
-
 def _looks_like_header(rows: list[list[str]]) -> bool:
     """A first row of short cells over longer rows reads as a header."""
     if len(rows) < 2:
@@ -507,107 +466,12 @@ def _looks_like_header(rows: list[list[str]]) -> bool:
     return all(0 < length <= 60 for length in first) and not any(kinds.is_roll(cell) for cell in rows[0])
 
 
-def _dice_row(roll: str, cells: list[str]) -> dict:
-    row = {"roll": roll}
-    cells = [cell for cell in cells]
-    if len(cells) >= 2:
-        if cells[0].strip():
-            row["name"] = cells[0]
-        row["text"] = cells[1]
-        return row
-    text = cells[0] if cells else ""
-    named = re.match(r"^\*(?P<name>[^*]+)\*\s*(?:[–—-]\s*)?(?P<text>.*)$", text, re.S)
-    if named and named.group("name").strip():
-        row["name"] = named.group("name").strip()
-        text = named.group("text").strip()
-    row["text"] = text
-    return row
-
-
-def _step(item: ListItem) -> dict:
-    step = {}
-    title, text = item.title, item.text
-    if not title:
-        bold = re.match(r"^\*\*(?P<title>[^*]+)\*\*\s*[:.–-]?\s*(?P<text>.*)$", text, re.S)
-        if bold and bold.group("text").strip():
-            title, text = bold.group("title").strip(), bold.group("text").strip()
-    if title:
-        step["title"] = title
-        if text.strip():
-            step["text"] = " ".join(text.split("\n"))
-    elif len(plain(text)) <= 100:
-        step["title"] = " ".join(text.split("\n"))
-    else:
-        step["text"] = " ".join(text.split("\n"))
-    if item.children:
-        step["steps"] = [_step(child) for child in item.children]
-    return step
-
-
 def _term(line: str) -> dict:
     match = _TERM.match(line)
     return {"term": match.group("term").strip(), "text": match.group("text").strip()}
-
-
-def _flatten(items: list[ListItem]) -> list[str]:
-    """A bulleted list's items, nested ones after their parent (the text block has one level)."""
-    out = []
-    for item in items:
-        out.append(f"**{item.title}** {item.text}".strip() if item.title else item.text)
-        out += [f"– {text}" for text in _flatten(item.children)]
-    return [text for text in out if text.strip()]
-
-
-def _split_long(text: str) -> list[str]:
-    """A paragraph longer than a text may be, cut between sentences."""
-    if len(text) <= MAX_TEXT:
-        return [text]
-    parts, current = [], ""
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
-        if current and len(current) + len(sentence) + 1 > MAX_TEXT:
-            parts.append(current)
-            current = sentence
-        else:
-            current = f"{current} {sentence}".strip()
-    parts.append(current)
-    return [part[i:i + MAX_TEXT] for part in parts for i in range(0, len(part), MAX_TEXT)]
-
-
-def _numbering(first: str) -> str:
-    return "A" if first.isupper() else "a" if first.isalpha() else "1"
-
-
-def _first_words(block: dict) -> str:
-    for key in ("steps", "content", "rows", "items"):
-        if block.get(key):
-            first = block[key][0]
-            if isinstance(first, dict):
-                first = next((value for value in first.values() if isinstance(value, str)), "") or \
-                    next((value[0] for value in first.values() if isinstance(value, list) and value and
-                          isinstance(value[0], str)), "")
-            elif isinstance(first, list):
-                first = first[0]
-            return " ".join(plain(str(first)).split()[:4])
-    return ""
 
 
 def _note(origin: str, text: str, why: str) -> Note:
     return Note(origin, plain(text), why)
 
 
-def bold_terms(sections: list[dict]) -> list[str]:
-    """Bold words repeated across the sheet (two times or more, four words at most): offered as keywords."""
-    counts: dict[str, int] = {}
-    def walk(value):
-        if isinstance(value, str):
-            for term in _BOLD.findall(value):
-                if len(term.split()) <= 4 and not term.isupper():
-                    counts[term.strip()] = counts.get(term.strip(), 0) + 1
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-    walk(sections)
-    return sorted(term for term, count in counts.items() if count >= 2)

@@ -13,7 +13,8 @@ from pathlib import Path
 from generator.errors import UserError
 from generator.load import load_text
 from generator.schema import validate
-from generator.source.importer.blocks import Typing, bold_terms
+from generator.source.importer.blocks import Typing
+from generator.source.importer.pieces import bold_terms
 from generator.source.importer.document import Document, plain
 from generator.source.importer.report import DraftProblem, Note, Report
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 from generator.source.importer import docx, html, markdown, text
-from generator.source.importer.document import Heading, ListBlock, Paragraph, Table
 
 MARKDOWN = """# Sheet
 
