@@ -69,23 +69,24 @@ def dice_row(roll: str, cells: list[str]) -> dict:
 
 
 def step(item: ListItem) -> dict:
-    step = {}
+    """A list item as a sequence's step: a bold opening, or a short item, is its title."""
+    made = {}
     title, text = item.title, item.text
     if not title:
         bold = re.match(r"^\*\*(?P<title>[^*]+)\*\*\s*[:.–-]?\s*(?P<text>.*)$", text, re.S)
         if bold and bold.group("text").strip():
             title, text = bold.group("title").strip(), bold.group("text").strip()
     if title:
-        step["title"] = title
+        made["title"] = title
         if text.strip():
-            step["text"] = " ".join(text.split("\n"))
+            made["text"] = " ".join(text.split("\n"))
     elif len(plain(text)) <= 100:
-        step["title"] = " ".join(text.split("\n"))
+        made["title"] = " ".join(text.split("\n"))
     else:
-        step["text"] = " ".join(text.split("\n"))
+        made["text"] = " ".join(text.split("\n"))
     if item.children:
-        step["steps"] = [step(child) for child in item.children]
-    return step
+        made["steps"] = [step(child) for child in item.children]
+    return made
 
 
 def flatten(items: list[ListItem]) -> list[str]:
