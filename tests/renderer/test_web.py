@@ -300,3 +300,16 @@ def test_a_kept_cut_lacking_a_character_asked_for_is_cut_again(tmp_path):
     wanted_elsewhere = [ord("é"), 0x1E9E]  # ẞ is not in the common set the cut was made for
     assert all(web._kept_font(path, wanted_elsewhere) is None for path in kept)
     assert all(web._kept_font(path, [ord("A")]) is not None for path in kept)
+
+
+def test_every_class_the_print_styles_gives_the_block_templates_is_styled_on_the_web():
+    """A follow-up roll (`then:`) ran on one line on the web, its results unstyled there (#34): what the print
+    stylesheet shapes in a block, the web's shapes too."""
+    templates = Path(web.__file__).resolve().parents[2] / "templates"
+    classes = {name for path in (templates / "blocks").glob("*.j2")
+               for found in re.findall(r'class="([^"{]*)', path.read_text(encoding="utf-8"))
+               for name in found.split() if re.fullmatch(r"[a-z][\w-]*", name)}
+    sheet_css, web_css = ((templates / name).read_text(encoding="utf-8") for name in ("sheet.css", "web.css"))
+    styled = {name for name in classes if re.search(rf"\.{re.escape(name)}\b", sheet_css)}
+    assert "inner-result" in styled
+    assert sorted(name for name in styled if not re.search(rf"\.{re.escape(name)}\b", web_css)) == []
