@@ -45,7 +45,8 @@ collect_less_often()
 
 from generator import __version__
 
-from generator.renderer import heights, measure
+from generator.renderer import fit, heights, measure
+from generator.renderer.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
 from generator.schema import typography
 
 from generator.source import i18n
@@ -237,15 +238,6 @@ def page_frame(sheet: Sheet, options) -> layout_module.Frame:
     return layout_module.frame(size, paper.orientation, paper.columns, paper.pages)
 
 
-# The type scale: 100 % unless the sheet does not fit its pages, then set smaller, a step at a time, down to
-# SHRINK[-1] (7.6 pt body down to 6.84 pt); a short sheet's type is grown, up to GROW[-1], to fill the pages it
-# declares. A sheet whose content at 100 % fills more than FULL of its pages is not tried larger.
-SHRINK = (0.975, 0.95, 0.925, 0.9)
-GROW = (1.025, 1.05, 1.075, 1.1, 1.125, 1.15)
-SCALES = (*reversed(GROW), 1.0, *SHRINK)  # every scale a sheet may be set at, largest first
-FULL = 0.9
-GROW_TRIES = 3  # layouts tried larger than 100 %, at most
-GROWN_HOLE = 0.1  # the largest hole grown type may leave at the foot of a column (a share of its height)
 TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1
 MEASURE_HEIGHT_MM = 30000  # the measuring page: tall enough that no block is cut by a page break
 
@@ -308,7 +300,7 @@ class Laid:
     planned: list[list[float]]  # per page, per column: the millimetres the packer expected the column to take
     strict: bool = True  # the sheet as declared (not a variant): more pages than declared is an error
     findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
-    defects: list = field(default_factory=list)  # what the layout report flags in the plan (_defects)
+    defects: list = field(default_factory=list)  # what the layout report flags in the plan (fit.defects)
 
     def columns_used(self) -> list[list[float]]:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
@@ -317,22 +309,12 @@ class Laid:
             room = (self.frame.column_height - (self.header if number == 0 else 0)) * layout_module.PX_PER_MM
             columns = [box for box in page._page_box.descendants()
                        if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
-            shares.append([round(_content_height(column) / room, 3) for column in columns])
+            shares.append([round(fit.content_height(column) / room, 3) for column in columns])
         return shares
 
     def holds(self, tolerance: float = 0.5) -> bool:
         """Whether the pages are those planned: as many, each column as tall as the packer expected (millimetres)."""
-        if len(self.document.pages) != len(self.plan):
-            return False
-        for page, planned in zip(self.document.pages, self.planned):
-            columns = [box for box in page._page_box.descendants()
-                       if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
-            taken = [sum(section.margin_height() for section in column.children
-                         if getattr(section, "element_tag", None) == "section") / layout_module.PX_PER_MM
-                     for column in columns]
-            if any(abs(height - expected) > tolerance for height, expected in zip(taken, planned)):
-                return False
-        return True
+        return fit.holds(self.document, self.plan, self.planned, tolerance)
 
     def report(self) -> dict:
         """The layout in numbers: what `qrs build --json` tells and the layout warnings are made of."""
@@ -350,18 +332,9 @@ class Laid:
         return {**report, "warnings": layout_module.layout_warnings(report)}
 
 
-def _content_height(column_box) -> float:
-    """From the column's top to the bottom border of its last block (its bottom margin is not ink)."""
-    sections = [box for box in column_box.children if getattr(box, "element_tag", None) == "section"]
-    if not sections:
-        return 0.0
-    last = sections[-1]
-    return last.position_y + last.margin_height() - last.margin_bottom - column_box.content_box_y()
-
-
 def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
     """Measure the blocks (or read their heights from the cache), plan the columns at the type scale that fits the
-    declared pages (generator.renderer.layout.pack, _choose_scale), and lay the pages out. The cache never decides
+    declared pages (generator.renderer.layout.pack, fit.choose_scale), and lay the pages out. The cache never decides
     an error: a layout planned from kept heights that does not hold on the page is planned again from heights
     measured now."""
     cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
@@ -391,13 +364,13 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     key = _decision_key(project, normal, chunks, whole, frame)
     ceiling = None
     while True:
-        chosen = _choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling)
+        chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling)
         context, measured, header, packing = chosen.plan
         plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
                  for column in page] for page in packing.plan]
         context["plan"] = plan
         laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
-                    strict=strict(sheet, options))
+                    strict=fit.strict(sheet, options))
         holds = laid.holds()
         if not holds and cache.read:
             raise _Doubt()
@@ -405,38 +378,9 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
             break
         ceiling = 1.0  # grown type whose pages are not those planned (a measurement that does not hold): 100 %
     cache.decide(key, chosen.scale)
-    laid.findings = list(_findings(sheet, laid))
-    laid.defects = _defects(plan, measured)
+    laid.findings = list(fit.findings(sheet, laid))
+    laid.defects = fit.defects(plan, measured)
     return laid
-
-
-def _defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
-    """What the layout report flags in a plan: a table continued with fewer than MIN_UNITS rows on a side, a
-    column starting inside a group without the group's heading."""
-    found = []
-    for number, page in enumerate(plan, start=1):
-        for slot, column in enumerate(page, start=1):
-            for item in column:
-                if item.block is None or item.block.type in TEXT_UNITS or not (item.continued or item.continues):
-                    continue
-                rows = (item.stop if item.stop is not None else len(measured[item.block_id].units)) - item.start
-                if rows < layout_module.MIN_UNITS:
-                    found.append(f"page {number} column {slot}: block '{item.block_id}' continued with {rows} "
-                                 f"row(s) on a side")
-            first = column[0] if column else None
-            if first is not None and first.in_group and not (first.group and not first.continued) and not first.group_heading:
-                found.append(f"page {number} column {slot}: the heading of group '{first.in_group.id}' is not repeated")
-    return found
-
-
-def strict(sheet: Sheet, options) -> bool:
-    """Whether this is the sheet as its author declared it, whose page count the build enforces: not a variant the
-    command line asks for (another paper, crop marks, ink saver, imposition, an errata sheet, change bars, glosses),
-    which takes the pages it needs."""
-    return not (getattr(options, "paper", None) not in (None, sheet.paper.size) or getattr(options, "crop_marks", False)
-                or getattr(options, "ink_saver", False) or getattr(options, "impose", None)
-                or getattr(options, "errata_only", False) or getattr(options, "changes_since", None)
-                or getattr(options, "gloss", False))
 
 
 def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
@@ -515,81 +459,18 @@ def _chunk(environment: jinja2.Environment, context: dict, item: Item) -> str:
         heading_probe=item.block is not None)
 
 
-@dataclass
-class _Attempt:
-    """The plan at one type scale."""
-
-    scale: float
-    pages: int
-    blank: int  # columns of the last page left blank
-    hole: float  # the largest hole at the foot of a column before the last page, millimetres
-    fill: float  # the share of the declared pages' columns its content would take, packed without a hole
-    plan: tuple
-
-
-def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: float) -> _Attempt:
+def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: float) -> fit.Attempt:
     context = context_at(scale)
     measured, header = _measured(project, context, chunks, cache)
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
     size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
-    pieces = [_piece(item, measured[item.id], size) for item in whole]
+    pieces = [fit.piece(item, measured[item.id], size) for item in whole]
     packing = layout_module.pack(pieces, capacity)
     room = sum(capacity.of(column) for column in range(frame.pages * frame.columns))
     fill = sum(piece.height for piece in pieces) / room
     overfull = len(packing.overfull)
-    return _Attempt(scale, packing.pages + overfull * frame.pages, packing.blank, packing.largest_hole, fill,
+    return fit.Attempt(scale, packing.pages + overfull * frame.pages, packing.blank, packing.largest_hole, fill,
                     (context, measured, header, packing))
-
-
-def _choose_scale(attempt, frame: layout_module.Frame, cache: heights.Cache, key: str, imposed: bool,
-                  ceiling: float | None = None) -> _Attempt:
-    """The type scale (generator.renderer.layout's objective, in order): the fewest pages beyond those declared;
-    then type as close to 100 % as fits, larger only to fill the declared pages of a short sheet, where it adds
-    no hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed
-    sheet's half pages are as many as its content needs, at 100 %. The scale decided before for the same inputs
-    (`key`) is tried alone. Type is grown only below `ceiling`."""
-    decided = cache.decision(key, SCALES)
-    if decided is not None and (ceiling is None or decided < ceiling):
-        chosen = attempt(decided)
-    else:
-        chosen = normal = attempt(1.0)
-        if imposed:
-            pass
-        elif normal.pages > frame.pages:  # set smaller only to avoid an extra page
-            tried = [normal]
-            for scale in SHRINK:
-                tried.append(attempt(scale))
-                if tried[-1].pages <= frame.pages:
-                    break
-            chosen = min(tried, key=lambda found: (max(found.pages, frame.pages), -found.scale))
-        elif normal.fill < FULL:
-            chosen = _grown(attempt, frame, normal, [scale for scale in GROW if ceiling is None or scale < ceiling])
-    return chosen
-
-
-def _grown(attempt, frame: layout_module.Frame, normal: _Attempt, steps: list[float]) -> _Attempt:
-    """A short sheet's type, grown to fill its pages: the largest of `steps` that still fits them without a new
-    hole or blank column, found from an estimate (a block's height grows about as the type's size to the power
-    1.5: its lines are taller, and more of them wrap) and at most GROW_TRIES layouts."""
-    estimate = (FULL / normal.fill) ** (1 / 1.5)
-    below = [index for index, scale in enumerate(steps) if scale <= estimate + 1e-9]
-    if not below:
-        return normal
-    best, index = normal, below[-1]
-    limit = max(normal.hole, GROWN_HOLE * frame.column_height)
-    direction = 0
-    for _ in range(GROW_TRIES):
-        found = attempt(steps[index])
-        good = found.pages <= frame.pages and found.blank <= normal.blank and found.hole <= limit
-        if good and found.scale > best.scale:
-            best = found
-        step = 1 if good else -1
-        if direction and step != direction:
-            break
-        direction, index = step, index + step
-        if not 0 <= index < len(steps) or (direction < 0 and steps[index] <= best.scale):
-            break
-    return best
 
 
 def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[Item], frame) -> str:
@@ -600,23 +481,6 @@ def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[
     packing = [repr((item.id, item.block.break_before if item.block else None, item.splits, item.first))
                for item in whole]
     return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
-
-
-def _piece(item: Item, measured: measure.Measured, scale: float) -> layout_module.Piece:
-    return layout_module.Piece(
-        height=measured.height, units=measured.units if item.splits else (), head=measured.head, tail=measured.tail,
-        cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
-        opens_section=item.block is None or item.first,
-        group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
-        breaks_before=item.block.break_before if item.block else None,
-        min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"))
-
-
-TEXT_UNITS = ("text", "sequence", "glossary")  # blocks whose units are paragraphs and steps: three lines' height
-# may stay on a side of a break; a table's rows, MIN_UNITS of them
-
-
-LINE_MM = 7.6 * 1.22 * 25.4 / 72  # a line of body text at scale 1 (sheet.css: 7.6 pt, line-height 1.22)
 
 
 def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured) -> Item:
@@ -716,48 +580,6 @@ def _stylesheet(templates: Path, text: bytes) -> tuple[weasyprint.CSS, FontConfi
     stylesheet = weasyprint.CSS(string=text.decode("utf-8"), base_url=templates.as_uri() + "/",
                                 url_fetcher=ProjectFetcher(templates), font_config=fonts)
     return stylesheet, fonts
-
-
-def layout_findings(sheet: Sheet, laid: Laid, options=None):
-    """Layout problems measured on the laid-out boxes, as (path in the source, message): more pages
-    than declared (the sheet as declared only: a variant takes the pages it needs), a block split across columns
-    or pages, text wider than its column."""
-    return iter(laid.findings)
-
-
-def _findings(sheet: Sheet, laid: Laid):
-    document = laid.document
-    pages = len(document.pages)
-    if pages > laid.frame.pages and laid.strict or pages > len(laid.plan):
-        limit = laid.frame.pages if laid.strict else len(laid.plan)
-        # the sheet as declared was tried down to the smallest type before taking more pages
-        smallest = f", even with the type set at {SHRINK[-1]:.0%}" if laid.strict and pages > limit else ""
-        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {limit}{smallest}"
-    column_height = laid.frame.column_height
-    boxes = measure.section_boxes(document)
-    where = {block.id: ("sections", s, "blocks", b)
-             for s, section in enumerate(sheet.sections) for b, block in enumerate(section.blocks)}
-    for item in (item for page in laid.plan for column in page for item in column):
-        loc = where.get(item.block_id, ("changelog", 0, "changes"))
-        name = f"block '{item.block_id}'" if item.block else "the changes box"
-        fragments = boxes.get(item.id, [])
-        height = sum(box.margin_height() for box in fragments) / layout_module.PX_PER_MM
-        if len(fragments) > 1:
-            never = "" if item.splits else " (it is never continued: shorten it, or cut it in two)"
-            why = f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}" if height > column_height else ""
-            yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
-        overflow = max((_overflow(box) for box in fragments), default=0.0)
-        if overflow > 0.3:
-            yield loc, (f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
-                        "too wide to fit (shorten it, or allow a break)")
-
-
-def _overflow(block_box) -> float:
-    """How far (mm) anything inside a block reaches past the block's right edge."""
-    right = block_box.position_x + block_box.margin_width()
-    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
-                    if hasattr(box, "margin_width") and box.width is not None), default=right)
-    return max(0.0, (furthest - right) / layout_module.PX_PER_MM)
 
 
 def pdf(sheet: Sheet, document: weasyprint.Document, variant: str | None = None) -> bytes:
