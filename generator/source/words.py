@@ -29,7 +29,7 @@ UI_WORDS = {
     "move_derived": "Move less the armour's move penalties.",
     "saves_split": "Against shooting / in close combat with a two-handed weapon, no shield.",
     "continued": "(cont.)",
-    "other_changes": "Other corrections (spelling, layout): {count}, listed by qrs changelog {sheet}",
+    "other_changes": "Other corrections (spelling, layout): {count}, listed in the web edition",
     "kind_rules": "Rules",
     "kind_clarification": "Clarifications",
     "kind_layout": "Layout",

@@ -43,7 +43,7 @@ def test_the_english_box_prints_no_french_correction(built, sheet_id):
     french = [change for edition in pipeline.check(SOURCES / f"{sheet_id}.yaml").changelog
               for change in edition.changes if change.lang == "fr"]
     assert french and not any(change.text[:25] in box for change in french)
-    counted = f"Other corrections (spelling, layout): {len(english.other_changes())}, listed by qrs changelog {sheet_id}"
+    counted = f"Other corrections (spelling, layout): {len(english.other_changes())}, listed in the web edition"
     assert (counted in " ".join(box.split())) == bool(english.other_changes())
 
 
