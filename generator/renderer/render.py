@@ -139,7 +139,7 @@ class Inline:
         namer = self.name_keyword_glossed if self.gloss else self.name_keyword
         lang = self.sheet.language_of(text)
         link = self.keyword_anchor if self.anchors else None
-        html = markup.to_html(markup.parse(typography.quotes(text, lang)), typography.for_language(lang), namer, link,
+        html = markup.to_html(markup.parse(typography.quotes(text, lang)), self.typeset(lang), namer, link,
                               self.results.get)
         if lang == self.lang:
             return html
@@ -147,8 +147,12 @@ class Inline:
 
     def plain(self, text: str) -> str:
         lang = self.sheet.language_of(text)
-        return markup.to_plain(markup.parse(typography.quotes(text, lang)), typography.for_language(lang), self.name_keyword,
+        return markup.to_plain(markup.parse(typography.quotes(text, lang)), self.typeset(lang), self.name_keyword,
                                self.results.get)
+
+    def typeset(self, lang: str):
+        """The language's typography, the names printed as written left as they are."""
+        return typography.keeping(getattr(self.sheet, "untranslatable", ()), typography.for_language(lang))
 
 
 @dataclass(frozen=True)

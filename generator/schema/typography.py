@@ -87,3 +87,18 @@ def for_language(lang: str):
     """The typographer for a language code ('fr', 'en', 'de'…); unknown ones get the common rules."""
     return {"fr": french, "en": english}.get(lang.split("-")[0], common)
 
+
+def keeping(names, typeset):
+    """`typeset`, except on the names printed as written in every language (a sheet's `untranslatable`): "'Ere We
+    Go!" in a French sheet is an English name, and takes no French space before its "!"."""
+    if not names:
+        return typeset
+    kept = re.compile("|".join(re.escape(name) for name in sorted(names, key=len, reverse=True)))
+
+    def around(text: str) -> str:
+        parts, last = [], 0
+        for found in kept.finditer(text):
+            parts += [typeset(text[last:found.start()]), found.group(0)]
+            last = found.end()
+        return "".join(parts) + typeset(text[last:])
+    return around

@@ -259,3 +259,13 @@ def test_a_rendering_process_collects_garbage_less_often_but_keeps_a_higher_thre
         assert gc.get_threshold() == (render.COLLECT_EVERY * 5, 20, 30)
     finally:
         gc.set_threshold(*before)
+
+
+def test_the_renderer_keeps_the_sheets_names_as_written():
+    from generator.renderer.render import Inline
+    from generator.schema.validate import load
+    from tests.conftest import FIXTURES
+
+    _, sheet = load(FIXTURES / "every-block.yaml")
+    sheet = sheet.model_copy(update={"untranslatable": ["Waaagh!"]})
+    assert str(Inline(sheet, "fr")("Un cri : Waaagh!")) == "Un cri\u00a0: Waaagh!"

@@ -36,3 +36,13 @@ def test_french_apostrophe_before_keywords_and_markup_keys_left_as_typed():
     assert t.quotes("armé d'{archaic-missiles}, l'**ost**", "fr") == "armé d\u2019{archaic-missiles}, l\u2019**ost**"
     assert t.quotes("{d'arc|l'arc}", "fr") == "{d'arc|l\u2019arc}"
     assert t.quotes("'Hammered'", "fr") == "'Hammered'"  # single quotes are not French quotation marks
+
+
+def test_a_name_printed_as_written_keeps_its_own_typography():
+    """'Ere We Go! in a French sheet took a French space before its '!' (#34): the names a sheet keeps as written
+    (`untranslatable`) are left as they are, the French around them typeset as French."""
+    from generator.schema import typography
+
+    french = typography.keeping(["'Ere We Go!"], typography.for_language("fr"))
+    assert french("Criez 'Ere We Go! puis chargez !") == "Criez 'Ere We Go! puis chargez\u202f!"
+    assert typography.keeping([], typography.french) is typography.french
