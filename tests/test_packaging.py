@@ -140,3 +140,12 @@ def test_every_test_file_the_makefile_names_exists():
 
     named = re.findall(r"\btests/[\w/]+\.py\b", (ROOT / "Makefile").read_text(encoding="utf-8"))
     assert named and [name for name in named if not (ROOT / name).is_file()] == []
+
+
+def test_the_wheel_holds_every_module_of_the_package(wheel):
+    """A package folder missing from pyproject.toml's packages leaves its modules out of the wheel (generator.source.roster
+    was): every module of generator/ must be in it."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "generator").rglob("*.py")
+               if "__pycache__" not in path.parts}
+    assert sorted(modules - names) == []
