@@ -13,16 +13,16 @@ import re
 from pathlib import Path
 from collections import Counter
 from functools import cache
-from typing import TypeVar
+from typing import TypeVar, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from generator.schema import glyphs
 
 from generator.schema import markup, rules
 from generator.errors import UserError
 from generator.load import Located, load_file
-from generator.schema.model import PLAYERS_KINDS, Keyword, Model, Sheet, edition_key, prose
+from generator.schema.model import PLAYERS_KINDS, Handout, Keyword, Model, Sheet, edition_key, prose
 
 ModelT = TypeVar("ModelT", bound=Model)
 
@@ -359,10 +359,6 @@ def _shown(value) -> str:
 @cache
 def _field_names() -> list[str]:
     """Every field name (and alias) of the sheet and handout models: what an unknown field may be a slip for."""
-    from pydantic import BaseModel
-
-    from generator.schema.model import Handout
-
     names, todo, seen = set(), [Sheet, Handout], set()
     while todo:
         model = todo.pop()
@@ -376,8 +372,6 @@ def _field_names() -> list[str]:
 
 
 def _classes_in(annotation) -> list[type]:
-    from typing import get_args
-
     found = [annotation] if isinstance(annotation, type) else []
     return found + [kind for arg in get_args(annotation) for kind in _classes_in(arg)]
 
