@@ -99,14 +99,23 @@ def destination(path: Path) -> Path:
     return target
 
 
+def lock_path(cache: Path, name: str) -> Path:
+    """The lock file of `name` in the cache folder `cache` (build/.cache/locks/NAME.lock): out of the outputs'
+    sight. It stays after use: removing a file another run may be waiting to lock would let two runs hold
+    "the" lock at once (one on the removed file, one on a new one)."""
+    return cache / "locks" / f"{name}.lock"
+
+
 class locked:
-    """An exclusive lock on a file (two qrs runs may finish at the same time); a link there is refused."""
+    """An exclusive lock on a file (two qrs runs may finish at the same time); its folder is made if need be, a link
+    there, or a folder on the way that links out of its own folder, is refused."""
 
     def __init__(self, path: Path):
         self.path = path
 
     def __enter__(self):
         files.refuse_folder_link(self.path.parent, "writes")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:  # O_NOFOLLOW: opening would otherwise create the link's target wherever it points
             self.handle = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as error:

@@ -89,7 +89,7 @@ def test_new_writes_no_scaffold_through_a_link(tmp_path, outside):
     assert_untouched(outside)
 
 
-@pytest.mark.parametrize("name", [".qrs-manifest.json", ".qrs-manifest.lock"])
+@pytest.mark.parametrize("name", [".qrs-manifest.json", ".cache/locks/.qrs-manifest.json.lock"])
 def test_the_manifest_and_its_lock_are_not_written_through_a_link(tmp_path, outside, name):
     link = plant(tmp_path / "build" / name, outside)
     with pytest.raises(UserError, match="symbolic link"):
@@ -266,6 +266,8 @@ def test_no_handout_is_read_through_a_linked_handouts_folder(tmp_path, elsewhere
 
 @pytest.mark.parametrize("linked, command", [
     ("build/html", ("build", "every-block", "--format", "html")),
+    ("build/.cache", ("build", "every-block")),  # the heights and the locks
+    ("build/.cache/locks", ("build", "every-block")),
     ("build/preview", ("preview", "every-block")),
     ("build/export", ("export", "every-block")),
 ])

@@ -231,8 +231,7 @@ class Manifest:
         """Record these entries: merged, under a lock, into the manifest as it is on disk now, written atomically."""
         from generator import write
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with write.locked(self.path.with_suffix(".lock")):
+        with write.locked(write.lock_path(self.path.parent / ".cache", self.path.name)):
             current = Manifest.read(self.path)
             current.outputs.update(outputs)
             current.plans.update(plans)

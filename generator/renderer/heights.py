@@ -127,8 +127,7 @@ class Cache:
         if not self.learned:
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with write.locked(self.path.with_name(self.path.name + ".lock")):
+            with write.locked(write.lock_path(self.path.parent, self.path.name)):
                 now = Cache(self.path)
                 entries = {**self.used, **{name: value for name, value in (now.known | self.known).items()
                                            if name not in self.used}}

@@ -383,3 +383,36 @@ def test_the_font_subsetter_is_an_input_of_every_output(project, monkeypatch):
     with_fonttools = manifest.shared_digest(project, digests)
     monkeypatch.setattr(manifest, "font_subsetter", lambda: "harfbuzz")
     assert manifest.shared_digest(project, digests) != with_fonttools
+
+
+def test_a_build_leaves_no_lock_among_the_outputs(tmp_path, own_heights):
+    """build/.qrs-manifest.lock and the heights' <sheet>.<lang>.json.lock stayed beside the outputs after every
+    build (#34). The locks live in build/.cache/locks/, and stay there: removing a lock another run waits on would
+    let two runs in at once."""
+    from tests.conftest import run_qrs
+
+    done = run_qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path), "build", "every-block", "--lang", "fr")
+    assert done.returncode == 0, done.stderr
+    visible = [path.relative_to(tmp_path) for path in tmp_path.rglob("*")
+               if not any(part.startswith(".") for part in path.relative_to(tmp_path).parts)]
+    assert visible and not [path for path in visible if path.suffix == ".lock"], visible
+    locks = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*.lock"))
+    assert locks == [".cache/locks/.qrs-manifest.json.lock", ".cache/locks/every-block.fr.json.lock"], locks
+
+
+def test_two_runs_saving_the_manifest_wait_for_each_other(tmp_path):
+    """A run saving the manifest waits while another holds its lock, then merges into what that one wrote."""
+    path = tmp_path / "build" / manifest.NAME
+    entry = {"inputs": "a", "pdf": "b"}
+    manifest.Manifest(path).save({"first.fr.pdf": entry}, {})
+    script = ("import sys; from pathlib import Path; from generator.output.manifest import Manifest; "
+              "Manifest(Path(sys.argv[1])).save({'third.fr.pdf': {'inputs': 'a', 'pdf': 'b'}}, {})")
+    with write.locked(write.lock_path(path.parent / ".cache", path.name)):  # another run, saving
+        other = subprocess.Popen([sys.executable, "-c", script, str(path)], cwd=ROOT)
+        with pytest.raises(subprocess.TimeoutExpired):
+            other.wait(timeout=1.5)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["outputs"]["second.fr.pdf"] = entry
+        write.atomically(path, json.dumps(data).encode())
+    assert other.wait(timeout=60) == 0
+    assert sorted(manifest.Manifest.read(path).outputs) == ["first.fr.pdf", "second.fr.pdf", "third.fr.pdf"]
