@@ -11,7 +11,8 @@ from generator.errors import UserError
 
 ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not written yet)
 # A file over the limit of its kind is not read to be hashed: it is ABSENT, and the build refuses it by its size.
-LIMITS = {".po": files.MAX_CATALOGUE_BYTES, ".yaml": files.MAX_SOURCE_BYTES}
+LIMITS = {".po": files.MAX_CATALOGUE_BYTES, ".yaml": files.MAX_SOURCE_BYTES,
+          **dict.fromkeys(files.FIGURE_SUFFIXES, files.MAX_FIGURE_BYTES)}
 MAX_OTHER_BYTES = 256 * 1024 * 1024  # a PDF written, a template, a font: a file planted larger is not read whole
 
 

@@ -6,13 +6,20 @@ file's name, before anything is read; so is a file over the limit."""
 from __future__ import annotations
 
 import os
+import re
 import stat
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from generator.errors import UserError
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 MAX_CATALOGUE_BYTES = 3 * MAX_SOURCE_BYTES  # a catalogue holds each string twice, with its context and comments
+MAX_FIGURE_BYTES = 1024 * 1024  # a picture a source names (generator.schema.blocks.figure)
+FIGURE_SUFFIXES = (".svg", ".png")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# The `src:` fields of a source's text, read without the model (the build manifest, earlier editions from git):
+# what may name a figure; a name that is none is harmless there (a file that does not exist).
+_SRC_FIELD = re.compile(r"""(?:^|[\s{,])src:[ \t]*["']?([^"'\s,}#]+)""", re.M)
 
 
 def read_regular(path: Path, limit: int | None = None, what: str = "a source", confined: bool = False) -> bytes:
@@ -89,3 +96,21 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a device"
+
+
+def relative_problem(name: str, suffixes: tuple[str, ...] = FIGURE_SUFFIXES) -> str | None:
+    """Why `name` is not a plain path inside a folder (a/b.svg) to a file with one of `suffixes`, or None."""
+    if _SCHEME.match(name) or name.startswith("//"):
+        return "a URL or a drive: expected a path inside the sources folder, such as figures/blast.svg (nothing is fetched)"
+    if name.startswith("/") or "\\" in name:
+        return "an absolute path or a backslash: expected a path inside the sources folder, with /, such as figures/blast.svg"
+    if ".." in PurePosixPath(name).parts:
+        return "'..' leads out of the folder: expected a path inside the sources folder, such as figures/blast.svg"
+    if PurePosixPath(name).suffix.lower() not in suffixes:
+        return f"expected a {' or '.join(suffixes)} file"
+    return None
+
+
+def named_figures(source_text: str) -> list[str]:
+    """The plain relative paths (relative_problem) that the `src:` fields of a source's text name."""
+    return sorted({name for name in _SRC_FIELD.findall(source_text) if relative_problem(name) is None})

@@ -102,8 +102,12 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     then measure the layout on the laid-out pages. `problem` places a finding in the source the author edits;
     the layout's report goes to `layouts`, with the count of strings printed in the canonical language under
     UNTRANSLATED."""
-    from generator.renderer import render  # render imports WeasyPrint: only when something is rendered
+    from generator.renderer import figures, render  # render imports WeasyPrint: only when something is rendered
 
+    frame = render.page_frame(sheet, options)  # a true-size figure the column cannot hold: before any layout
+    refused = [problem(loc, message) for loc, message in figures.findings(sheet, frame, project.sources)]
+    if refused:
+        raise UserError(refused)
     laid = render.layout(project, sheet, options, untranslated, marks)
     problems = [problem(loc, message) for loc, message in render.layout_findings(sheet, laid, options)]
     if problems:

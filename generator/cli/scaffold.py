@@ -25,6 +25,7 @@ from generator.schema.model import Block
 from generator.project import Project
 
 TEMPLATE = "scaffold/sheet.{lang}.yaml.j2"
+FIGURE = "scaffold/blast.svg.j2"  # the figure example's picture: a blast template 3 inches across, true size
 TEMPLATE_LANGUAGES = ("fr", "en")  # the others get the English examples
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")  # as model.Id
 LANGUAGE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?\Z")  # as model.LanguageCode
@@ -44,12 +45,22 @@ def _yaml_string(text: str) -> str:
     return json.dumps(_MARKUP.sub(r"\\\1", text), ensure_ascii=False)
 
 
-def text(project: Project, sheet_id: str, game: str, lang: str, title: str | None = None,
-         today: datetime.date | None = None, schema: str = "../schema/sheet.schema.json") -> str:
-    """The new source's text; `schema` is the path its first line gives to the JSON Schema."""
+def _environment(project: Project) -> jinja2.Environment:
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(project.templates), autoescape=False,
                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     environment.filters["yaml"] = _yaml_string
+    return environment
+
+
+def figure_path(sheet_id: str) -> Path:
+    """Where the figure example's picture goes, relative to the sources folder (as the scaffold's `src` says)."""
+    return Path("figures") / f"{sheet_id}-blast.svg"
+
+
+def text(project: Project, sheet_id: str, game: str, lang: str, title: str | None = None,
+         today: datetime.date | None = None, schema: str = "../schema/sheet.schema.json") -> str:
+    """The new source's text; `schema` is the path its first line gives to the JSON Schema."""
+    environment = _environment(project)
     primary = lang.split("-")[0]
     written_in = primary if primary in TEMPLATE_LANGUAGES else "en"
     return environment.get_template(TEMPLATE.format(lang=written_in)).render(
@@ -86,11 +97,17 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
         raise UserError.at(project.sources, 1, 1, "--game needs the game's name")
     if target.exists():
         raise UserError.at(target, 1, 1, "this sheet already exists: qrs new never overwrites a source (choose another id or remove the file)")
+    picture = project.sources / figure_path(sheet_id)
+    drawing = _environment(project).get_template(FIGURE).render()
+    if picture.exists() and picture.read_bytes() != drawing.encode("utf-8"):
+        raise UserError.at(picture, 1, 1, "this file already exists: qrs new never overwrites one (the new sheet's "
+                                          "figure example draws it; choose another id or move the file)")
     schema, schemas_written = schema_reference(project)
     content = text(project, sheet_id, game, lang, title, schema=schema)
     with tempfile.TemporaryDirectory() as folder:  # check it under its own name before it appears in sources/
         trial = Path(folder) / target.name
         write.text(trial, content)
+        write.text(Path(folder) / figure_path(sheet_id), drawing)
         try:
             pipeline.check(trial)
         except UserError as error:
@@ -100,7 +117,10 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
         write.text(target, content, overwrite=False)  # never overwrite, even in a race
     except FileExistsError:
         raise UserError.at(target, 1, 1, "this sheet already exists: qrs new never overwrites a source") from None
-    return [target, *schemas_written]
+    drawn = [] if picture.exists() else [picture]  # the same drawing, left by an earlier `qrs new` of this id
+    for path in drawn:
+        write.text(path, drawing, overwrite=False)
+    return [target, *drawn, *schemas_written]
 
 
 def template_words_missing(project: Project, lang: str) -> bool:

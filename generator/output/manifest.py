@@ -79,9 +79,20 @@ class Output:
         """The source files it is made from (besides the templates, fonts and generator every output shares)."""
         words = project.ui_catalogues(self.lang)[0]  # the templates' words beside the sources (the others are shared)
         if self.kind == "sheet":
-            return [self.source, project.sources / "i18n" / f"{self.name}.{self.lang}.po", words]
+            return [self.source, project.sources / "i18n" / f"{self.name}.{self.lang}.po", words,
+                    *_figures(project, self.source)]
         sheet = [project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po"]
-        return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po", *(sheet if self.sheet else []), words]
+        return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po", *(sheet if self.sheet else []), words,
+                *(_figures(project, sheet[0]) if self.sheet else [])]
+
+
+def _figures(project: Project, source: Path) -> list[Path]:
+    """The pictures a sheet's figures name (read from its text, as `src:` fields: no model is loaded to plan)."""
+    try:
+        text = files.read_regular(source, files.MAX_SOURCE_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError, UserError):  # the build says what is wrong with the source
+        return []
+    return [project.sources / name for name in files.named_figures(text)]
 
 
 def _package_folder(name: str) -> Path | None:

@@ -45,7 +45,7 @@ collect_less_often()
 
 from generator import __version__
 
-from generator.renderer import fit, heights, measure
+from generator.renderer import figures, fit, heights, measure
 from generator.renderer.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
 from generator.schema import typography
 
@@ -67,6 +67,8 @@ class ProjectFetcher(URLFetcher):
 
     def __init__(self, templates: Path):
         super().__init__(fail_on_errors=True)
+        if parts.scheme == "data":  # a figure's picture, embedded (generator.renderer.figures)
+            return figures.served(url)
         self.roots = {templates.resolve(): templates.resolve(), templates.resolve() / "fonts": FONTS}
         self.fetched: list[str] = []
 
@@ -211,6 +213,7 @@ class Item:
             return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
                 Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
                 for column in columns))
+        figure=partial(figures.data_uri, project.sources),  # a figure's picture, as a data: URI
         return Markup("")
 
 

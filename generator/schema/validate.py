@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from generator.schema import glyphs
 
 from generator.schema import markup, rules
+from generator.schema.blocks import figure
 from generator.errors import UserError
 from generator.load import Located, load_file
 from generator.schema.model import PLAYERS_KINDS, Handout, Keyword, Model, Sheet, edition_key, prose
@@ -44,6 +45,7 @@ def load(path: Path) -> tuple[Located, Sheet]:
 def validate(located: Located) -> Sheet:
     sheet = parse(located, Sheet)
     problems = [located.problem(loc, message) for loc, message in findings(sheet)]
+    problems += [located.problem(loc, message) for loc, message in figure.file_findings(sheet, located.path.parent)]
     if sheet.sheet != located.path.stem:
         problems.append(located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'"))
     if sheet.sheet == RESERVED_SHEET_ID:

@@ -14,7 +14,7 @@ from dataclasses import replace
 import subprocess
 from pathlib import Path
 
-from generator import write
+from generator import files, write
 from generator.files import MAX_CATALOGUE_BYTES, MAX_SOURCE_BYTES
 from generator.errors import UserError
 from generator.load import Located
@@ -90,7 +90,22 @@ def materialise(sources: Path, sheet_id: str, revision: str, folder: Path) -> Pa
             write.text(folder / "i18n" / Path(name).name,
                        _blob(root, f"{revision}:{name}", sources / "i18n" / Path(name).name, MAX_CATALOGUE_BYTES,
                              "a catalogue"))
+    _materialise_figures(root, Path(inside).parent, revision, target, folder)
     return target
+
+
+def _materialise_figures(root: Path, sources: Path, revision: str, target: Path, folder: Path) -> None:
+    """The pictures the sheet's figures named, as they were at the revision (those it had), beside it in `folder`."""
+    for name in files.named_figures(target.read_text(encoding="utf-8")):
+        spec = f"{revision}:{(sources / name).as_posix()}"
+        try:
+            if int(_git(root, "cat-file", "-s", spec)) > files.MAX_FIGURE_BYTES:
+                continue  # refused by its size when the sheet is checked: it is missing there
+        except (UserError, ValueError):
+            continue  # not in the revision: the sheet's check says so
+        done = subprocess.run(["git", "-C", str(root), "cat-file", "blob", spec], capture_output=True, check=False)
+        if done.returncode == 0:
+            write.atomically(folder / name, done.stdout)
 
 
 def revision_of_edition(path: Path, edition: str, required: bool = True) -> str | None:

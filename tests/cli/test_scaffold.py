@@ -48,7 +48,8 @@ def test_the_schema_a_new_source_names_exists_where_it_says(tmp_path):
     assert (written[0].parent / reference).resolve() == (tmp_path / "schema" / "sheet.schema.json")
     assert (tmp_path / "schema" / "sheet.schema.json") in written and (tmp_path / "schema" / "sheet.schema.json").is_file()
     again = scaffold.create(Project.at(tmp_path / "sources"), "again", "Again", "en")
-    assert again == [tmp_path / "sources" / "again.yaml"]  # the schema is up to date: not written again
+    assert again == [tmp_path / "sources" / "again.yaml",  # the schema is up to date: not written again
+                     tmp_path / "sources" / "figures" / "again-blast.svg"]
 
 
 def test_new_then_check_and_build(tmp_path):
@@ -80,6 +81,22 @@ def test_new_refuses_an_invalid_id(tmp_path, sheet_id):
     assert result.returncode == 2 and "not a valid sheet id" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "sources").exists() or not list((tmp_path / "sources").glob("*.yaml"))
+
+def test_new_draws_the_figure_example_beside_the_source_and_never_overwrites_a_picture(tmp_path):
+    assert qrs(tmp_path, "new", "skirmish", "--game", "Skirmish", "--lang", "en").returncode == 0
+    picture = tmp_path / "sources" / "figures" / "skirmish-blast.svg"
+    sheet = pipeline.check(tmp_path / "sources" / "skirmish.yaml")
+    [figure] = [block for block in sheet.blocks() if block.type == "figure"]
+    assert (figure.src, figure.width, figure.scale) == ("figures/skirmish-blast.svg", "3in", "true-size")
+    assert 'width="76.2mm"' in picture.read_text(encoding="utf-8")  # 3 inches
+    (tmp_path / "sources" / "skirmish.yaml").unlink()  # the same drawing again: kept, the source written
+    assert qrs(tmp_path, "new", "skirmish", "--game", "Skirmish", "--lang", "fr").returncode == 0
+    (tmp_path / "sources" / "skirmish.yaml").unlink()
+    picture.write_text("<svg/>", encoding="utf-8")  # the author's own drawing under that name
+    refused = qrs(tmp_path, "new", "skirmish", "--game", "Skirmish", "--lang", "en")
+    assert refused.returncode == 2 and "skirmish-blast.svg:1:1: this file already exists" in refused.stderr
+    assert picture.read_text(encoding="utf-8") == "<svg/>" and not (tmp_path / "sources" / "skirmish.yaml").exists()
+
 
 
 def test_new_refuses_an_unknown_language(tmp_path):

@@ -27,7 +27,9 @@ BLOCK_TYPES = block_types()
 @pytest.fixture(scope="module")
 def fixture_html():
     project = pipeline.Project.at(FIXTURES)
-    return render.html(project, pipeline.check(FIXTURES / "every-block.yaml"), pipeline.BuildOptions())
+    figures = pipeline.Project.at(FIXTURES / "figure")  # figures, with their pictures' folder
+    return render.html(project, pipeline.check(FIXTURES / "every-block.yaml"), pipeline.BuildOptions()) + \
+        render.html(figures, pipeline.check(figures.sources / "gauges.yaml"), pipeline.BuildOptions())
 
 
 @pytest.mark.parametrize("block_type", BLOCK_TYPES)

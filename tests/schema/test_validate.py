@@ -35,4 +35,5 @@ def test_bad_input_names_each_problem_where_it_is(path):
 
 def test_the_reference_fixture_is_valid():
     sheet = pipeline.check(FIXTURES / "every-block.yaml")
-    assert {block.type for block in sheet.blocks()} == set(block_types())
+    figures = pipeline.check(FIXTURES / "figure" / "gauges.yaml")  # figures, with their pictures' folder
+    assert {block.type for block in [*sheet.blocks(), *figures.blocks()]} == set(block_types())
