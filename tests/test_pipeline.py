@@ -67,9 +67,9 @@ def printed(block, sheet) -> list[str]:
     elif block.type == "roster":
         texts += block.characteristics
         texts += [part for unit in block.units for part in (unit.name, *unit.profile, unit.save, unit.equipment, unit.rules)]
-    else:
     elif block.type == "figure":
         texts.append(block.caption)  # its alternative text is the picture's, not the page's text
+    else:
         raise AssertionError(f"printed() does not know the block type {block.type}")
     texts += [part for note in block.notes for part in (note.id, note.text)]
     texts.append(block.after)

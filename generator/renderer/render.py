@@ -67,14 +67,14 @@ class ProjectFetcher(URLFetcher):
 
     def __init__(self, templates: Path):
         super().__init__(fail_on_errors=True)
-        if parts.scheme == "data":  # a figure's picture, embedded (generator.renderer.figures)
-            return figures.served(url)
         self.roots = {templates.resolve(): templates.resolve(), templates.resolve() / "fonts": FONTS}
         self.fetched: list[str] = []
 
     def fetch(self, url, headers=None):
         self.fetched.append(url)
         parts = urlsplit(url)
+        if parts.scheme == "data":  # a figure's picture, embedded (generator.renderer.figures)
+            return figures.served(url)
         if parts.scheme != "file":
             raise PermissionError(f"refused to fetch {url}: only the project's templates and fonts are served")
         wanted = Path(unquote(parts.path)).resolve()
@@ -213,7 +213,6 @@ class Item:
             return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
                 Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
                 for column in columns))
-        figure=partial(figures.data_uri, project.sources),  # a figure's picture, as a data: URI
         return Markup("")
 
 
@@ -275,6 +274,7 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         page_number=None,  # a page laid out alone (_pages): its number and the count are printed as text
         plan_pages=None,
         chunks=None,
+        figure=partial(figures.data_uri, project.sources),  # a figure's picture, as a data: URI
         web=False,  # the web edition (generator.renderer.web): tables in a box that scrolls sideways
     )
 

@@ -66,22 +66,6 @@ def test_new_then_check_and_build(tmp_path):
     assert (tmp_path / "build" / "my-game.fr.pdf").stat().st_size > 1000
 
 
-def test_new_refuses_to_overwrite(tmp_path):
-    assert qrs(tmp_path, "new", "taken", "--game", "G", "--lang", "en").returncode == 0
-    source = tmp_path / "sources" / "taken.yaml"
-    source.write_text("# mine\n", encoding="utf-8")
-    again = qrs(tmp_path, "new", "taken", "--game", "G", "--lang", "en")
-    assert again.returncode == 2 and "already exists" in again.stderr
-    assert source.read_text(encoding="utf-8") == "# mine\n"
-
-
-@pytest.mark.parametrize("sheet_id", ["Bad", "bad_id", "bad.id", "../escape", ""])
-def test_new_refuses_an_invalid_id(tmp_path, sheet_id):
-    result = qrs(tmp_path, "new", sheet_id, "--game", "G", "--lang", "fr")
-    assert result.returncode == 2 and "not a valid sheet id" in result.stderr
-    assert "Traceback" not in result.stderr
-    assert not (tmp_path / "sources").exists() or not list((tmp_path / "sources").glob("*.yaml"))
-
 def test_new_draws_the_figure_example_beside_the_source_and_never_overwrites_a_picture(tmp_path):
     assert qrs(tmp_path, "new", "skirmish", "--game", "Skirmish", "--lang", "en").returncode == 0
     picture = tmp_path / "sources" / "figures" / "skirmish-blast.svg"
@@ -97,6 +81,22 @@ def test_new_draws_the_figure_example_beside_the_source_and_never_overwrites_a_p
     assert refused.returncode == 2 and "skirmish-blast.svg:1:1: this file already exists" in refused.stderr
     assert picture.read_text(encoding="utf-8") == "<svg/>" and not (tmp_path / "sources" / "skirmish.yaml").exists()
 
+
+def test_new_refuses_to_overwrite(tmp_path):
+    assert qrs(tmp_path, "new", "taken", "--game", "G", "--lang", "en").returncode == 0
+    source = tmp_path / "sources" / "taken.yaml"
+    source.write_text("# mine\n", encoding="utf-8")
+    again = qrs(tmp_path, "new", "taken", "--game", "G", "--lang", "en")
+    assert again.returncode == 2 and "already exists" in again.stderr
+    assert source.read_text(encoding="utf-8") == "# mine\n"
+
+
+@pytest.mark.parametrize("sheet_id", ["Bad", "bad_id", "bad.id", "../escape", ""])
+def test_new_refuses_an_invalid_id(tmp_path, sheet_id):
+    result = qrs(tmp_path, "new", sheet_id, "--game", "G", "--lang", "fr")
+    assert result.returncode == 2 and "not a valid sheet id" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "sources").exists() or not list((tmp_path / "sources").glob("*.yaml"))
 
 
 def test_new_refuses_an_unknown_language(tmp_path):
