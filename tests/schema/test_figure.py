@@ -138,3 +138,27 @@ def test_alt_and_caption_are_offered_for_translation(tmp_path):
                  "Huit barres noires."):
         assert f'msgid "{text}"' in catalogue
     assert "figures/gauge.svg" not in catalogue.split("#:")[0] and 'msgid "figures/gauge.svg"' not in catalogue
+
+
+def test_an_earlier_edition_is_read_with_its_pictures_and_diffs_name_what_changed(tmp_path):
+    """A sheet at a git revision is checked with its pictures as they were then (history.materialise writes them
+    beside it); a diff names a figure's new width, file, caption or alternative text."""
+    import subprocess
+
+    from generator.source import history
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                              check=True, capture_output=True, text=True).stdout
+
+    source = sheet_naming(tmp_path, "figures/gauge.svg")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "1.0")
+    (source.parent / "figures" / "gauge.svg").unlink()  # the picture of then is gone from the working tree
+    source.write_text(source.read_text(encoding="utf-8").replace("width: 30mm", "width: 40mm")
+                      .replace("src: figures/gauge.svg", "src: figures/bars.png"), encoding="utf-8")
+    earlier = history.sheet_at_revision(source, "HEAD")
+    assert next(block for block in earlier.blocks() if block.id == "gauge").src == "figures/gauge.svg"
+    changes = [str(change) for change in pipeline.compare(earlier, source)]
+    assert changes == ["changed  Réglette, src: figures/gauge.svg → figures/bars.png", "changed  Gabarits, width: 30mm → 40mm"]
