@@ -91,6 +91,9 @@ def assert_text_complete(text: str, sheet):
             found = page_text.find(wanted, position)
             assert found >= 0, f"{sheet.sheet}/{block.id}: {wanted!r} is missing or out of order"
             position = found + len(wanted)
+    if sheet.credits:  # printed once, in the header
+        credits = squeeze(inline.plain(sheet.credits))
+        assert page_text.count(credits) == 1, f"{sheet.sheet}: the credits {credits!r} are not printed once"
 
 
 def editions():

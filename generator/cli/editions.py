@@ -44,9 +44,12 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
 def changelog_command(project: Project, sheet: str, lang: str | None, form: str) -> None:
     """Every correction of every edition, by kind (the printed box lists only those that change play)."""
     from generator.cli import changelog
+    from generator.schema.validate import load
     from generator.source import words
 
-    source = translations.translated(project, project.sheet_paths((sheet,))[0], lang)
+    path = project.sheet_paths((sheet,))[0]
+    history.require_edition(*load(path), "qrs changelog")
+    source = translations.translated(project, path, lang)
     titles = {kind: words.ui_words(project, source.lang, False)[f"kind_{kind}"] for kind in changelog.KINDS}
     if reporter().json:  # one event, as every command's --json output
         reporter().record("changelog", "", json.loads(changelog.render(source, "json", titles)))

@@ -6,7 +6,6 @@ package's files. Anything else a template or stylesheet names stops the render.
 
 from __future__ import annotations
 
-import datetime
 import gc
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -18,7 +17,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import jinja2
-from babel.dates import format_date
 from markupsafe import Markup
 
 from generator.renderer import libraries, subsets
@@ -59,6 +57,7 @@ from generator.renderer import layout as layout_module
 from generator.schema.model import Block, Group, Section, Sheet
 from generator.project import Project
 from generator.source.words import ui_words
+from generator.renderer import imprint
 from generator.schema.validate import keyword_index
 
 
@@ -254,18 +253,19 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
     paper = options.paper or sheet.paper.size
     frame = page_frame(sheet, options)
     imposed = getattr(options, "impose", None)
+    words = ui_words(project, lang, options.allow_fallback)
     return dict(
         sheet=sheet,
         lang=lang,
         t=Inline(sheet, lang, gloss=options.gloss),
-        words=ui_words(project, lang, options.allow_fallback),
+        words=words,
         untranslated=untranslated,
         marks=marks or Marks(),
         frame=frame,
         crop_marks=getattr(options, "crop_marks", False),
         ink_saver=getattr(options, "ink_saver", False),
         page_size=f"{frame.page_width}mm {frame.page_height}mm" if imposed else f"{paper} {sheet.paper.orientation}",
-        long_date=format_date(datetime.date.fromisoformat(sheet.date), format="long", locale=lang.replace("-", "_")),
+        imprint=imprint.footer(sheet, lang, words),
         generator=f"qrs {__version__}",
         type_sizes={name: round(points * _base(sheet) * scale, 3) for name, points in TYPE_SIZES.items()},
         scale=scale,
@@ -592,8 +592,5 @@ def _stylesheet(templates: Path, text: bytes) -> tuple[weasyprint.CSS, FontConfi
 def pdf(sheet: Sheet, document: weasyprint.Document, variant: str | None = None) -> bytes:
     """Identical input gives identical bytes: fixed identifier, dates from the edition. `variant` is a standard
     WeasyPrint writes the PDF to (pdf/ua-1: accessible, pdf/a-3b: archival): its declaration and what it requires."""
-    identifier = hashlib.sha256(f"{sheet.sheet}/{sheet.lang}/{sheet.edition}".encode()).hexdigest()[:32]
-    # fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH says otherwise.
-    edition_day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
-    os.environ["SOURCE_DATE_EPOCH"] = str(int(edition_day.timestamp()))
-    return document.write_pdf(pdf_identifier=identifier.encode(), pdf_tags=True, pdf_variant=variant)
+    os.environ["SOURCE_DATE_EPOCH"] = imprint.source_date_epoch(sheet)
+    return document.write_pdf(pdf_identifier=imprint.identifier(sheet), pdf_tags=True, pdf_variant=variant)

@@ -34,7 +34,6 @@ FIELDS = {
     "Sheet.sheet": "The sheet's id; the source's file name without .yaml.",
     "Sheet.game": "The game's name, printed at the top of the sheet.",
     "Sheet.title": "The sheet's title, printed beside the game's name.",
-    "Sheet.credits": "Where the rules come from and who made the sheet, printed in the footer.",
     "Sheet.keywords": "The game's special rules and terms, referenced in any text as {id} or {Term}.",
     "Sheet.sections": "The sheet's sections, in reading order.",
     "Handout.handout": "The handout's id; the file name without .yaml.",

@@ -227,7 +227,7 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
         sections.append(Section(id="handout-results", title=words["results"], blocks=named))
     return Sheet(
         sheet=handout.handout, game=sheet.game, title=handout.army, subtitle=handout.subtitle or sheet.title,
-        lang=sheet.lang, edition=sheet.edition, date=sheet.date, credits=sheet.credits,
+        lang=sheet.lang, edition=sheet.edition, date=sheet.date or handout.date, credits=sheet.credits,
         accent=handout.accent or sheet.accent, paper=handout.paper, keywords=keywords_of(handout, sheet),
         characteristics=sheet.characteristics, column_sets=sheet.column_sets, sections=sections,
     )

@@ -103,7 +103,7 @@ def compose_alone(handout: Handout, words: dict[str, str]) -> Sheet:
         sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
     return Sheet(
         sheet=handout.handout, game=handout.game or handout.army, title=handout.army,
-        subtitle=handout.subtitle, lang=handout.lang, edition="1", date=handout.date,
+        subtitle=handout.subtitle, lang=handout.lang, date=handout.date,
         accent=handout.accent or "#7a1f1f", paper=handout.paper, keywords=handout.keywords,
         characteristics=handout.characteristics, sections=sections,
     )

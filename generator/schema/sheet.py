@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, model_validator
 
-from generator.schema.base import (MAX_ROWS, Accent, Aliases, CharacteristicId, Date, EditionNumber, Id, LanguageCode,
-                                   Model, OptionalText, RowRef, Text, edition_key)
+from generator.schema.base import (EARLIEST_DATE, MAX_ROWS, Accent, Aliases, CharacteristicId, Date, EditionNumber, Id,
+                                   LanguageCode, Model, OptionalText, RowRef, Text, edition_key)
 from generator.schema.blocks import Block
 from generator.schema.blocks.table import Columns
 
@@ -31,6 +32,13 @@ class Document(Model):
     def language_of(self, text: str) -> str:
         """The language a text of this document is written in."""
         return self._fallback_lang if text in self._fallback_texts and self._fallback_lang else self.lang
+
+    @property
+    def timestamp(self) -> datetime.datetime:
+        """When its outputs are dated (the PDF, its fonts, a new catalogue): its date at midnight UTC; without a
+        date, the earliest day a date may be, so that the same source always gives the same bytes."""
+        day = datetime.date.fromisoformat(self.date) if getattr(self, "date", None) else EARLIEST_DATE
+        return datetime.datetime.combine(day, datetime.time(), datetime.timezone.utc)
 
 
 
@@ -134,9 +142,14 @@ class Sheet(Document):
     title: Text
     subtitle: OptionalText | None = None
     lang: LanguageCode
-    edition: EditionNumber
-    date: Date
-    credits: OptionalText | None = None
+    edition: EditionNumber | None = Field(
+        None, description="The edition's number, printed in the footer; optional (a sheet that has none leaves it "
+                          "out), but a changelog and the editions commands need it.")
+    date: Date | None = Field(None, description="The edition's date, printed in the footer and dating the PDF; "
+                                                "optional, but a changelog needs it.")
+    credits: OptionalText | None = Field(None, description="Who made the sheet and what it is drawn from: printed "
+                                                           "once, small, at the right of the header (on the first "
+                                                           "page; in the web edition, at the top).")
     accent: Accent = "#7a1f1f"
     paper: Paper = Field(default_factory=Paper)
     keywords: list[Keyword] = Field(default_factory=list)

@@ -233,6 +233,12 @@ def _changelog(sheet: Sheet):
     """The changelog goes newest first, and its first entry is the sheet's own edition and date."""
     if not sheet.changelog:
         return
+    missing = [field for field in ("edition", "date") if getattr(sheet, field) is None]
+    if missing:
+        yield ("changelog",), (f"a changelog lists editions, and the sheet has no {' and no '.join(missing)}: give "
+                               f"the sheet its {' and '.join(missing)} (those of the changelog's first entry), or "
+                               "leave the changelog out")
+        return
     current = sheet.changelog[0]
     if (current.edition, current.date) != (sheet.edition, sheet.date):
         yield ("changelog", 0, "edition"), (f"the changelog starts with edition {current.edition} of {current.date}; "

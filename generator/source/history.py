@@ -131,7 +131,15 @@ def revision_of_edition(path: Path, edition: str, required: bool = True) -> str 
     return None
 
 
+def require_edition(located: Located, sheet: Sheet, command: str) -> None:
+    """Commands on a sheet's editions need one: a sheet may leave its edition out, and these then say so."""
+    if sheet.edition is None:
+        raise UserError([located.problem((), f"{command} works on the sheet's editions, and it has none: give it an "
+                                             "edition, a date and a changelog (docs/editions.md)")])
+
+
 def previous_edition(located: Located, sheet: Sheet) -> str:
+    require_edition(located, sheet, "--errata-only")
     if len(sheet.changelog) < 2:
         raise UserError([located.problem(("changelog",), "no earlier edition in the changelog to compare with: "
                                                           "give one with --changes-since")])
@@ -141,6 +149,7 @@ def previous_edition(located: Located, sheet: Sheet) -> str:
 def check_edition(located: Located, sheet: Sheet, since: str) -> None:
     """`since` must be an edition of the changelog: an earlier one, or this one (nothing has changed since: the
     sheet prints without marks, as the README's commands pasted before any edit show)."""
+    require_edition(located, sheet, "--changes-since")
     known = [edition.edition for edition in sheet.changelog]
     if since not in known:
         raise UserError([located.problem(("changelog",), f"edition {since} is not an edition of the changelog "

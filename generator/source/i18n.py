@@ -9,7 +9,6 @@ absent or empty. Language-neutral strings ("4+", "2D6", "-1") are not offered fo
 
 from __future__ import annotations
 
-import datetime
 import io
 import re
 from dataclasses import dataclass, field
@@ -473,9 +472,9 @@ _FORMAT_FLAGS = {"python-format", "python-brace-format"}
 
 
 def _empty_catalogue(sheet: Sheet | Handout, lang: str) -> Catalog:
-    day = datetime.datetime.fromisoformat(sheet.date).replace(tzinfo=datetime.timezone.utc)
+    day = sheet.timestamp
     kind, ident = ("handout", sheet.handout) if isinstance(sheet, Handout) else ("sheet", sheet.sheet)
-    return Catalog(locale=lang, project=f"qrs {ident}", version=getattr(sheet, "edition", sheet.date),
+    return Catalog(locale=lang, project=f"qrs {ident}", version=getattr(sheet, "edition", None) or sheet.date or "-",
                    creation_date=day, revision_date=day, fuzzy=False, msgid_bugs_address="",
                    header_comment=f"# Translation of the qrs {kind} '{ident}' from '{sheet.lang}' to '{lang}'.\n"
                                   "# Context: the string's place in the source. Refresh with: qrs i18n update")

@@ -392,7 +392,7 @@ def test_the_changes_box_prints_at_most_8_lines(laid_out, kind, name, lang, pape
              for box in found]
     lines = [_text(line) for box in boxes for line in box.descendants()
              if type(line).__name__ == "LineBox" and "::" not in line.element_tag]
-    # its heading, the changes of play, the count of the rest, the credits: 8 lines at 100 %, more as grown type wraps
+    # its heading, the changes of play, the count of the rest: 8 lines at 100 %, more as grown type wraps
     assert len(lines) <= round(8 * max(1.0, laid.scale) ** 2), lines
 
 
