@@ -1,0 +1,240 @@
+"""Every command in README.md and docs/*.md runs as written on a fresh clone (#34).
+
+The commands are the lines of the pages' fenced `sh` blocks (all but comments) and the `$ ` lines of their `console`
+blocks (the other lines are what the command prints). Each page's commands run in order, as a reader pastes them,
+each through `bash -c` from the root of a copy of the repository: its committed files (`git ls-files`, as they are in
+the working tree) made a git repository of their own, as a clone is, after `make` has built everything in it.
+`make` runs as written with VENV naming the virtualenv running this test (never a new install); `.venv/bin/qrs`,
+`qrs` and `python` are that virtualenv's, running this checkout's generator. What keeps it fast: the built
+outputs are kept between sessions in pytest's cache folder (`.pytest_cache/d/qrs-docs-build`: `make` rebuilds only
+what changed since, as on any clone with a build), the session's heights cache is shared (QRS_CACHE_DIR), and the
+pages run side by side, one test each.
+
+A command exits 0, or with the code its comment states as `(exit N)` (a page showing a refusal on purpose).
+In a synopsis, `[SHEET...]` and `...` stand for what may be left out: the command runs without them. The files a
+page takes from its reader (their Word sheet, their army's roster) are given stand-ins (STAND_INS). A command that
+cannot run here is in NOT_RUN, with why and what is checked instead; a new one, neither runnable nor listed, fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, ROOT, kept_folder
+
+# docs/ci/publish.yml is a CI workflow, not a page a reader pastes from: test_docs.py checks its build command
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```", re.S | re.M)
+SHELL_BLOCKS = {"sh", "bash", "shell"}
+PLACEHOLDER = re.compile(r"^(\[[A-Z]+\.\.\.\]|\.\.\.|…)$")  # `qrs check [SHEET...]`, `python -m generator ...`
+EXIT = re.compile(r"\(exit (\d+)\)")
+TIMEOUT = 600  # seconds, a command
+
+VENV = Path(sys.prefix)
+PDFTOCAIRO = shutil.which("pdftocairo")
+
+# pattern of the command as written → (why it cannot run in a test, what runs instead: {command} is the command,
+# the exit code expected of it)
+NOT_RUN = {
+    r"^make test$": ("runs the whole suite, this test included", "make -n test", 0),
+    r"^(\.venv/bin/)?qrs watch\b": ("serves a live preview until Ctrl-C", "{command} --help", 0),
+    r"^(\.venv/bin/)?qrs export .*--format svg": (
+        "needs pdftocairo (poppler-utils), a system package (root and network to install): run where it is "
+        "installed, else it must exit 69 saying how to install it", "{command}", 0 if PDFTOCAIRO else 69),
+}
+
+# a file a page's commands take from its reader → its stand-in (a path under tests/fixtures, or a sheet there
+# written out as a Word file)
+STAND_INS = {
+    "sheet.docx": "sheets/tiny-card.yaml",
+    "my-sheet.docx": "sheets/tiny-card.yaml",
+    "army.rosz": "rosters/ork-boyz.rosz",
+    "karak-hirn.ros": "rosters/bsdata/whfb8-dwarfs.ros",
+    "strike-force.rosz": "rosters/bsdata/wh40k-10e-newrecruit.rosz",
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    line: str  # as written, without its prompt and comment
+    expected: int  # its exit code
+    instead: str | None = None  # what runs in its place (NOT_RUN)
+
+
+def split_comment(line: str) -> tuple[str, str]:
+    """(the command, its comment): a `#` starting a word outside quotes starts the comment, as in bash."""
+    quote = None
+    for at, char in enumerate(line):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (at == 0 or line[at - 1].isspace()):
+            return line[:at].strip(), line[at + 1:].strip()
+    return line.strip(), ""
+
+
+def commands_of(text: str) -> list[Command]:
+    found = []
+    for language, block in FENCE.findall(text):
+        language = language.strip()
+        if language not in SHELL_BLOCKS | {"console"}:
+            continue
+        for line in block.splitlines():
+            if language == "console":
+                if not line.startswith("$ "):
+                    continue  # what the command printed
+                line = line[2:]
+            command, comment = split_comment(line)
+            if not command:
+                continue
+            command = " ".join(word for word in command.split(" ") if not PLACEHOLDER.match(word))
+            stated = EXIT.search(comment)
+            found.append(Command(command, int(stated.group(1)) if stated else 0))
+    return [not_run(command) for command in found]
+
+
+def not_run(command: Command) -> Command:
+    for pattern, (_, instead, expected) in NOT_RUN.items():
+        if re.search(pattern, command.line):
+            return Command(command.line, expected, instead.format(command=command.line))
+    return command
+
+
+COMMANDS = {page.relative_to(ROOT).as_posix(): commands_of(page.read_text(encoding="utf-8")) for page in PAGES}
+RUN = sorted(page for page, commands in COMMANDS.items() if commands)
+
+
+def test_the_pages_hold_commands_and_every_exception_is_still_needed():
+    """NOT_RUN and STAND_INS name only what a page still has, so neither list outlives its reason."""
+    assert {"README.md", "docs/commands.md", "docs/editions.md", "docs/handouts.md"} <= set(RUN), RUN
+    lines = [command.line for commands in COMMANDS.values() for command in commands]
+    assert all(any(re.search(pattern, line) for line in lines) for pattern in NOT_RUN), NOT_RUN
+    unused = [name for name in STAND_INS if not any(name in shlex.split(line) for line in lines)]
+    assert not unused, f"stand-ins no page takes: {unused}"
+
+
+def _environment() -> dict[str, str]:
+    """As a reader's shell after `source .venv/bin/activate`, running this checkout's generator."""
+    environment = dict(os.environ, VENV=str(VENV), PYTHONPATH=str(ROOT), NO_COLOR="1",
+                       PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+                       GIT_AUTHOR_NAME="qrs tests", GIT_AUTHOR_EMAIL="tests@qrs.invalid",
+                       GIT_COMMITTER_NAME="qrs tests", GIT_COMMITTER_EMAIL="tests@qrs.invalid")
+    environment.pop("MAKEFLAGS", None)
+    environment.pop("MAKELEVEL", None)  # run from `make test`, make must not think it is a sub-make
+    return environment
+
+
+def _bash(line: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", line], cwd=cwd, env=_environment(), capture_output=True, text=True,
+                          timeout=TIMEOUT)
+
+
+def _stand_ins(folder: Path) -> None:
+    from generator import pipeline
+    from tests.source.importer.sheets import docx
+
+    for name, fixture in STAND_INS.items():
+        if name.endswith(".docx"):
+            (folder / name).write_bytes(docx(pipeline.check(FIXTURES / fixture)))
+        else:
+            shutil.copyfile(FIXTURES / fixture, folder / name)
+
+
+def _clone(folder: Path) -> None:
+    """The committed files of this checkout (as in its working tree, times kept: `make` must find the virtualenv
+    up to date), a link to the virtualenv as .venv, and the reader's stand-in files."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, text=True, check=True)
+    for name in filter(None, listed.stdout.split("\0")):
+        source = ROOT / name
+        if source.is_file() or source.is_symlink():  # a file deleted in the working tree is not copied
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, folder / name, follow_symlinks=False)
+    (folder / ".venv").symlink_to(VENV, target_is_directory=True)
+    _stand_ins(folder)
+
+
+@pytest.fixture(scope="module")
+def fresh_clone(request, tmp_path_factory) -> Path:
+    """The clone every page starts from: its files, a git repository of one commit, after `make`."""
+    from generator import write
+
+    folder = tmp_path_factory.mktemp("clone")
+    _clone(folder)
+    stale = _bash("make -q install", folder)
+    if stale.returncode != 0:
+        pytest.fail(f"{VENV} is older than pyproject.toml: run `make install` first (this test never installs)")
+    kept = kept_folder(request, tmp_path_factory, "qrs-docs-build")
+    with write.locked(kept / "build.lock"):  # a session at a time refreshes the kept outputs
+        if (kept / "build").is_dir():
+            shutil.copytree(kept / "build", folder / "build", symlinks=True)
+        made = _bash("make", folder)
+        assert made.returncode == 0, f"make failed (exit {made.returncode}):\n{made.stdout}{made.stderr}"
+        shutil.rmtree(kept / "build.new", ignore_errors=True)
+        shutil.copytree(folder / "build", kept / "build.new", symlinks=True)
+        shutil.rmtree(kept / "build", ignore_errors=True)
+        (kept / "build.new").rename(kept / "build")
+    # this checkout's history (its objects shared, not copied), and its working tree as one more commit
+    history = tmp_path_factory.mktemp("history")
+    for line in (f"git clone -q --shared --no-checkout {shlex.quote(str(ROOT))} {history}",
+                 f"mv {history}/.git .git && git add -A && git commit -q --allow-empty -m 'the working tree'"):
+        done = _bash(line, folder)
+        assert done.returncode == 0, done.stderr
+    return folder
+
+
+@dataclass(frozen=True)
+class Ran:
+    command: Command
+    returncode: int
+    output: str
+    seconds: float
+
+
+def run_page(page: str, clone: Path, folder: Path) -> list[Ran]:
+    shutil.copytree(clone, folder, symlinks=True)
+    ran = []
+    for command in COMMANDS[page]:
+        start = time.monotonic()
+        try:
+            done = _bash(command.instead or command.line, folder)
+            returncode, output = done.returncode, done.stdout + done.stderr
+        except subprocess.TimeoutExpired as expired:
+            returncode, output = -1, f"timed out after {expired.timeout} s"
+        ran.append(Ran(command, returncode, output, time.monotonic() - start))
+    return ran
+
+
+@pytest.fixture(scope="module")
+def pages(request, fresh_clone, tmp_path_factory):
+    """Every page this session runs, started side by side at once (one test a page waits for its own)."""
+    selected = {item.callspec.params["page"] for item in request.session.items
+                if item.originalname == "test_every_command_of_the_page_runs_as_written"}
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        # the README, the longest, first
+        running = {page: pool.submit(run_page, page, fresh_clone, tmp_path_factory.mktemp("page") / "clone")
+                   for page in sorted(selected, key=lambda page: (page != "README.md", page))}
+        yield running
+
+
+@pytest.mark.parametrize("page", RUN)
+def test_every_command_of_the_page_runs_as_written(pages, page):
+    ran = pages[page].result()
+    failed = [f"$ {run.command.line}" + (f"\n  (instead: {run.command.instead})" if run.command.instead else "")
+              + f"\n  exit {run.returncode}, expected {run.command.expected}:\n"
+              + "\n".join("    " + line for line in run.output.strip().splitlines()[-15:])
+              for run in ran if run.returncode != run.command.expected]
+    for run in ran:  # shown with -s, or -rP: where the time goes
+        print(f"{run.seconds:6.1f} s  exit {run.returncode}  {run.command.instead or run.command.line}")
+    assert not failed, f"{page}: {len(failed)} command(s) of {len(ran)} failed:\n" + "\n".join(failed)
