@@ -46,9 +46,10 @@ def printed(block, sheet) -> list[str]:
         texts += [block.value_title, block.text_title, block.detail_title]
         texts += [part for item in block.items for part in (item.value, item.text, item.detail)]
     elif block.type == "matrix":
-        texts += [block.row_title, block.column_title, *block.column_keys]
+        texts += [block.corner or block.row_title, block.column_title, *block.column_keys]
         for key, values in zip(block.row_keys, block.grid()):
             texts += [key, *values]
+        texts += block.legend
     elif block.type == "text":
         for item in block.content:
             texts += [item.p, *(item.bullets or []), *(item.numbered or [])]

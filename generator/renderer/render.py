@@ -20,6 +20,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator.renderer import libraries, subsets
+from generator.renderer.inline import Inline, css_string  # noqa: F401 (Inline: the renderer's, named here)
 
 with libraries.found_quickly():  # a third of a second less of every process's start
     import weasyprint
@@ -45,11 +46,6 @@ from generator import __version__
 
 from generator.renderer import figures, fit, heights, measure
 from generator.renderer.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
-from generator.schema import typography
-
-from generator.source import i18n
-
-from generator.schema import markup
 from generator.schema.diff import Marks
 from generator.errors import UserError
 from generator.schema.glyphs import FONTS
@@ -58,7 +54,6 @@ from generator.schema.model import Block, Group, Section, Sheet
 from generator.project import Project
 from generator.source.words import ui_words
 from generator.renderer import imprint
-from generator.schema.validate import keyword_index
 
 
 class ProjectFetcher(URLFetcher):
@@ -98,62 +93,6 @@ def _environment(templates: Path) -> jinja2.Environment:
     )
     environment.filters["css_string"] = css_string
     return environment
-
-
-def css_string(text: str) -> Markup:
-    """Text for the inside of a CSS string in a <style> element: HTML escaping does not apply there,
-    so the quote, the backslash, line breaks and '<' (which could close the element) are CSS-escaped."""
-    escaped = "".join(f"\\{ord(char):x} " if char in '"\\<>\n\r\x0c' else char for char in str(text))
-    return Markup(escaped)
-
-
-class Inline:
-    """Turns the sheet's inline markup into safe HTML, with the language's typography. A text printed in another
-    language (the canonical text where a translation lacked) is marked with its language, and set in its typography."""
-
-    def __init__(self, sheet: Sheet, lang: str, gloss: bool = False, anchors: dict[str, str] | None = None):
-        self.sheet, self.lang = sheet, lang
-        self.keywords = keyword_index(sheet)
-        self.results = sheet.result_names()
-        self.gloss = gloss
-        self.glossed: set[str] = set()
-        self.anchors = anchors  # keyword id → the id of its definition on the page: references become links
-
-    def keyword_anchor(self, key: str) -> str | None:
-        return self.anchors.get(self.keywords[key.casefold()].id)
-
-    def name_keyword(self, key: str, shown: str | None) -> str:
-        return shown or self.keywords[key.casefold()].term
-
-    def name_keyword_glossed(self, key: str, shown: str | None) -> str:
-        """With --gloss: the game's English term beside the first mention of each keyword."""
-        name = self.name_keyword(key, shown)
-        keyword = self.keywords[key.casefold()]
-        if keyword.original and keyword.original != keyword.term and keyword.id not in self.glossed:
-            self.glossed.add(keyword.id)
-            return f"{name} ({keyword.original})"
-        return name
-
-    def __call__(self, text: str | None) -> Markup:
-        if not text:
-            return Markup("")
-        namer = self.name_keyword_glossed if self.gloss else self.name_keyword
-        lang = self.sheet.language_of(text)
-        link = self.keyword_anchor if self.anchors else None
-        html = markup.to_html(markup.parse(typography.quotes(text, lang)), self.typeset(lang), namer, link,
-                              self.results.get)
-        if lang == self.lang:
-            return html
-        return Markup('<span lang="{}">{}</span>').format(lang, html)  # its own hyphenation, its own quotes
-
-    def plain(self, text: str) -> str:
-        lang = self.sheet.language_of(text)
-        return markup.to_plain(markup.parse(typography.quotes(text, lang)), self.typeset(lang), self.name_keyword,
-                               self.results.get)
-
-    def typeset(self, lang: str):
-        """The language's typography, the names printed as written left as they are."""
-        return typography.keeping(getattr(self.sheet, "untranslatable", ()), typography.for_language(lang))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 from functools import cache
-from typing import Annotated, Iterator, get_args
+from typing import Annotated, Iterator, Literal, get_args
 
 from babel import Locale, UnknownLocaleError
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
@@ -22,9 +22,18 @@ class Translatable:
 TRANSLATABLE = Translatable()
 
 MAX_TEXT = 4000
+
+
+def _without_final_newline(text: str) -> str:
+    """A YAML block scalar (`|`) ends with a line break that ends the value, not a line of it."""
+    return text.rstrip("\n")
+
+
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), TRANSLATABLE]
-OptionalText = Annotated[str, StringConstraints(max_length=MAX_TEXT), TRANSLATABLE]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), AfterValidator(_without_final_newline),
+                 TRANSLATABLE]
+OptionalText = Annotated[str, StringConstraints(max_length=MAX_TEXT), AfterValidator(_without_final_newline),
+                         TRANSLATABLE]
 EARLIEST_DATE = datetime.date(1970, 1, 1)  # the PDF's timestamps (SOURCE_DATE_EPOCH, font tables) start in 1970
 
 
@@ -93,6 +102,7 @@ class Model(BaseModel):
 
 
 
+Align = Literal["left", "center", "right"]
 CharacteristicId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
 Aliases = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=60)]], Field(max_length=20)]
 

@@ -89,6 +89,9 @@ FIELDS = {
     "SavesBlock.items": "The pieces of equipment and what each gives to each troop type.",
     "RosterBlock.characteristics": "The profile's column headers (M, WS, S…).",
     "HandoutUnit.name": "The unit's name, printed as written.",
+    "DiceAlign.roll": "The roll column's alignment (centred by default).",
+    "DiceAlign.name": "The named results' column alignment (left by default).",
+    "DiceAlign.text": "The results' text column alignment (left by default).",
 }
 
 EXAMPLES = {
@@ -99,7 +102,7 @@ EXAMPLES = {
     "Handout.lang": ["en"],
     "DiceBlock.die": ["D6", "2D6", "D66"],
     "DiceRow.roll": ["4", "3-5", "7+"],
-    "Modifier.value": ["+1", "-1"],
+    "Modifier.value": ["+1", "-1", "+2 & Quick Kill"],
     "MatrixBlock.cells": ["4 5 6 6"],
     "Column.width": ["20mm", "15%"],
     "Protection.save": ["5+"],

@@ -71,12 +71,13 @@ def facts(sheet: Sheet) -> dict[tuple, Fact]:
             if value:
                 found[("keyword", keyword.id, part)] = Fact(("keyword", keyword.id, part), f"{keyword.term} ({part})", value)
     for section in sheet.sections:
-        found[("section", section.id)] = Fact(("section", section.id), section.title, section.title)
+        named = section.title or section.id
+        found[("section", section.id)] = Fact(("section", section.id), named, section.title or "")
         for group in section.groups:
             key = ("section", section.id, "group", group.id)
-            found[key] = Fact(key, f"{section.title}, {group.title}", group.title)
+            found[key] = Fact(key, f"{named}, {group.title}", group.title)
         for block in section.blocks:
-            label = block.title or section.title
+            label = block.title or named
             for key, where, value, row, cell in block.facts():
                 fact_key = ("block", block.id) + key
                 found[fact_key] = Fact(fact_key, f"{label}, {where}" if where else label, value, block.id, row, cell)
@@ -92,7 +93,7 @@ def compare(old: Sheet, new: Sheet) -> list[Change]:
         kept_blocks = {block.id for block in kept.blocks()}
         for section in gone.sections:
             if section.id not in {other.id for other in kept.sections}:
-                changes.append(Change(kind, f"section {section.title}"))
+                changes.append(Change(kind, f"section {section.title or section.id}"))
                 reported.add(("section", section.id))
                 reported |= {("block", block.id) for block in section.blocks if block.id not in kept_blocks}
     for group_size in (2, 4):  # ("block", id), then ("block", id, "row", key)

@@ -2,6 +2,7 @@
 
     **bold**   *italic*   {keyword}   {keyword|shown text}   [^footnote]   \\* a literal star
     {result:BLOCK/ROW}   {result:BLOCK/ROW|shown text}   a named result of a dice table, printed as its name
+    a line break (a YAML block scalar's, or "\\n") is printed as one: a new line in the same item or cell
 
 Anything that looks like an HTML tag is refused: sources carry data, templates carry HTML.
 """
@@ -110,7 +111,7 @@ def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordN
     parts: list[str] = []
     for token in tokens:
         if isinstance(token, Text):
-            parts.append(escape(typo(token.value)))
+            parts.append(Markup("<br>").join(escape(typo(line)) for line in token.value.split("\n")))
         elif isinstance(token, Styled):
             inner = to_html(token.children, typo, name_keyword, link_keyword, name_result)
             parts.append(Markup(f"<{token.style}>{inner}</{token.style}>"))

@@ -74,6 +74,18 @@ def is_modifier(value: str, unit: str | None = None) -> bool:
     return re.match(pattern, value.strip()) is not None
 
 
+def split_modifier(value: str, unit: str | None = None) -> tuple[str, str] | None:
+    """A modifier's number and the words after it: "+2 & Quick Kill" → ("+2", "& Quick Kill"), "-1" → ("-1", "");
+    None when it does not start with a modifier."""
+    number, _, qualifier = value.strip().partition(" ")
+    if unit and qualifier and is_modifier(f"{number} {qualifier.split(' ')[0]}", unit):  # "+1 u & more"
+        unit_word, _, qualifier = qualifier.partition(" ")
+        number = f"{number} {unit_word}"
+    if not is_modifier(number, unit):
+        return None
+    return number, qualifier.strip()
+
+
 def normalise_score(value: str) -> str:
     """'4+' and '4' are the same score; '−1' and '-1' the same number."""
     return value.strip().rstrip("+").replace("−", "-")

@@ -122,7 +122,8 @@ class Group(Model):
 
 class Section(Model):
     id: Id
-    title: Text
+    title: OptionalText | None = Field(None, description="Its heading; without one, its blocks follow the previous "
+                                                        "section's last block with no heading between them.")
     groups: list[Group] = Field(default_factory=list, description="Headings that gather some of the section's blocks "
                                                                   "(those whose group names them), a third level.")
     blocks: Annotated[list[Block], Field(min_length=1)]

@@ -33,11 +33,27 @@ def test_new_writes_its_examples_in_the_sources_language(tmp_path):
     project = Project.at(tmp_path / "sources")
     french = pipeline.check(scaffold.create(project, "en-francais", "Mon Jeu", "fr")[0])
     english = pipeline.check(scaffold.create(project, "in-english", "My Game", "en")[0])
-    assert [section.title for section in french.sections] == ["Séquence de tour", "Tableaux", "Armées", "Règles", "Tarifs"]
-    assert [section.title for section in english.sections] == ["Turn sequence", "Tables", "Armies", "Rules", "Price lists"]
+    assert [section.title for section in french.sections] == ["Séquence de tour (p.12)", "Tableaux", "Armées", "Règles",
+                                                              "Tarifs"]
+    assert [section.title for section in english.sections] == ["Turn sequence (p.12)", "Tables", "Armies", "Rules",
+                                                               "Price lists"]
     assert (french.title, french.credits) == ("Feuille de référence", "Feuille de référence de Mon Jeu")
     german = pipeline.check(scaffold.create(project, "auf-deutsch", "Mein Spiel", "de")[0])
-    assert german.sections[0].title == "Turn sequence"  # no German examples: the English ones
+    assert german.sections[0].title == "Turn sequence (p.12)"  # no German examples: the English ones
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_new_sheet_shows_what_authors_of_other_games_reached_for(tmp_path, lang):
+    """Issue #32: a qualified modifier, a matrix's legend, a dice table's alignment, a line break, a heading that
+    cites a page, and a comment that shows a matrix's corner."""
+    (source, *_) = scaffold.create(Project.at(tmp_path / "sources"), "shown", "Shown", lang)
+    sheet = pipeline.check(source)
+    blocks = {block.type: block for block in sheet.blocks()}
+    assert any(blocks["modifiers"].split(item)[1] for item in blocks["modifiers"].items)
+    assert blocks["matrix"].legend and any(block.type == "dice" and block.align for block in sheet.blocks())
+    assert any("\n" in line for entry in blocks["text"].content for line in entry.bullets or [])
+    assert "(p.12)" in sheet.sections[0].title and sheet.credits
+    assert "corner" in source.read_text(encoding="utf-8")  # the matrix's corner, shown in a comment
 
 
 def test_the_schema_a_new_source_names_exists_where_it_says(tmp_path):

@@ -271,3 +271,55 @@ def test_the_renderer_keeps_the_sheets_names_as_written():
     _, sheet = load(FIXTURES / "every-block.yaml")
     sheet = sheet.model_copy(update={"untranslatable": ["Waaagh!"]})
     assert str(Inline(sheet, "fr")("Un cri : Waaagh!")) == "Un cri\u00a0: Waaagh!"
+
+
+# --- what authors of other games reached for (issue #32) ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def delvers_html():
+    project = pipeline.Project.at(FIXTURES / "sheets")
+    return render.html(project, pipeline.check(FIXTURES / "sheets" / "delvers-card.yaml"), pipeline.BuildOptions())
+
+
+def _block(page: str, ident: str) -> str:
+    return re.search(rf'<section[^>]*data-block="{ident}".*?</section>', page, re.S).group(0)
+
+
+def test_line_breaks_of_the_source_print_in_cells_and_list_items(delvers_html):
+    assert "Rough: half move<br>Water: cannot enter</td>" in _block(delvers_html, "moves")
+    falling = _block(delvers_html, "falling")
+    assert "no effect<br>Falling 3" in falling and "roll for it at once.<br>It lands prone." in falling
+    assert "damage per full 3&#34;</li>" in falling  # the block scalar's last line break ends the value
+
+
+def test_a_qualified_modifier_prints_its_number_aligned_and_its_qualifier_beside_it(delvers_html):
+    modifiers = _block(delvers_html, "combat-modifiers")
+    assert '<th class="value" colspan="2">Mod</th>' in modifiers
+    assert re.search(r'<td class="value">\+2</td>\s*<td class="qualifier">&amp; <span class="kw">Quick Kill</span></td>',
+                     modifiers)
+    assert re.search(r'<td class="value">−2</td>\s*<td class="qualifier"></td>', modifiers)  # its row still has the cell
+
+
+def test_a_matrix_prints_its_corner_and_its_legend(delvers_html):
+    prices = _block(delvers_html, "prices")
+    assert '<th class="corner" rowspan="2">x/y</th>' in prices
+    assert re.findall(r"<li>(.*?)</li>", prices) == ["x = number of delvers in the warband", "y = number of shards sold"]
+
+
+def test_a_dice_table_aligns_its_columns_as_the_author_asked(delvers_html):
+    injuries = _block(delvers_html, "injuries")
+    assert '<th class="roll align-center">D6</th>' in injuries and '<th class="align-center">Result</th>' in injuries
+    assert '<td class="roll align-center">1–2</td>' in injuries and '<td class="align-center">Out of the game' in injuries
+
+
+def test_an_untitled_section_and_an_untitled_block_print_no_heading(delvers_html):
+    assert 'id="section-after-game"' not in delvers_html and "<h3>Special rules</h3>" in _block(delvers_html, "glossary")
+    moves = _block(delvers_html, "moves")
+    assert "<h3>" not in moves and moves.count("<h2") == 1  # its section's heading, then the table
+
+
+def test_a_heading_in_capitals_keeps_what_is_typed_in_lower_case_in_parentheses(delvers_html):
+    assert '<h2 id="section-moving">Moving <span class="as-typed">(p.45)</span></h2>' in delvers_html
+    assert '<span class="as-typed">(see p.52)</span>' in delvers_html
+    assert '.as-typed { text-transform: none; }' in (TEMPLATES / "sheet.css").read_text(encoding="utf-8")

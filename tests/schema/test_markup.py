@@ -46,3 +46,9 @@ def test_a_result_reference_is_its_own_token_and_prints_the_result_name():
         markup.ResultRef("injuries/concussion", None), markup.ResultRef("injuries/out", "K.-O.")]
     names = {"injuries/concussion": "Commotion"}.get
     assert markup.to_plain(tokens, str, lambda key, shown: shown or key, names) == "après une Commotion ou un K.-O."
+
+
+def test_a_line_break_of_the_source_is_printed_as_one_in_html_and_kept_in_plain_text():
+    assert render("Falling less than 3\" – no effect\n**Falling 3\" or more**\n{kw}") == (
+        'Falling less than 3&#34; – no effect<br><strong>Falling 3&#34; or more</strong><br><span class="kw">KW</span>')
+    assert markup.to_plain(markup.parse("a\nb"), str, str) == "a\nb"

@@ -59,3 +59,20 @@ def test_a_lookup_covers_its_declared_range_or_up_to_its_highest_row():
 @pytest.mark.parametrize("rolls, d66", [(["11-16", "21-66"], True), (["2", "3-6", "7+"], False), (["11", "17"], False)])
 def test_rolls_that_read_as_d66(rolls, d66):
     assert rules.reads_as_d66(rolls) is d66
+
+
+@pytest.mark.parametrize("value, unit, parts", [
+    ("+2 & Quick Kill", None, ("+2", "& Quick Kill")),
+    ("-1 unless {Transfixed}", None, ("-1", "unless {Transfixed}")),
+    ("0 & Quick Kill", None, ("0", "& Quick Kill")),
+    ("-1", None, ("-1", "")),
+    ("+1 u & more", "u", ("+1 u", "& more")),
+    ("+1u", "u", ("+1u", "")),
+])
+def test_a_modifier_splits_into_its_number_and_what_qualifies_it(value, unit, parts):
+    assert rules.split_modifier(value, unit) == parts
+
+
+@pytest.mark.parametrize("value", ["opponent -1", "+", "2 & Quick Kill", "+2& Quick Kill"])
+def test_a_value_that_does_not_start_with_a_modifier_does_not_split(value):
+    assert rules.split_modifier(value) is None

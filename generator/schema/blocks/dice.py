@@ -7,7 +7,7 @@ from typing import Annotated, Iterator, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from generator.schema import rules
-from generator.schema.base import MAX_ROWS, Fact, Finding, Id, Model, OptionalText
+from generator.schema.base import MAX_ROWS, Align, Fact, Finding, Id, Model, OptionalText
 from generator.schema.blocks.block import BlockBase
 
 
@@ -58,6 +58,14 @@ def roll_findings(possible: list[int], rows: list[DiceResult], rolled: str) -> I
         yield ("rows",), f"{rolled} {verb} {rules.describe(missing)}, which no row covers"
 
 
+class DiceAlign(Model):
+    """How each column of a dice table is aligned; a column left out keeps its own (the roll centred, the rest left)."""
+
+    roll: Align | None = None
+    name: Align | None = None
+    text: Align | None = None
+
+
 class DiceBlock(BlockBase):
     """Rows keyed by a roll ("2", "3-4", "10+", "16, 21") of a die expression (D6, 2D6, D66…), or, as a lookup,
     by ranges of any number (`range: 1+`, rows "1-5", "6-11", "36+")."""
@@ -69,7 +77,14 @@ class DiceBlock(BlockBase):
     roll_title: OptionalText | None = Field(None, description="Header of the roll column; the die by default.")
     name_title: OptionalText | None = None
     text_title: OptionalText | None = None
+    align: Align | DiceAlign | None = Field(
+        None, description="The columns' alignment: one word for all of them (center), or {roll: …, name: …, text: …}.")
     rows: Annotated[list[DiceRow], Field(min_length=1, max_length=MAX_ROWS)]
+
+    def align_class(self, column: str) -> str:
+        """The class that aligns the column (roll, name, text) as the author asked; empty for the default."""
+        align = self.align if isinstance(self.align, str) else getattr(self.align, column, None)
+        return f"align-{align}" if align else ""
 
     @model_validator(mode="after")
     def _die_or_range(self):
@@ -86,7 +101,7 @@ class DiceBlock(BlockBase):
         rolls = [row.roll for row in self.rows]
         possible = rules.die_results(self.die) if self.die else rules.range_results(self.range, rolls)
         if self.die and self.die != "D66" and rules.reads_as_d66(rolls) and max(possible) < 66:
-            yield ("die",), f"every roll reads as a D66 result (11-66, two digits from 1 to 6): did you mean die: D66?"
+            yield ("die",), "every roll reads as a D66 result (11-66, two digits from 1 to 6): did you mean die: D66?"
             return
         yield from roll_findings(possible, self.rows, self.rolled)
         for index, row in enumerate(self.rows):

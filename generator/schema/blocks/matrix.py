@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Iterator, Literal
 from pydantic import Field
 
 from generator.schema import rules
-from generator.schema.base import TRANSLATABLE, CharacteristicId, Fact, Finding, OptionalText, counted
+from generator.schema.base import TRANSLATABLE, CharacteristicId, Fact, Finding, OptionalText, Text, counted
 from generator.schema.blocks.block import BlockBase
 
 
@@ -19,8 +19,12 @@ class MatrixBlock(BlockBase):
 
     type: Literal["matrix"]
     may_continue: ClassVar[bool] = False
-    row_title: OptionalText = ""
-    column_title: OptionalText = ""
+    row_title: OptionalText = Field("", description="What the row keys are (Attacker's WS): printed in the corner.")
+    column_title: OptionalText = Field("", description="What the column keys are: printed over them.")
+    corner: OptionalText | None = Field(None, description="The corner cell's text, instead of the row title: a short "
+                                                          "label such as x/y, explained in the legend.")
+    legend: Annotated[list[Text], Field(max_length=20)] = Field(
+        default_factory=list, description="Lines printed under the matrix: x = number of people in the warband.")
     row_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)]
     column_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)]
     cells: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30, description="One string a row, values separated by spaces.")]
@@ -45,6 +49,8 @@ class MatrixBlock(BlockBase):
         return [row.split() for row in self.cells]
 
     def check(self) -> Iterator[Finding]:
+        if self.corner and self.row_title:
+            yield ("corner",), "a matrix has a corner or a row title, not both: the corner cell prints one of them"
         if len(self.cells) != len(self.row_keys):
             yield ("cells",), f"{counted(len(self.cells), 'row')} of cells for {counted(len(self.row_keys), 'row key')}"
         for index, values in enumerate(self.grid()):

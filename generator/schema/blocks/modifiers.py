@@ -12,7 +12,9 @@ from generator.schema.blocks.block import BlockBase
 
 
 class Modifier(Model):
-    value: Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE]
+    value: Annotated[str, StringConstraints(min_length=1, max_length=120), TRANSLATABLE] = Field(
+        description="A signed number (+1, -2, ½, x2, 0), optionally followed by words that qualify it: "
+                    "\"+2 & Quick Kill\", \"-1 unless {Transfixed}\". The number is aligned with the others'.")
     text: Text
     detail: OptionalText | None = None
     concerns: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
@@ -32,12 +34,21 @@ class ModifiersBlock(BlockBase):
 
     def check(self) -> Iterator[Finding]:
         for index, item in enumerate(self.items):
-            if not rules.is_modifier(item.value, self.unit):
+            if self.split(item) is None:
                 unit = f" (optionally followed by {self.unit})" if self.unit else ""
                 yield ("items", index, "value"), (
                     f"'{item.value}' is not a modifier: expected a signed number such as +1 or -2, "
-                    f"a fraction (½, ¼) or a multiplier (x2){unit}"
+                    f"a fraction (½, ¼) or a multiplier (x2){unit}, then, if it has one, what qualifies it "
+                    f"after a space (+2 & Quick Kill)"
                 )
+
+    def split(self, item: Modifier) -> tuple[str, str] | None:
+        """The item's number and what qualifies it ("+2", "& Quick Kill"): printed in two cells, the numbers aligned."""
+        return rules.split_modifier(item.value, self.unit)
+
+    @property
+    def qualified(self) -> bool:
+        return any((self.split(item) or ("", ""))[1] for item in self.items)
 
     def row_facts(self) -> Iterator[Fact]:
         for r, item in enumerate(self.items):

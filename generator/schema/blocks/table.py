@@ -6,13 +6,14 @@ from typing import Annotated, Iterator, Literal, Union
 
 from pydantic import Discriminator, Field, PrivateAttr, StringConstraints, Tag, field_validator
 
-from generator.schema.base import MAX_ROWS, Aliases, CharacteristicId, Fact, Finding, Id, Model, OptionalText, counted
+from generator.schema.base import (MAX_ROWS, Aliases, Align, CharacteristicId, Fact, Finding, Id, Model, OptionalText,
+                                   counted)
 from generator.schema.blocks.block import BlockBase
 
 
 class Column(Model):
     title: OptionalText = ""
-    align: Literal["left", "center", "right"] = "left"
+    align: Align = "left"
     width: Annotated[str, StringConstraints(pattern=r"^\d{1,3}(\.\d{1,2})?(mm|%)$")] | None = Field(
         None, description="The column's width: 18mm, or a share of the table such as 30%.")
     nowrap: bool = Field(False, description="true: the column's cells never break a line (costs, ranges).")
