@@ -125,6 +125,15 @@ def test_the_pages_hold_commands_and_every_exception_is_still_needed():
     assert not unused, f"stand-ins no page takes: {unused}"
 
 
+@pytest.mark.parametrize("page", sorted(COMMANDS))
+def test_no_command_hides_in_a_block_that_is_not_run(page):
+    """A line that reads as a command in an unlabelled or `text` block is neither run nor listed: label it."""
+    hidden = [line for language, block in FENCE.findall((ROOT / page).read_text(encoding="utf-8"))
+              if language.strip() in ("", "text") for line in block.splitlines()
+              if re.match(r"\$ |(\.venv/bin/)?qrs |make\b|python -m ", line)]
+    assert not hidden, f"{page}: commands outside sh and console blocks: {hidden}"
+
+
 def _environment() -> dict[str, str]:
     """As a reader's shell after `source .venv/bin/activate`, running this checkout's generator."""
     environment = dict(os.environ, VENV=str(VENV), PYTHONPATH=str(ROOT), NO_COLOR="1",
