@@ -15,6 +15,7 @@ from generator.source import i18n
 from generator import pipeline
 from generator.cli.main import main
 from generator.load import load_file
+from generator.project import Project
 from generator.schema.validate import validate
 from generator.renderer.render import Inline
 from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES
@@ -192,3 +193,34 @@ def test_a_problem_at_a_revision_names_the_file_as_the_author_knows_it(tmp_path,
     err = capsys.readouterr().err
     assert exit.value.code == 2
     assert err.splitlines()[0] == f"{sources / 'dice-gap.yaml'}@HEAD:16:11: D6 can roll 4, which no row covers", err
+
+
+def test_a_sheet_using_all_that_authors_of_other_games_reached_for_builds_complete_in_pdf_and_web(tmp_path):
+    """Issue #32: the delvers card (an invented game's card, tests/fixtures/sheets/) has credits, a true-size
+    figure, line breaks, qualified modifiers, an untitled block and section, a matrix's corner and legend, a dice
+    table's alignment, no edition nor date, and headings that cite pages in lower case."""
+    from tests.renderer.test_figures import assert_printed_at
+    from tests.renderer.test_web import parsed, read_text
+
+    folder = FIXTURES / "sheets"
+    source = folder / "delvers-card.yaml"
+    sheet = pipeline.check(source)
+    blocks = {block.id: block for block in sheet.blocks()}
+    assert sheet.credits and sheet.edition is None and sheet.date is None
+    assert blocks["gauge"].scale == "true-size" and blocks["moves"].title is None
+    assert any(section.title is None for section in sheet.sections)
+    assert blocks["combat-modifiers"].qualified and blocks["prices"].corner and blocks["prices"].legend
+    assert blocks["injuries"].align == "center" and "\n" in blocks["falling"].content[0].bullets[0]
+    project = Project.at(folder, tmp_path / "build")
+    layouts: list[dict] = []
+    pdf = pipeline.build(project, source, "en", layouts=layouts)
+    assert len(PdfReader(pdf).pages) == 1 and layouts[0]["warnings"] == []
+    assert_complete(pdf, sheet)
+    assert_one_font(pdf)
+    text = squeeze(PdfReader(pdf).pages[0].extract_text())
+    assert squeeze(sheet.credits) in text and "(p.45)" in text and "(seep.52)" in text
+    assert "edition" not in text.lower()  # the footer prints what the sheet has: the game
+    assert_printed_at(pdf, (76.2, 12.7))  # the gauge: 3 inches by half an inch, within 0.2 mm
+    page = parsed(pipeline.build_web(project, source, "en"))
+    assert_text_complete(read_text(page), sheet)
+    assert squeeze(sheet.credits) in squeeze(read_text(page))

@@ -57,9 +57,11 @@ class Inline:
             return html
         return Markup('<span lang="{}">{}</span>').format(lang, html)  # its own hyphenation, its own quotes
 
-    def heading(self, text: str | None) -> Markup:
-        """A heading set in capitals keeps what is typed in lower case inside parentheses as typed: "(p.45)"."""
-        return Markup(_IN_PARENTHESES.sub(r'<span class="as-typed">(\1)</span>', str(self(text))))
+    def heading(self, text: str | None, continued: str | None = None) -> Markup:
+        """A heading set in capitals keeps what is typed in lower case inside parentheses as typed: "(p.45)", and
+        the "(cont.)" of a heading repeated atop a column, alike."""
+        html = self(text) + (Markup(" ") + continued if continued else "")
+        return Markup(_IN_PARENTHESES.sub(r'<span class="as-typed">(\1)</span>', str(html)))
 
     def plain(self, text: str) -> str:
         lang = self.sheet.language_of(text)
