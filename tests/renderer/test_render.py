@@ -277,8 +277,8 @@ def test_the_renderer_keeps_the_sheets_names_as_written():
 
 
 @pytest.fixture(scope="module")
-def delvers_html():
-    project = pipeline.Project.at(FIXTURES / "sheets")
+def delvers_html(tmp_path_factory):
+    project = pipeline.Project.at(FIXTURES / "sheets", tmp_path_factory.mktemp("build"))
     return render.html(project, pipeline.check(FIXTURES / "sheets" / "delvers-card.yaml"), pipeline.BuildOptions())
 
 
