@@ -355,6 +355,7 @@ def _roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None, words: dic
     units = [_roster_unit(handout, unit, sheet, saves, words, noted) for unit in handout.units]
     labels = [characteristic.label for characteristic in sheet.characteristics]
     return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
+                       cost=handout.cost,
                        notes=[Footnote(id=key, text=text) for text, key in notes.items()])
 
 

@@ -105,6 +105,9 @@ class Handout(Document):
                                                 "every language; it has no catalogue.")
     units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=MAX_UNITS)]
     points: Points | None = Field(None, description="The army's total points, printed under its units.")
+    cost: Annotated[str, StringConstraints(min_length=1, max_length=12)] | None = Field(
+        None, description="What the points are counted in, as the army list names it (PL, EP), printed beside them; "
+                          "points (pts) in the handout's language by default.")
     untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
         default_factory=list, description="Names printed as they are in every language (a roster's own unit names): "
                                           "not offered for translation.")

@@ -89,6 +89,7 @@ def own_roster(handout: Handout) -> RosterBlock:
                                 profile=profile, equipment=unit.equipment, rules=", ".join(rules) or None,
                                 save=save, points=unit.points))
     return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
+                       cost=handout.cost,
                        notes=[Footnote(id=key, text=text) for text, key in notes.items()])
 
 

@@ -41,7 +41,7 @@ UI_WORDS = {
     "errata_now": "Now",
     "contents": "Contents",
     "points": "pts",
-    "army_total": "Army total: {points} pts",
+    "army_total": "Army total: {points}",
 }
 
 

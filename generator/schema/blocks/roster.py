@@ -29,6 +29,8 @@ class RosterBlock(BlockBase):
     characteristics: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=16)]
     units: Annotated[list[RosterUnit], Field(min_length=1, max_length=MAX_ROWS)]
     points: Annotated[str, StringConstraints(max_length=12)] | None = Field(None, description="The army's total.")
+    cost: Annotated[str, StringConstraints(max_length=12)] | None = Field(
+        None, description="What the points are counted in (PL, EP); points (pts) in the sheet's language by default.")
 
     def check(self) -> Iterator[Finding]:
         for index, unit in enumerate(self.units):

@@ -167,7 +167,7 @@ class Maker:
         fit(types, units)
         data = {"handout": handout_id, **extra, "army": army, "date": datetime.date.today(),
                 "paper": {"size": "A4", "orientation": "landscape", "pages": 2, "columns": 3},
-                "as_written": True, "points": shown_points(self.roster.points),
+                "as_written": True, "points": shown_points(self.roster.points), "cost": self.text(self.roster.cost_label, 12) if self.roster.cost_label else None,
                 "keywords": [{key: value for key, value in keyword.items()} for keyword in self.keywords.values()],
                 "profile_types": types,
                 "units": units}

@@ -75,7 +75,8 @@ class Roster:
     game: str
     name: str
     points: float | None
-    cost_name: str | None  # the name of the cost the points come from (pts, Point(s), PL)
+    cost_name: str | None  # the name of the cost the points come from (pts, Point(s), PL), folded
+    cost_label: str | None  # that name as the roster writes it (PL, EP), None for points: the sheet's word
     units: list[RosterEntry]
     army_rules: list[Rule]  # the forces' own rules, and those of selections that are not units (a detachment's)
     left_out: list[str]  # top-level selections that hold nothing a handout prints (a battle size)
@@ -129,7 +130,7 @@ def read_roster(root: Element, stat_types: set[str]) -> Roster:
                 else:
                     left_out.append(_name(selection))
     return Roster(game=(root.get("gameSystemName") or "").strip(), name=(root.get("name") or "").strip(),
-                  points=_cost(root, cost_name), cost_name=cost_name, units=units,
+                  points=_cost(root, cost_name), cost_name=cost_name, cost_label=_cost_label(root, cost_name), units=units,
                   army_rules=_unique_rules(army_rules), left_out=left_out)
 
 
@@ -279,6 +280,15 @@ def _cost_name(root: Element) -> str | None:
         if found:
             return found[0]
     return next((name for name in totals if name and name not in NOT_POINTS), None)
+
+
+def _cost_label(root: Element, cost_name: str | None) -> str | None:
+    """The army's cost as the roster names it (PL, EP), to print beside its numbers; None for points, which the
+    handout prints in its own language's word."""
+    if cost_name is None or cost_name in POINTS_NAMES:
+        return None
+    return next((cost.get("name", "").strip() or None for cost in root.iter(f"{NAMESPACE}cost")
+                 if folded(cost.get("name", "")) == cost_name), None)
 
 
 def _cost(element: Element, cost_name: str | None) -> float | None:

@@ -74,6 +74,12 @@ def test_the_sheet_is_the_one_of_the_rosters_game_or_none(imported, handout_id):
     assert written["as_written"] is True and written["paper"]["orientation"] == "landscape"
 
 
+def cost_printed(facts: dict, points_word: str | None) -> str | None:
+    """What the points are counted in, as a handout prints it: the roster's own name (EP, PL), or the word for points."""
+    name = facts["cost_name"].strip()
+    return points_word if name.lower() in ("pts", "points") else name
+
+
 @pytest.mark.parametrize("handout_id", IDS)
 def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(imported, handout_id):
     facts = facts_of(handout_id)
@@ -83,7 +89,7 @@ def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(im
                   for unit in facts["units"]]
         assert [re.sub(r"\\(.)", r"\1", unit.name) for unit in roster.units] == wanted, lang
         assert [unit.points for unit in roster.units] == [f"{unit['points']:g}" for unit in facts["units"]]
-        assert roster.points == f"{facts['army_points']:g}"
+        assert roster.points == f"{facts['army_points']:g}" and roster.cost == cost_printed(facts, None)
         if lang != "en":
             continue  # in French, what matched the sheet prints in the sheet's French words (Contre-attaque)
         text = printed(sheet)
@@ -187,7 +193,7 @@ def test_every_roster_builds_in_every_language_it_lists_with_its_units_and_total
         text = flat(" ".join(pdf_pages(built / f"{handout_id}.{lang}.pdf")))
         for unit in facts["units"]:
             assert flat(unit["custom_name"] or unit["name"]) in text, (lang, unit["name"])
-        assert flat(f"{facts['army_points']:g}") in text
+        assert flat(f"{facts['army_points']:g} {cost_printed(facts, 'pts')}") in text  # Kill Team's EP: never "pts"
 
 
 @pytest.mark.parametrize("handout_id", ["wh40k-10e-battlescribe", "wh40k-10e-newrecruit"])
