@@ -417,7 +417,7 @@ class Typing:
         column_keys = [plain(cell) for cell in rows[key_row][key_column + 1:]]
         body = rows[key_row + 1:]
         row_keys = [plain(row[key_column]) for row in body]
-        numeric_rows = all(kinds.is_integer(key) for key in row_keys)
+        numeric_rows = all(kinds.is_integer(key) or kinds.is_roll(key) for key in row_keys)  # 10, or 1-3, 10+
         if not numeric_rows and len(body) > 2:
             return False
         cells = [" ".join(plain(cell) for cell in row[key_column + 1:]) for row in body]

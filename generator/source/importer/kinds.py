@@ -48,20 +48,27 @@ def modifier_value(cell: str) -> str:
 
 
 def modifier_unit(cells: list[str]) -> str | None | bool:
-    """The unit every value carries (u, ps, \"), None when none does; False when these are not all modifiers."""
+    """The unit every value carries (u, ps, \"), None when none does; False when these are not all modifiers. Values
+    with words after their number ("+2 & Quick Kill") are modifiers beside at least one bare value ("+1")."""
+    values = [modifier_value(cell) for cell in cells]
+    unit = _shared_unit(values)
+    if unit is not False and all(rules.is_modifier(value, unit) for value in values):
+        return unit
+    parts = [rules.split_modifier(value) for value in values]
+    if all(parts) and any(not qualifier for _, qualifier in parts):
+        return None
+    return False
+
+
+def _shared_unit(values: list[str]) -> str | None | bool:
     units = set()
-    for cell in cells:
-        match = _VALUE_AND_UNIT.match(modifier_value(cell))
+    for value in values:
+        match = _VALUE_AND_UNIT.match(value)
         if not match:
             return False
         units.add((match.group(2) or "").strip())
     units.discard("")
-    if len(units) > 1:
-        return False
-    unit = units.pop() if units else None
-    if not all(rules.is_modifier(modifier_value(cell), unit) for cell in cells):
-        return False
-    return unit
+    return False if len(units) > 1 else units.pop() if units else None
 
 
 def leading_roll(text: str) -> tuple[str, str] | None:

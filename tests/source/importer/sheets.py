@@ -92,7 +92,7 @@ def markdown(sheet: Sheet) -> str:
 def _markdown(sheet: Sheet) -> str:
     out = [f"# {sheet.title}", ""]
     for section in sheet.sections:
-        out += [f"## {section.title}", ""]
+        out += [f"## {section.title}", ""] if section.title else []
         group = None
         for block in section.blocks:
             if block.group and block.group != group:
@@ -147,8 +147,9 @@ def _shape(sheet: Sheet, block):
         header = [block.value_title or "Mod.", block.text_title or ""] + ([block.detail_title or ""] if detail else [])
         return header, [[item.value, item.text] + ([item.detail or ""] if detail else []) for item in block.items], []
     if kind == "matrix":
-        header = [block.row_title or block.column_title or ""] + list(block.column_keys)
-        return header, [[key, *values] for key, values in zip(block.row_keys, block.grid())], []
+        header = [block.corner or block.row_title or block.column_title or ""] + list(block.column_keys)
+        return (header, [[key, *values] for key, values in zip(block.row_keys, block.grid())],
+                [("p", line, 0) for line in block.legend])
     if kind == "saves":
         header = [block.item_title or ""] + [troop.title for troop in block.troops]
         return header, [[item.name] + ["" for _ in block.troops] for item in block.items], []
@@ -193,7 +194,8 @@ def docx(sheet: Sheet) -> bytes:
                 paragraph.add_run(part)
 
     for section in sheet.sections:
-        document.add_heading(section.title, 1)
+        if section.title:
+            document.add_heading(section.title, 1)
         group = None
         for block in section.blocks:
             if block.group and block.group != group:

@@ -108,3 +108,23 @@ def test_a_table_longer_than_a_list_may_be_is_cut_into_blocks_and_the_report_say
     blocks, report = typed(Table(rows, True))
     assert [len(block["rows"]) for block in blocks] == [500, 100] and not report.problems
     assert any("cut into blocks of 500" in note.why for note in report.untyped)
+
+
+def test_values_with_words_after_their_number_beside_bare_ones_are_qualified_modifiers():
+    blocks, _ = typed(Table([["Mod", "Situation"], ["+2 & Quick Kill", "Attacking a prone model"],
+                             ["+1", "Charging"], ["-1 unless Transfixed", "Lower ground"]], True))
+    assert blocks[0]["type"] == "modifiers"
+    assert [item["value"] for item in blocks[0]["items"]] == ["+2 & Quick Kill", "+1", "-1 unless Transfixed"]
+
+
+def test_lines_that_each_open_with_a_value_and_words_stay_values_and_texts():
+    blocks, _ = typed(Table([["+1 Shooting at a large target", "always"], ["-1 Moving and shooting", "after a march"],
+                             ["-2 Target behind hard cover", "walls"]], None))
+    assert [(item["value"], item["text"]) for item in blocks[0]["items"]] == [
+        ("+1", "Shooting at a large target"), ("-1", "Moving and shooting"), ("-2", "Target behind hard cover")]
+
+
+def test_a_grid_whose_rows_are_ranges_is_a_matrix():
+    blocks, _ = typed(Table([["x/y", "1", "2", "3"], ["1-3", "50", "90", "130"], ["4-6", "45", "80", "115"],
+                             ["10+", "35", "60", "85"]], True))
+    assert blocks[0]["type"] == "matrix" and blocks[0]["row_keys"] == ["1-3", "4-6", "10+"]
