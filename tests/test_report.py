@@ -74,7 +74,8 @@ def test_without_options_the_usual_lines(tmp_path):
     created = qrs("--sources", str(tmp_path), "new", "demo", "--game", "Demo", "--lang", "en")
     assert created.returncode == 0 and created.stdout.startswith("wrote ") and "demo.yaml" in created.stdout
     created = qrs("--json", "--sources", str(tmp_path), "new", "other", "--game", "Demo", "--lang", "en")
-    assert events(created.stdout) == [{"event": "wrote", "path": str(tmp_path / "other.yaml")}]
+    assert events(created.stdout) == [{"event": "wrote", "path": str(tmp_path / "other.yaml")},
+                                      {"event": "wrote", "path": str(tmp_path / "figures" / "other-blast.svg")}]
 
 
 def test_a_progress_line_on_a_terminal_is_erased_before_the_next_line(capsys):

@@ -211,7 +211,8 @@ def test_an_unknown_revision_or_edition_is_a_user_error(repository):
 
 
 def readme_edition_commands() -> list[list[str]]:
-    """The commands of the README's "Corrected editions" section, without the venv path and comments."""
+    """The qrs commands of the README's "Corrected editions" section, without the venv path and comments (its
+    `git tag` is the repository's that the test makes)."""
     import re
     import shlex
 
@@ -219,7 +220,7 @@ def readme_edition_commands() -> list[list[str]]:
 
     section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Corrected editions", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
-    return [shlex.split(line, comments=True)[1:] for line in block.splitlines() if line.strip()]
+    return [shlex.split(line, comments=True)[1:] for line in block.splitlines() if line.startswith(".venv/bin/qrs ")]
 
 
 def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(tmp_path):
