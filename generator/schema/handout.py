@@ -29,6 +29,7 @@ from generator.schema.model import (
     Keyword,
     RosterBlock,
     RosterUnit,
+    SaveSource,
     SavesBlock,
     Section,
     Sheet,
@@ -373,7 +374,8 @@ def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: Saves
         profile[moved[0]] = noted(str(moved[1]), words["move_derived"])
     save = _save_shown(saves, unit.armour)
     if unit.save:  # the roster's own save, or "?": the sheet could not derive it
-        save = noted(unit.save, unit.save_note) if unit.save_note else unit.save
+        note = unit.save_note or (_save_source_note(unit.save_from, words) if unit.save_from else None)
+        save = noted(unit.save, note) if note else unit.save
     elif any(own[ref].two_handed for ref in unit.weapons if ref in own):
         close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
         save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
@@ -383,6 +385,18 @@ def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: Saves
         equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
         rules=", ".join(rules) or None, save=save, points=unit.points,
     )
+
+
+def _save_source_note(source: SaveSource, words: dict[str, str]) -> str:
+    """Where the roster's save comes from, in the handout's language (the roster's names are source text already)."""
+    listed = {name: ", ".join(getattr(source, name)) for name in ("unknown", "profiles", "worn_with")}
+    if source.profiles:
+        return words["save_from_profiles"].format(**listed)
+    if source.worn_with:
+        return words["save_worn_with"].format(**listed)
+    if source.reads:
+        return words["save_unreadable"].format(reads=source.reads, **listed)
+    return words["save_unknown"].format(**listed)
 
 
 def _row_name(rows: dict[str, list[tuple[TableBlock, int]]], ref: str) -> str:

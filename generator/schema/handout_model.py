@@ -47,6 +47,23 @@ class UnitProfile(Model):
         description="One value for each of its type's characteristics, in order.")
 
 
+RosterNames = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=200)]], Field(max_length=20)]
+
+
+class SaveSource(Model):
+    """Where a save the sheet could not derive comes from, as data: the footnote under the units says it in each
+    language the handout prints in."""
+
+    unknown: RosterNames = Field(description="The unit's armour the sheet's saves table has no row for, as the "
+                                             "roster names it.")
+    profiles: RosterNames = Field(default_factory=list, description="The roster's armour profiles the save was "
+                                                                    "read from, with their values (Gromril Armour 4+).")
+    worn_with: RosterNames = Field(default_factory=list, description="Armour worn with it whose save the roster "
+                                                                     "does not give: the save is then unknown (?).")
+    reads: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = Field(
+        None, description="A profile's value that reads as no save nor bonus: the save is then unknown (?).")
+
+
 class HandoutUnit(Model):
     """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
 
@@ -70,6 +87,8 @@ class HandoutUnit(Model):
         None, description="The save printed instead of the one derived through the sheet's saves table: the "
                           "roster's own (Sv 3+), or ? when its armour is not the sheet's.")
     save_note: OptionalText | None = Field(None, description="A footnote to the save: what was not understood.")
+    save_from: SaveSource | None = Field(None, description="Where a save the sheet could not derive comes from "
+                                                           "(written by qrs handout import): its footnote.")
     profiles: Annotated[list[UnitProfile], Field(max_length=100)] = Field(
         default_factory=list, description="Its other profiles (weapons, abilities, other models), printed in a "
                                           "table for each of the handout's profile_types.")

@@ -24,4 +24,4 @@ from generator.schema.blocks.roster import RosterBlock, RosterUnit
 from generator.schema.blocks.glossary import GlossaryBlock
 from generator.schema.sheet import (Change, ChangeKind, Characteristic, Document, Edition, Group, Keyword, Paper,
                                     PLAYERS_KINDS, Section, Sheet)
-from generator.schema.handout_model import Handout, HandoutUnit, HandoutWeapon, Points
+from generator.schema.handout_model import Handout, HandoutUnit, HandoutWeapon, Points, SaveSource

@@ -28,6 +28,11 @@ UI_WORDS = {
     "results": "Results named above",
     "move_derived": "Move less the armour's move penalties.",
     "saves_split": "Against shooting / in close combat with a two-handed weapon, no shield.",
+    "save_from_profiles": "The roster's armour: {profiles} ({unknown}: not in the sheet's saves table).",
+    "save_worn_with": "{unknown}: not in the sheet's saves table, worn with {worn_with}, whose save the roster "
+                      "does not give.",
+    "save_unreadable": "{unknown}: not in the sheet's saves table, and the roster's profile reads '{reads}'.",
+    "save_unknown": "{unknown}: not in the sheet's saves table, nor a save in the roster's profiles.",
     "continued": "(cont.)",
     "other_changes": "Other corrections (spelling, layout): {count}, listed in the web edition",
     "kind_rules": "Rules",

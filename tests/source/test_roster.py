@@ -374,4 +374,5 @@ def test_a_save_the_sheet_cannot_derive_is_the_rosters_own_or_unknown(held, save
     _, warhammer = pipeline.load(ROOT / "sources" / "warhammer.yaml")
     unit = handout_of(thane(held), "army.ros", warhammer, "thane", ["fr"]).handout["units"][0]
     assert unit["save"] == save
-    assert "Gromril Armour" in unit["save_note"]
+    assert "Gromril Armour" in unit["save_from"]["unknown"]  # the footnote is written in each language it prints in
+    assert ("profiles" in unit["save_from"]) == (save != "?")

@@ -309,8 +309,9 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
     if save:
         unit["save"] = maker.text(save, MAX_VALUE, entry.name)
     elif unknown_armour:
-        unit["save"], unit["save_note"] = _roster_save(entry, list(dict.fromkeys(unknown_armour)), bare)
-        unit["save_note"] = maker.text(unit["save_note"], MAX_TEXT, entry.name)
+        unit["save"], source = _roster_save(entry, list(dict.fromkeys(unknown_armour)), bare)
+        unit["save_from"] = {key: [maker.text(name, 200, entry.name) for name in value] if isinstance(value, list)
+                             else maker.text(value, 40, entry.name) for key, value in source.items()}
     return clean(unit)
 
 
@@ -318,15 +319,14 @@ _SAVE = re.compile(r"^\s*([2-7])\s*\+\s*$")
 _BONUS = re.compile(r"^\s*[-+]\s*([1-3])\s*$")
 
 
-def _roster_save(entry: RosterEntry, unknown: list[str], bare: list[str]) -> tuple[str, str]:
+def _roster_save(entry: RosterEntry, unknown: list[str], bare: list[str]) -> tuple[str, dict]:
     """The save the roster's own armour profiles give (Gromril Armour 4+ with a Shield -1: 3+), when each of them
-    reads as a save or a bonus and no armour is named without one; else '?'. Either with the note that says where
-    it comes from."""
+    reads as a save or a bonus and no armour is named without one; else '?'. Either with where it comes from (the
+    handout's save_from, printed as a footnote in each of its languages)."""
     described = {plain(profile.name) for profile in entry.profiles if ARMOUR_LIKE.search(profile.type)}
     undescribed = [name for name in bare if plain(name) not in described]
     if undescribed:
-        return "?", (f"? {', '.join(unknown)}: not in the sheet's saves table, worn with "
-                     f"{', '.join(undescribed)}, whose save the roster does not give")
+        return "?", {"unknown": unknown, "worn_with": undescribed}
     pieces, best, bonus = [], None, 0
     for profile in [entry.stat, *entry.profiles]:
         if profile is None or not ARMOUR_LIKE.search(profile.type) or not profile.values:
@@ -337,12 +337,11 @@ def _roster_save(entry: RosterEntry, unknown: list[str], bare: list[str]) -> tup
         elif (found := _BONUS.match(value)) is not None:
             bonus += int(found.group(1))
         else:
-            return "?", f"? {', '.join(unknown)}: not in the sheet's saves table, and the roster's profile reads '{value}'"
+            return "?", {"unknown": unknown, "reads": value.strip()}
         pieces.append(f"{profile.name} {value.strip()}")
     if best is None:
-        return "?", f"? {', '.join(unknown)}: not in the sheet's saves table, nor a save in the roster's profiles"
-    return f"{max(best - bonus, 2)}+", f"The roster's armour: {', '.join(pieces)} ({', '.join(unknown)} is not in " \
-                                       "the sheet's saves table)."
+        return "?", {"unknown": unknown}
+    return f"{max(best - bonus, 2)}+", {"unknown": unknown, "profiles": pieces}
 
 
 def _wearable(armour: list[str], sheet: Sheet) -> list[str]:

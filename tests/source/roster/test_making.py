@@ -140,6 +140,9 @@ def test_dwarf_warriors_in_heavy_armour_with_shields_save_on_4_and_a_thane_in_gr
         saves = {unit.name: unit.save for unit in sheet.sections[0].blocks[0].units}
         assert saves["20 × Dwarf Warriors"] == "4+", lang
         assert saves["Thane"].split("[^")[0] in ("3+", "?") and "6+" not in saves["Thane"], lang
+        (note,) = [note.text for note in sheet.sections[0].blocks[0].notes if "Gromril" in note.text]
+        said = {"fr": "absent du tableau des sauvegardes de la feuille", "en": "not in the sheet's saves table"}
+        assert said[lang] in note, (lang, note)  # the footnote in the handout's language, the roster's names as written
 
 
 @pytest.mark.parametrize("handout_id", IDS)
