@@ -83,6 +83,26 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
     return located, sheet, untranslated, marks, since
 
 
+def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> None:
+    """What `qrs check` finds without rendering: the source and its catalogues, and a true-size figure the column
+    of the sheet's own paper cannot hold (a build on other paper checks its own)."""
+    from generator.renderer import figures, layout  # neither imports WeasyPrint
+
+    problems: list[Problem] = []
+    try:
+        translations.check_with_translations(project, path, languages, allow_fallback)
+    except UserError as error:
+        problems.extend(error.problems)
+    try:
+        located, sheet = load(path)
+    except UserError:
+        raise UserError(problems) from None  # the source's own problems, found above
+    frame = layout.page_frame(sheet, BuildOptions())
+    problems += [located.problem(loc, message) for loc, message in figures.findings(sheet, frame, project.sources)]
+    if problems:
+        raise UserError(problems)
+
+
 def _glyph_problems(sheet: Sheet, problem: Callable[[tuple, str], Problem]) -> None:
     """Characters the font lacks: the page would show them in another font, or as boxes."""
     problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]

@@ -107,7 +107,7 @@ def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     """Validate sheets and handouts (all, or those named) and their translations, without rendering them."""
     problems = []
     sheet_paths, handout_paths = project.sources_named(sheets)
-    checks = [(translations.check_with_translations, path) for path in sheet_paths]
+    checks = [(pipeline.check_sheet, path) for path in sheet_paths]
     checks += [(translations.check_handout, path) for path in handout_paths]
     for run, path in checks:
         try:

@@ -53,6 +53,18 @@ class Frame:
         return self.page_height - self.margins[0] - self.margins[2]
 
 
+def page_frame(sheet, options) -> Frame:
+    """The page and columns a sheet is laid out on, with the build's options (another paper, an imposition)."""
+    paper = sheet.paper
+    size = getattr(options, "paper", None) or paper.size
+    if getattr(options, "impose", None):
+        # Two pages side by side on the sheet's paper (generator.renderer.impose): each is half of it, upright, in
+        # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
+        # pages as the sheet's columns fill.
+        return frame(HALF[size], "portrait", 1, paper.pages * paper.columns)
+    return frame(size, paper.orientation, paper.columns, paper.pages)
+
+
 def frame(size: str, orientation: str, columns: int, pages: int) -> Frame:
     width, height = PAPER_MM[size]
     if orientation == "landscape":

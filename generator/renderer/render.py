@@ -46,6 +46,7 @@ from generator import __version__
 
 from generator.renderer import figures, fit, heights, measure
 from generator.renderer.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
+from generator.renderer.layout import page_frame
 from generator.schema.diff import Marks
 from generator.errors import UserError
 from generator.schema.glyphs import FONTS
@@ -169,17 +170,6 @@ def _opened_group(section: Section, position: int) -> Group | None:
     if block.group is None or (position > 0 and section.blocks[position - 1].group == block.group):
         return None
     return section.group_of(block)
-
-
-def page_frame(sheet: Sheet, options) -> layout_module.Frame:
-    paper = sheet.paper
-    size = options.paper or paper.size
-    if getattr(options, "impose", None):
-        # Two pages side by side on the sheet's paper (generator.renderer.impose): each is half of it, upright, in
-        # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
-        # pages as the sheet's columns fill.
-        return layout_module.frame(layout_module.HALF[size], "portrait", 1, paper.pages * paper.columns)
-    return layout_module.frame(size, paper.orientation, paper.columns, paper.pages)
 
 
 TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1

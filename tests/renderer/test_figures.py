@@ -89,6 +89,9 @@ def test_a_true_size_figure_wider_than_the_column_is_refused(tmp_path):
     assert re.search(r"gauges\.yaml:20:16: a true-size figure 3in \(76\.2 mm\) wide does not fit the column, "
                      r"44\.\d+ mm wide on this paper \(210 × 297 mm, 4 column\(s\)\)", result.stderr), result.stderr
     assert not (tmp_path / "build" / "gauges.fr.pdf").exists()
+    checked = run_qrs("--sources", str(folder), "check", "gauges")  # said before any build: qrs check on its paper
+    assert checked.returncode == 2 and "gauges.yaml:20:16: a true-size figure 3in (76.2 mm) wide does not fit" \
+        in checked.stderr, checked.stderr
 
 
 def test_a_true_size_figure_taller_than_a_column_is_refused(tmp_path):
