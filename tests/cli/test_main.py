@@ -42,6 +42,9 @@ def test_an_unknown_id_is_a_usage_error_with_the_nearest_name():
     assert slip.returncode == 64 and slip.stderr == "error: no sheet named warhamer: did you mean warhammer?\n"
     handout = run_qrs("handout", "warhammer-dwarf")
     assert handout.returncode == 64 and "no handout named warhammer-dwarf: did you mean warhammer-dwarfs?" in handout.stderr
+    mistaken = run_qrs("preview", "warhammer-dwarfs")  # a handout named where a sheet is taken: said so, not "did you mean"
+    assert mistaken.returncode == 64 and "warhammer-dwarfs is a handout, not a sheet" in mistaken.stderr \
+        and "--handout warhammer-dwarfs" in mistaken.stderr
 
 
 def test_list_shows_every_sheet():
