@@ -174,3 +174,19 @@ def test_identical_sources_give_identical_bytes(tmp_path):
     first = pipeline.build(Project.at(folder, tmp_path / "one"), folder / "gauges.yaml", "fr").read_bytes()
     second = pipeline.build(Project.at(folder, tmp_path / "two"), folder / "gauges.yaml", "fr").read_bytes()
     assert first == second
+
+
+def test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path):
+    """A band's handout that keeps the section of the delvers card holding its gauge prints the gauge at 3 inches."""
+    folder = tmp_path / "sources"
+    (folder / "handouts").mkdir(parents=True)
+    shutil.copytree(FIXTURES / "sheets" / "figures", folder / "figures")
+    card = (FIXTURES / "sheets" / "delvers-card.yaml").read_text(encoding="utf-8")
+    (folder / "delvers-card.yaml").write_text(card.replace("\nkeywords:\n", "\ncharacteristics: [{id: M, label: M}]\n"
+                                                                          "keywords:\n", 1), encoding="utf-8")
+    handout = folder / "handouts" / "band.yaml"
+    handout.write_text("handout: band\nsheet: delvers-card\narmy: The Thursday band\nlang: en\ndate: 2026-11-24\n"
+                       "include: [moving]\nunits:\n  - {id: leader, name: Band leader, profile: {M: '6'}}\n",
+                       encoding="utf-8")
+    pdf = pipeline.build_handout(Project.at(folder, tmp_path / "build"), handout, "en")
+    assert_printed_at(pdf, (76.2, 12.7))
