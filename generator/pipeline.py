@@ -88,15 +88,8 @@ def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), a
     of the sheet's own paper cannot hold (a build on other paper checks its own)."""
     from generator.renderer import figures, layout  # neither imports WeasyPrint
 
-    problems: list[Problem] = []
-    try:
-        translations.check_with_translations(project, path, languages, allow_fallback)
-    except UserError as error:
-        problems.extend(error.problems)
-    try:
-        located, sheet = load(path)
-    except UserError:
-        raise UserError(problems) from None  # the source's own problems, found above
+    located, sheet = load(path)  # the source's own problems first, before its catalogues'
+    problems = translations.translation_problems(project, located, sheet, languages, allow_fallback)
     frame = layout.page_frame(sheet, BuildOptions())
     problems += [located.problem(loc, message) for loc, message in figures.findings(sheet, frame, project.sources)]
     if problems:

@@ -199,7 +199,7 @@ def test_an_internal_error_is_a_short_report_and_exit_code_1(tmp_path, capsys, m
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(translations, "check_with_translations", broken)
+    monkeypatch.setattr(translations, "translation_problems", broken)
     with pytest.raises(SystemExit) as exit:
         main(["--sources", str(ROOT / "tests" / "fixtures"), "--build-dir", str(tmp_path), "check"])
     err = capsys.readouterr().err

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import Problem, UserError
 from generator.load import Located
 from generator.project import Project
 from generator.schema.handout import load_handout
@@ -20,6 +20,15 @@ def check_with_translations(project: Project, path: Path, languages: tuple[str, 
     """A source and its catalogues (every one, or those of `languages`), every problem at once: a stale or
     missing translation (unless `allow_fallback`) and the problems of the translated strings, at file:line."""
     located, sheet = load(path)
+    problems = translation_problems(project, located, sheet, languages, allow_fallback)
+    if problems:
+        raise UserError(problems)
+
+
+def translation_problems(project: Project, located: Located, sheet: Sheet, languages: tuple[str, ...] = (),
+                         allow_fallback: bool = False) -> list[Problem]:
+    """The problems of a loaded sheet's catalogues (every one, or those of `languages`) and of the templates' words
+    in those languages."""
     problems = []
     for lang in languages or i18n.languages(project.sources, sheet):
         problems.extend(words.catalogue_problems(project, lang))  # the templates' words the build fills in
@@ -30,8 +39,7 @@ def check_with_translations(project: Project, path: Path, languages: tuple[str, 
             i18n.translate(located, sheet, lang, catalogue, allow_fallback)
         except UserError as error:
             problems.extend(error.problems)
-    if problems:
-        raise UserError(problems)
+    return problems
 
 
 def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18n.Status]]:
