@@ -110,6 +110,19 @@ def unseen_pdf(tmp_path_factory) -> Path:
     return folder / "build" / f"{UNSEEN.stem}.en.pdf"
 
 
+def _pdf_returns(project, pdf: Path, original: Path):
+    """The PDF imported back: its draft checks, holds 95 % of the original's cells and items, and types every
+    dice table, modifier list, matrix and sequence as the original did. The import's report."""
+    sheet = check(original)
+    content, report, written = import_sheet(project, pdf, sheet_id="back")
+    assert written is not None and not report.problems
+    check(written)
+    got, total, missing = sheets.returned(sheets.facts(sheet), content)
+    assert got >= 0.95 * total, missing
+    _typed_as_the_original(sheet, report)
+    return report
+
+
 def _typed_as_the_original(sheet, report) -> None:
     """Every dice table, modifier list, matrix and sequence of the original comes back typed so."""
     typed = [guess.type for guess in report.guesses]
@@ -118,13 +131,7 @@ def _typed_as_the_original(sheet, report) -> None:
 
 
 def test_the_pdf_of_a_sheet_of_an_unseen_game_imports_back_builds_and_returns_its_cells(project, unseen_pdf):
-    sheet = check(UNSEEN)
-    content, report, written = import_sheet(project, unseen_pdf, sheet_id="back")
-    assert written is not None and not report.problems
-    check(written)
-    got, total, missing = sheets.returned(sheets.facts(sheet), content)
-    assert got >= 0.95 * total, missing  # 110 of 111 when written
-    _typed_as_the_original(sheet, report)
+    report = _pdf_returns(project, unseen_pdf, UNSEEN)  # 110 of 111 cells and items when written
     assert any("(cont.)" in note.text for note in report.dropped)  # the continued headings the layout repeated
     ran = run_qrs("build", "back", "--jobs", "1", cwd=project.sources.parent)  # the second PDF built here
     assert ran.returncode == 0, ran.stderr
@@ -136,10 +143,4 @@ SHIPPED_PDF = ROOT / "build" / "shadow-war.fr.pdf"
 
 @pytest.mark.skipif(not SHIPPED_PDF.exists(), reason="build/shadow-war.fr.pdf is made by `make`; not built here")
 def test_a_shipped_sheets_pdf_imports_back_with_its_cells_and_its_block_types(project):
-    sheet = check(ROOT / "sources" / "shadow-war.yaml")
-    content, report, written = import_sheet(project, SHIPPED_PDF, sheet_id="back")
-    assert written is not None and not report.problems
-    check(written)
-    got, total, missing = sheets.returned(sheets.facts(sheet), content)
-    assert got >= 0.95 * total, missing  # 116 of 122 when written
-    _typed_as_the_original(sheet, report)
+    _pdf_returns(project, SHIPPED_PDF, ROOT / "sources" / "shadow-war.yaml")  # 116 of 122 when written
