@@ -114,3 +114,12 @@ def relative_problem(name: str, suffixes: tuple[str, ...] = FIGURE_SUFFIXES) -> 
 def named_figures(source_text: str) -> list[str]:
     """The plain relative paths (relative_problem) that the `src:` fields of a source's text name."""
     return sorted({name for name in _SRC_FIELD.findall(source_text) if relative_problem(name) is None})
+
+
+def figures_named_in(source: Path) -> list[str]:
+    """The pictures a sheet's file names (named_figures), read without loading the model: none when it cannot be
+    read, which its check says."""
+    try:
+        return named_figures(read_regular(source, MAX_SOURCE_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, UserError):
+        return []

@@ -62,17 +62,9 @@ def to_rebuild(changed: Iterable[Path], project: Project, watched: list[Path]) -
         if path.parent in (sources, sources / "i18n") and path.suffix in (".yaml", ".po"):
             chosen.update(handouts)
         if path.suffix.lower() in files.FIGURE_SUFFIXES and path.is_relative_to(sources):  # a figure's picture
-            chosen.update(source for source in watched if source in handouts or _names_figure(source, path, sources))
+            name = path.relative_to(sources).as_posix()
+            chosen.update(source for source in watched if source in handouts or name in files.figures_named_in(source))
     return [path for path in watched if path in chosen]
-
-
-def _names_figure(source: Path, picture: Path, sources: Path) -> bool:
-    """Whether a watched sheet's figures name the picture."""
-    try:
-        text = files.read_regular(source, files.MAX_SOURCE_BYTES).decode("utf-8")
-    except (OSError, UnicodeDecodeError, UserError):
-        return False
-    return picture.relative_to(sources).as_posix() in files.named_figures(text)
 
 
 def edited_languages(changed: Iterable[Path], source: Path) -> tuple[str, ...]:

@@ -88,11 +88,7 @@ class Output:
 
 def _figures(project: Project, source: Path) -> list[Path]:
     """The pictures a sheet's figures name (read from its text, as `src:` fields: no model is loaded to plan)."""
-    try:
-        text = files.read_regular(source, files.MAX_SOURCE_BYTES).decode("utf-8")
-    except (OSError, UnicodeDecodeError, UserError):  # the build says what is wrong with the source
-        return []
-    return [project.sources / name for name in files.named_figures(text)]
+    return [project.sources / name for name in files.figures_named_in(source)]
 
 
 def _package_folder(name: str) -> Path | None:
