@@ -34,4 +34,4 @@ schema: $(STAMP)
 	$(QRS) schema
 
 update-golden: $(STAMP)
-	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/renderer/test_render.py tests/test_visual.py
+	QRS_UPDATE_GOLDEN=1 $(PY) -m pytest tests/rendering/test_render.py tests/test_visual.py

@@ -180,7 +180,7 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
 
     from generator import pipeline
     from generator.project import Project
-    from generator.renderer import render
+    from generator.rendering import render
 
     project = Project.at(SOURCES, work / "one-sheet")
     path = SOURCES / f"{sheet_id}.yaml"
@@ -192,7 +192,7 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
 
     sheet = pipeline.check(path)
     if lang != sheet.lang:
-        from generator.source import i18n
+        from generator.composing import translate as i18n
 
         located = pipeline.load(path)[0]
         sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(SOURCES, sheet.sheet, lang), False)

@@ -14,7 +14,7 @@ from generator.errors import UserError
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 MAX_CATALOGUE_BYTES = 3 * MAX_SOURCE_BYTES  # a catalogue holds each string twice, with its context and comments
-MAX_FIGURE_BYTES = 1024 * 1024  # a picture a source names (generator.schema.blocks.figure)
+MAX_FIGURE_BYTES = 1024 * 1024  # a picture a source names (generator.model.blocks.figure)
 FIGURE_SUFFIXES = (".svg", ".png")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # The `src:` fields of a source's text, read without the model (the build manifest, earlier editions from git):

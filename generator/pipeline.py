@@ -1,9 +1,9 @@
 """The whole pipeline on one screen: load → validate → translate → render → write, for a sheet and for a handout.
 
-Each stage is a module of its own: generator.load reads a YAML file with the place of every value,
-generator.schema checks it into the model, generator.source translates it (and reads earlier editions),
-generator.renderer lays it out and renders it, generator.write writes it atomically. `check` and `load`
-(generator.schema.validate) and `load_handout` (generator.schema.handout) are named here for the callers
+Each stage is a module of its own: generator.reading.sources reads a YAML file with the place of every value,
+generator.model checks it into the model, generator.composing translates it (and reads earlier editions),
+generator.rendering lays it out and renders it, generator.write writes it atomically. `check` and `load`
+(generator.model.validate) and `load_handout` (generator.composing.handout) are named here for the callers
 of the pipeline."""
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from typing import Callable
 
 from generator import write
 from generator.errors import Problem, UserError
-from generator.load import Located
+from generator.reading.sources import Located
 from generator.project import SHEET_ID, Project, page_variant_of, variant_of
-from generator.schema import diff, glyphs
-from generator.schema import handout as handouts
-from generator.schema.handout import load_handout
-from generator.schema.model import Sheet
-from generator.schema.validate import check, keyword_index, load
-from generator.source import history, i18n, translations, words
+from generator.composing import diff
+from generator.model import glyphs
+from generator.composing import handout as handouts
+from generator.composing.handout import load_handout
+from generator.model.types import Sheet
+from generator.model.validate import check, keyword_index, load
+from generator.composing import editions as history, translate as i18n, languages as translations, words
 
 UNTRANSLATED = "untranslated"
 
@@ -86,7 +87,7 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
 def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> None:
     """What `qrs check` finds without rendering: the source and its catalogues, and a true-size figure the column
     of the sheet's own paper cannot hold (a build on other paper checks its own)."""
-    from generator.renderer import figures, layout  # neither imports WeasyPrint
+    from generator.rendering import figures, layout  # neither imports WeasyPrint
 
     located, sheet = load(path)  # the source's own problems first, before its catalogues'
     problems = translations.translation_problems(project, located, sheet, languages, allow_fallback)
@@ -104,7 +105,7 @@ def _glyph_problems(sheet: Sheet, problem: Callable[[tuple, str], Problem]) -> N
 
 
 def _web_page(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks) -> bytes:
-    from generator.renderer import web  # imports the renderer, and so WeasyPrint: only when something is rendered
+    from generator.rendering import web  # imports the renderer, and so WeasyPrint: only when something is rendered
 
     return web.page(project, sheet, options, untranslated, marks).encode("utf-8")
 
@@ -115,7 +116,7 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     then measure the layout on the laid-out pages. `problem` places a finding in the source the author edits;
     the layout's report goes to `layouts`, with the count of strings printed in the canonical language under
     UNTRANSLATED."""
-    from generator.renderer import figures, render  # render imports WeasyPrint: only when something is rendered
+    from generator.rendering import figures, render  # render imports WeasyPrint: only when something is rendered
 
     frame = render.page_frame(sheet, options)  # a true-size figure the column cannot hold: before any layout
     refused = [problem(loc, message) for loc, message in figures.findings(sheet, frame, project.sources)]
@@ -129,7 +130,7 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
         layouts.append({**laid.report(), UNTRANSLATED: untranslated})
     pdf = render.pdf(sheet, laid.document, options.pdf_variant)
     if options.impose:
-        from generator.renderer import impose
+        from generator.rendering import impose
 
         return impose.imposed(pdf, options.impose, options.paper or sheet.paper.size)
     return pdf

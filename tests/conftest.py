@@ -68,7 +68,7 @@ def block_types() -> list[str]:
     """Every block type of the model, so that tests cover a new one without being told."""
     from typing import get_args
 
-    from generator.schema.model import Block
+    from generator.model.types import Block
 
     return [get_args(kind.model_fields["type"].annotation)[0] for kind in get_args(get_args(Block)[0])]
 
@@ -86,7 +86,7 @@ def session_environment(request, tmp_path_factory):
     """What every build of the session shares, as environment variables (subprocesses see them too):
     - QRS_CACHE_DIR: one heights cache shared by the session's workers and kept from one session to the next, in
       pytest's cache folder (.pytest_cache/d/qrs-heights; `pytest --cache-clear` empties it): a block is measured
-      once, not once a test or a run. generator.renderer.heights keys every measurement by all that decides it,
+      once, not once a test or a run. generator.rendering.heights keys every measurement by all that decides it,
       the renderer's source files included, so a height measured before a change to the renderer is not used
       after it. Without pytest's cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself
       unset it.

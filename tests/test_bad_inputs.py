@@ -146,9 +146,9 @@ def _bound(model, name: str, attribute: str) -> int:
 def test_the_documented_limits_are_the_enforced_ones():
     from typing import get_args
 
-    from generator import load
+    from generator.reading import sources as load
 
-    from generator.schema import model, validate
+    from generator.model import types as model, validate
 
     def annotated_bound(annotated, attribute: str) -> int:  # a limit an Annotated type carries (Id, Columns)
         constraints = [item for arg in get_args(annotated)[1:] for item in [arg, *getattr(arg, "metadata", [])]]
@@ -182,7 +182,7 @@ def test_the_documented_limits_are_the_enforced_ones():
 
 
 def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, capsys):
-    from generator.load import MAX_SOURCE_BYTES
+    from generator.reading.sources import MAX_SOURCE_BYTES
 
     sources = tmp_path / "sources"
     sources.mkdir()
@@ -194,7 +194,7 @@ def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, cap
 
 
 def test_an_internal_error_is_a_short_report_and_exit_code_1(tmp_path, capsys, monkeypatch):
-    from generator.source import translations
+    from generator.composing import languages as translations
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")

@@ -152,7 +152,7 @@ def _bash(line: str, cwd: Path) -> subprocess.CompletedProcess:
 
 def _stand_ins(folder: Path) -> None:
     from generator import pipeline
-    from tests.source.importer.sheets import docx
+    from tests.composing.drafts.sheets import docx
 
     for name, fixture in STAND_INS.items():
         if name.endswith(".docx"):

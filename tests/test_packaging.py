@@ -135,7 +135,7 @@ def test_an_installed_qrs_takes_a_new_language_beside_the_sources(installed, tmp
 
 
 def test_every_test_file_the_makefile_names_exists():
-    """`make update-golden` named tests/test_render.py after it moved to tests/renderer/ (#34): pytest ran nothing."""
+    """`make update-golden` named tests/test_render.py after it moved to tests/rendering/ (#34): pytest ran nothing."""
     import re
 
     named = re.findall(r"\btests/[\w/]+\.py\b", (ROOT / "Makefile").read_text(encoding="utf-8"))
@@ -143,7 +143,7 @@ def test_every_test_file_the_makefile_names_exists():
 
 
 def test_the_wheel_holds_every_module_of_the_package(wheel):
-    """A package folder missing from pyproject.toml's packages leaves its modules out of the wheel (generator.source.roster
+    """A package folder missing from pyproject.toml's packages leaves its modules out of the wheel (generator.composing.roster
     was): every module of generator/ must be in it."""
     names = set(zipfile.ZipFile(wheel).namelist())
     modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "generator").rglob("*.py")

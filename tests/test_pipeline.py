@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.source import i18n
+from generator.composing import translate as i18n
 
 from generator import pipeline
 from generator.cli.main import main
-from generator.load import load_file
+from generator.reading.sources import load_file
 from generator.project import Project
-from generator.schema.validate import validate
-from generator.renderer.render import Inline
+from generator.model.validate import validate
+from generator.rendering.render import Inline
 from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES
 
 
@@ -199,8 +199,8 @@ def test_a_sheet_using_all_that_authors_of_other_games_reached_for_builds_comple
     """Issue #32: the delvers card (an invented game's card, tests/fixtures/sheets/) has credits, a true-size
     figure, line breaks, qualified modifiers, an untitled block and section, a matrix's corner and legend, a dice
     table's alignment, no edition nor date, and headings that cite pages in lower case."""
-    from tests.renderer.test_figures import assert_printed_at
-    from tests.renderer.test_web import parsed, read_text
+    from tests.rendering.test_figures import assert_printed_at
+    from tests.rendering.test_web import parsed, read_text
 
     folder = FIXTURES / "sheets"
     source = folder / "delvers-card.yaml"

@@ -22,7 +22,7 @@ from generator.cli.options import pipeline
 @click.pass_obj
 def schema_command(project: Project, out: Path | None, check_only: bool) -> None:
     """Write the JSON Schemas of sheets and handouts, for editors' completion and checks as you type."""
-    from generator.schema import json_schema as schema
+    from generator.output import json_schema as schema
 
     folder = out or project.sources.parent / schema.FOLDER
     if check_only:

@@ -1,6 +1,6 @@
 """`qrs changelog`: every correction of every edition, grouped by kind, as release notes.
 
-The printed box lists only what changes play (generator.schema.model.Sheet.boxed_changes); this is the full list,
+The printed box lists only what changes play (generator.model.types.Sheet.boxed_changes); this is the full list,
 in the sheet's language: entries scoped to another language are left out, as editions leave them out.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from generator.schema import typography
-from generator.schema.markup import parse, to_plain
-from generator.schema.model import Sheet
+from generator.model import typography
+from generator.model.markup import parse, to_plain
+from generator.model.types import Sheet
 
 KINDS = ("rules", "clarification", "layout", "typo")
 FORMATS = ("text", "markdown", "json")

@@ -44,8 +44,8 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
 def changelog_command(project: Project, sheet: str, lang: str | None, form: str) -> None:
     """Every correction of every edition, by kind (the printed box lists only those that change play)."""
     from generator.cli import changelog
-    from generator.schema.validate import load
-    from generator.source import words
+    from generator.model.validate import load
+    from generator.composing import words
 
     path = project.sheet_paths((sheet,))[0]
     history.require_edition(*load(path), "qrs changelog")

@@ -51,7 +51,7 @@ def handout_group() -> None:
 def handout_import(project: Project, roster_path: Path, sheet: str | None, force: bool, handout_id: str | None,
                    strict: bool) -> None:
     """Write sources/handouts/<id>.yaml from a BattleScribe or New Recruit roster (.ros or .rosz)."""
-    from generator.source import roster
+    from generator.composing import roster
 
     written, made, label = roster.import_roster(project, roster_path, sheet, handout_id, strict, force)
     if made.unmatched and reporter().json:

@@ -1,4 +1,4 @@
-"""`qrs import FILE`: parses its arguments and reports; the work is done in generator.source.importer."""
+"""`qrs import FILE`: parses its arguments and reports; the work is done in generator.composing.drafts."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from generator.cli.options import language_codes
 def import_command(project: Project, file: Path, sheet_id: str | None, game: str | None, lang: str | None,
                    dry_run: bool, as_json: bool) -> None:
     """Draft sources/<id>.yaml from an existing sheet (.md, .txt, .html, .docx, .pdf), with a report of each guess."""
-    from generator.source import importer
+    from generator.composing import drafts as importer
 
     report = reporter()
     report.json = report.json or as_json

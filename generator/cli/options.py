@@ -19,15 +19,15 @@ EXIT_ENVIRONMENT = 74  # the machine refused: disk full, permission denied, a fo
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 # Imported when first used: a build with nothing to do needs neither the pipeline nor the model (nor WeasyPrint).
-i18n, pipeline = lazy.module("generator.source.i18n"), lazy.module("generator.pipeline")
-history, translations = lazy.module("generator.source.history"), lazy.module("generator.source.translations")
+i18n, pipeline = lazy.module("generator.composing.translate"), lazy.module("generator.pipeline")
+history, translations = lazy.module("generator.composing.editions"), lazy.module("generator.composing.languages")
 
 
 def language_codes(context: click.Context, parameter: click.Parameter, value):
     """--lang takes language codes the renderer knows (fr, en, en-GB): never a path, never 'zz'."""
     if not value:
         return value
-    from generator.schema.model import known_language  # the model imports pydantic: only when a language is given
+    from generator.model.types import known_language  # the model imports pydantic: only when a language is given
 
     codes = [canonical_language(code) for code in ((value,) if isinstance(value, str) else value)]
     for code in codes:

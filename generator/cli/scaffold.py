@@ -21,7 +21,7 @@ from babel import Locale, UnknownLocaleError
 
 from generator import write
 from generator.errors import UserError
-from generator.schema.model import Block
+from generator.model.types import Block
 from generator.project import Project
 
 TEMPLATE = "scaffold/sheet.{lang}.yaml.j2"
@@ -71,7 +71,7 @@ def text(project: Project, sheet_id: str, game: str, lang: str, title: str | Non
 
 def schema_reference(project: Project) -> tuple[str, list[Path]]:
     """The path from the sources folder to the sheet schema, and the schema files written so that it resolves."""
-    from generator.schema import json_schema
+    from generator.output import json_schema
 
     folder = project.sources.parent / json_schema.FOLDER
     written = json_schema.write(folder)

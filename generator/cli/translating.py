@@ -23,7 +23,7 @@ def i18n_group() -> None:
 def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
     """How many strings are translated, stale and missing, per sheet, handout and language, and of the templates'
     words (ui) in each of those languages."""
-    from generator.source import words
+    from generator.composing import words
 
     if not reporter().json:
         click.echo(f"{'sheet':<32} {'lang':<5} {'translated':>10} {'stale':>6} {'missing':>8}")

@@ -133,7 +133,7 @@ class Watcher:
     handouts: tuple[str, ...] = ()  # the handouts watched (by id or path)
 
     def __post_init__(self) -> None:
-        from generator.renderer import render
+        from generator.rendering import render
 
         render.keep_pages(KEPT_PAGES)  # an edit lays out again only the pages whose HTML it changed
 

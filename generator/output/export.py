@@ -88,7 +88,7 @@ def export_named(project: Project, names: tuple[str, ...], languages: tuple[str,
     """Export the sheets and handouts named (ids), in the languages given or every one each has; report each file
     written, and return the problems found in the sources."""
     from generator import pipeline
-    from generator.source import i18n
+    from generator.composing import translate as i18n
 
     sheet_paths, handout_paths = project.sources_named(names)
     problems = []

@@ -100,7 +100,7 @@ def _package_folder(name: str) -> Path | None:
 
 
 def fonts_folder() -> Path | None:
-    """The font package's files (as generator.renderer.render.FONTS names them), found without importing WeasyPrint."""
+    """The font package's files (as generator.rendering.render.FONTS names them), found without importing WeasyPrint."""
     found = _package_folder("font_source_sans_pro")
     return found / "files" if found else None
 
@@ -315,7 +315,7 @@ def sheet_language(path: Path) -> str:
 
 
 def sheet_languages(project: Project, sheet_id: str, canonical: str) -> list[str]:
-    """The canonical language first, then every language with a catalogue (as generator.source.i18n.languages)."""
+    """The canonical language first, then every language with a catalogue (as generator.composing.translate.languages)."""
     found = sorted(path.suffixes[-2].lstrip(".") for path in (project.sources / "i18n").glob(f"{sheet_id}.*.po"))
     return [canonical] + [lang for lang in found if lang != canonical]
 

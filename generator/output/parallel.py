@@ -51,7 +51,7 @@ class Done:
     pdf: str | None = None
     seconds: float = 0.0
     failure: str | None = None  # a bug met in a worker: "TypeError: … (at render.py:12)"
-    layout: dict | None = None  # the layout's report (generator.renderer.render.Laid.report)
+    layout: dict | None = None  # the layout's report (generator.rendering.render.Laid.report)
     untranslated: int = 0  # strings printed in the canonical language (--allow-fallback)
 
 

@@ -7,11 +7,11 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from generator.source import translations
+from generator.composing import languages as translations
 from generator.cli import changelog
 
 from generator import pipeline
-from generator.schema.model import PLAYERS_KINDS
+from generator.model.types import PLAYERS_KINDS
 from generator.project import Project
 from tests.conftest import Ran, SHEETS, SOURCES, run_qrs
 

@@ -9,7 +9,7 @@ import pytest
 from generator import pipeline
 
 from generator.cli import scaffold
-from generator.schema.model import Block
+from generator.model.types import Block
 from generator.project import Project
 from tests.conftest import Ran, run_qrs
 

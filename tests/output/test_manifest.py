@@ -117,7 +117,7 @@ def test_nothing_to_do_imports_neither_weasyprint_nor_the_model(project, built):
         "import sys; from generator.cli.main import main\n"
         "try: main(['--sources', %r, '--build-dir', %r, 'build', '--all'])\n"
         "except SystemExit as exit: print('exit', exit.code)\n"
-        "print('weasyprint' in sys.modules, 'generator.schema.model' in sys.modules)" % (str(project.sources), str(project.build))
+        "print('weasyprint' in sys.modules, 'generator.model.types' in sys.modules)" % (str(project.sources), str(project.build))
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     count = len(planned(project))
@@ -343,7 +343,7 @@ def test_a_bad_shard_is_refused(text, capsys):
 
 
 def test_the_plan_has_the_languages_the_pipeline_builds():
-    from generator.source import i18n
+    from generator.composing import translate as i18n
 
     project = Project.at(SOURCES)
     by_sheet: dict[str, list[str]] = {}

@@ -1,0 +1,296 @@
+"""The draft: the typed sections with the sheet's metadata, written as YAML the strict loader reads, validated in
+memory. A typed block the model refuses (a matrix with a ragged row, a dice table whose rolls overlap) is set back
+to a table, with the model's words in the report; what is still wrong is reported at its line in the draft and
+its place in the original."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from pathlib import Path
+
+from generator.errors import UserError
+from generator.reading.sources import load_text
+from generator.model import validate
+from generator.composing.drafts.blocks import Typing
+from generator.composing.drafts.pieces import bold_terms
+from generator.reading.documents.document import Document, plain
+from generator.composing.drafts.report import DraftProblem, Note, Report
+
+PLACEHOLDER_EDITION = "0"
+PLACEHOLDER_DATE = "1970-01-01"
+_FRENCH = {"le", "la", "les", "des", "du", "une", "et", "est", "pour", "au", "aux", "sur", "dans", "qui", "de"}
+_ENGLISH = {"the", "of", "and", "to", "is", "for", "on", "in", "with", "a", "an", "each", "that", "unit"}
+_EDITION = re.compile(r"(?<!\w)(?:v|version|ver\.|[ée]dition)\s?(\d{1,3}(?:\.\d{1,3}){1,3})\b", re.I)
+_MONTHS = {name: number for number, names in enumerate(
+    [("janvier", "january"), ("février", "fevrier", "february"), ("mars", "march"), ("avril", "april"),
+     ("mai", "may"), ("juin", "june"), ("juillet", "july"), ("août", "aout", "august"),
+     ("septembre", "september"), ("octobre", "october"), ("novembre", "november"),
+     ("décembre", "decembre", "december")], start=1) for name in names}
+_DATE_WORDS = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + "|".join(_MONTHS) + r")\s+((?:19|20)\d{2})\b", re.I)
+_DATE_DMY = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d{2})\b")
+_DATE_ISO = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
+# A landscape A4 page of three columns held 8000 to 10000 of these (text, and 10 a string for its layout) in the
+# drafts of the seeds and of the shipped sheets' PDFs: a little less is asked, the type may shrink to 90 %.
+CHARACTERS_A_PAGE = 7500
+
+
+def guess_language(document: Document) -> tuple[str, str]:
+    words = re.findall(r"[a-zà-ÿ]+", document.text().lower())
+    french = sum(1 for word in words if word in _FRENCH)
+    english = sum(1 for word in words if word in _ENGLISH)
+    lang = "fr" if french > english else "en"
+    return lang, f"{french} common French words against {english} English ones"
+
+
+def stated_edition(document: Document) -> tuple[str | None, str | None, dict[str, str]]:
+    """(edition, date) where the document states them ("v2.0", "19/05/2010", "21 novembre 2026"), else None; and
+    the words each was read in, for the report."""
+    text = document.text()
+    seen = {}
+    edition = _EDITION.search(text)
+    if edition:
+        seen["edition"] = _around(text, edition)
+    date = None
+    found = _DATE_ISO.search(text)
+    dmy, words = _DATE_DMY.search(text), _DATE_WORDS.search(text)
+    if found:
+        date = found.group(0)
+    elif dmy and 1 <= int(dmy.group(2)) <= 12 and 1 <= int(dmy.group(1)) <= 31:
+        found, date = dmy, f"{dmy.group(3)}-{int(dmy.group(2)):02d}-{int(dmy.group(1)):02d}"
+    elif words and 1 <= int(words.group(1)) <= 31:
+        found, date = words, f"{words.group(3)}-{_MONTHS[words.group(2).lower()]:02d}-{int(words.group(1)):02d}"
+    if date:
+        try:
+            datetime.date.fromisoformat(date)
+            seen["date"] = _around(text, found)
+        except ValueError:
+            date = None
+    return (edition.group(1) if edition else None), date, seen
+
+
+def _around(text: str, match) -> str:
+    return " ".join(text[max(0, match.start() - 30):match.end() + 10].split())
+
+
+def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: str | None,
+         report: Report) -> str:
+    """The draft's YAML text, checked; UserError if the model still refuses it (the report lists why)."""
+    typing = Typing(document, report)
+    sections = typing.run()
+    title = typing.title or (sections[0]["title"] if sections else sheet_id)
+    subtitle = typing.subtitle
+    top = typing.top
+    if len(top) >= 2 and (game is None or _same(game, top[0])):  # the game's name above the sheet's title
+        if game is None:
+            report.placeholders.append(Note("game", plain(top[0]), "the first of the headings above the sheet's "
+                                                                   "title; give --game to name the game"))
+        game, title, subtitle = game or plain(top[0]), top[1], " ".join(top[2:]) or None
+    comments: dict[str, str] = {}
+    if lang is None:
+        lang, why = guess_language(document)
+        report.placeholders.append(Note("lang", lang, f"guessed from the words ({why}); give --lang to choose"))
+    if game is None:
+        game = plain(title)
+        report.placeholders.append(Note("game", game, "taken from the title; give --game to name the game"))
+    edition, date, seen = stated_edition(document)
+    for field, value, placeholder, what in (("edition", edition, PLACEHOLDER_EDITION, "no edition"),
+                                            ("date", date, PLACEHOLDER_DATE, "no date")):
+        if value is None:
+            comments[field] = f"TO FILL: the original states {what}; this placeholder is not the sheet's"
+            report.placeholders.append(Note(field, placeholder, f"the original states {what}: a placeholder"))
+        else:
+            report.placeholders.append(Note(field, value, f"read from the original (\"…{seen[field]}…\"): check "
+                                                          "that it is the sheet's own"))
+    pages = max(1, min(20, -(-_characters(sections) // CHARACTERS_A_PAGE)))
+    comments["paper"] = f"pages: guessed from the amount of text ({pages}); qrs build says how full it is"
+    data = {"sheet": sheet_id, "game": plain(game), "title": plain(title)}
+    if subtitle:
+        data["subtitle"] = plain(subtitle)
+    data.update({"lang": lang, "edition": edition or PLACEHOLDER_EDITION, "date": date or PLACEHOLDER_DATE,
+                 "paper": {"size": "A4", "orientation": "landscape", "pages": pages, "columns": 3},
+                 "sections": sections})
+    report.keywords = bold_terms(sections)
+    for attempt in range(50):
+        text = dump(data, comments)
+        problems, located = _problems(path, text)
+        if not problems:
+            break
+        if not _demote_refused(data, problems, located, typing, report):
+            break
+    report.problems = [DraftProblem(problem.line, problem.column, problem.message, _origin_of(problem.line, located,
+                                                                                               data, typing))
+                       for problem in problems]
+    _lines(report, located, data)
+    return text
+
+
+def _same(one: str, other: str) -> bool:
+    words = lambda text: re.findall(r"\w+", plain(text).casefold())
+    return words(one) == words(other)
+
+
+def _problems(path: Path, text: str):
+    located = None
+    try:
+        located = load_text(path, text)
+        validate.validate(located)
+    except UserError as error:
+        return error.problems, located
+    return [], located
+
+
+def _block_at(line: int, located, data) -> tuple[int, int] | None:
+    """The (section, block) whose lines hold `line` of the draft."""
+    best = None
+    if located is None:
+        return None
+    for s, section in enumerate(data["sections"]):
+        for b, _ in enumerate(section["blocks"]):
+            start, _ = located.position(("sections", s, "blocks", b))
+            if start <= line:
+                best = (s, b)
+    return best
+
+
+def _origin_of(line: int, located, data, typing: Typing) -> str:
+    if located is None:
+        return "unknown: the draft could not be read back"
+    where = _block_at(line, located, data)
+    if where is None:
+        return "the sheet's metadata"
+    return typing.origins.get(data["sections"][where[0]]["blocks"][where[1]]["id"], "the sheet's metadata")
+
+
+def _lines(report: Report, located, data) -> None:
+    if located is None:
+        return
+    lines = {}
+    for s, section in enumerate(data["sections"]):
+        for b, block in enumerate(section["blocks"]):
+            lines[block["id"]] = located.position(("sections", s, "blocks", b))[0]
+    for guess in report.guesses:
+        guess.line = lines.get(guess.block, 0)
+
+
+def _demote_refused(data, problems, located, typing: Typing, report: Report) -> bool:
+    """Set back to a table (or text) each typed block a problem falls in; False when none could be."""
+    changed = False
+    for problem in problems:
+        where = _block_at(problem.line, located, data)
+        if where is None:
+            continue
+        s, b = where
+        block = data["sections"][s]["blocks"][b]
+        demoted = demote(block)
+        if demoted is None:
+            continue
+        data["sections"][s]["blocks"][b] = demoted
+        for guess in report.guesses:
+            if guess.block == block["id"]:
+                guess.type, guess.confident = demoted["type"], False
+                guess.why += f"; set back to a {demoted['type']}: {problem.message}"
+        report.untyped.append(Note(typing.origins.get(block["id"], ""), block.get("title") or block["id"],
+                                   f"typed {block['type']}, refused by the model ({problem.message}); kept as a "
+                                   f"{demoted['type']}"))
+        changed = True
+    return changed
+
+
+def demote(block: dict) -> dict | None:
+    """The block as a plain table (or a text of numbered items), keeping every cell; None for a text block."""
+    head = {key: block[key] for key in ("id", "title", "group") if key in block}
+    kind = block["type"]
+    if kind == "dice":
+        columns = [block.get("roll_title") or block.get("die") or block.get("range") or "",
+                   block.get("name_title", ""), block.get("text_title", "")]
+        rows = [[row["roll"], row.get("name", ""), row.get("text", "")] for row in block["rows"]]
+    elif kind == "modifiers":
+        columns = [block.get("value_title", ""), block.get("text_title", ""), block.get("detail_title", "")]
+        rows = [[item["value"], item["text"], item.get("detail", "")] for item in block["items"]]
+    elif kind == "matrix":
+        grid = [row.split() for row in block["cells"]]
+        width = max(len(keys) for keys in [block["column_keys"], *grid])
+        columns = [block.get("row_title", "")] + block["column_keys"] + [""] * (width - len(block["column_keys"]))
+        rows = [[key, *values, *[""] * (width - len(values))] for key, values in zip(block["row_keys"], grid)]
+        if block.get("column_title"):
+            head["intro"] = block["column_title"]
+    elif kind == "sequence":
+        return {**head, "type": "text", "content": [{"numbered": [_step_text(step) for step in block["steps"]]}]}
+    else:
+        return None
+    keep = [c for c in range(len(columns)) if columns[c] or any(row[c] for row in rows)] or [0]
+    return {**head, "type": "table", "columns": [{"title": columns[c]} for c in keep],
+            "rows": [[row[c] for c in keep] for row in rows]}
+
+
+def _step_text(step: dict) -> str:
+    parts = [f"**{step['title']}**" if step.get("text") and step.get("title") else step.get("title", ""),
+             step.get("text", "")]
+    parts += [_step_text(child) for child in step.get("steps", [])]
+    return " ".join(part for part in parts if part)
+
+
+def _characters(value) -> int:
+    if isinstance(value, str):
+        return len(value) + 10
+    if isinstance(value, dict):
+        return sum(_characters(item) for key, item in value.items() if key not in ("id", "type", "group")) + 20
+    if isinstance(value, list):
+        return sum(_characters(item) for item in value)
+    return 0
+
+
+def dump(data, comments: dict[str, str] | None = None) -> str:
+    """YAML in block style, every string double-quoted (JSON's syntax, which the strict loader reads as typed)."""
+    lines = ["# A draft made by qrs import: check the report, then `qrs check` and `qrs build` it."]
+    lines += _mapping(data, 0, comments or {})
+    return "\n".join(lines) + "\n"
+
+
+def _scalar(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _mapping(data: dict, indent: int, comments: dict[str, str]) -> list[str]:
+    pad, out = " " * indent, []
+    for key, value in data.items():
+        comment = f"  # {comments[key]}" if key in comments else ""
+        if isinstance(value, dict):
+            if all(not isinstance(item, (dict, list)) for item in value.values()):
+                inner = ", ".join(f"{k}: {_scalar(v)}" for k, v in value.items())
+                out.append(f"{pad}{key}: {{{inner}}}{comment}")
+            else:
+                out.append(f"{pad}{key}:{comment}")
+                out += _mapping(value, indent + 2, {})
+        elif isinstance(value, list) and not value:
+            out.append(f"{pad}{key}: []{comment}")
+        elif isinstance(value, list):
+            out.append(f"{pad}{key}:{comment}")
+            out += _sequence(value, indent + 2)
+        else:
+            out.append(f"{pad}{key}: {_scalar(value)}{comment}")
+    return out
+
+
+def _sequence(items: list, indent: int) -> list[str]:
+    pad, out = " " * indent, []
+    for item in items:
+        if isinstance(item, dict):
+            inner = _mapping(item, indent + 2, {})
+            out.append(f"{pad}- {inner[0].lstrip()}")
+            out += inner[1:]
+        elif isinstance(item, list):
+            if all(not isinstance(cell, (dict, list)) for cell in item):
+                out.append(f"{pad}- [{', '.join(_scalar(cell) for cell in item)}]")
+            else:
+                out.append(f"{pad}-")
+                out += _sequence(item, indent + 2)
+        else:
+            out.append(f"{pad}- {_scalar(item)}")
+    return out

@@ -1,0 +1,51 @@
+"""Grids: where a table's keys are (a row of numbers over a column of them), and the rule its cells agree with."""
+
+from __future__ import annotations
+
+import re
+
+from generator.model.types import MatrixBlock
+from generator.composing.drafts import kinds
+from generator.reading.documents.document import plain
+
+RULES = ("to-wound", "to-hit-ws", "to-hit-ws-wab", "bs-to-hit")
+
+
+def matrix_shape(rows: list[list[str]]):
+    """(key row, key column, column title, row title) of a grid whose column keys are numbers, or None."""
+    for key_row in range(min(2, len(rows) - 1)):
+        row = rows[key_row]
+        for key_column in range(min(2, len(row) - 2)):
+            keys = row[key_column + 1:]
+            if len(keys) < 3 or not all(kinds.is_integer(cell) for cell in keys):
+                continue
+            corner = [plain(cell) for cell in row[:key_column + 1] if cell.strip()]
+            above = [plain(cell) for earlier in rows[:key_row] for cell in earlier if cell.strip()]
+            body = rows[key_row + 1:]
+            if not body or len(body) > 30 or len(keys) > 30:
+                continue
+            if not all(row[key_column].strip() and all(cell.strip() and " " not in plain(cell).strip()
+                                                       for cell in row[key_column + 1:]) for row in body):
+                continue
+            left = [plain(cell) for row in body for cell in row[:key_column] if cell.strip()]
+            column_title = " ".join(above + (corner if not left and not above else []))
+            row_title = " ".join(left + (corner if (left or above) else []))
+            return key_row, key_column, column_title, row_title
+    return None
+
+
+def agreeing_rule(row_keys: list[str], column_keys: list[str], cells: list[str]) -> tuple[str | None, str | None]:
+    """The rule every cell agrees with, and the value meaning "impossible" (the one word that is no number)."""
+    words = {value for row in cells for value in row.split() if not re.fullmatch(r"[-−]?\d+\+?", value)}
+    impossible = words.pop() if len(words) == 1 else None
+    for rule in RULES:
+        if (rule == "bs-to-hit") != (len(row_keys) == 1):
+            continue
+        try:
+            candidate = MatrixBlock(id="m", type="matrix", row_keys=row_keys, column_keys=column_keys, cells=cells,
+                                    impossible=impossible, rule=rule)
+        except ValueError:
+            return None, impossible
+        if not list(candidate.check()):
+            return rule, impossible
+    return None, impossible

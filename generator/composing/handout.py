@@ -1,0 +1,485 @@
+"""Per-army handouts: a handout file names an army's units; the sheet supplies everything they use.
+
+A handout is checked against its sheet (every characteristic, weapon, armour, keyword and
+section it names must exist there), then composed into an ordinary Sheet: the roster, the
+rows of the sheet's tables the units use, the special rules they reference (followed through
+the definitions that mention other keywords) and the sections the author chose. That sheet
+renders through the same templates as every other, so a correction to the canonical sheet
+reaches every handout drawn from it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterator
+
+from generator.model import markup
+from generator.model.types import (
+    Block,
+    Finding,
+    Footnote,
+    GlossaryBlock,
+    MatrixBlock,
+    ModifiersBlock,
+    Handout,
+    HandoutUnit,
+    Keyword,
+    RosterBlock,
+    RosterUnit,
+    SaveSource,
+    SavesBlock,
+    Section,
+    Sheet,
+    TableBlock,
+    prose,
+)
+from generator.errors import UserError
+from generator.reading.sources import Located, load_file
+from generator.project import Project
+from generator.model import glyphs
+from generator.composing.handout_profiles import (
+    compose_alone,
+    glossary,
+    keywords_of,
+    profile_blocks,
+    profile_findings,
+)
+from generator.model.validate import keyword_index, load, markup_findings, mentioned_keywords, parse
+
+
+def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Located | None, Sheet | None]:
+    """A handout checked against its sheet, with both located sources (None, None for a handout without a sheet)."""
+    located = load_file(path)
+    handout = parse(located, Handout)
+    sheet_located, sheet = None, None
+    if handout.sheet is not None:
+        sheet_path = project.sources / f"{handout.sheet}.yaml"
+        if not sheet_path.is_file():
+            raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
+        sheet_located, sheet = load(sheet_path)
+    keywords = keyword_index(Sheet.model_construct(keywords=keywords_of(handout, sheet)))
+    found = [*findings(handout, sheet), *markup_findings(handout, keywords, sheet.result_names() if sheet else {}),
+             *glyphs.glyph_findings(handout, handout.lang, keywords)]
+    if handout.handout != path.stem:
+        found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
+    if found:
+        raise UserError([located.problem(loc, message) for loc, message in found])
+    return located, handout, sheet_located, sheet
+
+
+def findings(handout: Handout, sheet: Sheet | None) -> Iterator[Finding]:
+    """Every name in the handout that its sheet (or, without one, the handout itself) does not define, as (path in
+    the handout, message)."""
+    yield from _duplicate_units(handout)
+    yield from profile_findings(handout)
+    own_sheet = Sheet.model_construct(sheet=handout.handout, characteristics=handout.characteristics, keywords=[],
+                                      sections=[])
+    saves = saves_block(sheet) if sheet else None
+    rows = row_index(sheet) if sheet else {}
+    keywords = keyword_index(Sheet.model_construct(keywords=keywords_of(handout, sheet)))
+    sheet = sheet or own_sheet
+    own = {weapon.id for weapon in handout.weapons}
+    for w, weapon in enumerate(handout.weapons):
+        if weapon.id in rows:
+            yield ("weapons", w, "id"), f"'{weapon.id}' is already a row of the sheet's tables: name that row in the units instead"
+    for u, unit in enumerate(handout.units):
+        here = ("units", u)
+        yield from _profile_findings(unit, sheet, here)
+        for w, ref in enumerate(unit.weapons):
+            matches = rows.get(ref, [])
+            if ref in own:
+                continue
+            if not matches:
+                yield here + ("weapons", w), (f"unknown weapon '{ref}': neither a row of the sheet's tables nor a weapon of "
+                                              f"the handout{_suggest(ref, [*rows, *own])}")
+            elif len(matches) > 1:
+                tables = " or ".join(f"{table.id}/{ref}" for table, _ in matches)
+                yield here + ("weapons", w), f"'{ref}' is a row of several tables: write {tables}"
+        yield from _armour_findings(unit, saves, here)
+        for r, rule in enumerate(unit.rules):
+            if rule.casefold() not in keywords and rule not in keywords:
+                yield here + ("rules", r), f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}"
+    parts = {section.id for section in sheet.sections} | {block.id for block in sheet.blocks()} | {
+        group.id for section in sheet.sections for group in section.groups}
+    for field in ("include", "exclude"):
+        for i, ref in enumerate(getattr(handout, field) or []):
+            if ref not in parts:
+                yield (field, i), f"unknown section '{ref}': not a section, group or block id of the sheet{_suggest(ref, parts)}"
+    yield from _kept_findings(handout, sheet)
+
+
+def _kept_findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
+    """`except` names blocks of the sections `exclude` leaves out."""
+    excluded = {block.id for section in sheet.sections if section.id in (handout.exclude or []) for block in section.blocks}
+    for i, ref in enumerate(handout.kept or []):
+        if ref not in excluded:
+            yield ("except", i), (f"'{ref}' is not a block of an excluded section: except keeps blocks of the sections "
+                                  f"exclude leaves out{_suggest(ref, excluded)}")
+
+
+
+def _duplicate_units(handout: Handout) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for u, unit in enumerate(handout.units):
+        if unit.id in seen:
+            yield ("units", u, "id"), f"duplicate unit id '{unit.id}'"
+        seen.add(unit.id)
+
+
+def _profile_findings(unit: HandoutUnit, sheet: Sheet, here: tuple) -> Iterator[Finding]:
+    wanted = [characteristic.id for characteristic in sheet.characteristics]
+    if not wanted and not sheet.sections:  # a handout without a sheet, nor characteristics of its own
+        if unit.profile:
+            yield here + ("profile",), "the handout has no characteristics: give them, or leave the profile out"
+        return
+    if not wanted:
+        yield here + ("profile",), f"the sheet '{sheet.sheet}' declares no characteristics for profiles"
+        return
+    for key in unit.profile:
+        if key not in wanted:
+            yield here + ("profile", key), f"unknown characteristic '{key}': the sheet's profile is {' '.join(wanted)}"
+    missing = [key for key in wanted if key not in unit.profile]
+    if missing:
+        yield here + ("profile",), f"no value for {', '.join(missing)}: the sheet's profile is {' '.join(wanted)}"
+
+
+def _armour_findings(unit: HandoutUnit, saves: SavesBlock | None, here: tuple) -> Iterator[Finding]:
+    if unit.armour and saves is None:
+        yield here + ("armour",), "the sheet has no saves table to take armour from"
+        return
+    if saves is None:
+        return
+    items = {item.id: item for item in saves.items}
+    troop = saves.troop_of(unit.armour)
+    for a, ref in enumerate(unit.armour):
+        if ref not in items:
+            yield here + ("armour", a), f"unknown armour '{ref}': not an item of the saves table '{saves.id}'{_suggest(ref, items)}"
+        elif troop not in items[ref].saves and items[ref].troop is None:
+            yield here + ("armour", a), f"'{ref}' gives nothing to '{troop}' troops in the saves table '{saves.id}'"
+
+
+def _suggest(wrong: str, known) -> str:
+    close = difflib.get_close_matches(wrong, list(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def saves_block(sheet: Sheet) -> SavesBlock | None:
+    return next((block for block in sheet.blocks() if isinstance(block, SavesBlock)), None)
+
+
+def row_index(sheet: Sheet) -> dict[str, list[tuple[TableBlock, int]]]:
+    """Table rows by id and by table/id: what a unit's weapons can name."""
+    index: dict[str, list[tuple[TableBlock, int]]] = defaultdict(list)
+    for block in sheet.blocks():
+        if isinstance(block, TableBlock):
+            for r, row in enumerate(block.rows):
+                if row.id:
+                    index[row.id].append((block, r))
+                    index[f"{block.id}/{row.id}"].append((block, r))
+    return index
+
+
+# --- composition ----------------------------------------------------------------------------
+
+
+def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> Sheet:
+    """The handout as a sheet: roster, equipment, special rules, chosen sections (both in one language); without a
+    sheet, the units and the tables of what they carry alone."""
+    if sheet is None:
+        return compose_alone(handout, words)
+    saves = saves_block(sheet)
+    used_rows = _used_rows(handout, sheet)
+    worn = {ref for unit in handout.units for ref in unit.armour}
+    chosen = _chosen_sections(handout, sheet)
+    chosen_ids = {block.id for _, blocks in chosen for block in blocks}
+
+    index = keyword_index(sheet)
+    army_values = _army_values(handout, sheet, used_rows)
+    army_tags = _army_tags(handout, index)
+
+    def trimmed(block: Block) -> Block | None:
+        if isinstance(block, TableBlock) and block.id in used_rows:
+            return _only_rows(block, used_rows[block.id])
+        if isinstance(block, MatrixBlock) and (block.row_characteristic or block.column_characteristic):
+            return block.only(army_values.get(block.row_characteristic), army_values.get(block.column_characteristic))
+        if isinstance(block, SavesBlock) and worn:
+            return _only_items(block, worn)
+        if isinstance(block, ModifiersBlock) and any(item.concerns for item in block.items):
+            return _only_concerning(block, army_tags, index)
+        return None if isinstance(block, GlossaryBlock) else block  # the handout prints its own glossary
+
+    equipment = [
+        trimmed(block) for block in sheet.blocks()
+        if block.id not in chosen_ids and (block.id in used_rows or (block is saves and worn))
+    ]
+    sections = [Section(id="handout-units", title=words["units"], blocks=[_roster(handout, sheet, saves, words)])]
+    own_equipment, own_abilities = profile_blocks(handout)
+    if equipment or own_equipment:
+        sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment + own_equipment))
+    army_rules = special_rules(handout, sheet, equipment)
+    printed = chosen_ids | {block.id for block in equipment}
+    rules = _rules_blocks(army_rules, sheet, printed) + own_abilities + glossary(handout)
+    rules += _where_rules_act(army_rules, sheet, handout, printed | {block.id for block in rules}, index)
+    if rules:
+        sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
+    for section, blocks in chosen:
+        kept = [block for block in map(trimmed, blocks) if block is not None]
+        if kept:
+            sections.append(section.model_copy(update={"blocks": kept}))
+    named = _named_results(sections, sheet)
+    if named:
+        sections.append(Section(id="handout-results", title=words["results"], blocks=named))
+    return Sheet(
+        sheet=handout.handout, game=sheet.game, title=handout.army, subtitle=handout.subtitle or sheet.title,
+        lang=sheet.lang, edition=sheet.edition, date=sheet.date or handout.date, credits=sheet.credits,
+        accent=handout.accent or sheet.accent, paper=handout.paper, keywords=keywords_of(handout, sheet),
+        characteristics=sheet.characteristics, column_sets=sheet.column_sets, sections=sections,
+    )
+
+
+def _named_results(sections: list[Section], sheet: Sheet) -> list[Block]:
+    """The dice tables whose results the printed texts name ({result:BLOCK/ROW}) but the handout does not print,
+    and those their own texts name: a reader can look each named result up, as each keyword."""
+    printed = {block.id for section in sections for block in section.blocks}
+    texts = [text for section in sections for block in section.blocks for _, text in prose(block)]
+    glossed = {key for section in sections for block in section.blocks if isinstance(block, GlossaryBlock)
+               for key in block.keywords or ()}
+    texts += [keyword.text or "" for keyword in sheet.keywords if keyword.id in glossed]
+    brought: list[Block] = []
+    while True:
+        wanted = {token.ref.split("/")[0] for text in texts for token in markup.walk(markup.parse(text))
+                  if isinstance(token, markup.ResultRef)} - printed
+        found = [block for block in sheet.blocks() if block.id in wanted]
+        if not found:
+            return brought
+        brought += found
+        printed |= {block.id for block in found}
+        texts = [text for block in found for _, text in prose(block)]
+
+
+def _army_values(handout: Handout, sheet: Sheet, used_rows: dict[str, set[int]]) -> dict[str, set[str]]:
+    """Each characteristic's values in the army: its units' profiles, and the cells of the weapons they carry in
+    columns that give a characteristic ("3 (4)": a Strength of 3, and 4 at short range)."""
+    values: dict[str, set[str]] = defaultdict(set)
+    weapons = {weapon.id: weapon for weapon in handout.weapons}
+    for unit in handout.units:
+        for characteristic, value in unit.profile.items():
+            values[characteristic] |= set(re.findall(r"\d+", value))
+        for weapon in (weapons[ref] for ref in unit.weapons if ref in weapons):
+            for characteristic, change in weapon.profile.items():
+                own = re.findall(r"\d+", unit.profile.get(characteristic, ""))
+                values[characteristic] |= {str(int(base) + int(change)) for base in own} if change[0] in "+-" else {change}
+    for table in (block for block in sheet.blocks() if isinstance(block, TableBlock) and block.id in used_rows):
+        for c, column in enumerate(table.header):
+            if column.characteristic:
+                for index in used_rows[table.id]:
+                    cell = _cell_under(table.rows[index], c)
+                    values[column.characteristic] |= set(re.findall(r"\d+", cell or ""))
+    return values
+
+
+def _tag(name: str, index: dict[str, Keyword]) -> str:
+    """A keyword (by id or term) as its id; anything else, a unit type, as written, whatever its case."""
+    return index[name.casefold()].id if name.casefold() in index else name.casefold()
+
+
+def _army_tags(handout: Handout, index: dict[str, Keyword]) -> set[str]:
+    """What a modifier's `concerns` may name in this army: its units' keywords and profile values."""
+    return {_tag(name, index) for unit in handout.units for name in [*unit.rules, *unit.profile.values()]}
+
+
+def _only_concerning(block: ModifiersBlock, tags: set[str], index: dict[str, Keyword]) -> ModifiersBlock | None:
+    """The modifiers that apply to the army: those concerning nothing in particular, or one of its tags."""
+    def applies(item) -> bool:
+        return not item.concerns or any(_tag(name, index) in tags for name in item.concerns)
+    kept = [item for item in block.items if applies(item)]
+    return block.model_copy(update={"items": kept}) if kept else None
+
+
+def _cell_under(row, column: int) -> str | None:
+    """The text of the row's cell that covers this column (cells may span columns)."""
+    position = 0
+    for cell in row.cells:
+        if position <= column < position + cell.span:
+            return markup.without_footnotes(cell.text)
+        position += cell.span
+    return None
+
+
+def _used_rows(handout: Handout, sheet: Sheet) -> dict[str, set[int]]:
+    rows = row_index(sheet)
+    used: dict[str, set[int]] = defaultdict(set)
+    for unit in handout.units:
+        for ref in unit.weapons:
+            if ref in rows and ref not in {weapon.id for weapon in handout.weapons}:
+                table, index = rows[ref][0]
+                used[table.id].add(index)
+    return used
+
+
+def _chosen_sections(handout: Handout, sheet: Sheet) -> list[tuple[Section, list[Block]]]:
+    """The sheet's sections (or single blocks) the handout prints, in the sheet's order."""
+    if handout.include is None and handout.exclude is None:
+        return []
+    chosen = []
+    for section in sheet.sections:
+        if handout.include is not None:
+            blocks = section.blocks if section.id in handout.include else [
+                block for block in section.blocks if {block.id, block.group} & set(handout.include)]
+        else:
+            kept = set(handout.kept or ())
+            blocks = [block for block in section.blocks if block.id in kept] if section.id in handout.exclude else [
+                block for block in section.blocks if not {block.id, block.group} & set(handout.exclude)]
+        if blocks:
+            chosen.append((section, blocks))
+    return chosen
+
+
+def _only_rows(table: TableBlock, kept: set[int]) -> TableBlock:
+    rows = [row for index, row in enumerate(table.rows) if index in kept]
+    return _with_used_notes(table.model_copy(update={"rows": rows}))
+
+
+def _only_items(saves: SavesBlock, worn: set[str]) -> SavesBlock:
+    return _with_used_notes(saves.model_copy(update={"items": [item for item in saves.items if item.id in worn]}))
+
+
+def _with_used_notes(block):
+    """Keep the footnotes the remaining rows still reference."""
+    referenced = {key for _, key in block.footnote_refs()}
+    return block.model_copy(update={"notes": [note for note in block.notes if note.id in referenced]})
+
+
+def _roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None, words: dict[str, str]) -> RosterBlock:
+    notes: dict[str, str] = {}  # the roster's footnotes, numbered as they first appear: text → id
+
+    def noted(value: str, note: str) -> str:
+        return f"{value}[^{notes.setdefault(note, str(len(notes) + 1))}]"
+
+    units = [_roster_unit(handout, unit, sheet, saves, words, noted) for unit in handout.units]
+    labels = [characteristic.label for characteristic in sheet.characteristics]
+    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
+                       cost=handout.cost,
+                       notes=[Footnote(id=key, text=text) for text, key in notes.items()])
+
+
+def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: SavesBlock | None,
+                 words: dict[str, str], noted) -> RosterUnit:
+    """One unit's row: its move less its armour's penalties, and two saves when a two-handed weapon
+    leaves its shield out of close combat; each derived value marked with the note that explains it."""
+    own = {weapon.id: weapon for weapon in handout.weapons}
+    items = {item.id: item for item in saves.items} if saves else {}
+    gear = [own[ref].name if ref in own else _row_name(row_index(sheet), ref) for ref in unit.weapons]
+    gear += [items[ref].name for ref in unit.armour] + ([unit.equipment] if unit.equipment else [])
+    profile = [unit.profile[characteristic.id] for characteristic in sheet.characteristics]
+    moved = _moved(saves, unit, sheet)
+    if moved is not None:
+        profile[moved[0]] = noted(str(moved[1]), words["move_derived"])
+    save = _save_shown(saves, unit.armour)
+    if unit.save:  # the roster's own save, or "?": the sheet could not derive it
+        note = unit.save_note or (_save_source_note(unit.save_from, words) if unit.save_from else None)
+        save = noted(unit.save, note) if note else unit.save
+    elif any(own[ref].two_handed for ref in unit.weapons if ref in own):
+        close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
+        save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
+    rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
+    return RosterUnit(
+        id=unit.id, name=f"{unit.count} × {unit.name}" if unit.count else unit.name, profile=profile,
+        equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
+        rules=", ".join(rules) or None, save=save, points=unit.points,
+    )
+
+
+def _save_source_note(source: SaveSource, words: dict[str, str]) -> str:
+    """Where the roster's save comes from, in the handout's language (the roster's names are source text already)."""
+    listed = {name: ", ".join(getattr(source, name)) for name in ("unknown", "profiles", "worn_with")}
+    if source.profiles:
+        return words["save_from_profiles"].format(**listed)
+    if source.worn_with:
+        return words["save_worn_with"].format(**listed)
+    if source.reads:
+        return words["save_unreadable"].format(reads=source.reads, **listed)
+    return words["save_unknown"].format(**listed)
+
+
+def _row_name(rows: dict[str, list[tuple[TableBlock, int]]], ref: str) -> str:
+    table, index = rows[ref][0]
+    return table.rows[index].cells[0].text
+
+
+def _moved(saves: SavesBlock | None, unit: HandoutUnit, sheet: Sheet) -> tuple[int, int] | None:
+    """The unit's move less its armour's penalties, as (position in the profile, value); None when unchanged
+    (no penalty, or a move that is not a number, such as 2D6)."""
+    if saves is None or saves.move_penalties is None:
+        return None
+    penalty = saves.move_penalty(unit.armour)
+    ids = [characteristic.id for characteristic in sheet.characteristics]
+    base = unit.profile.get(saves.move_penalties.characteristic, "")
+    if not penalty or not base.isdigit():
+        return None
+    return ids.index(saves.move_penalties.characteristic), max(int(base) - penalty, 0)
+
+
+def _without_shields(saves: SavesBlock | None, armour: list[str]) -> list[str]:
+    """A unit's armour as it fights with a two-handed weapon: its shields stay on its back."""
+    shields = {item.id for item in saves.items if item.shield} if saves else set()
+    return [ref for ref in armour if ref not in shields]
+
+
+def _save_shown(saves: SavesBlock | None, armour: list[str]) -> str | None:
+    if saves is None:
+        return None
+    roll = saves.save(armour)
+    return f"{roll}+" if roll else saves.none
+
+
+def _rules_blocks(rules: list[str], sheet: Sheet, chosen_ids: set[str]) -> list[Block]:
+    """A glossary of the rules defined in a line, then the blocks that define the others at length."""
+    keywords = [keyword for keyword in sheet.keywords if keyword.id in rules]
+    blocks: list[Block] = []
+    if any(keyword.text for keyword in keywords):
+        blocks.append(GlossaryBlock(id="handout-special-rules", type="glossary",
+                                    keywords=[keyword.id for keyword in keywords if keyword.text]))
+    defining = {keyword.see for keyword in keywords if keyword.see} - chosen_ids
+    return blocks + [block for block in sheet.blocks() if block.id in defining]
+
+
+def _where_rules_act(rules: list[str], sheet: Sheet, handout: Handout, printed: set[str],
+                     index: dict[str, Keyword]) -> list[Block]:
+    """The tables whose rows name one of the army's rules (a Resolve trigger for Pious units): where those rules
+    act in play. Blocks the handout prints already, and those it excludes, are not brought."""
+    excluded = set(handout.exclude or ())
+    found = []
+    for section in sheet.sections:
+        for block in section.blocks:
+            if block.id in printed or {section.id, block.id, block.group} & excluded or isinstance(block, GlossaryBlock):
+                continue
+            rows = [text for loc, text in prose(block) if loc[0] in ("rows", "items")]
+            if mentioned_keywords(rows, index) & set(rules):
+                found.append(block)
+    return found
+
+
+def special_rules(handout: Handout, sheet: Sheet, equipment: list[Block]) -> list[str]:
+    """The keywords the units name or their equipment mentions, and those their definitions mention, in sheet order."""
+    index = keyword_index(sheet)
+    texts = [text for block in equipment for _, text in prose(block)]
+    texts += [unit.equipment for unit in handout.units if unit.equipment] + [weapon.name for weapon in handout.weapons]
+    wanted = {index[rule.casefold()].id for unit in handout.units for rule in unit.rules if rule.casefold() in index}
+    wanted |= mentioned_keywords(texts, index)
+    frontier = set(wanted)
+    while frontier:
+        found = mentioned_keywords([text for key in frontier for text in _definition(index[key], sheet)], index) - wanted
+        wanted |= found
+        frontier = found
+    return [keyword.id for keyword in sheet.keywords if keyword.id in wanted]
+
+
+def _definition(keyword: Keyword, sheet: Sheet) -> list[str]:
+    """The texts that define a keyword: its own line and the block it points to."""
+    texts = [keyword.text or ""]
+    texts += [text for block in sheet.blocks() if block.id == keyword.see for _, text in prose(block)]
+    return texts

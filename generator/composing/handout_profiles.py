@@ -1,0 +1,121 @@
+"""A handout's own profiles and rules, as a roster gives them: a table for each kind of profile (weapons,
+abilities, other models), the army's rules with their texts in a glossary, and a handout made of these alone when
+it draws on no sheet (a game qrs has no sheet for)."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from generator.model.types import (
+    Block,
+    Finding,
+    Footnote,
+    GlossaryBlock,
+    Handout,
+    Keyword,
+    RosterBlock,
+    RosterUnit,
+    Section,
+    Sheet,
+    TableBlock,
+)
+
+ABILITY_TYPES = re.compile(r"abilit|rule|spell|psychic|power|prayer|trait|invocation|enhancement|lore", re.IGNORECASE)
+
+
+def profile_findings(handout: Handout) -> Iterator[Finding]:
+    """Each unit's profiles name a profile type of the handout and give one value for each of its characteristics;
+    the handout's keywords have distinct ids and terms."""
+    types = {kind.id: kind for kind in handout.profile_types}
+    seen = set()
+    for t, kind in enumerate(handout.profile_types):
+        if kind.id in seen:
+            yield ("profile_types", t, "id"), f"duplicate profile type id '{kind.id}'"
+        seen.add(kind.id)
+    for u, unit in enumerate(handout.units):
+        for p, profile in enumerate(unit.profiles):
+            kind = types.get(profile.type)
+            here = ("units", u, "profiles", p)
+            if kind is None:
+                yield here + ("type",), f"unknown profile type '{profile.type}': not one of the handout's profile_types"
+            elif len(profile.values) != len(kind.characteristics):
+                yield here + ("values",), (f"{len(profile.values)} value(s) for the {len(kind.characteristics)} "
+                                           f"characteristic(s) of '{kind.name}'")
+    terms: set[str] = set()
+    for k, keyword in enumerate(handout.keywords):
+        keys = {keyword.id, keyword.term.casefold()}
+        for key in sorted(keys & terms):
+            yield ("keywords", k), f"duplicate keyword '{key}': each rule is defined once"
+        terms |= keys
+
+
+def profile_blocks(handout: Handout) -> tuple[list[Block], list[Block]]:
+    """The tables of the units' profiles, each profile once however many units carry it: (equipment, abilities)."""
+    equipment, abilities = [], []
+    for kind in handout.profile_types:
+        rows, seen = [], set()
+        for unit in handout.units:
+            for profile in unit.profiles:
+                key = (profile.name, tuple(profile.values))
+                if profile.type == kind.id and key not in seen:
+                    seen.add(key)
+                    rows.append([profile.name, *(value or "-" for value in profile.values)])
+        if not rows:
+            continue
+        long_text = any(len(row[-1]) > 60 for row in rows)
+        wordy = [any(len(row[c + 1]) > 8 for row in rows) for c in range(len(kind.characteristics))]
+        columns = [{"title": kind.name, "width": "24%" if long_text else None}] + [
+            {"title": name, "align": "left" if wordy[c] else "center"} for c, name in enumerate(kind.characteristics)]
+        table = TableBlock(id=f"profiles-{kind.id}", type="table", columns=[
+            {key: value for key, value in column.items() if value is not None} for column in columns], rows=rows)
+        (abilities if ABILITY_TYPES.search(kind.name) or (long_text and len(kind.characteristics) == 1)
+         else equipment).append(table)
+    return equipment, abilities
+
+
+def keywords_of(handout: Handout, sheet: Sheet | None) -> list[Keyword]:
+    """The keywords a composed handout resolves: its sheet's, then its own."""
+    return [*(sheet.keywords if sheet else []), *handout.keywords]
+
+
+def glossary(handout: Handout) -> list[Block]:
+    """The army's own rules with their texts, each once."""
+    defined = [keyword.id for keyword in handout.keywords if keyword.text]
+    return [GlossaryBlock(id="handout-army-rules", type="glossary", keywords=defined)] if defined else []
+
+
+def own_roster(handout: Handout) -> RosterBlock:
+    """The units in the handout's own characteristics, their saves as the roster gives them."""
+    notes: dict[str, str] = {}
+    labels = [characteristic.label for characteristic in handout.characteristics] or ["-"]
+    units = []
+    for unit in handout.units:
+        profile = [unit.profile.get(characteristic.id, "-") for characteristic in handout.characteristics] or ["-"]
+        save = unit.save
+        if save and unit.save_note:
+            save = f"{save}[^{notes.setdefault(unit.save_note, str(len(notes) + 1))}]"
+        rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
+        units.append(RosterUnit(id=unit.id, name=f"{unit.count} × {unit.name}" if unit.count else unit.name,
+                                profile=profile, equipment=unit.equipment, rules=", ".join(rules) or None,
+                                save=save, points=unit.points))
+    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
+                       cost=handout.cost,
+                       notes=[Footnote(id=key, text=text) for text, key in notes.items()])
+
+
+def compose_alone(handout: Handout, words: dict[str, str]) -> Sheet:
+    """A handout without a sheet as a sheet: its units, the tables of their profiles, their rules."""
+    equipment, abilities = profile_blocks(handout)
+    sections = [Section(id="handout-units", title=words["units"], blocks=[own_roster(handout)])]
+    if equipment:
+        sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
+    rules = abilities + glossary(handout)
+    if rules:
+        sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
+    return Sheet(
+        sheet=handout.handout, game=handout.game or handout.army, title=handout.army,
+        subtitle=handout.subtitle, lang=handout.lang, date=handout.date,
+        accent=handout.accent or "#7a1f1f", paper=handout.paper, keywords=handout.keywords,
+        characteristics=handout.characteristics, sections=sections,
+    )

@@ -1,0 +1,377 @@
+"""A roster's units made into a handout file's data: matched against a sheet where there is one, printed from the
+roster alone where there is none.
+
+With a sheet, each unit's stat line is given in the sheet's characteristics, its upgrades and profiles are matched
+to the sheet's weapon rows, saves items and keywords, and what matches nothing is printed as the roster writes it
+and reported once, grouped. A save the sheet cannot derive (armour it does not know, such as gromril) is the
+roster's own save characteristic, or "?" with a footnote naming what was not understood. Without a sheet, the
+handout carries the roster's stat line as its characteristics, every other profile in a table of its type, and
+the rules with their texts as its keywords."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from generator.model import glyphs
+from generator.composing.handout import saves_block
+from generator.model.types import Sheet
+from generator.composing.roster.fitting import fit
+from generator.composing.roster.names import SheetNames, folded, plain
+from generator.reading.rosters.selections import MAX_POINTS, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
+
+MAX_VALUE = 20  # a stat line's value (the handout's limit): longer ones are cut, with an ellipsis
+MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less room for escaping
+ARMOUR_LIKE = re.compile(r"armou?r|shield|mail|plate|barding|carapace|bouclier|armure", re.IGNORECASE)
+SUBSTITUTES = {"\u2b24": "\u2022", "\u25cf": "\u2022", "\u26ab": "\u2022", "\u2605": "*", "\u2606": "*",
+               "\u25cb": "o", "\u25ef": "o", "\u2b1f": "\u25c6", "\u2b22": "\u25c6", "\u2b23": "\u25c6",
+               "\u2b1b": "\u25a0", "\u2011": "-", "\u27a4": "\u203a", "\u2316": "\u00bb", "\u2694": "\u2020"}
+
+
+@dataclass
+class Unmatched:
+    """One name of the roster the sheet has no name for, with every unit that has it, and what was tried."""
+
+    kind: str  # characteristic, equipment, rule, character…
+    name: str
+    tried: str
+    units: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        units = ", ".join(f"'{unit}'" for unit in self.units[:6]) + (f" and {len(self.units) - 6} more"
+                                                                    if len(self.units) > 6 else "")
+        return f"{self.kind} '{self.name}' ({units}): {self.tried}"
+
+
+class Report:
+    """What the sheet could not name, grouped by kind and name (listed once, with the units that have it)."""
+
+    def __init__(self):
+        self.items: dict[tuple[str, str], Unmatched] = {}
+
+    def add(self, unit: str, kind: str, name: str, tried: str) -> None:
+        item = self.items.setdefault((kind, name), Unmatched(kind, name, tried))
+        if unit not in item.units:
+            item.units.append(unit)
+
+    def list(self) -> list[Unmatched]:
+        return list(self.items.values())
+
+
+class Text:
+    """The roster's words made source text that prints as written: control characters made spaces, characters the
+    font lacks given their nearest the font has (each reported), markup escaped."""
+
+    def __init__(self, report: Report):
+        self.report = report
+        self.font = glyphs.font_characters()
+
+    def __call__(self, text: str, limit: int = MAX_TEXT, where: str = "") -> str:
+        text = unicodedata.normalize("NFC", text)
+        text = "".join(" " if unicodedata.category(char)[0] in "CZ" and char != " " else char for char in text)
+        text = " ".join(text.split())
+        shown = []
+        for char in text:
+            if ord(char) in self.font:
+                shown.append(char)
+                continue
+            substitute = SUBSTITUTES.get(char) or unicodedata.normalize("NFKC", char)
+            substitute = substitute if substitute and all(ord(c) in self.font for c in substitute) else "?"
+            self.report.add(where or "roster", "character", f"U+{ord(char):04X} {char}",
+                            f"the font has no such character: printed as '{substitute}'")
+            shown.append(substitute)
+        text = "".join(shown)
+        if len(text) > limit:
+            text = text[:limit - 1].rstrip() + "\u2026"
+        shown = literal(text)
+        if shown.count("\\*\\*") % 2 == 0:  # the roster's **bold**, as 40k's rule texts write it, is bold here too
+            shown = re.sub(r"\\\*\\\*(\S(?:.*?\S)?)\\\*\\\*", r"**\1**", shown)
+        return shown
+
+
+def literal(text: str) -> str:
+    """A roster's name as source text that prints as written: the markup's characters escaped, a '<' that would
+    open an HTML tag made a single angle quote."""
+    return re.sub(r"<(?=[/!?a-zA-Z])", "\u2039", re.sub(r"([*{}\[\]\\])", r"\\\1", text))
+
+
+def slug(name: str, taken: set[str], fallback: str = "unit") -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", folded(name)).strip("-")[:50].strip("-") or fallback
+    candidate, number = base, 2
+    while candidate in taken:
+        candidate, number = f"{base}-{number}", number + 1
+    taken.add(candidate)
+    return candidate
+
+
+def shown_points(points: float | None) -> str | None:
+    if points is None or points >= MAX_POINTS:
+        return None
+    return f"{points:.2f}".rstrip("0").rstrip(".")
+
+
+class Maker:
+    """The handout's data, made unit by unit: its profile types and keywords gathered as units name them."""
+
+    def __init__(self, roster: Roster, report: Report):
+        self.roster, self.report, self.text = roster, report, Text(report)
+        self.types: dict[str, dict] = {}  # the roster's profile type → the handout's profile type
+        self.keywords: dict[str, dict] = {}  # a rule's name → the handout's keyword
+        self.type_ids: set[str] = set()
+        self.keyword_ids: set[str] = set()
+        self.used: dict[str, list[str]] = {}  # each profile type's characteristics that some profile gives a value
+        for entry in roster.units:
+            for profile in ([entry.stat] if entry.stat else []) + entry.profiles:
+                kept = self.used.setdefault(profile.type, [])
+                kept.extend(name for name, value in profile.values if value and name not in kept)
+
+    def profile(self, profile: Profile, unit: str) -> dict:
+        """A unit's profile as a row of its type's table (the type made as first met)."""
+        kind = self.types.get(profile.type)
+        used = self.used.get(profile.type, [])
+        names = [name for name, _ in profile.values if name in used] or ["-"]
+        if kind is None:
+            shown = names[:10] + (["\u2026"] if len(names) > 11 else names[10:11])
+            kind = self.types[profile.type] = {
+                "id": slug(profile.type, self.type_ids, "profile"), "name": self.text(profile.type or "-", 200, unit),
+                "characteristics": [self.text(name or "-", 200, unit) for name in shown], "_names": names}
+        values = dict(profile.values)
+        wanted = kind["_names"]
+        row = [self.text(values.get(name, "") or "-", MAX_TEXT, unit) for name in wanted[:10]]
+        if len(wanted) > 11:  # the rest in the last column, each named
+            row.append(self.text("; ".join(f"{name}: {values.get(name, '-')}" for name in wanted[10:]), MAX_TEXT, unit))
+        elif len(wanted) == 11:
+            row.append(self.text(values.get(wanted[10], "") or "-", MAX_TEXT, unit))
+        for name in values:
+            if name not in wanted and values[name]:  # a characteristic the first profile of its type had not
+                row[-1] = f"{row[-1]}; {self.text(name, 200, unit)}: {self.text(values[name], 400, unit)}"
+        return {"type": kind["id"], "name": self.text(profile.name or "-", 200, unit), "values": row}
+
+    def keyword(self, rule: Rule, unit: str, taken: set[str] = frozenset()) -> str:
+        """The handout keyword of a roster's rule, made as first met: its id."""
+        known = self.keywords.get(rule.name)
+        if known is None:
+            ident = slug(rule.name, self.keyword_ids | set(taken), "rule")
+            self.keyword_ids.add(ident)
+            known = self.keywords[rule.name] = {"id": ident, "term": self.text(rule.name, 200, unit)}
+            if rule.text:
+                known["text"] = self.text(rule.text, MAX_TEXT, unit)
+        elif rule.text and "text" not in known:
+            known["text"] = self.text(rule.text, MAX_TEXT, unit)
+        return known["id"]
+
+    def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
+        types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
+        fit(types, units)
+        data = {"handout": handout_id, **extra, "army": army, "date": datetime.date.today(),
+                "paper": {"size": "A4", "orientation": "landscape", "pages": 2, "columns": 3},
+                "as_written": True, "points": shown_points(self.roster.points), "cost": self.text(self.roster.cost_label, 12) if self.roster.cost_label else None,
+                "keywords": [{key: value for key, value in keyword.items()} for keyword in self.keywords.values()],
+                "profile_types": types,
+                "units": units}
+        return {key: value for key, value in data.items() if value not in (None, [])}
+
+
+def unit_base(entry: RosterEntry, unit_id: str, maker: Maker) -> dict:
+    return {"id": unit_id, "name": maker.text(entry.name or "-", 200, entry.name),
+            "count": entry.count if entry.count > 1 else None, "points": shown_points(entry.points)}
+
+
+def clean(unit: dict) -> dict:
+    return {key: value for key, value in unit.items() if value not in (None, [], "")}
+
+
+# --- without a sheet ----------------------------------------------------------------------------
+
+
+def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report) -> dict:
+    """The handout of a game qrs has no sheet for: the roster's own stat line, profiles and rules."""
+    maker = Maker(roster, report)
+    every = _stat_names(roster)
+    names = [name for name in every if _short(roster, name)][:16]  # columns; the wordy ones go with the rules
+    ids, taken = {}, set()
+    for name in names:
+        ident = re.sub(r"[^A-Za-z0-9]", "", unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode())
+        ident = (ident if ident[:1].isalpha() else f"C{ident}")[:12] or "C"
+        while ident in taken:
+            ident = f"{ident[:10]}{len(taken)}"
+        taken.add(ident)
+        ids[name] = ident
+    units, unit_ids = [], set()
+    for entry in roster.units:
+        unit = unit_base(entry, slug(entry.name, unit_ids), maker)
+        profiles = list(entry.profiles)
+        values = dict(entry.stat.values) if entry.stat else {}
+        unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
+        wordy = [f"{name}: {values[name]}" for name in every if name not in names and values.get(name)]
+        unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
+        unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear) or None
+        unit["rules"] = [maker.keyword(rule, entry.name) for rule in entry.rules]
+        unit["other_rules"] = "; ".join(maker.text(text, MAX_TEXT, entry.name) for text in wordy) or None
+        units.append(clean(unit))
+    for rule in roster.army_rules:
+        maker.keyword(rule, "army")
+    characteristics = [{"id": ids[name], "label": maker.text(_label(name), 200), "name": maker.text(name or "-", 200)}
+                       for name in names]
+    return maker.handout(handout_id, army, units, {
+        "game": maker.text(roster.game, 200) if roster.game else None, "lang": lang, "languages": [lang],
+        "characteristics": characteristics})
+
+
+def _stat_names(roster: Roster) -> list[str]:
+    """The characteristics of the units' stat lines, whatever their types (a Hero's Might, Will and Fate after a
+    Warrior's), those no unit fills left out."""
+    names: list[str] = []
+    for entry in roster.units:
+        if entry.stat:
+            names += [name for name, value in entry.stat.values if name not in names and value]
+    return names
+
+
+def _label(name: str) -> str:
+    """A column's heading: the roster's name, its first three letters when longer than four (Movement: Mov)."""
+    return name if len(name) <= 4 else name[:3]
+
+
+def _short(roster: Roster, name: str) -> bool:
+    """A characteristic whose every value fits a column of the stat line (not a list of keywords)."""
+    return all(len(value) <= 8 for entry in roster.units if entry.stat for found, value in entry.stat.values
+               if found == name)
+
+
+def _value(maker: Maker, value: str, unit: str) -> str:
+    return maker.text(value or "-", MAX_VALUE, unit)
+
+
+# --- with a sheet -------------------------------------------------------------------------------
+
+
+def with_sheet(roster: Roster, sheet: Sheet, names: SheetNames, handout_id: str, army: str, languages: list[str],
+               report: Report) -> dict:
+    maker = Maker(roster, report)
+    units, unit_ids = [], set()
+    sheet_keywords = {keyword.id for keyword in sheet.keywords}
+    for entry in roster.units:
+        units.append(_unit(entry, slug(entry.name, unit_ids), sheet, names, maker, report, sheet_keywords))
+    data = maker.handout(handout_id, army, units, {"sheet": sheet.sheet, "lang": sheet.lang, "languages": languages})
+    data["exclude"] = []  # every section of the sheet: the handout is the army's reference, edited down at will
+    return data
+
+
+def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, maker: Maker, report: Report,
+          sheet_keywords: set[str]) -> dict:
+    unit = unit_base(entry, unit_id, maker)
+    weapons, armour, kept, rules, own_rules, unknown_armour, profiles, bare = [], [], [], [], [], [], [], []
+    held = [(name, None) for name in entry.gear] + [(profile.name, profile) for profile in entry.profiles]
+    for name, profile in held:
+        if not name:
+            continue
+        if (ident := names.keywords.find(name)) is not None:  # a skill, or an upgrade that gives a rule
+            rules.append(ident)
+        elif (ident := names.weapons.find(name)) is not None:
+            weapons.append(ident)
+        elif (ident := names.armour.find(name)) is not None:
+            armour.append(ident)
+            if profile is None:
+                bare.append(name)  # armour the roster names without a profile: its save is the sheet's to give
+        else:
+            if profile is None or not profile.values:
+                kept.append(name)
+            if ARMOUR_LIKE.search(name) or (profile is not None and ARMOUR_LIKE.search(profile.type)):
+                unknown_armour.append(name)
+            report.add(entry.name, "equipment", name, "no row of the sheet's tables, nor item of its saves table, "
+                                                      "by id, name or alias: printed as written")
+            continue
+    for rule in [*entry.rules, *maker.roster.army_rules]:
+        if (ident := names.keywords.find(rule.name)) is not None:
+            rules.append(ident)
+        elif rule.text:
+            own_rules_id = maker.keyword(rule, entry.name, sheet_keywords)
+            rules.append(own_rules_id)
+            report.add(entry.name, "rule", rule.name, "no keyword of the sheet, by id, term or original term: "
+                                                      "printed with the roster's text")
+        else:
+            own_rules.append(rule.name)
+            report.add(entry.name, "rule", rule.name, "no keyword of the sheet, by id, term or original term: "
+                                                      "printed as written")
+    unit["profile"], others = _sheet_profile(entry, sheet, names, report)
+    own_rules += others
+    profiles += [profile for profile in entry.profiles if profile.values]  # those matched too: the roster's values
+    unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
+    unit["weapons"] = list(dict.fromkeys(weapons))
+    unit["armour"] = _wearable(list(dict.fromkeys(armour)), sheet)
+    unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in dict.fromkeys(kept)) or None
+    unit["rules"] = list(dict.fromkeys(rules))
+    unit["other_rules"] = ", ".join(maker.text(name, 200, entry.name) for name in dict.fromkeys(own_rules)) or None
+    save = entry.save
+    if save:
+        unit["save"] = maker.text(save, MAX_VALUE, entry.name)
+    elif unknown_armour:
+        unit["save"], source = _roster_save(entry, list(dict.fromkeys(unknown_armour)), bare)
+        unit["save_from"] = {key: [maker.text(name, 200, entry.name) for name in value] if isinstance(value, list)
+                             else maker.text(value, 40, entry.name) for key, value in source.items()}
+    return clean(unit)
+
+
+_SAVE = re.compile(r"^\s*([2-7])\s*\+\s*$")
+_BONUS = re.compile(r"^\s*[-+]\s*([1-3])\s*$")
+
+
+def _roster_save(entry: RosterEntry, unknown: list[str], bare: list[str]) -> tuple[str, dict]:
+    """The save the roster's own armour profiles give (Gromril Armour 4+ with a Shield -1: 3+), when each of them
+    reads as a save or a bonus and no armour is named without one; else '?'. Either with where it comes from (the
+    handout's save_from, printed as a footnote in each of its languages)."""
+    described = {plain(profile.name) for profile in entry.profiles if ARMOUR_LIKE.search(profile.type)}
+    undescribed = [name for name in bare if plain(name) not in described]
+    if undescribed:
+        return "?", {"unknown": unknown, "worn_with": undescribed}
+    pieces, best, bonus = [], None, 0
+    for profile in [entry.stat, *entry.profiles]:
+        if profile is None or not ARMOUR_LIKE.search(profile.type) or not profile.values:
+            continue
+        value = profile.values[0][1]
+        if (found := _SAVE.match(value)) is not None:
+            best = min(best or 7, int(found.group(1)))
+        elif (found := _BONUS.match(value)) is not None:
+            bonus += int(found.group(1))
+        else:
+            return "?", {"unknown": unknown, "reads": value.strip()}
+        pieces.append(f"{profile.name} {value.strip()}")
+    if best is None:
+        return "?", {"unknown": unknown}
+    return f"{max(best - bonus, 2)}+", {"unknown": unknown, "profiles": pieces}
+
+
+def _wearable(armour: list[str], sheet: Sheet) -> list[str]:
+    """The items the unit's troop type can wear (a handout names no armour its troop cannot)."""
+    saves = saves_block(sheet)
+    if saves is None:
+        return []
+    items = {item.id: item for item in saves.items}
+    troop = saves.troop_of(armour)
+    return [ref for ref in armour if ref in items and (troop in items[ref].saves or items[ref].troop is not None)]
+
+
+def _sheet_profile(entry: RosterEntry, sheet: Sheet, names: SheetNames, report: Report) -> tuple[dict, list[str]]:
+    """The unit's values by the sheet's characteristic ids ('-' where the roster gives none), and the roster's
+    values of the characteristics the sheet has not (a ward save, a troop type), as 'Type: Infantry'."""
+    values: dict[str, str] = {}
+    others = []
+    for name, value in entry.stat.values if entry.stat else []:
+        key = names.characteristics.find(name)
+        if key is None:
+            if value and value != "-" and folded(name) not in SAVE_NAMES:
+                others.append(f"{name}: {value}")
+                report.add(entry.name, "characteristic", name, "no characteristic of the sheet, by id, label, name "
+                                                               "or alias: printed with the unit's rules")
+        else:
+            values.setdefault(key, value or "-")
+    for characteristic in sheet.characteristics:
+        if characteristic.id not in values:
+            report.add(entry.name, "sheet characteristic", characteristic.id, "no value in the roster's stat line: "
+                                                                              "printed as '-'")
+    text = Text(Report())
+    return {characteristic.id: text(values.get(characteristic.id, "-"), MAX_VALUE) or "-"
+            for characteristic in sheet.characteristics}, others

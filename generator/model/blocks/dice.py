@@ -1,0 +1,123 @@
+"""Dice tables: what each result of a roll does, every result covered once."""
+
+from __future__ import annotations
+
+from typing import Annotated, Iterator, Literal
+
+from pydantic import Field, StringConstraints, field_validator, model_validator
+
+from generator.model import rules
+from generator.model.base import MAX_ROWS, Align, Fact, Finding, Id, Model, OptionalText
+from generator.model.blocks.block import BlockBase
+
+
+class DiceResult(Model):
+    id: Id | None = Field(None, description="A stable id, so that texts can name this result: {result:BLOCK/ID}.")
+    roll: Annotated[str, StringConstraints(min_length=1, max_length=30)] = Field(
+        description="The results the row covers: 7, 3-4 (or 3~4), 10+, or several: '16, 21', '11-15, 62'.")
+    name: OptionalText | None = Field(None, description="A named result, printed in italics before the text.")
+    text: OptionalText = ""
+
+    @field_validator("roll", mode="before")
+    @classmethod
+    def _ranges_with_a_dash(cls, roll):
+        return roll.replace("~", "-") if isinstance(roll, str) else roll  # "11~15" is written "11-15"
+
+
+class InnerRoll(Model):
+    """A roll inside a result ("roll again: 1-3 …, 4-6 …"), checked like a dice table, printed under the result."""
+
+    die: Annotated[str, StringConstraints(pattern=r"^(\d?)D(\d{1,2})$")] = Field(
+        description="The die of the roll made on this result: D3, D6, 2D6…")
+    rows: Annotated[list[DiceResult], Field(min_length=1, max_length=36)]
+
+
+class DiceRow(DiceResult):
+    then: InnerRoll | None = Field(None, description="A roll made on this result: its die and its rows.")
+
+
+def roll_findings(possible: list[int], rows: list[DiceResult], rolled: str) -> Iterator[Finding]:
+    """Every result of `possible` in exactly one row: overlaps, results it cannot give, then gaps."""
+    seen: dict[int, int] = {}
+    unreadable = False
+    for index, row in enumerate(rows):
+        try:
+            results = rules.roll_results(row.roll, possible)
+        except ValueError as error:
+            unreadable = True
+            yield ("rows", index, "roll"), str(error)
+            continue
+        for result in results:
+            if result in seen:
+                yield ("rows", index, "roll"), f"{result} is already covered by row {seen[result] + 1} ('{rows[seen[result]].roll}')"
+            else:
+                seen[result] = index
+    missing = [r for r in possible if r not in seen]
+    if missing and not unreadable:  # a gap behind an unreadable roll is not news
+        verb = "can give" if rolled.startswith("the range") else "can roll"
+        yield ("rows",), f"{rolled} {verb} {rules.describe(missing)}, which no row covers"
+
+
+class DiceAlign(Model):
+    """How each column of a dice table is aligned; a column left out keeps its own (the roll centred, the rest left)."""
+
+    roll: Align | None = None
+    name: Align | None = None
+    text: Align | None = None
+
+
+class DiceBlock(BlockBase):
+    """Rows keyed by a roll ("2", "3-4", "10+", "16, 21") of a die expression (D6, 2D6, D66…), or, as a lookup,
+    by ranges of any number (`range: 1+`, rows "1-5", "6-11", "36+")."""
+
+    type: Literal["dice"]
+    die: Annotated[str, StringConstraints(pattern=r"^(\d*)D(\d+)$")] | None = None
+    range: Annotated[str, StringConstraints(pattern=r"^\d{1,4}(\+|-\d{1,4})$")] | None = Field(
+        None, description="Instead of a die: the numbers the rows cover, '1-40', or '1+' (the last row ends in +).")
+    roll_title: OptionalText | None = Field(None, description="Header of the roll column; the die by default.")
+    name_title: OptionalText | None = None
+    text_title: OptionalText | None = None
+    align: Align | DiceAlign | None = Field(
+        None, description="The columns' alignment: one word for all of them (center), or {roll: …, name: …, text: …}.")
+    rows: Annotated[list[DiceRow], Field(min_length=1, max_length=MAX_ROWS)]
+
+    def align_class(self, column: str) -> str:
+        """The class that aligns the column (roll, name, text) as the author asked; empty for the default."""
+        align = self.align if isinstance(self.align, str) else getattr(self.align, column, None)
+        return f"align-{align}" if align else ""
+
+    @model_validator(mode="after")
+    def _die_or_range(self):
+        if (self.die is None) == (self.range is None):
+            raise ValueError("a dice table has a die (D6, 2D6, D66…) or, as a lookup, a range (1-40, 1+): one of them")
+        return self
+
+    @property
+    def rolled(self) -> str:
+        """What the rows are results of, in messages: the die, or the lookup's range."""
+        return self.die or f"the range {self.range}"
+
+    def check(self) -> Iterator[Finding]:
+        rolls = [row.roll for row in self.rows]
+        possible = rules.die_results(self.die) if self.die else rules.range_results(self.range, rolls)
+        if self.die and self.die != "D66" and rules.reads_as_d66(rolls) and max(possible) < 66:
+            yield ("die",), "every roll reads as a D66 result (11-66, two digits from 1 to 6): did you mean die: D66?"
+            return
+        yield from roll_findings(possible, self.rows, self.rolled)
+        for index, row in enumerate(self.rows):
+            if row.then:  # the inner roll's own rows, checked the same way
+                for loc, message in roll_findings(rules.die_results(row.then.die), row.then.rows, row.then.die):
+                    yield ("rows", index, "then") + loc, message
+        if self.range and self.range.endswith("+") and not any(roll.replace(" ", "").endswith("+") for roll in rolls):
+            yield ("rows",), f"the range {self.range} has no end: its last row covers the rest (36+)"
+
+    def row_facts(self) -> Iterator[Fact]:
+        for r, row in enumerate(self.rows):
+            for part in ("name", "text"):
+                if getattr(row, part):
+                    yield ("row", row.roll, part), f"{self.die or self.roll_title or ''} {row.roll}".strip(), getattr(row, part), r, None
+            for inner in row.then.rows if row.then else []:
+                for part in ("name", "text"):
+                    if getattr(inner, part):
+                        yield (("row", row.roll, "then", inner.roll, part), f"{self.die or self.roll_title or ''} {row.roll}, "
+                               f"{row.then.die} {inner.roll}".strip(), getattr(inner, part), r, None)

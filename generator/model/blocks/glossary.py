@@ -1,0 +1,16 @@
+"""Glossaries: the definitions of the sheet's keywords."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+
+from generator.model.base import Id
+from generator.model.blocks.block import BlockBase
+
+
+class GlossaryBlock(BlockBase):
+    """The definitions of the sheet's keywords (all of them, or those listed)."""
+
+    type: Literal["glossary"]
+    keywords: list[Id] | None = None

@@ -1,0 +1,105 @@
+"""Table blocks: columns, rows of cells; the cells and rows other blocks share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Iterator, Literal, Union
+
+from pydantic import Discriminator, Field, PrivateAttr, StringConstraints, Tag, field_validator
+
+from generator.model.base import (
+    MAX_ROWS,
+    Aliases,
+    Align,
+    CharacteristicId,
+    Fact,
+    Finding,
+    Id,
+    Model,
+    OptionalText,
+    counted,
+)
+from generator.model.blocks.block import BlockBase
+
+
+class Column(Model):
+    title: OptionalText = ""
+    align: Align = "left"
+    width: Annotated[str, StringConstraints(pattern=r"^\d{1,3}(\.\d{1,2})?(mm|%)$")] | None = Field(
+        None, description="The column's width: 18mm, or a share of the table such as 30%.")
+    nowrap: bool = Field(False, description="true: the column's cells never break a line (costs, ranges).")
+    characteristic: CharacteristicId | None = Field(None, description="The characteristic the column's values give (S for a "
+                                                        "weapon's Strength): handouts cut matrices to those their army uses.")
+
+
+class Cell(Model):
+    """A table cell; written as a plain string, or as {text: …, span: 2} to span columns."""
+
+    text: OptionalText
+    span: Annotated[int, Field(ge=1, le=12)] = 1
+
+
+class Row(Model):
+    """A table row; written as a list of cells, or as {id: …, cells: […]} to give it a stable id."""
+
+    id: Id | None = None
+    cells: Annotated[list[Cell], Field(min_length=1, max_length=12)]
+    aliases: Aliases = Field(default_factory=list, description="What army lists call it (Longbow): "
+                                                               "qrs handout import matches these too.")
+
+    @field_validator("cells", mode="before")
+    @classmethod
+    def _strings_as_cells(cls, cells):
+        if isinstance(cells, list):
+            return [{"text": cell} if isinstance(cell, str) else cell for cell in cells]
+        return cells
+
+    @property
+    def width(self) -> int:
+        return sum(cell.span for cell in self.cells)
+
+
+Columns = Annotated[list[Column], Field(min_length=1, max_length=12)]
+
+
+class TableBlock(BlockBase):
+    """A table with a header and rows; a cell spans columns as {text: …, span: 2}."""
+
+    type: Literal["table"]
+    columns: Annotated[Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],
+                       Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns")] = Field(
+        description="The table's columns (title, align, width, nowrap), or the name of one of the sheet's column_sets.")
+    rows: Annotated[list[Row], Field(min_length=1, max_length=MAX_ROWS)]
+    _shared: list[Column] | None = PrivateAttr(None)  # the named set's columns, given by the sheet
+
+    @property
+    def header(self) -> list[Column]:
+        """The columns the table prints: its own, or the named set's (translated with the sheet's column_sets)."""
+        return (self._shared or []) if isinstance(self.columns, str) else self.columns
+
+    @field_validator("rows", mode="before")
+    @classmethod
+    def _lists_as_rows(cls, rows):
+        if isinstance(rows, list):
+            return [{"cells": row} if isinstance(row, list) else row for row in rows]
+        return rows
+
+    def check(self) -> Iterator[Finding]:
+        if not self.header:
+            return  # an unknown column set: the sheet names it
+        width = len(self.header)
+        for index, row in enumerate(self.rows):
+            if row.width != width:
+                yield ("rows", index), f"this row fills {counted(row.width, 'column')}; the table has {width}"
+
+    @property
+    def has_header(self) -> bool:
+        return any(column.title for column in self.header)
+
+    def row_facts(self) -> Iterator[Fact]:
+        titles = [column.title or str(n + 1) for n, column in enumerate(self.header)]
+        for r, row in enumerate(self.rows):
+            position = 0
+            for c, cell in enumerate(row.cells):
+                column = titles[min(position, len(titles) - 1)]
+                yield ("row", row.id or row.cells[0].text, column), f"{row.cells[0].text}, {column}", cell.text, r, c
+                position += cell.span

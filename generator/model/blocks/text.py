@@ -1,0 +1,36 @@
+"""Rules text: paragraphs, and terms defined in a line."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from generator.model.base import MAX_ROWS, Model, Text
+from generator.model.blocks.block import BlockBase
+
+
+class Term(Model):
+    term: Text
+    text: Text
+
+
+class Paragraph(Model):
+    p: Text | None = None
+    bullets: list[Text] | None = None
+    numbered: list[Text] | None = None
+    terms: list[Term] | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> "Paragraph":
+        given = [name for name in ("p", "bullets", "numbered", "terms") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("each item of a text block has exactly one of p, bullets, numbered, terms")
+        return self
+
+
+class TextBlock(BlockBase):
+    """Rules text: paragraphs, bullet lists, numbered lists, term/definition lists."""
+
+    type: Literal["text"]
+    content: Annotated[list[Paragraph], Field(min_length=1, max_length=MAX_ROWS)]

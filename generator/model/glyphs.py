@@ -1,0 +1,45 @@
+"""Characters the sheet's font lacks: WeasyPrint would print them in another font, or as boxes.
+
+Read from the font files with fontTools alone, so that `qrs check` (through generator.model.validate) says what
+`qrs build` says without importing WeasyPrint; the pipeline checks again what it composes (handouts)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Iterator
+
+import font_source_sans_pro
+
+from generator.model import markup
+
+from generator.model import typography
+from generator.model.types import Keyword, Model, prose
+
+FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
+
+
+@cache
+def font_characters() -> frozenset[int]:
+    """The characters every face of the sheet's font has."""
+    from fontTools.ttLib import TTFont
+
+    faces = [TTFont(path, lazy=True) for path in sorted(FONTS.glob("SourceSansPro-*.ttf"))]
+    return frozenset.intersection(*(frozenset(face.getBestCmap()) for face in faces))
+
+
+def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> Iterator[tuple[tuple, str]]:
+    """(path, message) for each prose string of a sheet or handout that prints a character the font lacks.
+    `keywords` is the sheet's keyword index (validate.keyword_index): a reference prints the keyword's term."""
+    typo, known = typography.for_language(lang), font_characters()
+
+    def name_keyword(key: str, shown: str | None) -> str:
+        keyword = keywords.get(key.casefold())
+        return shown or (keyword.term if keyword else key)  # an unknown keyword is a finding of its own
+
+    for loc, text in prose(document):
+        printed = markup.to_plain(markup.parse(typography.quotes(text, lang)), typo, name_keyword)
+        missing = sorted({char for char in printed if ord(char) not in known and not char.isspace()})
+        if missing:
+            shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
+            yield loc, f"{shown} not in the sheet's font (Source Sans Pro): it would print in another font"

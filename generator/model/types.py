@@ -1,0 +1,60 @@
+"""The one place the shape of a sheet is defined, in one import: `from generator.model.types import Sheet`.
+
+A sheet has metadata, a glossary of keywords, a changelog, and ordered sections of typed blocks. Fields typed
+`Text` are prose in the sheet's language: they carry inline markup (see `generator.model.markup`) and are what
+translators translate. Fields typed `Cell` are table contents that may be language-neutral ("4+", "2D6"); they
+carry markup too. Each part is defined in its own module: `base` (the kinds of text and ids), `blocks/<type>`
+(one block type, its model and its checks), `sheet` (the sheet, its sections and metadata), `handout_model`.
+"""
+
+# The names the rest of the package imports from here, each defined in the module named.
+from generator.model.base import (
+    Accent,
+    Aliases,
+    CharacteristicId,
+    counted,
+    Date,
+    EARLIEST_DATE,
+    edition_key,
+    EditionNumber,
+    Fact,
+    Finding,
+    Id,
+    known_language,
+    LanguageCode,
+    MAX_ROWS,
+    MAX_TEXT,
+    MIN_CONTRAST,
+    Model,
+    OptionalText,
+    prose,
+    RowRef,
+    Text,
+    Translatable,
+    TRANSLATABLE,
+)
+from generator.model.blocks.block import BlockBase, Footnote
+from generator.model.blocks import Block
+from generator.model.blocks.sequence import SequenceBlock, Step
+from generator.model.blocks.table import Cell, Column, Columns, Row, TableBlock
+from generator.model.blocks.dice import DiceBlock, DiceResult, DiceRow, InnerRoll, roll_findings
+from generator.model.blocks.modifiers import Modifier, ModifiersBlock
+from generator.model.blocks.matrix import MatrixBlock, MatrixRule
+from generator.model.blocks.text import Paragraph, Term, TextBlock
+from generator.model.blocks.saves import MoveColumn, MovePenalty, NO_SAVE, Protection, SaveItem, SavesBlock, Troop
+from generator.model.blocks.roster import RosterBlock, RosterUnit
+from generator.model.blocks.glossary import GlossaryBlock
+from generator.model.sheet import (
+    Change,
+    ChangeKind,
+    Characteristic,
+    Document,
+    Edition,
+    Group,
+    Keyword,
+    Paper,
+    PLAYERS_KINDS,
+    Section,
+    Sheet,
+)
+from generator.model.handout_model import Handout, HandoutUnit, HandoutWeapon, Points, SaveSource

@@ -1,0 +1,114 @@
+"""Markdown: CommonMark with pipe tables, through markdown-it-py (the reference CommonMark parser's Python port,
+kept by the Executable Books project); its tokens carry the lines each block stood on."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, emphasis
+from generator.reading.documents.inline import escape_keep_spaces, inline
+from generator.reading.documents.text import heading_text
+
+_HTML_STYLES = {"<b>": "strong", "<strong>": "strong", "<i>": "em", "<em>": "em"}
+
+
+def read(text: str) -> Document:
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    nodes, _ = _blocks(tokens, 0, None)
+    return Document(nodes, "markdown")
+
+
+def _origin(token) -> str:
+    return f"line {token.map[0] + 1}" if token.map else ""
+
+
+def _blocks(tokens, at: int, closing: str | None):
+    nodes = []
+    while at < len(tokens):
+        token = tokens[at]
+        if closing and token.type == closing:
+            return nodes, at + 1
+        if token.type == "heading_open":
+            nodes.append(Heading(int(token.tag[1]), heading_text(_inline(tokens[at + 1])), _origin(token)))
+            at += 3
+        elif token.type == "paragraph_open":
+            nodes.append(Paragraph(_inline(tokens[at + 1]), _origin(token)))
+            at += 3
+        elif token.type in ("bullet_list_open", "ordered_list_open"):
+            items, at = _list(tokens, at + 1, token.type.replace("open", "close"))
+            start = int(token.attrGet("start") or 1) if token.type == "ordered_list_open" else 1
+            nodes.append(ListBlock(items, token.type == "ordered_list_open", "1", _origin(token), start))
+        elif token.type == "table_open":
+            table, at = _table(tokens, at + 1)
+            table.origin = _origin(token)
+            nodes.append(table)
+        elif token.type in ("fence", "code_block", "html_block"):
+            text = token.content.strip()
+            if text:
+                nodes.append(Paragraph(inline(text) if token.type == "html_block" else escape_keep_spaces(text).strip(),
+                                       _origin(token)))
+            at += 1
+        else:
+            at += 1
+    return nodes, at
+
+
+def _list(tokens, at: int, closing: str):
+    items = []
+    while at < len(tokens) and tokens[at].type != closing:
+        if tokens[at].type == "list_item_open":
+            inner, at = _blocks(tokens, at + 1, "list_item_close")
+            texts = [node.text for node in inner if isinstance(node, Paragraph)]
+            children = [child for node in inner if isinstance(node, ListBlock) for child in node.items]
+            items.append(ListItem("\n".join(texts), children))
+        else:
+            at += 1
+    return items, at + 1
+
+
+def _table(tokens, at: int):
+    rows, row, header = [], [], False
+    while tokens[at].type != "table_close":
+        token = tokens[at]
+        if token.type == "tr_open":
+            row = []
+        elif token.type == "tr_close":
+            rows.append(row)
+        elif token.type in ("th_open", "td_open"):
+            header = header or token.type == "th_open"
+            row.append(_inline(tokens[at + 1]) if tokens[at + 1].type == "inline" else "")
+        at += 1
+    if header and rows and not any(cell.strip() for cell in rows[0]):
+        rows, header = rows[1:], False  # a pipe table with an empty header row: no header
+    return Table(rows, header or None), at + 1
+
+
+def _inline(token) -> str:
+    """An inline token's children → markup."""
+    out, styles = [], []
+    buffer: list[str] = []
+
+    def flush():
+        if buffer:
+            text = "".join(buffer)
+            out.append(emphasis(text, styles[-1]) if styles and text.strip() else text)
+            buffer.clear()
+
+    for child in token.children or []:
+        kind = child.type
+        if kind in ("text", "code_inline"):
+            buffer.append(escape_keep_spaces(child.content))
+        elif kind in ("softbreak", "hardbreak"):
+            buffer.append("\n")
+        elif kind in ("strong_open", "em_open") or kind == "html_inline" and child.content.lower() in _HTML_STYLES:
+            flush()
+            styles.append("strong" if kind == "strong_open" or _HTML_STYLES.get(child.content.lower()) == "strong"
+                          else "em")
+        elif kind in ("strong_close", "em_close") or kind == "html_inline" and child.content.startswith("</"):
+            flush()
+            if styles:
+                styles.pop()
+        elif kind == "image":
+            buffer.append(escape_keep_spaces(child.content or ""))
+    flush()
+    return "\n".join(" ".join(line.split()) for line in "".join(out).split("\n")).strip()

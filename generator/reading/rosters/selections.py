@@ -1,0 +1,321 @@
+"""A roster's units as BattleScribe means them, before anything is matched against a sheet.
+
+A unit is a top-level selection of a force that carries or holds a model-like profile (whatever its type: many
+catalogues write units and vehicles as upgrades), or that is typed unit or model; a selection typed unit nested in
+another that holds a model-like profile of its own is a unit too (an Empire detachment). Models are counted from
+`number` through the selections a unit holds. The stat line is the rank-and-file model's profile of a model-like
+profile type: the one that stands for the most models, the unit's own before a mount's or a champion's."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+from generator.reading.rosters.names import folded, plain
+from generator.reading.rosters.files import NAMESPACE, children
+
+UNIT_TYPES = ("unit", "model")
+MAX_POINTS = 1_000_000  # what the handout's points field holds
+POINTS_NAMES = ("pts", "points", "point s", "point", "pt", "pts.")  # folded: pts, Points, Point(s) (New Recruit)
+POWER_NAMES = ("pl", "power", "power level")
+NOT_POINTS = ("cp", "command points", "warriors")  # costs that are not the army's points (MESBG counts warriors)
+COMMAND = re.compile(r"^(champion|musician|standard bearer|standard)\b")  # WHFB: one of the rank and file, promoted
+# a profile type named so is never a model's stat line (a weapon's Strength is not the model's)
+NOT_A_MODEL = re.compile(r"weapon|abilit|wargear|spell|psychic|power|prayer|rule|armou?r|item|damage|wound track|"
+                         r"transport|keyword|equipment|upgrade|talisman|standard|magic|ranged|melee|attack|invocation|"
+                         r"trait|relic|enhancement|stratagem|tactic|mission|objective|ploy|lore|shield|explosion",
+                         re.IGNORECASE)
+# the characteristics of the games' stat lines, folded: what makes a profile type model-like without a sheet
+STAT_NAMES = {"m", "move", "movement", "ws", "bs", "s", "t", "w", "i", "a", "ld", "sv", "save", "oc", "apl", "ga",
+              "df", "wounds", "bravery", "f", "d", "toughness", "strength", "attacks", "leadership", "initiative",
+              "armoursave", "armour save", "ward save", "wardsave", "mr", "cl", "wp", "int", "control", "fight",
+              "shoot", "courage", "might", "will", "fate", "hw", "hit", "wound", "ag", "bt", "sp", "inv"}
+SAVE_NAMES = {"sv", "save", "armoursave", "armour save", "armor save", "as"}
+
+
+@dataclass
+class Profile:
+    type: str  # the roster's typeName: Unit, Model, Weapon, Abilities…
+    name: str
+    values: list[tuple[str, str]]  # (characteristic, value), as the roster writes them
+
+
+@dataclass
+class Rule:
+    name: str
+    text: str
+
+
+@dataclass
+class RosterEntry:
+    """A unit of the roster, as the roster names its parts."""
+
+    name: str  # what prints: its customName with the entry's name beside it, or the entry's name
+    count: int
+    points: float | None
+    stat: Profile | None  # the rank-and-file model's stat line
+    profiles: list[Profile] = field(default_factory=list)  # every other profile it carries or holds, in order
+    gear: list[str] = field(default_factory=list)  # the names of the upgrades it holds, in order
+    rules: list[Rule] = field(default_factory=list)
+
+    @property
+    def save(self) -> str | None:
+        """The save the roster itself gives the stat line (Sv 3+, Save 4+), if any."""
+        for name, value in self.stat.values if self.stat else []:
+            if folded(name) in SAVE_NAMES and value.strip() not in ("", "-"):
+                return value.strip()
+        return None
+
+
+@dataclass
+class Roster:
+    game: str
+    name: str
+    points: float | None
+    cost_name: str | None  # the name of the cost the points come from (pts, Point(s), PL), folded
+    cost_label: str | None  # that name as the roster writes it (PL, EP), None for points: the sheet's word
+    units: list[RosterEntry]
+    army_rules: list[Rule]  # the forces' own rules, and those of selections that are not units (a detachment's)
+    left_out: list[str]  # top-level selections that hold nothing a handout prints (a battle size)
+
+
+def profile_types(root: Element) -> dict[str, list[str]]:
+    """Each profile type of the roster with its characteristics' names, in the order first met."""
+    found: dict[str, list[str]] = {}
+    for profile in root.iter(f"{NAMESPACE}profile"):
+        names = [item.get("name", "").strip() for item in children(profile, "characteristic")]
+        kept = found.setdefault(profile.get("typeName", "").strip(), [])
+        kept.extend(name for name in names if name not in kept)
+    return found
+
+
+def model_types(types: dict[str, list[str]], matches=None) -> set[str]:
+    """The profile types that carry a model's characteristics: those whose characteristics the sheet's match
+    (`matches` counts them), or, without a sheet, those named like no weapon or ability that carry at least three of
+    the games' usual stat names."""
+    found = set()
+    for name, characteristics in types.items():
+        if NOT_A_MODEL.search(name) and matches is None:
+            continue
+        if matches is not None:
+            if matches(characteristics):
+                found.add(name)
+        elif sum(folded(item) in STAT_NAMES for item in characteristics) >= 3:
+            found.add(name)
+    return found
+
+
+def read_roster(root: Element, stat_types: set[str]) -> Roster:
+    units, army_rules, left_out = [], [], []
+    cost_name = _cost_name(root)
+    for force in root.iter(f"{NAMESPACE}force"):
+        army_rules += _rules(force)
+        for selection in children(force, "selection"):
+            groups = _groups(selection, stat_types)
+            if groups:  # a warband: its hero and each of its groups of warriors are units
+                for group in groups:
+                    units += _units_of(group, stat_types, cost_name)
+            elif selection.get("type") in UNIT_TYPES or _holds_stat(selection, stat_types):
+                units += _units_of(selection, stat_types, cost_name)
+            else:
+                held = [*_rules(selection), *(rule for child in _within(selection) for rule in _rules(child))]
+                profiles = [profile for holder in [selection, *_within(selection)] for profile in _profiles(holder)]
+                if held and not profiles:
+                    army_rules += held
+                elif profiles:
+                    units.append(_entry(selection, [], stat_types, cost_name))
+                else:
+                    left_out.append(_name(selection))
+    return Roster(game=(root.get("gameSystemName") or "").strip(), name=(root.get("name") or "").strip(),
+                  points=_cost(root, cost_name), cost_name=cost_name, cost_label=_cost_label(root, cost_name), units=units,
+                  army_rules=_unique_rules(army_rules), left_out=left_out)
+
+
+def _groups(selection: Element, stat_types: set[str]) -> list[Element]:
+    """The groups of a warband (MESBG): a top-level upgrade with no stat line of its own holding stat lines of several
+    profile types (a Hero, Warriors), each the topmost of its branch. None for anything else."""
+    if selection.get("type") != "upgrade" or _own_stat(selection, stat_types):
+        return []
+    holders = _topmost([child for child in _within(selection) if _own_stat(child, stat_types)])
+    kinds = {profile.type for holder in holders for profile in _profiles(holder) if profile.type in stat_types}
+    return holders if len(kinds) > 1 else []
+
+
+def _units_of(selection: Element, stat_types: set[str], cost_name: str | None) -> list[RosterEntry]:
+    """The unit, then the units nested in it (typed unit, holding a model-like profile of their own)."""
+    nested = _topmost([child for child in _within(selection)
+                       if child.get("type") == "unit" and _holds_stat(child, stat_types)])
+    found = [_entry(selection, nested, stat_types, cost_name)]
+    for child in nested:
+        found += _units_of(child, stat_types, cost_name)
+    return found
+
+
+def _topmost(found: list[Element]) -> list[Element]:
+    """Those of the selections that no other of them holds."""
+    inside = {id(element) for other in found for element in other.iter(f"{NAMESPACE}selection") if element is not other}
+    return [child for child in found if id(child) not in inside]
+
+
+def _within(selection: Element, leaving: list[Element] = ()) -> list[Element]:
+    """The selections a selection holds, however deep (Element.iter: no recursion), but those of `leaving`."""
+    skipped = {id(element) for unit in leaving for element in unit.iter(f"{NAMESPACE}selection")}
+    return [child for child in selection.iter(f"{NAMESPACE}selection")
+            if child is not selection and id(child) not in skipped]
+
+
+def _holds_stat(selection: Element, stat_types: set[str]) -> bool:
+    return any(profile.get("typeName", "").strip() in stat_types for profile in selection.iter(f"{NAMESPACE}profile"))
+
+
+def _own_stat(selection: Element, stat_types: set[str]) -> bool:
+    return any(profile.type in stat_types for profile in _profiles(selection))
+
+
+def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost_name: str | None) -> RosterEntry:
+    held = _within(selection, nested)
+    count = _count(selection, held, stat_types)
+    stat = _stat_line(selection, held, stat_types)
+    profiles, seen = [], set()
+    for holder in [selection, *held]:
+        for profile in _profiles(holder):
+            key = (profile.type, profile.name, tuple(profile.values))
+            if profile is not stat and key not in seen and (stat is None or key != (stat.type, stat.name, tuple(stat.values))):
+                seen.add(key)
+                profiles.append(profile)
+    costs = [points for points in (_cost(element, cost_name) for element in [selection, *held]) if points is not None]
+    gear = [_name(child) for child in held if child.get("type") not in UNIT_TYPES and not _own_stat(child, stat_types)]
+    return RosterEntry(
+        name=_name(selection), count=count, points=sum(costs) if costs else None, stat=stat, profiles=profiles,
+        gear=_unique(gear), rules=_unique_rules(rule for holder in [selection, *held] for rule in _rules(holder)))
+
+
+def _stat_line(selection: Element, held: list[Element], stat_types: set[str]) -> Profile | None:
+    """The rank-and-file model's profile: the unit's own (of its members', the one named as its largest group of
+    models: a squad's Space Marine, not its Sergeant), else the one of the member named as the unit, else that of
+    the largest group, the first of equals."""
+    own = [profile for profile in _profiles(selection) if profile.type in stat_types]
+    if own:
+        models = sorted((child for child in held if child.get("type") == "model"), key=_number, reverse=True)
+        for model in models:
+            named = [profile for profile in own if plain(profile.name) == plain(_entry_name(model))]
+            if named:
+                return named[0]
+        return own[0]
+    holders = [(holder, profile) for holder in held for profile in _profiles(holder) if profile.type in stat_types]
+    if not holders:
+        return None
+    for holder, profile in holders:
+        if plain(_entry_name(holder)) == plain(_entry_name(selection)):
+            return profile
+    return max(holders, key=lambda pair: _number(pair[0]))[1]
+
+
+def _count(selection: Element, held: list[Element], stat_types: set[str]) -> int:
+    """Its models: those typed model it holds (with the members written as upgrades named as one of them: a Space
+    Marine w/Special Weapon), else those that carry a stat line besides its own (squad members and a war machine's
+    crew written as upgrades; a WHFB champion is one of the rank and file), else its own number."""
+    models = _topmost([child for child in held if child.get("type") == "model"])
+    if models:
+        names = {plain(_entry_name(model)) for model in models}
+        members = [child for child in held if child.get("type") == "upgrade" and child in _children_of(selection)
+                   and any(plain(_entry_name(child)).startswith(name + " ") for name in names)]
+        return min(sum(map(_number, models + members)), 100_000)
+    members = _topmost([child for child in held if _own_stat(child, stat_types)])
+    if members:
+        ranks = [member for member in members if not COMMAND.match(plain(_entry_name(member)))] or members
+        own = _number(selection) if _own_stat(selection, stat_types) else 0
+        return min(own + sum(map(_number, ranks)), 100_000)
+    return _number(selection)
+
+
+def _children_of(selection: Element) -> list[Element]:
+    return children(selection, "selection")
+
+
+def _entry_name(selection: Element) -> str:
+    return (selection.get("name") or "").strip()
+
+
+def _name(selection: Element) -> str:
+    name = (selection.get("name") or "").strip()
+    custom = (selection.get("customName") or "").strip()
+    return f"{custom} ({name})" if custom and folded(custom) != folded(name) else name or custom
+
+
+def _number(selection: Element) -> int:
+    try:
+        return min(max(int(selection.get("number", "1")), 1), 100_000)
+    except ValueError:
+        return 1
+
+
+def _profiles(holder: Element) -> list[Profile]:
+    found = []
+    for profile in children(holder, "profile"):
+        values = [(item.get("name", "").strip(), (item.text or "").strip()) for item in children(profile, "characteristic")]
+        found.append(Profile(profile.get("typeName", "").strip(), (profile.get("name") or "").strip(), values))
+    return found
+
+
+def _rules(holder: Element) -> list[Rule]:
+    found = []
+    for rule in children(holder, "rule"):
+        description = rule.find(f"{NAMESPACE}description")
+        text = " ".join(((description.text or "") if description is not None else "").split())
+        found.append(Rule((rule.get("name") or "").strip(), "" if text in (".", "-") else text))
+    return found
+
+
+def _cost_name(root: Element) -> str | None:
+    """The cost the army is counted in, folded: pts, points or Point(s) (New Recruit); else PL; else the first the
+    roster totals that is no command points (Kill Team's EP)."""
+    names = [folded(cost.get("name", "")) for cost in root.iter(f"{NAMESPACE}cost")]
+    totals = [folded(cost.get("name", "")) for cost in children(root, "cost")]
+    for wanted in (POINTS_NAMES, POWER_NAMES):
+        found = [name for name in wanted if name in names]
+        if found:
+            return found[0]
+    return next((name for name in totals if name and name not in NOT_POINTS), None)
+
+
+def _cost_label(root: Element, cost_name: str | None) -> str | None:
+    """The army's cost as the roster names it (PL, EP), to print beside its numbers; None for points, which the
+    handout prints in its own language's word."""
+    if cost_name is None or cost_name in POINTS_NAMES:
+        return None
+    return next((cost.get("name", "").strip() or None for cost in root.iter(f"{NAMESPACE}cost")
+                 if folded(cost.get("name", "")) == cost_name), None)
+
+
+def _cost(element: Element, cost_name: str | None) -> float | None:
+    """The element's own cost of that name (BattleScribe writes each selection's own, already times its number)."""
+    for cost in children(element, "cost"):
+        if cost_name is not None and folded(cost.get("name", "")) == cost_name:
+            try:
+                value = float(cost.get("value", ""))
+            except ValueError:
+                return None
+            return value if math.isfinite(value) and 0 <= value < MAX_POINTS else None
+    return None
+
+
+def _unique(names) -> list[str]:
+    return list(dict.fromkeys(name for name in names if name))
+
+
+def _unique_rules(rules) -> list[Rule]:
+    found: dict[str, Rule] = {}
+    for rule in rules:
+        if rule.name and (rule.name not in found or not found[rule.name].text):
+            found[rule.name] = rule
+    return list(found.values())
+
+
+def common_type(entries: list[RosterEntry]) -> str | None:
+    """The stat lines' most common profile type (Unit in 40k, Model in WHFB)."""
+    counted = Counter(entry.stat.type for entry in entries if entry.stat)
+    return counted.most_common(1)[0][0] if counted else None

@@ -1,0 +1,64 @@
+"""Figures on the page: each picture embedded in the HTML as a data: URI (so that a page, a measured block and
+the web edition carry the picture's bytes: a new drawing changes their keys and digests), served to WeasyPrint
+by the project's fetcher, and true-size figures checked against the column before anything is laid out.
+
+A true-size figure's width is set in millimetres, which the type scale (sizes in pt and rem) never touches; the
+imposed variants put the half pages on the paper at 100 % (generator.rendering.impose), so they keep it too."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+from typing import Iterator
+
+from generator.errors import UserError
+from generator.rendering.layout import Frame
+from generator.model.blocks import figure
+
+# What the fetcher serves from a data: URI: a figure, or a raster image inside an SVG figure (generator.model.blocks
+# .figure refuses an SVG that names anything else).
+_DATA = re.compile(r"^data:(image/(?:svg\+xml|png|jpeg|gif));base64,([A-Za-z0-9+/=\s]*)\Z")
+
+
+def data_uri(sources: Path, block: figure.FigureBlock) -> str:
+    """The figure's picture, read and checked again (validate read it first), as a data: URI."""
+    try:
+        picture = figure.read(sources, block.src)
+    except figure.Refused as why:  # the file changed since the sheet was checked
+        raise UserError.at(sources / block.src, 1, 1, f"figure '{block.id}': {why}") from None
+    return f"data:{picture.media_type};base64,{base64.b64encode(picture.data).decode('ascii')}"
+
+
+def served(url: str):
+    """WeasyPrint's response for an embedded picture; PermissionError for any other data: URI."""
+    from weasyprint.urls import URLFetcherResponse
+
+    found = _DATA.match(url)
+    if not found:
+        raise PermissionError(f"refused to fetch {url[:60]}: only the figures' pictures are embedded")
+    return URLFetcherResponse(url[:60], base64.b64decode(found.group(2)), {"Content-Type": found.group(1)})
+
+
+def findings(sheet, frame: Frame, sources: Path) -> Iterator[tuple[tuple, str]]:
+    """A true-size figure wider than the column, or taller than a column of the page: refused, since shrinking it
+    would make a template or a gauge lie."""
+    for s, section in enumerate(sheet.sections):
+        for b, block in enumerate(section.blocks):
+            if block.type != "figure" or block.scale != "true-size":
+                continue
+            here, width = ("sections", s, "blocks", b, "width"), block.width_mm
+            paper = f"{frame.page_width:.0f} × {frame.page_height:.0f} mm, {frame.columns} column(s)"
+            shown = block.width if block.width.endswith("mm") else f"{block.width} ({width:.1f} mm)"
+            if width > frame.column_width + 0.01:
+                yield here, (f"a true-size figure {shown} wide does not fit the column, {frame.column_width:.1f} mm "
+                             f"wide on this paper ({paper}): make it narrower, or give the page fewer columns "
+                             "(paper: columns)")
+                continue
+            try:
+                height = width * figure.read(sources, block.src).aspect
+            except figure.Refused:
+                continue  # the check of the sources says why
+            if height > frame.column_height:
+                yield here, (f"a true-size figure {shown} wide is {height:.1f} mm tall: a column holds "
+                             f"{frame.column_height:.1f} mm on this paper ({paper}); make it smaller")

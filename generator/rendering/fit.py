@@ -1,0 +1,211 @@
+"""Fitting a sheet to its pages: which type scale (generator.rendering.layout's objective, in order: the fewest
+pages beyond those declared, then type as close to 100 % as fits, larger only to fill a short sheet's pages), what
+the packer is told of each block, and what the laid-out pages are checked for (layout_findings) and the layout
+report flags (defects). Nothing here renders: generator.rendering.render lays the pages out and asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.rendering import heights, layout, measure
+
+# The type scale: 100 % unless the sheet does not fit its pages, then set smaller, a step at a time, down to
+# SHRINK[-1] (7.6 pt body down to 6.84 pt); a short sheet's type is grown, up to GROW[-1], to fill the pages it
+# declares. A sheet whose content at 100 % fills more than FULL of its pages is not tried larger.
+SHRINK = (0.975, 0.95, 0.925, 0.9)
+GROW = (1.025, 1.05, 1.075, 1.1, 1.125, 1.15)
+SCALES = (*reversed(GROW), 1.0, *SHRINK)  # every scale a sheet may be set at, largest first
+FULL = 0.9
+GROW_TRIES = 3  # layouts tried larger than 100 %, at most
+GROWN_HOLE = 0.1  # the largest hole grown type may leave at the foot of a column (a share of its height)
+
+
+def content_height(column_box) -> float:
+    """From the column's top to the bottom border of its last block (its bottom margin is not ink)."""
+    sections = [box for box in column_box.children if getattr(box, "element_tag", None) == "section"]
+    if not sections:
+        return 0.0
+    last = sections[-1]
+    return last.position_y + last.margin_height() - last.margin_bottom - column_box.content_box_y()
+
+
+def defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
+    """What the layout report flags in a plan: a table continued with fewer than MIN_UNITS rows on a side, a
+    column starting inside a group without the group's heading."""
+    found = []
+    for number, page in enumerate(plan, start=1):
+        for slot, column in enumerate(page, start=1):
+            for item in column:
+                if item.block is None or item.block.type in TEXT_UNITS or not (item.continued or item.continues):
+                    continue
+                rows = (item.stop if item.stop is not None else len(measured[item.block_id].units)) - item.start
+                if rows < layout.MIN_UNITS:
+                    found.append(f"page {number} column {slot}: block '{item.block_id}' continued with {rows} "
+                                 f"row(s) on a side")
+            first = column[0] if column else None
+            if first is not None and first.in_group and not (first.group and not first.continued) and not first.group_heading:
+                found.append(f"page {number} column {slot}: the heading of group '{first.in_group.id}' is not repeated")
+    return found
+
+
+def strict(sheet, options) -> bool:
+    """Whether this is the sheet as its author declared it, whose page count the build enforces: not a variant the
+    command line asks for (another paper, crop marks, ink saver, imposition, an errata sheet, change bars, glosses),
+    which takes the pages it needs."""
+    return not (getattr(options, "paper", None) not in (None, sheet.paper.size) or getattr(options, "crop_marks", False)
+                or getattr(options, "ink_saver", False) or getattr(options, "impose", None)
+                or getattr(options, "errata_only", False) or getattr(options, "changes_since", None)
+                or getattr(options, "gloss", False))
+
+
+@dataclass
+class Attempt:
+    """The plan at one type scale."""
+
+    scale: float
+    pages: int
+    blank: int  # columns of the last page left blank
+    hole: float  # the largest hole at the foot of a column before the last page, millimetres
+    fill: float  # the share of the declared pages' columns its content would take, packed without a hole
+    plan: tuple
+
+
+def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, imposed: bool,
+                  ceiling: float | None = None) -> Attempt:
+    """The type scale (generator.rendering.layout's objective, in order): the fewest pages beyond those declared;
+    then type as close to 100 % as fits, larger only to fill the declared pages of a short sheet, where it adds
+    no hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed
+    sheet's half pages are as many as its content needs, at 100 %. The scale decided before for the same inputs
+    (`key`) is tried alone. Type is grown only below `ceiling`."""
+    decided = cache.decision(key, SCALES)
+    if decided is not None and (ceiling is None or decided < ceiling):
+        chosen = attempt(decided)
+    else:
+        chosen = normal = attempt(1.0)
+        if imposed:
+            pass
+        elif normal.pages > frame.pages:  # set smaller only to avoid an extra page
+            tried = [normal]
+            for scale in SHRINK:
+                tried.append(attempt(scale))
+                if tried[-1].pages <= frame.pages:
+                    break
+            chosen = min(tried, key=lambda found: (max(found.pages, frame.pages), -found.scale))
+        elif normal.fill < FULL:
+            chosen = _grown(attempt, frame, normal, [scale for scale in GROW if ceiling is None or scale < ceiling])
+        if not imposed and chosen.pages <= frame.pages and chosen.hole > GROWN_HOLE * frame.column_height:
+            chosen = _without_hole(attempt, frame, chosen, ceiling)
+    return chosen
+
+
+def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None) -> Attempt:
+    """A hole near what the layout report flags, at the foot of a column before the last page (a block that never
+    splits does not fit what is left of it): the type a step larger, else a step smaller (as close to 100 %: a step is
+    2.5 %), where that fits the pages without such a hole."""
+    index = SCALES.index(chosen.scale)
+    for neighbour in (index - 1, index + 1):
+        if 0 <= neighbour < len(SCALES) and (ceiling is None or SCALES[neighbour] < ceiling or SCALES[neighbour] <= 1):
+            found = attempt(SCALES[neighbour])
+            if found.pages <= frame.pages and found.hole <= GROWN_HOLE * frame.column_height and found.blank <= chosen.blank:
+                return found
+    return chosen
+
+
+def _grown(attempt, frame: layout.Frame, normal: Attempt, steps: list[float]) -> Attempt:
+    """A short sheet's type, grown to fill its pages: the largest of `steps` that still fits them without a new
+    hole or blank column, found from an estimate (a block's height grows about as the type's size to the power
+    1.5: its lines are taller, and more of them wrap) and at most GROW_TRIES layouts."""
+    estimate = (FULL / normal.fill) ** (1 / 1.5)
+    below = [index for index, scale in enumerate(steps) if scale <= estimate + 1e-9]
+    if not below:
+        return normal
+    best, index = normal, below[-1]
+    limit = GROWN_HOLE * frame.column_height
+    direction = 0
+    for _ in range(GROW_TRIES):
+        found = attempt(steps[index])
+        good = found.pages <= frame.pages and found.blank <= normal.blank and found.hole <= limit
+        if good and found.scale > best.scale:
+            best = found
+        step = 1 if good else -1
+        if direction and step != direction:
+            break
+        direction, index = step, index + step
+        if not 0 <= index < len(steps) or (direction < 0 and steps[index] <= best.scale):
+            break
+    return best
+
+
+TEXT_UNITS = ("text", "sequence", "glossary")  # blocks whose units are paragraphs and steps: three lines' height
+# may stay on a side of a break; a table's rows, MIN_UNITS of them
+
+
+def layout_findings(sheet, laid, options=None):
+    """Layout problems measured on the laid-out boxes, as (path in the source, message): more pages
+    than declared (the sheet as declared only: a variant takes the pages it needs), a block split across columns
+    or pages, text wider than its column."""
+    return iter(laid.findings)
+
+
+def findings(sheet, laid):
+    document = laid.document
+    pages = len(document.pages)
+    if pages > laid.frame.pages and laid.strict or pages > len(laid.plan):
+        limit = laid.frame.pages if laid.strict else len(laid.plan)
+        # the sheet as declared was tried down to the smallest type before taking more pages
+        smallest = f", even with the type set at {SHRINK[-1]:.0%}" if laid.strict and pages > limit else ""
+        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {limit}{smallest}"
+    column_height = laid.frame.column_height
+    boxes = measure.section_boxes(document)
+    where = {block.id: ("sections", s, "blocks", b)
+             for s, section in enumerate(sheet.sections) for b, block in enumerate(section.blocks)}
+    for item in (item for page in laid.plan for column in page for item in column):
+        loc = where.get(item.block_id, ("changelog", 0, "changes"))
+        name = f"block '{item.block_id}'" if item.block else "the changes box"
+        fragments = boxes.get(item.id, [])
+        height = sum(box.margin_height() for box in fragments) / layout.PX_PER_MM
+        if len(fragments) > 1:
+            never = "" if item.splits else " (it is never continued: shorten it, or cut it in two)"
+            why = f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}" if height > column_height else ""
+            yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
+        overflow = max((_overflow(box) for box in fragments), default=0.0)
+        if overflow > 0.3:
+            yield loc, (f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
+                        "too wide to fit (shorten it, or allow a break)")
+
+
+def _overflow(block_box) -> float:
+    """How far (mm) anything inside a block reaches past the block's right edge."""
+    right = block_box.position_x + block_box.margin_width()
+    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
+                    if hasattr(box, "margin_width") and box.width is not None), default=right)
+    return max(0.0, (furthest - right) / layout.PX_PER_MM)
+
+
+def piece(item, measured: measure.Measured, scale: float) -> layout.Piece:
+    return layout.Piece(
+        height=measured.height, units=measured.units if item.splits else (), head=measured.head, tail=measured.tail,
+        cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
+        opens_section=item.block is None or item.first,
+        group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
+        breaks_before=item.block.break_before if item.block else None,
+        min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"))
+
+
+LINE_MM = 7.6 * 1.22 * 25.4 / 72  # a line of body text at scale 1 (sheet.css: 7.6 pt, line-height 1.22)
+
+
+def holds(document, plan: list, planned: list[list[float]], tolerance: float = 0.5) -> bool:
+    """Whether the pages are those planned: as many, each column as tall as the packer expected (millimetres)."""
+    if len(document.pages) != len(plan):
+        return False
+    for page, planned in zip(document.pages, planned):
+        columns = [box for box in page._page_box.descendants()
+                   if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
+        taken = [sum(section.margin_height() for section in column.children
+                     if getattr(section, "element_tag", None) == "section") / layout.PX_PER_MM
+                 for column in columns]
+        if any(abs(height - expected) > tolerance for height, expected in zip(taken, planned)):
+            return False
+    return True

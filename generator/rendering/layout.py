@@ -1,0 +1,416 @@
+"""Page geometry and the packer: measured blocks in, a plan of columns out. Nothing here renders.
+
+WeasyPrint's CSS columns split tables anywhere (break-inside is not honoured on tables) and balancing
+them is its slowest step. So the generator measures every block once, in one column of the final width
+(generator.rendering.measure), and this module decides where the columns break, as a line breaker decides where
+lines break: among every admissible break point, in reading order, the plan that uses the fewest pages,
+then leaves the smallest largest hole at the foot of a column, then the most even columns.
+
+A block may continue into the next column between two of its units (table rows, steps, paragraphs),
+keeping at least `MIN_UNITS` of them, or three lines' height, on each side; the continuation repeats its title and table header, and a
+column that starts inside a section repeats the section's heading. A block's own heading, title and
+intro are measured as part of its first unit's fragment, so they never end a column alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
+from math import ceil, floor
+from typing import Literal
+
+PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4),  # portrait width, height
+            "A5": (148.0, 210.0), "half-letter": (139.7, 215.9)}
+HALF = {"A4": "A5", "letter": "half-letter"}  # the paper two of whose pages, side by side, fill the other
+MARGINS_MM = (9.0, 8.0, 10.0, 8.0)  # top, right, bottom, left: the footer sits in the bottom margin
+COLUMN_GAP_MM = 5.0  # between two columns, a rule in its middle
+RULE_MM = 0.15
+PX_PER_MM = 96 / 25.4  # WeasyPrint measures in CSS pixels
+MIN_UNITS = 3  # rows, steps or paragraphs kept on each side of a break inside a block (or three lines' height)
+SAFETY_MM = 0.6  # room left at the foot of every column for rounding between measure and page
+MAX_HOLE = 0.15  # the share of a column that may stay empty at its foot (the sheet's last column aside)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where blocks go on a page, in millimetres."""
+
+    page_width: float
+    page_height: float
+    columns: int
+    pages: int
+    margins: tuple[float, float, float, float] = MARGINS_MM
+
+    @property
+    def column_width(self) -> float:
+        content = self.page_width - self.margins[1] - self.margins[3]
+        # Rounded down: floated columns a hair too wide for the page would not stand side by side.
+        return floor((content - (self.columns - 1) * (COLUMN_GAP_MM + RULE_MM)) / self.columns * 100) / 100
+
+    @property
+    def column_height(self) -> float:
+        return self.page_height - self.margins[0] - self.margins[2]
+
+
+def page_frame(sheet, options) -> Frame:
+    """The page and columns a sheet is laid out on, with the build's options (another paper, an imposition)."""
+    paper = sheet.paper
+    size = getattr(options, "paper", None) or paper.size
+    if getattr(options, "impose", None):
+        # Two pages side by side on the sheet's paper (generator.rendering.impose): each is half of it, upright, in
+        # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
+        # pages as the sheet's columns fill.
+        return frame(HALF[size], "portrait", 1, paper.pages * paper.columns)
+    return frame(size, paper.orientation, paper.columns, paper.pages)
+
+
+def frame(size: str, orientation: str, columns: int, pages: int) -> Frame:
+    width, height = PAPER_MM[size]
+    if orientation == "landscape":
+        width, height = height, width
+    return Frame(width, height, columns, pages)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A block as the packer sees it, in millimetres.
+
+    A piece without units is never split. Otherwise its height is head + units + tail, and a fragment
+    that continues another starts with `cont_head` (the repeated title and header) instead of `head`,
+    and one continued elsewhere ends with `cont_tail` instead of `tail`."""
+
+    height: float
+    units: tuple[float, ...] = ()
+    head: float = 0.0
+    tail: float = 0.0
+    cont_head: float = 0.0
+    cont_tail: float = 0.0
+    heading: float = 0.0  # the section's heading repeated "(cont.)" above a column that starts inside it
+    opens_section: bool = True  # the piece prints its section's heading itself
+    group_heading: float = 0.0  # its group's heading repeated "(cont.)" above a column that starts inside the group
+    opens_group: bool = True  # the piece prints its group's heading itself (or is in no group)
+    breaks_before: Literal["column", "page"] | None = None
+    min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
+
+    def fragment(self, start: int, stop: int) -> float:
+        """The height of units [start, stop) printed as one fragment."""
+        if not self.units or (start == 0 and stop == len(self.units)):
+            return self.height
+        sums = _prefix(self.units)
+        return ((self.head if start == 0 else self.cont_head) + sums[stop] - sums[start]
+                + (self.tail if stop == len(self.units) else self.cont_tail))
+
+    def keeps(self, start: int, stop: int) -> bool:
+        """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or as tall as `min_side`."""
+        sums = _prefix(self.units)
+        return stop - start >= MIN_UNITS or sums[stop] - sums[start] >= self.min_side
+
+    def breaks(self) -> list[int]:
+        """The units a fragment may start at inside the piece: at least MIN_UNITS units, or units as tall
+        as `min_side` (three lines of text), stay on each side."""
+        sums, count = _prefix(self.units), len(self.units)
+        return [unit for unit in range(1, count)
+                if (unit >= MIN_UNITS or sums[unit] >= self.min_side)
+                and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)]
+
+
+@lru_cache(maxsize=1024)  # asked for every column the packer tries: computed once a piece
+def _prefix(units: tuple[float, ...]) -> tuple[float, ...]:
+    return (0.0, *accumulate(units))
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Units [start, stop) of piece `index`; `stop` is None when the fragment goes to the piece's end."""
+
+    index: int
+    start: int = 0
+    stop: int | None = None
+    heading: bool = False  # the column starts inside the piece's section: repeat its heading
+    group_heading: bool = False  # the column starts inside the piece's group: repeat the group's heading
+
+    @property
+    def continued(self) -> bool:
+        return self.start > 0
+
+
+# A plan: pages of columns of fragments, in reading order.
+Plan = list[list[list[Fragment]]]
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The room of every column: `column_height` less the sheet's header on the first page."""
+
+    column_height: float
+    first_page_top: float
+    columns: int
+    safety: float = SAFETY_MM
+
+    def of(self, column: int) -> float:
+        return self.column_height - (self.first_page_top if column < self.columns else 0.0) - self.safety
+
+
+@dataclass
+class Packing:
+    plan: Plan
+    used: list[list[float]] = field(default_factory=list)  # per page, per column: millimetres filled
+    overfull: list[int] = field(default_factory=list)  # pieces too tall for any column
+    largest_hole: float = 0.0  # millimetres, at the foot of a column (the last page's and forced breaks aside)
+    blank: int = 0  # columns of the last page left blank (its content could not fill them all)
+
+    @property
+    def pages(self) -> int:
+        return len(self.plan)
+
+
+# A position in reading order: before unit `unit` of piece `index` (unit 0: before the piece).
+Position = tuple[int, int]
+
+
+def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
+    """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
+    column; then the smallest largest hole at the foot of the columns before the last page (columns ended by a
+    forced break aside); then the last page's columns balanced (the smallest tallest column, then the most even);
+    then the smallest sum of squared holes."""
+    if not pieces:
+        return Packing([[[]]], [[0.0]])
+    positions = _positions(pieces)
+    end = len(positions) - 1
+    count = capacity.columns
+    spans: dict[tuple[int, float], list] = {}  # (a, room) → every column from positions[a]: computed once
+
+    def columns_from(a: int, room: float) -> list:
+        found = spans.get((a, room))
+        if found is None:
+            found = spans[a, room] = list(_columns_from(pieces, positions, a, room))
+        return found
+
+    # best[column][b]: (cost, a, previous column) of the best plan whose column `column` ends at positions[b]
+    best: dict[int, dict[int, tuple[tuple, int, int]]] = {-1: {0: ((0, 0.0, 0.0), -1, -1)}}
+    balanced: dict[float, dict] = {}  # room → the last page's memo
+    page = 0
+    while True:
+        first = page * count
+        starts = [(cost, column, a) for column, reached in best.items() if column < first
+                  for a, (cost, _, _) in reached.items()
+                  if a != end and _following(pieces, positions, count, column, a) == first]
+        room = capacity.of(first)
+        memo = balanced.setdefault(room, {})
+        chosen = None
+        for cost, column, a in starts:
+            last = _last_page(pieces, positions, columns_from, memo, a, room, count)
+            if last is None:
+                continue
+            (overfull, blank, tallest, spread), ends = last
+            rank = (cost[0] + overfull, blank, cost[1], round(tallest, 1), spread, cost[2])
+            if chosen is None or rank < chosen[0]:
+                chosen = (rank, column, a, ends)
+        if chosen is not None:
+            return _plan(pieces, positions, best, chosen, capacity, page)
+        if page > len(positions):
+            raise AssertionError("the packer found no plan")
+        for column in range(first - 1, first + count - 1):
+            for a, (cost, _, _) in list(best.get(column, {}).items()):
+                if a != end:
+                    _extend(pieces, positions, capacity, best, column, a, cost, columns_from)
+        page += 1
+
+
+def _following(pieces, positions, count: int, column: int, a: int) -> int:
+    """The column that goes on from positions[a], after `column`: the next, or the next page's first after a
+    forced page break."""
+    following = column + 1
+    if _forced(pieces, positions[a]) == "page" and following % count:
+        following += count - following % count  # the rest of the page stays empty
+    return following
+
+
+def _extend(pieces, positions, capacity, best, column, a, cost, columns_from) -> None:
+    """Every next column from positions[a], after `column`."""
+    following = _following(pieces, positions, capacity.columns, column, a)
+    room = capacity.of(following)
+    for b, height in columns_from(a, room):
+        if b == len(positions) - 1:
+            continue  # the last page is planned whole, balanced (_last_page)
+        exempt = _forced(pieces, positions[b]) is not None
+        hole = 0.0 if exempt else max(0.0, room - height)
+        candidate = (cost[0] + (height > room), max(cost[1], hole), cost[2] + hole * hole)
+        reached = best.setdefault(following, {})
+        if b not in reached or candidate < reached[b][0]:
+            reached[b] = (candidate, a, column)
+
+
+def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int):
+    """The best way to set everything from positions[a] on one page of `count` columns of `room`: (rank, the
+    column ends), ranked by overfull columns, blank columns, the tallest column, then the spread of the columns'
+    heights; None if it does not fit one page."""
+    best = None
+    for used in range(count, 0, -1):
+        found = _balance(pieces, positions, columns_from, memo, a, room, used)
+        if found is not None:
+            (overfull, tallest, squares, total), ends = found
+            spread = squares / used - (total / used) ** 2  # the variance of the columns' heights
+            rank = (overfull, count - used, tallest, round(spread, 3))
+            if best is None or rank < best[0]:
+                best = (rank, ends)
+    return best
+
+
+def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: int):
+    """Everything from positions[a] in exactly `used` columns, none empty: ((overfull, tallest, sum of squared
+    heights, sum of heights), the positions each column ends at), or None."""
+    end = len(positions) - 1
+    if (a, used) in memo:
+        return memo[a, used]
+    found = None
+    if used == 1 or _lower_bound(pieces, positions[a]) <= used * room:
+        for b, height in columns_from(a, room):
+            if b != end and _forced(pieces, positions[b]) == "page":
+                continue  # the page ends there: it is not the last
+            if used == 1:
+                if b != end:
+                    continue
+                rest = ((0, 0.0, 0.0, 0.0), ())
+            elif b == end:
+                continue
+            else:
+                rest = _balance(pieces, positions, columns_from, memo, b, room, used - 1)
+                if rest is None:
+                    continue
+            (overfull, tallest, squares, total), ends = rest
+            cost = (overfull + (height > room), max(tallest, height), squares + height * height, total + height)
+            if found is None or cost < found[0]:
+                found = (cost, (b, *ends))
+    memo[a, used] = found
+    return found
+
+
+def _lower_bound(pieces, start: Position) -> float:
+    """The least height everything from `start` takes (a continuation only adds to it)."""
+    index, unit = start
+    total = pieces[index].fragment(unit, len(pieces[index].units)) if index < len(pieces) else 0.0
+    return total + sum(piece.height for piece in pieces[index + 1:])
+
+
+def _forced(pieces: list[Piece], position: Position) -> str | None:
+    index, unit = position
+    return pieces[index].breaks_before if unit == 0 and 0 < index < len(pieces) else None
+
+
+def _positions(pieces: list[Piece]) -> list[Position]:
+    found: list[Position] = []
+    for index, piece in enumerate(pieces):
+        found.append((index, 0))
+        found.extend((index, unit) for unit in piece.breaks())
+    found.append((len(pieces), 0))
+    return found
+
+
+def _columns_from(pieces: list[Piece], positions: list[Position], a: int, room: float):
+    """(b, height) for every column that can hold positions[a] to positions[b]: all that fit, up to the
+    next forced break; when not even the first step fits, that step alone (reported as overfull)."""
+    index, unit = positions[a]
+    for b in range(a + 1, len(positions)):
+        if unit and positions[b][0] == index and not pieces[index].keeps(unit, positions[b][1]):
+            continue  # a fragment in the middle of a block keeps as many units as each of its ends
+        height = column_height(pieces, positions[a], positions[b])
+        if height > room and b > a + 1:
+            return
+        yield b, height
+        if height > room or _forced(pieces, positions[b]):
+            return
+
+
+def column_height(pieces: list[Piece], start: Position, stop: Position) -> float:
+    """The height of one column holding everything from `start` to `stop`."""
+    height = 0.0
+    first = True
+    index, unit = start
+    while (index, unit) < stop and index < len(pieces):
+        piece = pieces[index]
+        last_unit = stop[1] if stop[0] == index else len(piece.units)
+        height += piece.fragment(unit, last_unit)
+        if first and (unit > 0 or not piece.opens_section):
+            height += piece.heading
+        if first and (unit > 0 or not piece.opens_group):
+            height += piece.group_heading
+        first = False
+        index, unit = index + 1, 0
+    return height
+
+
+def _plan(pieces, positions, best, chosen, capacity, page) -> Packing:
+    rank, column, a, ends = chosen
+    count = capacity.columns
+    columns: dict[int, tuple[int, int]] = {}  # column → (start, end) position indices
+    start = a
+    for slot, b in enumerate(ends):  # the last page
+        columns[page * count + slot] = (start, b)
+        start = b
+    b = a
+    while column >= 0:
+        _, previous_a, previous = best[column][b]
+        columns[column] = (previous_a, b)
+        b, column = previous_a, previous
+    plan: Plan = [[[] for _ in range(count)] for _ in range(page + 1)]
+    used = [[0.0] * count for _ in plan]
+    overfull = []
+    for column, (a, b) in sorted(columns.items()):
+        page_index, slot = divmod(column, count)
+        fragments = _fragments(pieces, positions[a], positions[b])
+        used[page_index][slot] = column_height(pieces, positions[a], positions[b])
+        if used[page_index][slot] > capacity.of(column) + capacity.safety:
+            overfull.append(fragments[0].index)
+        plan[page_index][slot] = fragments
+    while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
+        plan[-1].pop()
+        used[-1].pop()
+    return Packing(plan, used, overfull, largest_hole=rank[2], blank=count - len(ends))
+
+
+def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fragment]:
+    found = []
+    index, unit = start
+    while (index, unit) < stop and index < len(pieces):
+        piece = pieces[index]
+        last_unit = stop[1] if stop[0] == index else len(piece.units)
+        heading = not found and (unit > 0 or not piece.opens_section)
+        group = not found and piece.group_heading > 0 and (unit > 0 or not piece.opens_group)
+        found.append(Fragment(index, unit, None if last_unit == len(piece.units) else last_unit, heading, group))
+        index, unit = index + 1, 0
+    return found
+
+
+# --- the layout report (generator.rendering.render.Laid.report): what the build tells about a laid-out sheet ------
+
+
+def layout_warnings(report: dict) -> list[str]:
+    """What a reader would notice: a hole at the foot of a column before the last page (whose columns are balanced,
+    not filled), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
+    a side or without its group's heading (`report["defects"]`), and pages left unused. A variant (another paper,
+    crop marks, an errata sheet...: `report["variant"]`) takes the pages it needs, and its author has nothing to
+    change for it: only its defects are told."""
+    pages = report["pages"]
+    if report.get("variant"):  # laid out for the command line's page box: nothing there for the author to change
+        return list(report.get("defects", []))
+    warnings = []
+    for number, page in enumerate(pages, start=1):
+        for slot in range(1, report["columns"] + 1):
+            column = page[slot - 1] if slot <= len(page) else None
+            if column is None or not column["blocks"]:
+                warnings.append(f"page {number} column {slot}: blank, on a page that holds content")
+            elif number < len(pages) and 1 - column["used"] > MAX_HOLE:
+                warnings.append(f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty")
+    warnings.extend(report.get("defects", []))
+    declared, used = report["declared_pages"], pages_used(report)
+    if ceil(used) < declared and not report.get("variant"):  # a whole page stays blank
+        warnings.append(f"{used:.1f} of {declared} pages used: declare fewer")
+    return warnings
+
+
+def pages_used(report: dict) -> float:
+    """Pages filled, the last one by the share of its columns used: 1.4."""
+    last = report["pages"][-1]
+    return len(report["pages"]) - 1 + sum(column["used"] for column in last) / report["columns"]

@@ -1,0 +1,140 @@
+"""Heights read from the measuring pass: WeasyPrint's laid-out boxes → what the packer needs, in millimetres.
+
+The measuring document holds, in one tall column of the final width, each block whole; for a block
+that may continue, a probe: its continuation (repeated title and table header) with its first unit; and
+its section's heading marked continued, as a column starting inside the section repeats it. Every unit a block may be continued between (a table row, a
+step, a paragraph) carries the class `u`. From the boxes:
+- the block's height, and each unit's (from the top of one unit to the top of the next);
+- what sits above the first unit (head) and below the last (tail), whole and in a continuation;
+- the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same.
+
+A measurement is plain data (`Measured.from_json` refuses anything that is not exactly its shape), so
+that it can be kept between builds (generator.rendering.heights).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from math import isfinite
+
+from generator.rendering.layout import PX_PER_MM
+
+# The ranges of what qrs measures, beyond which a measurement read back is refused: a block no taller than the
+# measuring page (30 m), a table of at most 64 columns none wider than 4,000 px (a metre), 5,000 units.
+MAX_MM = 30000.0
+MAX_UNITS = 5000
+MAX_WIDTHS = 64
+MAX_WIDTH_PX = 4000.0
+
+PROBE = "~cont"  # id suffix of a block's continuation probe
+HEADING = "~heading"  # id suffix of a section's continued-heading probe
+
+
+@dataclass(frozen=True)
+class Measured:
+    height: float
+    units: tuple[float, ...] = ()
+    head: float = 0.0
+    tail: float = 0.0
+    cont_head: float = 0.0
+    cont_tail: float = 0.0
+    heading: float = 0.0
+    group_heading: float = 0.0  # its group's heading, repeated "(cont.)"
+    widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data) -> "Measured | None":
+        """A measurement read back from a file, or None if it is not exactly one."""
+        if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
+            return None
+        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading")]
+        units, widths = data["units"], data["widths"]
+        if not (all(_number(value, MAX_MM) for value in numbers)
+                and isinstance(units, list) and len(units) <= MAX_UNITS and all(_number(value, MAX_MM) for value in units)
+                and (widths is None or isinstance(widths, list) and len(widths) <= MAX_WIDTHS
+                     and all(_number(value, MAX_WIDTH_PX) for value in widths))):
+            return None
+        if units and abs(data["head"] + sum(units) + data["tail"] - data["height"]) > 0.01:
+            return None  # a block's height is its head, its units and its tail: not a height qrs measured
+        return cls(**{**data, "units": tuple(units), "widths": tuple(widths) if widths is not None else None})
+
+
+def _number(value, largest: float) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value) and 0 <= value <= largest
+
+
+def section_boxes(document) -> dict[str, list]:
+    """The boxes of each block fragment (a <section class="block">) by id: more than one means it was split."""
+    found: dict[str, list] = {}
+    for page in document.pages:
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag != "section" or "block" not in element.get("class", "").split():
+                continue
+            found.setdefault(element.get("id"), []).append(box)
+    return found
+
+
+def header_height(document) -> float:
+    header = next((box for box in document.pages[0]._page_box.descendants()
+                   if getattr(box, "element_tag", None) == "header"), None)
+    return header.margin_height() / PX_PER_MM if header else 0.0
+
+
+def measure(document, ids: list[str]) -> dict[str, Measured]:
+    """Each block's measurement, by id, from the measuring document's boxes."""
+    boxes = section_boxes(document)
+    found = {}
+    for ident in ids:
+        box = boxes[ident][0]
+        height = sum(fragment.margin_height() for fragment in boxes[ident]) / PX_PER_MM
+        heading_probe = boxes.get(ident + HEADING)
+        heading = _first_child_height(heading_probe[0], "h2") if heading_probe else 0.0
+        group_heading = _first_child_height(heading_probe[0], "h3") if heading_probe else 0.0
+        found[ident] = Measured(height=height, heading=heading, group_heading=group_heading, widths=_column_widths(box),
+                                **_units(box, boxes.get(ident + PROBE)))
+    return found
+
+
+def _units(box, probe) -> dict:
+    tops, bottom = _unit_edges(box)
+    if not probe or len(tops) < 2:
+        return {}
+    top, end = box.position_y, box.position_y + box.margin_height()
+    probe_tops, probe_bottom = _unit_edges(probe[0])
+    probe_top, probe_end = probe[0].position_y, probe[0].position_y + probe[0].margin_height()
+    edges = tops + [bottom]
+    return {
+        "units": tuple((after - before) / PX_PER_MM for before, after in zip(edges, edges[1:])),
+        "head": (tops[0] - top) / PX_PER_MM,
+        "tail": (end - bottom) / PX_PER_MM,
+        "cont_head": (probe_tops[0] - probe_top) / PX_PER_MM,
+        "cont_tail": (probe_end - probe_bottom) / PX_PER_MM,
+    }
+
+
+def _unit_edges(box) -> tuple[list[float], float]:
+    """The tops of the block's units, and the bottom of the last one (CSS pixels)."""
+    seen, tops, bottom = set(), [], 0.0
+    for child in box.descendants():
+        element = getattr(child, "element", None)
+        if element is None or id(element) in seen or "::" in child.element_tag:
+            continue
+        if "u" in element.get("class", "").split():
+            seen.add(id(element))
+            tops.append(child.position_y)
+            bottom = child.position_y + child.margin_height()
+    return tops, bottom
+
+
+def _first_child_height(box, tag: str) -> float:
+    heading = next((child for child in box.descendants() if getattr(child, "element_tag", None) == tag), None)
+    return heading.margin_height() / PX_PER_MM if heading else 0.0
+
+
+def _column_widths(box) -> tuple[float, ...] | None:
+    table = next((child for child in box.descendants() if hasattr(child, "column_widths")), None)
+    return tuple(round(width, 3) for width in table.column_widths) if table is not None else None

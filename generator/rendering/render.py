@@ -1,0 +1,525 @@
+"""Rendering: a validated Sheet → HTML (Jinja) → laid-out pages (WeasyPrint) → PDF bytes.
+
+WeasyPrint reads only what `ProjectFetcher` serves: the project's templates and the font
+package's files. Anything else a template or stylesheet names stops the render.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+import hashlib
+import mimetypes
+import os
+from functools import cache, lru_cache, partial
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import jinja2
+from markupsafe import Markup
+
+from generator.rendering import libraries, subsets
+from generator.rendering.inline import Inline, css_string  # noqa: F401 (Inline: the renderer's, named here)
+
+with libraries.found_quickly():  # a third of a second less of every process's start
+    import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+subsets.keep()
+
+COLLECT_EVERY = 10_000  # new container objects between two collections of the youngest generation (Python: 700)
+
+
+def collect_less_often() -> None:
+    """A layout makes hundreds of thousands of objects (boxes, styles, text runs). At Python's default thresholds
+    the collector took a fifth of a warm build's time, scanning the whole heap about twice a build; at
+    COLLECT_EVERY it takes less than half as much, for some 20 MB more. Cycles are still collected; a higher
+    threshold set by the host is kept."""
+    young, *older = gc.get_threshold()
+    gc.set_threshold(max(young, COLLECT_EVERY), *older)
+
+
+collect_less_often()
+
+from generator import __version__
+
+from generator.rendering import figures, fit, heights, measure
+from generator.rendering.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
+from generator.rendering.layout import page_frame
+from generator.composing.diff import Marks
+from generator.errors import UserError
+from generator.model.glyphs import FONTS
+from generator.rendering import layout as layout_module
+from generator.model.types import Block, Group, Section, Sheet
+from generator.project import Project
+from generator.composing.words import ui_words
+from generator.rendering import imprint
+
+
+class ProjectFetcher(URLFetcher):
+    """Serves the project's templates and fonts; refuses every other URL (no network, no other file)."""
+
+    def __init__(self, templates: Path):
+        super().__init__(fail_on_errors=True)
+        self.roots = {templates.resolve(): templates.resolve(), templates.resolve() / "fonts": FONTS}
+        self.fetched: list[str] = []
+
+    def fetch(self, url, headers=None):
+        self.fetched.append(url)
+        parts = urlsplit(url)
+        if parts.scheme == "data":  # a figure's picture, embedded (generator.rendering.figures)
+            return figures.served(url)
+        if parts.scheme != "file":
+            raise PermissionError(f"refused to fetch {url}: only the project's templates and fonts are served")
+        wanted = Path(unquote(parts.path)).resolve()
+        for prefix, real in sorted(self.roots.items(), key=lambda item: -len(str(item[0]))):
+            if wanted.is_relative_to(prefix):
+                target = (real / wanted.relative_to(prefix)).resolve()
+                if target.is_relative_to(real) and target.is_file():
+                    mime = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+                    return URLFetcherResponse(url, target.read_bytes(), {"Content-Type": mime})
+        raise PermissionError(f"refused to fetch {url}: not one of the project's templates or fonts")
+
+
+@cache
+def _environment(templates: Path) -> jinja2.Environment:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    environment.filters["css_string"] = css_string
+    return environment
+
+
+@dataclass(frozen=True)
+class Item:
+    """What the page prints of one block (or of the changes box): whole, or units [start, stop) of it,
+    a block continued across columns. Templates ask it what to print."""
+
+    block: Block | None
+    section: Section | None = None
+    first: bool = False  # the first block of its section: it prints the section's heading
+    start: int = 0
+    stop: int | None = None  # None: to the block's last unit
+    heading: bool = False  # the column starts inside the section: repeat its heading, marked continued
+    widths: tuple[float, ...] | None = None  # the table's column widths as measured on the whole block
+    probe: bool = False  # the measuring pass's continuation probe
+    group: Group | None = None  # the first block of a group prints the group's heading above its own title
+    in_group: Group | None = None  # the group the block is in (opened by it or by a block before it)
+    group_heading: bool = False  # the column starts inside the block's group: repeat its heading, marked continued
+
+    @property
+    def block_id(self) -> str:
+        return self.block.id if self.block else "errata"
+
+    @property
+    def id(self) -> str:
+        if self.probe:
+            return self.block_id + measure.PROBE
+        return self.block_id if self.start == 0 else f"{self.block_id}-cont-{self.start}"
+
+    @property
+    def continued(self) -> bool:
+        return self.start > 0 or self.probe
+
+    @property
+    def continues(self) -> bool:
+        return self.stop is not None
+
+    @property
+    def splits(self) -> bool:
+        return self.block.splits if self.block else True
+
+    def shows(self, unit: int) -> bool:
+        return self.start <= unit and (self.stop is None or unit < self.stop)
+
+    def shows_any(self, first: int, end: int) -> bool:
+        return first < (self.stop if self.stop is not None else end + 1) and end > self.start
+
+    @property
+    def colgroup(self) -> Markup:
+        """Column widths: measured (every fragment of a table alike), else those the source declares."""
+        if self.widths:
+            return Markup("<colgroup>{}</colgroup>").format(
+                Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
+        columns = self.block.header if self.block is not None and self.block.type == "table" else []
+        if any(column.width for column in columns):
+            return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
+                Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
+                for column in columns))
+        return Markup("")
+
+
+def items(sheet: Sheet) -> list[Item]:
+    """The sheet's blocks in reading order, whole, then the changes box."""
+    found = [Item(block, section, position == 0, group=_opened_group(section, position), in_group=section.group_of(block))
+             for section in sheet.sections for position, block in enumerate(section.blocks)]
+    if sheet.boxed_changes():
+        found.append(Item(None))
+    return found
+
+
+def _opened_group(section: Section, position: int) -> Group | None:
+    """The group a block opens: its own, when the block before it is in another group (or none)."""
+    block = section.blocks[position]
+    if block.group is None or (position > 0 and section.blocks[position - 1].group == block.group):
+        return None
+    return section.group_of(block)
+
+
+TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1
+MEASURE_HEIGHT_MM = 30000  # the measuring page: tall enough that no block is cut by a page break
+
+
+def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, scale: float) -> dict:
+    """What every template of a sheet's document is rendered with."""
+    lang = sheet.lang
+    paper = options.paper or sheet.paper.size
+    frame = page_frame(sheet, options)
+    imposed = getattr(options, "impose", None)
+    words = ui_words(project, lang, options.allow_fallback)
+    return dict(
+        sheet=sheet,
+        lang=lang,
+        t=Inline(sheet, lang, gloss=options.gloss),
+        words=words,
+        untranslated=untranslated,
+        marks=marks or Marks(),
+        frame=frame,
+        crop_marks=getattr(options, "crop_marks", False),
+        ink_saver=getattr(options, "ink_saver", False),
+        page_size=f"{frame.page_width}mm {frame.page_height}mm" if imposed else f"{paper} {sheet.paper.orientation}",
+        imprint=imprint.footer(sheet, lang, words),
+        generator=f"qrs {__version__}",
+        type_sizes={name: round(points * _base(sheet) * scale, 3) for name, points in TYPE_SIZES.items()},
+        scale=scale,
+        measure_height=MEASURE_HEIGHT_MM,
+        plan=None,
+        page_number=None,  # a page laid out alone (_pages): its number and the count are printed as text
+        plan_pages=None,
+        chunks=None,
+        figure=partial(figures.data_uri, project.sources),  # a figure's picture, as a data: URI
+        web=False,  # the web edition (generator.rendering.web): tables in a box that scrolls sideways
+    )
+
+
+def _base(sheet: Sheet) -> float:
+    """The sheet's own body size (`paper.type`) against the design's 7.6 pt: every size and space follows it."""
+    return sheet.paper.type_points / TYPE_SIZES["size"]
+
+
+def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
+         plan: list[list[list[Item]]] | None = None, scale: float = 1.0, template: str = "sheet.html.j2",
+         **extra) -> str:
+    """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column);
+    `extra` adds to (or replaces) what the templates are given (the web edition's page, generator.rendering.web)."""
+    context = _context(project, sheet, options, untranslated, marks, scale)
+    context["plan"] = plan if plan is not None else [[items(sheet)]]
+    context.update(extra)
+    return _environment(project.templates).get_template(template).render(context)
+
+
+@dataclass
+class Laid:
+    """A sheet laid out: the document, the plan it follows and the type scale it needed."""
+
+    document: weasyprint.Document
+    plan: list[list[list[Item]]]
+    scale: float
+    frame: layout_module.Frame
+    header: float  # millimetres the sheet's header takes on the first page
+    planned: list[list[float]]  # per page, per column: the millimetres the packer expected the column to take
+    strict: bool = True  # the sheet as declared (not a variant): more pages than declared is an error
+    findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
+    defects: list = field(default_factory=list)  # what the layout report flags in the plan (fit.defects)
+
+    def columns_used(self) -> list[list[float]]:
+        """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
+        shares = []
+        for number, page in enumerate(self.document.pages):
+            room = (self.frame.column_height - (self.header if number == 0 else 0)) * layout_module.PX_PER_MM
+            columns = [box for box in page._page_box.descendants()
+                       if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
+            shares.append([round(fit.content_height(column) / room, 3) for column in columns])
+        return shares
+
+    def holds(self, tolerance: float = 0.5) -> bool:
+        """Whether the pages are those planned: as many, each column as tall as the packer expected (millimetres)."""
+        return fit.holds(self.document, self.plan, self.planned, tolerance)
+
+    def report(self) -> dict:
+        """The layout in numbers: what `qrs build --json` tells and the layout warnings are made of."""
+        used = self.columns_used()
+        report = {
+            "scale": self.scale,
+            "pages": [[{"used": share, "blocks": [item.id for item in column],
+                        "continued": [item.block_id for item in column if item.continued]}
+                       for share, column in zip(shares, page)] for shares, page in zip(used, self.plan)],
+            "declared_pages": self.frame.pages,
+            "columns": self.frame.columns,
+            "variant": not self.strict,  # a variant takes the pages it needs: no advice to declare fewer
+            "defects": self.defects,  # a table split with fewer than 3 rows on a side, a group heading not repeated
+        }
+        return {**report, "warnings": layout_module.layout_warnings(report)}
+
+
+def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
+    """Measure the blocks (or read their heights from the cache), plan the columns at the type scale that fits the
+    declared pages (generator.rendering.layout.pack, fit.choose_scale), and lay the pages out. The cache never decides
+    an error: a layout planned from kept heights that does not hold on the page is planned again from heights
+    measured now."""
+    cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
+    try:
+        laid = _layout(project, sheet, options, untranslated, marks, cache)
+    except _Doubt:
+        laid = None
+    if laid is None or cache.read and laid.findings:
+        cache = cache.emptied()
+        laid = _layout(project, sheet, options, untranslated, marks, cache)
+    cache.save()
+    return laid
+
+
+class _Doubt(Exception):
+    """A layout planned from kept heights or a kept decision that does not hold on the page."""
+
+
+def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, cache: heights.Cache
+            ) -> Laid:
+    frame = page_frame(sheet, options)
+    whole = items(sheet)
+    context = partial(_context, project, sheet, options, untranslated, marks)
+    normal = context(1.0)
+    chunks = _Chunks.of(project, normal, whole)
+    attempt = partial(_attempt, project, context, frame, whole, chunks, cache)
+    key = _decision_key(project, normal, chunks, whole, frame)
+    ceiling = None
+    while True:
+        chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling)
+        context, measured, header, packing = chosen.plan
+        plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
+                 for column in page] for page in packing.plan]
+        context["plan"] = plan
+        laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
+                    strict=fit.strict(sheet, options))
+        holds = laid.holds()
+        if not holds and cache.read:
+            raise _Doubt()
+        if holds or chosen.scale <= 1:
+            break
+        ceiling = 1.0  # grown type whose pages are not those planned (a measurement that does not hold): 100 %
+    cache.decide(key, chosen.scale)
+    laid.findings = list(fit.findings(sheet, laid))
+    laid.defects = fit.defects(plan, measured)
+    return laid
+
+
+def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
+    """The planned pages, laid out one document a page and joined (the page numbers printed as text): a page's
+    layout depends only on its own HTML, so a page unchanged since the last layout in this process (`keep_pages`,
+    under `qrs watch`) is taken as it was."""
+    template = _environment(project.templates).get_template("sheet.html.j2")
+    stylesheet = _stylesheet_text(project)
+    documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan))),
+                       stylesheet) for number, page in enumerate(plan, start=1)]
+    return documents[0].copy([page for document in documents for page in document.pages])
+
+
+_laid_pages: OrderedDict[str, weasyprint.Document] = OrderedDict()  # by the digest of a page's HTML and stylesheet
+_pages_kept = 0
+
+
+def keep_pages(count: int) -> None:
+    """Keep the layouts of the last `count` pages laid out (a long-lived process: `qrs watch`); 0, the default,
+    keeps none (a build lays each page out once)."""
+    global _pages_kept
+    _pages_kept = count
+    while len(_laid_pages) > count:
+        _laid_pages.popitem(last=False)
+
+
+def _page(project: Project, page_html: str, stylesheet: bytes) -> weasyprint.Document:
+    if not _pages_kept:
+        return _render(project, page_html, stylesheet)
+    key = heights.key(str(project.templates.resolve()), hashlib.sha256(stylesheet).hexdigest(), page_html)
+    if key in _laid_pages:
+        _laid_pages.move_to_end(key)
+        return _laid_pages[key]
+    laid = _laid_pages[key] = _render(project, page_html, stylesheet)
+    keep_pages(_pages_kept)
+    return laid
+
+
+@dataclass(frozen=True)
+class _Chunks:
+    """Each block's measuring chunk and the header, as HTML: the same at every type scale (sizes come from the
+    page's styles), so rendered once a layout."""
+
+    header: str
+    blocks: dict[str, str]  # item id → its chunk
+    context: dict  # what they were rendered with (no scale)
+    sets: dict[str, list[Item]]  # the tables of each column set the sheet's tables name, in reading order
+
+    @classmethod
+    def of(cls, project: Project, context: dict, whole: list[Item]) -> "_Chunks":
+        environment = _environment(project.templates)
+        # without the scale: a template that used it would fail here, rather than be measured at the wrong size
+        context = {name: value for name, value in context.items() if name not in ("scale", "type_sizes")}
+        sets: dict[str, list[Item]] = {}
+        for item in whole:
+            if item.block is not None and item.block.type == "table" and isinstance(item.block.columns, str):
+                sets.setdefault(item.block.columns, []).append(item)
+        return cls(environment.get_template("header.html.j2").render(context), {
+            item.id: _chunk(environment, context, item) for item in whole}, context,
+            {name: items for name, items in sets.items() if len(items) > 1})
+
+    def keys(self, project: Project, context: dict) -> tuple[str, dict[str, str]]:
+        """The measurements' keys at the context's scale: the header's, and each block's by item id."""
+        style = _style_key(project, context)
+        return heights.key(style, "header", self.header), {ident: heights.key(style, chunk) for ident, chunk in self.blocks.items()}
+
+    def digest(self, project: Project, context: dict) -> str:
+        """One key for every measurement at the context's scale."""
+        header_key, keys = self.keys(project, context)
+        return heights.key(header_key, *keys.values())
+
+
+def _chunk(environment: jinja2.Environment, context: dict, item: Item) -> str:
+    return environment.get_template("piece.html.j2").render(
+        context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.splits else [],
+        heading_probe=item.block is not None)
+
+
+def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: float) -> fit.Attempt:
+    context = context_at(scale)
+    measured, header = _measured(project, context, chunks, cache)
+    capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
+    size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
+    pieces = [fit.piece(item, measured[item.id], size) for item in whole]
+    packing = layout_module.pack(pieces, capacity)
+    room = sum(capacity.of(column) for column in range(frame.pages * frame.columns))
+    fill = sum(piece.height for piece in pieces) / room
+    overfull = len(packing.overfull)
+    return fit.Attempt(scale, packing.pages + overfull * frame.pages, packing.blank, packing.largest_hole, fill,
+                    (context, measured, header, packing))
+
+
+def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[Item], frame) -> str:
+    """Everything a scale decision depends on: the heights at every scale (each block's chunk and the header's,
+    the styles but the scale), the blocks' order and what the packer is told of each (breaks, continuation,
+    opening a section), the page frame; the renderer's own code is in every key (heights.key)."""
+    style = _style_key(project, context, scaled=False)
+    packing = [repr((item.id, item.block.break_before if item.block else None, item.splits, item.first))
+               for item in whole]
+    return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
+
+
+def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured) -> Item:
+    return replace(item, start=fragment.start, stop=fragment.stop, heading=fragment.heading,
+                   group_heading=fragment.group_heading, widths=measured.widths)
+
+
+def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache
+              ) -> tuple[dict[str, measure.Measured], float]:
+    """Every block's measurement and the header's height at the context's scale: from the cache, else from one
+    measuring pass over the blocks whose key is new."""
+    header_key, keys = chunks.keys(project, context)
+    found = {ident: cache.get(name) for ident, name in keys.items()}
+    header = cache.get(header_key)
+    missing = [ident for ident, value in found.items() if value is None]
+    if missing or header is None:
+        context = dict(context, chunks=[Markup(chunks.blocks[ident]) for ident in missing])
+        document = _render(project, _environment(project.templates).get_template("sheet.html.j2").render(context),
+                           _stylesheet_text(project))
+        fresh = measure.measure(document, missing)
+        header = measure.Measured(height=measure.header_height(document))
+        cache.put(header_key, header)
+        for ident, value in fresh.items():
+            cache.put(keys[ident], value)
+            found[ident] = value
+    if chunks.sets:
+        found.update(_shared_widths(project, context, chunks, cache, found))
+    return found, header.height
+
+
+def _shared_widths(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache,
+                   found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
+    """The tables of one column set, measured again with the same column widths (each column as wide as the widest
+    of the set needs it, the set's tables as wide as the column): one under another, their columns line up."""
+    shared: dict[str, tuple[float, ...]] = {}
+    for items in chunks.sets.values():
+        widths = [found[item.id].widths for item in items]
+        if not all(widths) or len({len(each) for each in widths}) != 1:
+            continue
+        widest = [max(column) for column in zip(*widths)]
+        total = sum(widths[0])
+        shared.update({item.id: tuple(round(width * total / sum(widest), 3) for width in widest) for item in items})
+    environment, style = _environment(project.templates), _style_key(project, context)
+    html_of = {ident: _chunk(environment, chunks.context, replace(next(item for items in chunks.sets.values()
+                                                                      for item in items if item.id == ident),
+                                                                 widths=widths))
+               for ident, widths in shared.items()}
+    keys = {ident: heights.key(style, "shared", chunk) for ident, chunk in html_of.items()}
+    again = {ident: cache.get(name) for ident, name in keys.items()}
+    missing = [ident for ident, value in again.items() if value is None]
+    if missing:
+        document = _render(project, environment.get_template("sheet.html.j2").render(
+            dict(context, chunks=[Markup(html_of[ident]) for ident in missing])), _stylesheet_text(project))
+        for ident, value in measure.measure(document, missing).items():
+            cache.put(keys[ident], value)
+            again[ident] = value
+    return again
+
+
+def _style_key(project: Project, context: dict, scaled: bool = True) -> str:
+    """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language, the
+    column's width, the variant's styles; and (`scaled`) the type sizes at the context's scale."""
+    stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
+    page_styles = (project.templates / "sheet.html.j2").read_text(encoding="utf-8")
+    parts = [stylesheet, page_styles, context["lang"], str(context["frame"].column_width), str(context["ink_saver"]),
+             str(context["crop_marks"])]
+    if scaled:
+        parts += [repr(context["type_sizes"]), str(context["scale"])]
+    return "\0".join(parts)
+
+
+def _stylesheet_text(project: Project) -> bytes:
+    """templates/sheet.css, read as WeasyPrint reads the project's files: through the fetcher, confined."""
+    try:
+        return ProjectFetcher(project.templates).fetch(project.templates.resolve().as_uri() + "/sheet.css").read()
+    except PermissionError as error:  # the stylesheet itself is not one of the project's files
+        raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error}") from None
+
+
+def _render(project: Project, document_html: str, stylesheet_text: bytes) -> weasyprint.Document:
+    fetcher = ProjectFetcher(project.templates)
+    try:
+        stylesheet, fonts = _stylesheet(project.templates.resolve(), stylesheet_text)
+        source = weasyprint.HTML(string=document_html, base_url=project.templates.resolve().as_uri() + "/",
+                                 url_fetcher=fetcher)
+        # <ol start>: a list continued in the next column
+        return source.render(stylesheets=[stylesheet], font_config=fonts, presentational_hints=True)
+    except weasyprint.urls.FatalURLFetchingError as error:
+        raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
+
+
+@lru_cache(maxsize=4)  # a few versions: `qrs watch` over a stylesheet being edited
+def _stylesheet(templates: Path, text: bytes) -> tuple[weasyprint.CSS, FontConfiguration]:
+    """The stylesheet parsed once a process (and again when it changes, under `qrs watch`), with the fonts its
+    @font-face rules load: parsing it took a measuring pass of one block a third of its time."""
+    fonts = FontConfiguration()
+    stylesheet = weasyprint.CSS(string=text.decode("utf-8"), base_url=templates.as_uri() + "/",
+                                url_fetcher=ProjectFetcher(templates), font_config=fonts)
+    return stylesheet, fonts
+
+
+def pdf(sheet: Sheet, document: weasyprint.Document, variant: str | None = None) -> bytes:
+    """Identical input gives identical bytes: fixed identifier, dates from the edition. `variant` is a standard
+    WeasyPrint writes the PDF to (pdf/ua-1: accessible, pdf/a-3b: archival): its declaration and what it requires."""
+    os.environ["SOURCE_DATE_EPOCH"] = imprint.source_date_epoch(sheet)
+    return document.write_pdf(pdf_identifier=imprint.identifier(sheet), pdf_tags=True, pdf_variant=variant)

@@ -1,0 +1,130 @@
+"""The typing: each kind of table, list and line becomes the block a person would choose, or stays a table/text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.composing.drafts import draft
+from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table
+from generator.composing.drafts.report import Report
+
+
+def typed(*nodes):
+    report = Report("original", "sources/t.yaml")
+    text = draft.make(Document([Heading(1, "Sheet"), Heading(2, "Part"), *nodes], "test"), Path("sources/t.yaml"),
+                      "t", "Game", "en", report)
+    blocks = [block for section in _sections(text) for block in section["blocks"]]
+    return blocks, report
+
+
+def _sections(text):
+    from generator.reading.sources import load_text
+
+    return load_text(Path("sources/t.yaml"), text).data["sections"]
+
+
+def test_a_table_keyed_by_rolls_is_a_dice_table_with_the_die_its_header_names():
+    blocks, report = typed(Table([["Résultat (2D6)", "Effet"], ["2-6", "*Raté* – rien"], ["7-12", "Touché"]], None))
+    assert blocks[0]["type"] == "dice" and blocks[0]["die"] == "2D6"
+    assert blocks[0]["rows"][0] == {"roll": "2-6", "name": "Raté", "text": "rien"}
+    assert not report.problems
+
+
+def test_the_die_is_inferred_from_the_rolls_when_no_header_names_it():
+    blocks, _ = typed(Table([["1-3", "Miss"], ["4-6", "Hit"]], None))
+    assert blocks[0]["die"] == "D6"
+
+
+def test_rolls_that_leave_a_gap_in_the_named_die_are_not_a_dice_table_and_the_report_says_why():
+    blocks, report = typed(Table([["D6", "Result"], ["1-2", "a"], ["4-6", "b"]], True))
+    assert blocks[0]["type"] == "table"
+    assert any("3" in note.why and "D6" in note.why for note in report.untyped)
+
+
+def test_d66_rolls_with_tildes():
+    blocks, _ = typed(Table([["D66", "Injury"], ["11~35", "Fine"], ["36-66", "Hurt"]], True))
+    assert blocks[0]["die"] == "D66" and blocks[0]["rows"][0]["roll"] == "11~35"  # as rulebooks write it
+
+
+def test_signed_values_in_the_first_or_last_column_are_modifiers_with_their_unit():
+    blocks, _ = typed(Table([["Shooting at cavalry", "+1"], ["Cover", "-1"]], None),
+                      Table([["-1u", "Turning"], ["-2u", "Rough ground"]], None))
+    assert [block["type"] for block in blocks] == ["modifiers", "modifiers"]
+    assert blocks[0]["items"][0] == {"value": "+1", "text": "Shooting at cavalry"}
+    assert blocks[1]["unit"] == "u"
+
+
+def test_a_numeric_grid_is_a_matrix_and_its_rule_is_named_only_when_every_cell_agrees():
+    keys = [str(n) for n in range(1, 5)]
+    good = [["S \\ T", *keys]] + [[k] + [str(min(6, max(2, 4 + int(t) - int(k)))) for t in keys] for k in keys]
+    bad = [row[:] for row in good]
+    bad[2][3] = "2"
+    blocks, report = typed(Table(good, True), Table(bad, True))
+    assert blocks[0]["type"] == blocks[1]["type"] == "matrix"
+    assert blocks[0]["rule"] == "to-wound"
+    assert "rule" not in blocks[1]
+    assert "no rule agrees" in report.guesses[1].why
+
+
+def test_numbered_lists_are_sequences_and_bold_openers_are_step_titles():
+    blocks, _ = typed(ListBlock([ListItem("**Charge** then move"), ListItem("Shoot")], True))
+    assert blocks[0]["type"] == "sequence"
+    assert blocks[0]["steps"] == [{"title": "Charge", "text": "then move"}, {"title": "Shoot"}]
+
+
+def test_term_definition_lines_are_terms_and_plain_lines_paragraphs():
+    blocks, _ = typed(Paragraph("Normal: moves its M\nRun: moves twice its M"), Paragraph("Just a sentence."))
+    assert blocks[0]["content"][0]["terms"][1] == {"term": "Run", "text": "moves twice its M"}
+    assert blocks[0]["content"][1] == {"p": "Just a sentence."}
+
+
+def test_ids_come_from_titles_and_are_unique():
+    blocks, _ = typed(Heading(4, "Tir à l'arc"), Table([["a", "b"], ["c", "d"]], None),
+                      Heading(4, "Tir à l'arc"), Table([["e", "f"], ["g", "h"]], None))
+    assert [block["id"] for block in blocks] == ["tir-a-l-arc", "tir-a-l-arc-2"]
+
+
+def test_nothing_invented_edition_and_date_are_marked_placeholders_or_read_from_the_document():
+    report = Report("o", "sources/t.yaml")
+    text = draft.make(Document([Heading(1, "Sheet"), Paragraph("Version v2.1 of 19/05/2010")], "test"),
+                      Path("sources/t.yaml"), "t", None, None, report)
+    assert 'edition: "2.1"' in text and 'date: "2010-05-19"' in text
+    report = Report("o", "sources/t.yaml")
+    text = draft.make(Document([Heading(1, "Sheet"), Paragraph("Nothing stated.")], "test"),
+                      Path("sources/t.yaml"), "t", None, None, report)
+    assert 'edition: "0"  # TO FILL' in text and 'date: "1970-01-01"  # TO FILL' in text
+    assert {note.origin for note in report.placeholders} >= {"edition", "date", "game", "lang"}
+
+
+def test_a_typed_block_the_model_refuses_is_set_back_to_a_table():
+    block = {"id": "m", "type": "matrix", "row_keys": ["1", "2"], "column_keys": ["1", "2"], "cells": ["3 4", "3"]}
+    assert draft.demote(block) == {"id": "m", "type": "table",
+                                   "columns": [{"title": ""}, {"title": "1"}, {"title": "2"}],
+                                   "rows": [["1", "3", "4"], ["2", "3", ""]]}
+
+
+def test_a_table_longer_than_a_list_may_be_is_cut_into_blocks_and_the_report_says_so():
+    rows = [["Item", "Cost"]] + [[f"item {n}", f"{n} gc"] for n in range(600)]
+    blocks, report = typed(Table(rows, True))
+    assert [len(block["rows"]) for block in blocks] == [500, 100] and not report.problems
+    assert any("cut into blocks of 500" in note.why for note in report.untyped)
+
+
+def test_values_with_words_after_their_number_beside_bare_ones_are_qualified_modifiers():
+    blocks, _ = typed(Table([["Mod", "Situation"], ["+2 & Quick Kill", "Attacking a prone model"],
+                             ["+1", "Charging"], ["-1 unless Transfixed", "Lower ground"]], True))
+    assert blocks[0]["type"] == "modifiers"
+    assert [item["value"] for item in blocks[0]["items"]] == ["+2 & Quick Kill", "+1", "-1 unless Transfixed"]
+
+
+def test_lines_that_each_open_with_a_value_and_words_stay_values_and_texts():
+    blocks, _ = typed(Table([["+1 Shooting at a large target", "always"], ["-1 Moving and shooting", "after a march"],
+                             ["-2 Target behind hard cover", "walls"]], None))
+    assert [(item["value"], item["text"]) for item in blocks[0]["items"]] == [
+        ("+1", "Shooting at a large target"), ("-1", "Moving and shooting"), ("-2", "Target behind hard cover")]
+
+
+def test_a_grid_whose_rows_are_ranges_is_a_matrix():
+    blocks, _ = typed(Table([["x/y", "1", "2", "3"], ["1-3", "50", "90", "130"], ["4-6", "45", "80", "115"],
+                             ["10+", "35", "60", "85"]], True))
+    assert blocks[0]["type"] == "matrix" and blocks[0]["row_keys"] == ["1-3", "4-6", "10+"]

@@ -1,0 +1,211 @@
+"""Rosters assembled from BSData's catalogues imported as a player would (no --sheet), and the handouts composed
+from them in every language they list: every unit with its count and points, every profile with its
+characteristics, every ability and rule name, the army's total; saves that are right or '?', never wrong; nothing
+unmatched left unsaid; a roster of another game refused unless forced."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT, run_qrs
+from tests.reading.rosters.test_selections import BSDATA, EXPECTED, SHEET_OF_GAME, printed_name, roster_file
+
+IDS = [path.name.removesuffix(".expected.json") for path in EXPECTED]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory) -> Path:
+    """A copy of the project's sources into which every assembled roster is imported once, without --sheet."""
+    sources = tmp_path_factory.mktemp("imported") / "sources"
+    shutil.copytree(ROOT / "sources", sources)
+    reports = {}
+    for expected in EXPECTED:
+        result = run_qrs("--sources", str(sources), "handout", "import", str(roster_file(expected)))
+        assert result.returncode == 0, result.stderr
+        reports[expected.name.removesuffix(".expected.json")] = result.stderr
+    (sources.parent / "reports.json").write_text(json.dumps(reports))
+    return sources
+
+
+def composed(sources: Path, handout_id: str):
+    """The handout composed in each language it lists, as qrs handout composes it before rendering."""
+    from generator.project import Project
+    from generator.composing.handout import compose, load_handout
+    from generator.composing import languages as translations, words
+
+    project = Project(sources=sources, build=sources.parent / "build", templates=ROOT / "templates")
+    located, handout, sheet_located, sheet = load_handout(project, sources / "handouts" / f"{handout_id}.yaml")
+    for lang in handout.outputs:
+        pair = translations.translated_pair(project, located, handout, sheet_located, sheet, lang, False)
+        yield lang, compose(pair[0], pair[1], words.ui_words(project, lang, False))
+
+
+def flat(text: str) -> str:
+    """A text made plain for matching: the typography's dashes and quotes undone, case, accents, punctuation and
+    plurals aside."""
+    from generator.composing.roster.names import plain
+
+    undone = re.sub("[\u2010-\u2015\u2212]", "-", text).replace("\u2019", "'").replace("\u00ad", "")
+    return f" {plain(undone)} "
+
+
+def printed(sheet) -> str:
+    """Everything the composed handout prints, its keywords' terms and texts too, made plain for matching."""
+    from generator.model.types import prose
+
+    texts = [text for _, text in prose(sheet)] + [f"{keyword.term} {keyword.text or ''}" for keyword in sheet.keywords]
+    return flat(" ".join(re.sub(r"\\(.)", r"\1", text) for text in texts))
+
+
+def facts_of(handout_id: str) -> dict:
+    return json.loads((BSDATA / f"{handout_id}.expected.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("handout_id", IDS)
+def test_the_sheet_is_the_one_of_the_rosters_game_or_none(imported, handout_id):
+    written = yaml.safe_load((imported / "handouts" / f"{handout_id}.yaml").read_text(encoding="utf-8"))
+    assert written.get("sheet") == SHEET_OF_GAME.get(facts_of(handout_id)["game_system_name"])
+    assert written["as_written"] is True and written["paper"]["orientation"] == "landscape"
+
+
+def cost_printed(facts: dict, points_word: str | None) -> str | None:
+    """What the points are counted in, as a handout prints it: the roster's own name (EP, PL), or the word for points."""
+    name = facts["cost_name"].strip()
+    return points_word if name.lower() in ("pts", "points") else name
+
+
+@pytest.mark.parametrize("handout_id", IDS)
+def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(imported, handout_id):
+    facts = facts_of(handout_id)
+    for lang, sheet in composed(imported, handout_id):
+        roster = sheet.sections[0].blocks[0]
+        wanted = [f"{unit['models']} × {printed_name(unit)}" if unit["models"] > 1 else printed_name(unit)
+                  for unit in facts["units"]]
+        assert [re.sub(r"\\(.)", r"\1", unit.name) for unit in roster.units] == wanted, lang
+        assert [unit.points for unit in roster.units] == [f"{unit['points']:g}" for unit in facts["units"]]
+        assert roster.points == f"{facts['army_points']:g}" and roster.cost == cost_printed(facts, None)
+        if lang != "en":
+            continue  # in French, what matched the sheet prints in the sheet's French words (Contre-attaque)
+        text = printed(sheet)
+        for unit in facts["units"]:
+            names = [profile["name"] for profiles in unit["profiles"].values() for profile in profiles
+                     if profile["name"] != unit["stat_line"]["name"]]  # the stat line prints on the unit's row
+            names += unit["abilities"] + unit["rules"] + unit["weapons"]
+            missing = [name for name in names if flat(name) not in text and flat(name.lstrip("➤⌖⚔ ")) not in text]
+            assert not missing, (lang, unit["name"], missing)
+
+
+@pytest.mark.parametrize("handout_id", IDS)
+def test_every_characteristic_of_every_profile_prints(imported, handout_id):
+    facts = facts_of(handout_id)
+    for lang, sheet in composed(imported, handout_id):
+        cells = [cell.text for block in sheet.blocks() if block.type == "table" for row in block.rows for cell in row.cells]
+        cells += [value for block in sheet.blocks() if block.type == "roster" for unit in block.units for value in unit.profile]
+        cells = " | ".join(cells)
+        for unit in facts["units"]:
+            for profiles in unit["profiles"].values():
+                for profile in profiles:
+                    for value in profile["values"].values():
+                        shown = re.sub(r"[⬤●]", "•", value.strip()).replace("⬟", "◆")
+                        assert not flat(shown).strip() or flat(shown) in flat(cells) or flat(shown) in printed(sheet), \
+                            (lang, unit["name"], profile["name"], value)
+
+
+@pytest.mark.parametrize("handout_id", IDS)
+def test_a_save_prints_as_the_rules_give_it_or_as_unknown_never_wrong(imported, handout_id):
+    facts = facts_of(handout_id)
+    for lang, sheet in composed(imported, handout_id):
+        roster = sheet.sections[0].blocks[0]
+        labels = [label.casefold() for label in roster.characteristics]
+        for unit, wanted in zip(roster.units, facts["units"]):
+            if "sv" in labels or "save" in labels:  # a roster alone: its own save column
+                column = labels.index("sv") if "sv" in labels else labels.index("save")
+                assert unit.profile[column] == wanted["save"], unit.name
+                continue
+            save = (unit.save or "").split("[^")[0]
+            if wanted["save"] is None:
+                assert save in ("", "None", "Aucune", "-"), (lang, unit.name, save)
+            else:
+                assert save in (wanted["save"], "?"), (lang, unit.name, save, wanted["save_reason"])
+
+
+def test_dwarf_warriors_in_heavy_armour_with_shields_save_on_4_and_a_thane_in_gromril_never_on_6(imported):
+    for lang, sheet in composed(imported, "whfb8-dwarfs"):
+        saves = {unit.name: unit.save for unit in sheet.sections[0].blocks[0].units}
+        assert saves["20 × Dwarf Warriors"] == "4+", lang
+        assert saves["Thane"].split("[^")[0] in ("3+", "?") and "6+" not in saves["Thane"], lang
+        (note,) = [note.text for note in sheet.sections[0].blocks[0].notes if "Gromril" in note.text]
+        said = {"fr": "absent du tableau des sauvegardes de la feuille", "en": "not in the sheet's saves table"}
+        assert said[lang] in note, (lang, note)  # the footnote in the handout's language, the roster's names as written
+
+
+@pytest.mark.parametrize("handout_id", IDS)
+def test_what_matches_nothing_is_reported_once_and_printed_as_written(imported, handout_id):
+    reports = json.loads((imported.parent / "reports.json").read_text())
+    report = reports[handout_id]
+    lines = report.splitlines()
+    kinds = [tuple(line.split("'")[:2]) for line in lines[1:] if line.startswith(("equipment '", "rule '"))]
+    assert len(kinds) == len(set(kinds))  # each name once, with every unit that has it
+    named = [name for _, name in kinds]
+    text = {lang: printed(sheet) for lang, sheet in composed(imported, handout_id)}
+    for name in named:
+        assert all(flat(name) in shown for shown in text.values()), name
+    if not yaml.safe_load((imported / "handouts" / f"{handout_id}.yaml").read_text()).get("sheet"):
+        assert "no sheet answers to the game" in lines[0]
+
+
+def test_a_roster_of_another_game_than_the_sheet_is_refused_with_both_names_unless_forced(tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(ROOT / "sources", sources)
+    roster = BSDATA / "wh40k-10e-newrecruit.rosz"
+    refused = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--sheet", "warhammer")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert ("the roster is for the game 'Warhammer 40,000 10th Edition', the sheet 'warhammer' for 'Warhammer'"
+            in refused.stderr)
+    assert not (sources / "handouts" / "wh40k-10e-newrecruit.yaml").exists()
+    forced = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--sheet", "warhammer", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert yaml.safe_load((sources / "handouts" / "wh40k-10e-newrecruit.yaml").read_text())["sheet"] == "warhammer"
+
+
+@pytest.fixture(scope="module")
+def built(imported) -> Path:
+    """Every imported handout built, in every language it lists, in one run."""
+    result = run_qrs("--sources", str(imported), "handout", *IDS, "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    return imported.parent / "build" / "handouts"
+
+
+def pdf_pages(path: Path) -> list[str]:
+    import pypdf
+
+    return [page.extract_text() for page in pypdf.PdfReader(path).pages]
+
+
+@pytest.mark.parametrize("handout_id", IDS)
+def test_every_roster_builds_in_every_language_it_lists_with_its_units_and_total(built, handout_id):
+    facts = facts_of(handout_id)
+    written = yaml.safe_load((built.parent.parent / "sources" / "handouts" / f"{handout_id}.yaml").read_text())
+    for lang in written["languages"]:
+        text = flat(" ".join(pdf_pages(built / f"{handout_id}.{lang}.pdf")))
+        for unit in facts["units"]:
+            assert flat(unit["custom_name"] or unit["name"]) in text, (lang, unit["name"])
+        assert flat(f"{facts['army_points']:g} {cost_printed(facts, 'pts')}") in text  # Kill Team's EP: never "pts"
+
+
+@pytest.mark.parametrize("handout_id", ["wh40k-10e-battlescribe", "wh40k-10e-newrecruit"])
+def test_a_40k_roster_without_a_sheet_gives_one_or_two_pages_with_every_profile_weapon_and_ability(built, handout_id):
+    facts = facts_of(handout_id)
+    pages = pdf_pages(built / f"{handout_id}.en.pdf")
+    assert 1 <= len(pages) <= 2
+    text = flat(" ".join(pages))
+    for unit in facts["units"]:
+        names = unit["weapons"] + unit["abilities"] + [unit["name"]]
+        missing = [name for name in names if flat(name.lstrip("➤ ")) not in text]
+        assert not missing, (unit["name"], missing)

@@ -1,0 +1,54 @@
+from markupsafe import Markup
+
+from generator.model import markup
+
+
+def render(text: str) -> str:
+    return str(markup.to_html(markup.parse(text), lambda s: s, lambda key, shown: shown or key.upper()))
+
+
+def test_bold_italic_keyword_footnote():
+    assert render("**a** *b* {kw} {kw|shown} c[^1]") == (
+        '<strong>a</strong> <em>b</em> <span class="kw">KW</span> <span class="kw">shown</span> c<sup class="fn">1</sup>'
+    )
+
+
+def test_text_is_escaped():
+    assert render("a < b & c") == "a &lt; b &amp; c"
+    assert isinstance(markup.to_html(markup.parse("x"), str, str), Markup)
+
+
+def test_literal_star_and_brace():
+    assert render(r"\* note \{x\}") == "* note {x}"
+    assert render("(*) alone") == "(*) alone"
+
+
+def test_html_tags_are_detected():
+    assert markup.html_tag_at("<script>alert(1)</script>") == 0
+    assert markup.html_tag_at("a <b>bold</b>") == 2
+    assert markup.html_tag_at("<= 20 et 3 < 4") is None
+
+
+def test_a_less_than_sign_that_opens_no_tag_is_text():
+    assert markup.html_tag_at("if a < b and b > c") is None
+    assert markup.html_tag_at("a < script >") is None  # an HTML parser reads it as text too
+    assert render("if a < b") == "if a &lt; b"
+
+
+def test_plain_text_is_what_prints():
+    tokens = markup.parse("*Corrompu* – {kw}[^2]")
+    assert markup.to_plain(tokens, str, lambda key, shown: "Savage") == "Corrompu – Savage2"
+
+
+def test_a_result_reference_is_its_own_token_and_prints_the_result_name():
+    tokens = markup.parse("après une {result:injuries/concussion} ou un {result:injuries/out|K.-O.}")
+    assert [token for token in tokens if isinstance(token, markup.ResultRef)] == [
+        markup.ResultRef("injuries/concussion", None), markup.ResultRef("injuries/out", "K.-O.")]
+    names = {"injuries/concussion": "Commotion"}.get
+    assert markup.to_plain(tokens, str, lambda key, shown: shown or key, names) == "après une Commotion ou un K.-O."
+
+
+def test_a_line_break_of_the_source_is_printed_as_one_in_html_and_kept_in_plain_text():
+    assert render("Falling less than 3\" – no effect\n**Falling 3\" or more**\n{kw}") == (
+        'Falling less than 3&#34; – no effect<br><strong>Falling 3&#34; or more</strong><br><span class="kw">KW</span>')
+    assert markup.to_plain(markup.parse("a\nb"), str, str) == "a\nb"

@@ -1,0 +1,86 @@
+"""Each reader makes the same intermediate document: headings, paragraphs, lists, tables, emphasis."""
+
+from __future__ import annotations
+
+import io
+
+from generator.reading.documents import docx, html, markdown, text
+
+MARKDOWN = """# Sheet
+
+## Shooting
+
+| D6 | Result |
+|---|---|
+| 1-3 | *Miss* |
+| 4-6 | **Hit** |
+
+1. Move
+2. Shoot
+   - aim first
+
+A {brace} and a *star.
+"""
+
+
+def kinds(document):
+    return [type(node).__name__ for node in document.nodes]
+
+
+def test_markdown_gives_headings_tables_lists_and_escapes_the_markup_characters():
+    document = markdown.read(MARKDOWN)
+    assert kinds(document) == ["Heading", "Heading", "Table", "ListBlock", "Paragraph"]
+    table = document.nodes[2]
+    assert table.header and table.rows[1] == ["1-3", "*Miss*"] and table.rows[2][1] == "**Hit**"
+    assert document.nodes[3].ordered and document.nodes[3].items[1].children[0].text == "aim first"
+    assert document.nodes[4].text == "A \\{brace\\} and a \\*star."
+    assert document.nodes[2].origin == "line 5"
+
+
+def test_html_gives_the_same_document():
+    from markdown_it import MarkdownIt
+
+    page = "<html><head><script>x()</script></head><body>" + MarkdownIt("commonmark").enable("table").render(MARKDOWN)
+    document = html.read(None, page)
+    assert kinds(document) == ["Heading", "Heading", "Table", "ListBlock", "Paragraph"]
+    assert document.nodes[2].header and document.nodes[2].rows[1] == ["1-3", "*Miss*"]
+    assert "x()" not in document.text()
+
+
+def test_word_styles_and_runs():
+    import docx as word
+
+    made = word.Document()
+    made.add_heading("Sheet", 0)
+    made.add_heading("Shooting", 1)
+    table = made.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text, table.cell(1, 0).text, table.cell(1, 1).text = "D6", "R", "1-6", "x"
+    made.add_paragraph("Move", style="List Number")
+    paragraph = made.add_paragraph("A ")
+    paragraph.add_run("bold").bold = True
+    stream = io.BytesIO()
+    made.save(stream)
+    document = docx.read(None, stream.getvalue())
+    assert [(type(node).__name__, getattr(node, "level", None)) for node in document.nodes] == [
+        ("Heading", 1), ("Heading", 2), ("Table", None), ("ListBlock", None), ("Paragraph", None)]
+    assert document.nodes[4].text == "A **bold**"
+
+
+def test_plain_text_tables_numbered_lines_bullets_and_headings_in_capitals():
+    document = text.read("REFERENCE\n\nSHOOTING\n\nD6\tResult\n1-3\tMiss\n4-6\tHit\n\n1) Move\n2) Shoot\n\n"
+                         "• one\n• two\n\nA line broken in the mid-\ndle of a word.\n")
+    assert kinds(document) == ["Heading", "Heading", "Table", "ListBlock", "ListBlock", "Paragraph"]
+    assert document.nodes[0].level == 1 and document.nodes[1].level == 2
+    assert document.nodes[2].rows == [["D6", "Result"], ["1-3", "Miss"], ["4-6", "Hit"]]
+    assert document.nodes[3].ordered and not document.nodes[4].ordered
+    assert "middle of a word." in document.nodes[5].text.replace("\n", " ")
+
+
+def test_plain_text_detached_minus_signs_in_a_list_of_modifiers():
+    document = text.read("Title\n\n- +1 Large target\n- 1 Moving\n")
+    assert [item.text for item in document.nodes[1].items] == ["+1 Large target", "-1 Moving"]
+
+
+def test_html_tags_in_plain_text_become_emphasis():
+    document = text.read("Title\n\nUnit with <b>Savage</b> and <i>Pious</i> ones\n")
+    assert document.nodes[1].text == "Unit with **Savage** and *Pious* ones"

@@ -1,0 +1,93 @@
+"""A roster's units as BattleScribe means them, checked against the facts another engineer wrote down by hand for
+rosters assembled from BSData's catalogues (tests/fixtures/rosters/bsdata/*.expected.json): every unit a player
+fields, in order, with its models, points, rank-and-file stat line, profiles and rules; configuration selections
+(battle size, detachment, CP) never units; the army's total."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+BSDATA = ROOT / "tests" / "fixtures" / "rosters" / "bsdata"
+EXPECTED = sorted(BSDATA.glob("*.expected.json"))
+SHEET_OF_GAME = {"Warhammer Fantasy 8th ed": "warhammer", "Shadow War: Armageddon": "shadow-war"}
+
+
+def roster_file(expected: Path) -> Path:
+    stem = expected.name.removesuffix(".expected.json")
+    return next(path for path in BSDATA.iterdir() if path.stem == stem and path.suffix in (".ros", ".rosz"))
+
+
+def read_roster(expected: Path):
+    """The roster as the import reads it: matched against the sheet of its game where qrs has one."""
+    from generator.model.validate import load
+    from generator.composing.roster import read, roster_of
+    from generator.composing.roster.names import SheetNames
+
+    facts = json.loads(expected.read_text(encoding="utf-8"))
+    root, _ = read(roster_file(expected))
+    sheet = SHEET_OF_GAME.get(facts["game_system_name"])
+    names = SheetNames(load(ROOT / "sources" / f"{sheet}.yaml")[1]) if sheet else None
+    return facts, roster_of(root, names)
+
+
+def printed_name(unit: dict) -> str:
+    return f"{unit['custom_name']} ({unit['name']})" if unit.get("custom_name") else unit["name"]
+
+
+def test_every_assembled_roster_has_its_facts():
+    assert len(EXPECTED) >= 7
+    for expected in EXPECTED:
+        assert roster_file(expected).is_file()
+
+
+@pytest.mark.parametrize("expected", EXPECTED, ids=lambda path: path.name.removesuffix(".expected.json"))
+def test_the_units_are_those_a_player_fields_with_their_models_and_points(expected):
+    facts, roster = read_roster(expected)
+    assert [unit.name for unit in roster.units] == [printed_name(unit) for unit in facts["units"]]
+    assert [unit.count for unit in roster.units] == [unit["models"] for unit in facts["units"]]
+    assert [unit.points for unit in roster.units] == [unit["points"] for unit in facts["units"]]
+    assert roster.points == facts["army_points"]
+    assert roster.game == facts["game_system_name"]
+
+
+@pytest.mark.parametrize("expected", EXPECTED, ids=lambda path: path.name.removesuffix(".expected.json"))
+def test_the_stat_line_is_the_rank_and_file_models_never_a_weapons(expected):
+    facts, roster = read_roster(expected)
+    for unit, wanted in zip(roster.units, facts["units"]):
+        line = wanted["stat_line"]
+        assert (unit.stat.type, unit.stat.name, dict(unit.stat.values)) == (line["type"], line["name"], line["values"]), \
+            unit.name
+
+
+@pytest.mark.parametrize("expected", EXPECTED, ids=lambda path: path.name.removesuffix(".expected.json"))
+def test_every_profile_and_rule_of_a_unit_is_kept(expected):
+    facts, roster = read_roster(expected)
+    army_rules = {rule.name for rule in roster.army_rules}
+    for unit, wanted in zip(roster.units, facts["units"]):
+        kept = {(profile.type, profile.name, tuple(profile.values)) for profile in [unit.stat, *unit.profiles]}
+        for kind, profiles in wanted["profiles"].items():
+            for profile in profiles:
+                values = tuple((name, value.strip()) for name, value in profile["values"].items())  # spaces aside
+                assert (kind, profile["name"], values) in kept, (unit.name, profile["name"])
+        rules = {rule.name for rule in unit.rules} | army_rules
+        assert set(wanted["rules"]) <= rules, unit.name
+    assert set(facts.get("army_rules", [])) <= army_rules
+
+
+@pytest.mark.parametrize("expected", EXPECTED, ids=lambda path: path.name.removesuffix(".expected.json"))
+def test_configuration_selections_are_never_units(expected):
+    facts, roster = read_roster(expected)
+    names = {unit.name for unit in roster.units}
+    for selection in facts.get("non_unit_selections", []):
+        assert selection not in names
+        assert selection in roster.left_out or any(rule for rule in roster.army_rules), selection
+
+
+def test_a_save_is_read_from_the_rosters_own_characteristic():
+    facts, roster = read_roster(BSDATA / "wh40k-10e-battlescribe.expected.json")
+    assert [unit.save for unit in roster.units] == [unit["save"] for unit in facts["units"]]
