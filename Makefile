@@ -3,7 +3,7 @@ PY     := $(VENV)/bin/python
 QRS    := $(VENV)/bin/qrs
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install build check test clean update-golden schema bench
+.PHONY: all install build check test quick clean update-golden schema bench
 
 all: build
 
@@ -26,6 +26,10 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The fast tier: every test not marked slow (tests/conftest.py SLOW), for the edit-test loop.
+quick: $(STAMP)
+	$(PY) -m pytest -m "not slow"
 
 clean:
 	rm -rf build

@@ -84,17 +84,21 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
     return located, sheet, untranslated, marks, since
 
 
-def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> None:
+def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False
+                ) -> list[str]:
     """What `qrs check` finds without rendering: the source and its catalogues, and a true-size figure the column
-    of the sheet's own paper cannot hold (a build on other paper checks its own)."""
+    of the sheet's own paper cannot hold (a build on other paper checks its own). Without languages named, those
+    in progress are checked for what they translate, and returned as notes."""
     from generator.rendering import figures, layout  # neither imports WeasyPrint
 
     located, sheet = load(path)  # the source's own problems first, before its catalogues'
-    problems = translations.translation_problems(project, located, sheet, languages, allow_fallback)
+    pending = {} if languages or allow_fallback else translations.in_progress(project, located, sheet)
+    problems = translations.translation_problems(project, located, sheet, languages, allow_fallback, tuple(pending))
     frame = layout.page_frame(sheet, BuildOptions())
     problems += [located.problem(loc, message) for loc, message in figures.findings(sheet, frame, project.sources)]
     if problems:
         raise UserError(problems)
+    return [translations.progress_note(project, sheet.sheet, lang, count) for lang, count in pending.items()]
 
 
 def _glyph_problems(sheet: Sheet, problem: Callable[[tuple, str], Problem]) -> None:

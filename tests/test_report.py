@@ -6,7 +6,7 @@ import json
 import re
 import shutil
 
-from tests.conftest import FIXTURES, ROOT, SOURCES, Ran, run_qrs
+from tests.conftest import FIXTURES, ROOT, SOURCES, Ran, run_qrs, source_head
 
 BAD = ROOT / "tests" / "bad_inputs"
 
@@ -116,20 +116,44 @@ def test_every_command_speaks_json(tmp_path):
 
 
 def test_a_new_languages_missing_strings_are_one_line_unless_verbose(tmp_path):
-    """Adding a language made `make` print 299 lines (#34): one line a catalogue, the details under --verbose."""
+    """Adding a language made `make` print 299 lines (#34): one line a catalogue, the details under --verbose. A
+    language in progress is checked and built only when named (#45)."""
     shutil.copytree(SOURCES, tmp_path / "sources")
     where = ["--sources", str(tmp_path / "sources")]
     assert run_qrs(*where, "i18n", "update", "shadow-war", "--lang", "de").returncode == 0
-    short = run_qrs(*where, "check", "shadow-war")
+    short = run_qrs(*where, "check", "shadow-war", "--lang", "de")
     missing = int(short.stderr.splitlines()[-1].split()[0])
     assert short.returncode == 2 and missing > 20, short.stderr
     assert short.stderr.splitlines() == [
         f"{tmp_path / 'sources' / 'shadow-war.yaml'}: {missing} strings have no 'de' translation in shadow-war.de.po "
-        "(run 'qrs i18n update', translate, or build with --allow-fallback; --verbose lists them)",
+        "(run 'qrs i18n update shadow-war --lang de', translate, or build with --allow-fallback; --verbose lists them)",
         f"{missing} problem(s) found"]
-    verbose = run_qrs(*where, "--verbose", "check", "shadow-war")
+    verbose = run_qrs(*where, "--verbose", "check", "shadow-war", "--lang", "de")
     assert verbose.returncode == 2 and len(verbose.stderr.splitlines()) == missing + 1
     assert all(": no 'de' translation of " in line for line in verbose.stderr.splitlines()[:-1])
+    unnamed = run_qrs(*where, "check", "shadow-war")
+    assert unnamed.returncode == 0, unnamed.stderr
+    assert f"'de' is in progress ({missing} string(s) to translate), left out" in unnamed.stdout
+
+
+def test_a_language_in_progress_is_left_out_of_a_build_that_names_none_and_said(tmp_path):
+    """The README's `qrs i18n update wab2 --lang de` broke every later `make` (#45): a build of every language now
+    builds the complete ones, names the one in progress with its count, and exits 0; naming it still fails."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "mini.yaml").write_text(source_head("mini") + "sections:\n  - id: s\n    title: Section\n    blocks:\n"
+                                       "      - id: b\n        type: text\n        title: Titre\n"
+                                       "        content:\n          - p: Un paragraphe.\n", encoding="utf-8")
+    where = ["--sources", str(sources), "--build-dir", str(tmp_path / "build")]
+    assert run_qrs(*where, "i18n", "update", "mini", "--lang", "de").returncode == 0
+    built = run_qrs(*where, "build", "--all")
+    assert built.returncode == 0, built.stderr
+    assert "'de' is in progress (" in built.stdout and "--lang de --allow-fallback" in built.stdout
+    assert (tmp_path / "build" / "mini.fr.pdf").is_file() and not (tmp_path / "build" / "mini.de.pdf").exists()
+    named = run_qrs(*where, "build", "mini", "--lang", "de")
+    assert named.returncode == 2 and "no 'de' translation" in named.stderr
+    english = run_qrs(*where, "build", "--all", "--lang", "en")
+    assert english.returncode == 0 and "mini: no 'en' catalogue" in english.stdout, english.stderr
 
 
 def test_problems_are_coloured_on_a_terminal_only(capsys, monkeypatch):

@@ -111,7 +111,8 @@ def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     checks += [(translations.check_handout, path) for path in handout_paths]
     for run, path in checks:
         try:
-            run(project, path, languages, allow_fallback)
+            for note in run(project, path, languages, allow_fallback) or ():
+                reporter().result("left-out", note, {"why": note})
         except UserError as error:
             problems.extend(error.problems)
     if problems:
@@ -172,7 +173,8 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     if current or not sheets:
         problems += parallel.build(project, project.sheet_paths(current), project.handout_paths() if everything else [],
                                    languages, settings, reporter(), jobs, shard, rebuild,
-                                   incremental=not (changes_since or errata_only), formats=formats)
+                                   incremental=not (changes_since or errata_only), formats=formats,
+                                   everything=everything)
     if problems:
         raise UserError(problems)
 

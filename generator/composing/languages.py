@@ -9,6 +9,7 @@ from pathlib import Path
 from generator.errors import Problem, UserError
 from generator.reading.sources import Located
 from generator.project import Project
+from generator.report import shown
 from generator.composing.handout import load_handout
 from generator.model.types import Handout, Sheet
 from generator.model.validate import check, load
@@ -26,10 +27,32 @@ def check_with_translations(project: Project, path: Path, languages: tuple[str, 
         raise UserError(problems)
 
 
+def in_progress(project: Project, located: Located, sheet: Sheet) -> dict[str, int]:
+    """The sheet's languages in progress: those whose catalogue lacks translations (missing or stale), with how
+    many. A build or check that names no language leaves them out, saying so; naming one asks for it whole."""
+    found = {}
+    for lang in i18n.translated_languages(project.sources, sheet):
+        catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
+        try:
+            status = i18n.status(catalogues.read(catalogue), i18n.entries(located, sheet, lang))
+        except UserError:
+            continue  # an unreadable catalogue is a problem the check and the build report, not work in progress
+        if status.missing or status.stale:
+            found[lang] = len(status.missing) + len(status.stale)
+    return found
+
+
+def progress_note(project: Project, sheet_id: str, lang: str, count: int) -> str:
+    """What a build or check says of a language in progress, and the command that builds it anyway."""
+    catalogue = i18n.catalogue_path(project.sources, sheet_id, lang)
+    return (f"{shown(catalogue)}: '{lang}' is in progress ({count} string(s) to translate), left out; "
+            f"'qrs build {sheet_id} --lang {lang} --allow-fallback' prints it with the canonical text where missing")
+
+
 def translation_problems(project: Project, located: Located, sheet: Sheet, languages: tuple[str, ...] = (),
-                         allow_fallback: bool = False) -> list[Problem]:
+                         allow_fallback: bool = False, in_progress: tuple[str, ...] = ()) -> list[Problem]:
     """The problems of a loaded sheet's catalogues (every one, or those of `languages`) and of the templates' words
-    in those languages."""
+    in those languages; in the languages `in_progress`, a missing translation is not one (those made are checked)."""
     problems = []
     for lang in languages or i18n.languages(project.sources, sheet):
         problems.extend(words.catalogue_problems(project, lang))  # the templates' words the build fills in
@@ -37,7 +60,7 @@ def translation_problems(project: Project, located: Located, sheet: Sheet, langu
             continue
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
         try:
-            i18n.translate(located, sheet, lang, catalogue, allow_fallback)
+            i18n.translate(located, sheet, lang, catalogue, allow_fallback or lang in in_progress)
         except UserError as error:
             problems.extend(error.problems)
     return problems

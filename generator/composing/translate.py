@@ -234,12 +234,13 @@ def _untranslated_problems(located: Located, catalogue_file: Path, lang: str, fo
         problems.append(Problem(str(catalogue_file), _line(message), 1,
                                 f"stale '{lang}' translation of {located.path.name}:{entry.line} ({entry.context}): "
                                 f"the source text changed to {entry.source[:60]!r}"))
-    folded = (f"{{count}} strings have no '{lang}' translation in {catalogue_file.name} (run 'qrs i18n update', "
+    update = f"qrs i18n update {catalogue_file.name.rsplit('.', 2)[0]} --lang {lang}"
+    folded = (f"{{count}} strings have no '{lang}' translation in {catalogue_file.name} (run '{update}', "
               f"translate, or build with --allow-fallback; --verbose lists them)")
     for entry in found.missing:
         problems.append(Problem(str(located.path), entry.line, entry.column,
                                 f"no '{lang}' translation of {entry.context} in {catalogue_file.name} "
-                                f"(run 'qrs i18n update', translate, or build with --allow-fallback)", folded))
+                                f"(run '{update}', translate, or build with --allow-fallback)", folded))
     return problems
 
 

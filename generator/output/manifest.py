@@ -292,6 +292,7 @@ class Plan:
     outputs: list[Output]
     problems: list[Problem]
     plans: dict[str, dict]  # handout plans read now, to record
+    left_out: list[str] = field(default_factory=list)  # what was not planned, and why (languages in progress…)
 
 
 def _name(project: Project, path: Path) -> str:
@@ -332,13 +333,20 @@ def handout_plan(project: Project, path: Path, manifest: Manifest, digests: Dige
 
 
 def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: tuple[str, ...],
-         manifest: Manifest, digests: Digests, formats: tuple[str, ...] = ("pdf",)) -> Plan:
+         manifest: Manifest, digests: Digests, formats: tuple[str, ...] = ("pdf",), whole: bool = False,
+         everything: bool = False) -> Plan:
     """Every output the sources ask for, in the order they are reported: sheets, then handouts, each language
-    in each format."""
+    in each format. Without languages named (nor `whole`: the canonical text where a translation is missing), a
+    sheet's languages in progress are left out and said; with languages named for every sheet (`everything`), a
+    sheet without that language is left out and said."""
     found = Plan([], [], {})
     for path in sheets:
         try:
             wanted = languages or sheet_languages(project, path.stem, sheet_language(path))
+            if not languages and not whole:
+                wanted = _complete(project, path, wanted, digests, found.left_out)
+            elif everything:
+                wanted = _available(project, path, wanted, found.left_out)
         except UserError as error:
             found.problems.extend(error.problems)
             continue
@@ -354,6 +362,66 @@ def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: 
         found.outputs.extend(Output("handout", path.stem, lang, path, known["sheet"], form=form)
                              for lang in languages or known["languages"] for form in formats)
     return found
+
+
+def _complete(project: Project, path: Path, wanted: list[str], digests: Digests, left_out: list[str]) -> list[str]:
+    """The languages of `wanted` whose catalogues are complete; those in progress are said in `left_out`."""
+    if len(wanted) < 2:
+        return wanted  # the canonical language alone: nothing to translate
+    pending = _in_progress(project, path, wanted[1:], digests)
+    from generator.composing import languages as translations
+
+    left_out.extend(translations.progress_note(project, path.stem, lang, count) for lang, count in pending.items())
+    return [lang for lang in wanted if lang not in pending]
+
+
+def _available(project: Project, path: Path, wanted: list[str], left_out: list[str]) -> list[str]:
+    """The languages of `wanted` the sheet is written or translated in; the others are said in `left_out`."""
+    own = sheet_languages(project, path.stem, sheet_language(path))
+    missing = [lang for lang in wanted if lang not in own]
+    left_out.extend(f"{path.stem}: no '{lang}' catalogue (sources/i18n/{path.stem}.{lang}.po), left out; "
+                    f"'qrs i18n update {path.stem} --lang {lang}' starts one" for lang in missing)
+    return [lang for lang in wanted if lang in own]
+
+
+PROGRESS = "progress"  # build/.cache/progress/<key>.json: a sheet's languages in progress, keyed by its inputs
+
+
+def _in_progress(project: Project, path: Path, languages: list[str], digests: Digests) -> dict[str, int]:
+    """{language: strings to translate} of the sheet's catalogues that lack translations, read from the cache
+    while the source and its catalogues are those it was computed from (working it out loads the sheet: 0.2 s)."""
+    from generator.rendering import heights  # the cache folder (build/.cache, or QRS_CACHE_DIR)
+
+    catalogues = [project.sources / "i18n" / f"{path.stem}.{lang}.po" for lang in languages]
+    deciding = [PACKAGE_ROOT / "composing" / name for name in ("translate.py", "languages.py")]
+    key = hashlib.sha256("\0".join([__version__, *map(digests.file, deciding), digests.file(path),
+                                     *(f"{c.name}={digests.file(c)}" for c in catalogues)]).encode()).hexdigest()
+    kept = heights.folder(project.build) / PROGRESS / f"{key}.json"
+    known = _read_progress(kept)
+    if known is None:
+        from generator import write
+        from generator.composing import languages as translations
+        from generator.model.validate import load
+
+        located, sheet = load(path)
+        known = translations.in_progress(project, located, sheet)
+        try:
+            write.text(kept, json.dumps(known, sort_keys=True))
+        except (OSError, UserError):
+            pass  # a cache that cannot be written is worked out again next time
+    return known
+
+
+def _read_progress(path: Path) -> dict[str, int] | None:
+    """A kept {language: count}, or None where there is none or it is not exactly one."""
+    try:
+        data = json.loads(files.read_regular(path, 64 * 1024, "a cache file", confined=True).decode("utf-8"))
+    except (OSError, UserError, ValueError):
+        return None
+    if isinstance(data, dict) and all(isinstance(lang, str) and _LANGUAGE_CODE.match(lang) and isinstance(count, int)
+                                      and not isinstance(count, bool) and count > 0 for lang, count in data.items()):
+        return data
+    return None
 
 
 def shard(outputs: list[Output], part: tuple[int, int] | None, key: Callable[[Output], str]) -> list[Output]:

@@ -266,7 +266,7 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
 
 def build(project: Project, sheets: list[Path], handouts: list[Path], languages: tuple[str, ...], settings: dict,
           report: Reporter, jobs: int | None = None, part: tuple[int, int] | None = None, rebuild: bool = False,
-          incremental: bool = True, formats: tuple[str, ...] = ("pdf",)) -> list[Problem]:
+          incremental: bool = True, formats: tuple[str, ...] = ("pdf",), everything: bool = False) -> list[Problem]:
     """Build the stale outputs of these sheets and handouts, in each format; return the problems found (reported
     by the caller). With web pages, build/html/index.html lists those on disk.
 
@@ -276,7 +276,10 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
     for why in manifest.dropped:
         report.warn(why)
-    planned = manifests.plan(project, sheets, handouts, languages, manifest, digests, formats)
+    planned = manifests.plan(project, sheets, handouts, languages, manifest, digests, formats,
+                             whole=bool(settings.get("allow_fallback")), everything=everything)
+    for note in planned.left_out:
+        report.result("left-out", note, {"why": note})
     variants = {"pdf": variant_of(settings), "html": page_variant_of(settings)}
     named = [replace(output, variant=variants[output.form]) for output in planned.outputs]
     unique = list({output.key(project): output for output in named}.values())  # a sheet named twice

@@ -35,7 +35,9 @@ def read_located(path: Path) -> tuple[Catalog, "Places"]:
     except UserError:
         raise
     except FileNotFoundError:
-        raise UserError.at(path, 1, 1, "no such catalogue: run 'qrs i18n update' to create it") from None
+        document, _, lang = Path(path).name.removesuffix(".po").rpartition(".")
+        raise UserError.at(path, 1, 1, f"no such catalogue: run 'qrs i18n update {document} --lang {lang}' "
+                                       "to create it") from None
     except Exception as error:  # Babel's PoFileError and decoding errors carry their own words
         line = (getattr(error, "lineno", 0) or 0) + 1  # Babel counts lines from 0
         raise UserError.at(path, line, 1, f"unreadable catalogue: {error}") from None
