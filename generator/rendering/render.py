@@ -316,6 +316,7 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     cache.decide(key, chosen.scale)
     laid.findings = list(fit.findings(sheet, laid))
     laid.defects = fit.defects(plan, measured)
+    laid.defects += fit.placement_defects(packing, [item.block_id for item in whole], laid.defects)
     return laid
 
 
