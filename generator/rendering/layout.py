@@ -180,7 +180,7 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
     column; then the smallest largest hole at the foot of the columns before the last page (columns ended by a
     forced break aside); then the last page's columns balanced (the smallest tallest column, then the most even);
-    then the smallest sum of squared holes."""
+    then the smallest sum of squared holes. Never fails: what it placed against the rules, it names."""
     if not pieces:
         return Packing([[[]]], [[0.0]])
     # The rules alone first: a sheet they can plan is planned as they say, however many pages the least bad
