@@ -18,7 +18,7 @@ from generator.reading.sources import load_file
 from generator.project import Project
 from generator.model.validate import validate
 from generator.rendering.render import Inline
-from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES
+from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES, run_qrs
 
 
 def squeeze(text: str) -> str:
@@ -224,3 +224,18 @@ def test_a_sheet_using_all_that_authors_of_other_games_reached_for_builds_comple
     page = parsed(pipeline.build_web(project, source, "en"))
     assert_text_complete(read_text(page), sheet)
     assert squeeze(sheet.credits) in squeeze(read_text(page))
+
+
+def test_a_sheet_of_rows_too_tall_to_keep_three_a_column_builds_and_warns_by_block(tmp_path):
+    """Issue #42: tests/fixtures/sheets/tall-rows.yaml has a table whose rows are each over a third of a column
+    (no break keeps three rows on each side) and a two-row table taller than a column. The packer found no plan
+    for it and the build stopped on an internal error; it now breaks both between single rows and says so."""
+    import json
+
+    ran = run_qrs("--json", "--sources", str(FIXTURES / "sheets"), "--build-dir", str(tmp_path / "build"),
+                  "build", "tall-rows")
+    assert ran.returncode == 0, ran.stderr
+    (wrote,) = [event for event in map(json.loads, ran.stdout.splitlines()) if event["event"] == "wrote"]
+    assert PdfReader(wrote["path"]).pages
+    warned = " ".join(wrote["layout"]["warnings"])
+    assert "block 'wargear' continued with" in warned and "block 'oaths' continued with 1 row(s)" in warned

@@ -40,6 +40,51 @@ def served(url: str):
     return URLFetcherResponse(url[:60], base64.b64decode(found.group(2)), {"Content-Type": found.group(1)})
 
 
+# A fit figure too tall for any column at its width is printed this share of a column tall: what is left holds its
+# title, its caption and the first page's header, so that it stands in a column wherever it falls.
+FIT_SHARE = 0.75
+
+
+def printed_width(sources: Path, frame: Frame, block: figure.FigureBlock) -> str:
+    """The CSS width a figure's picture is printed at: the width it declares (the column's if none), or, for a fit
+    figure that would be taller than a column, the width at which it stands in FIT_SHARE of one (`fitted` warns)."""
+    declared = block.width or "100%"
+    fitted_mm = _fitted_width(sources, frame, block)
+    return declared if fitted_mm is None else f"{fitted_mm:.9f}mm"  # a hair-thin drawing keeps its height
+
+
+def _fitted_width(sources: Path, frame: Frame, block: figure.FigureBlock) -> float | None:
+    """The width (mm) a fit figure taller than a column is set at to fit one; None for any other figure (a
+    true-size figure is never scaled: `findings` refuses it)."""
+    if block.scale == "true-size":
+        return None
+    try:
+        aspect = figure.read(sources, block.src).aspect
+    except figure.Refused:
+        return None  # the check of the sources says why
+    width = min(block.width_mm or frame.column_width, frame.column_width)
+    if width * aspect <= frame.column_height:
+        return None
+    return FIT_SHARE * frame.column_height / aspect
+
+
+def fitted(sheet, frame: Frame, sources: Path) -> list[str]:
+    """A warning for each fit figure printed smaller than its width so as to fit a column's height."""
+    found = []
+    for block in (block for section in sheet.sections for block in section.blocks if block.type == "figure"):
+        fitted_mm = _fitted_width(sources, frame, block)
+        if fitted_mm is not None:
+            tall = min(block.width_mm or frame.column_width, frame.column_width) * figure.read(sources, block.src).aspect
+            found.append(f"block '{block.id}': the figure would be {tall:.0f} mm tall, and a column holds "
+                         f"{frame.column_height:.0f} mm: printed {_narrow(fitted_mm)} wide to fit (crop the drawing, or "
+                         "give it a smaller width)")
+    return found
+
+
+def _narrow(mm: float) -> str:
+    return f"{mm:.1f} mm" if mm >= 0.1 else "less than 0.1 mm"  # a hair's width is told as such, not as 7.2e-06
+
+
 def findings(sheet, frame: Frame, sources: Path) -> Iterator[tuple[tuple, str]]:
     """A true-size figure wider than the column, or taller than a column of the page: refused, since shrinking it
     would make a template or a gauge lie."""

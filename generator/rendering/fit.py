@@ -49,6 +49,21 @@ def defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
     return found
 
 
+def placement_defects(packing: layout.Packing, block_ids: list[str], flagged: list[str]) -> list[str]:
+    """What the packer placed against the rules because nothing else fit (layout.Packing.broken, .overfull), by
+    block, unless `flagged` (fit.defects) already names the block."""
+    found = []
+    for index in dict.fromkeys(packing.broken):
+        name = f"block '{block_ids[index]}'"
+        if index not in packing.overfull and not any(name in defect for defect in flagged):
+            found.append(f"{name} is split where it should hold together: its rows, steps or paragraphs are too tall "
+                         f"for a column to keep {layout.MIN_UNITS} of them (shorten them)")
+    for index in dict.fromkeys(packing.overfull):
+        found.append(f"block '{block_ids[index]}' is taller than its column and runs past its foot (shorten it, or "
+                     "cut it in two)")
+    return found
+
+
 def strict(sheet, options) -> bool:
     """Whether this is the sheet as its author declared it, whose page count the build enforces: not a variant the
     command line asks for (another paper, crop marks, ink saver, imposition, an errata sheet, change bars, glosses),
@@ -77,11 +92,13 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
     then type as close to 100 % as fits, larger only to fill the declared pages of a short sheet, where it adds
     no hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed
     sheet's half pages are as many as its content needs, at 100 %. The scale decided before for the same inputs
-    (`key`) is tried alone. Type is grown only below `ceiling`."""
+    (`key`) is tried alone. Type is grown only below `ceiling`. Grown type is a bonus: a layout larger than 100 %
+    that fails in any way is not taken, the sheet keeps the plan at 100 % (`_speculative`)."""
     decided = cache.decision(key, SCALES)
+    chosen = None
     if decided is not None and (ceiling is None or decided < ceiling):
-        chosen = attempt(decided)
-    else:
+        chosen = _speculative(attempt, decided)
+    if chosen is None:
         chosen = normal = attempt(1.0)
         if imposed:
             pass
@@ -99,6 +116,18 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
     return chosen
 
 
+def _speculative(attempt, scale: float) -> Attempt | None:
+    """The attempt at `scale`; None where a scale above 100 % fails in any way (an error measuring or packing
+    type that was only to fill the pages better): the caller keeps the plan at 100 %. At 100 % and below an error
+    is the sheet's own, and is raised."""
+    if scale <= 1:
+        return attempt(scale)
+    try:
+        return attempt(scale)
+    except Exception:  # noqa: BLE001 - whatever failed, 100 % is the plan every sheet has
+        return None
+
+
 def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None) -> Attempt:
     """A hole near what the layout report flags, at the foot of a column before the last page (a block that never
     splits does not fit what is left of it): the type a step larger, else a step smaller (as close to 100 %: a step is
@@ -106,8 +135,8 @@ def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float 
     index = SCALES.index(chosen.scale)
     for neighbour in (index - 1, index + 1):
         if 0 <= neighbour < len(SCALES) and (ceiling is None or SCALES[neighbour] < ceiling or SCALES[neighbour] <= 1):
-            found = attempt(SCALES[neighbour])
-            if found.pages <= frame.pages and found.hole <= GROWN_HOLE * frame.column_height and found.blank <= chosen.blank:
+            found = _speculative(attempt, SCALES[neighbour])
+            if found is not None and found.pages <= frame.pages and found.hole <= GROWN_HOLE * frame.column_height and found.blank <= chosen.blank:
                 return found
     return chosen
 
@@ -124,8 +153,9 @@ def _grown(attempt, frame: layout.Frame, normal: Attempt, steps: list[float]) ->
     limit = GROWN_HOLE * frame.column_height
     direction = 0
     for _ in range(GROW_TRIES):
-        found = attempt(steps[index])
-        good = found.pages <= frame.pages and found.blank <= normal.blank and found.hole <= limit
+        found = _speculative(attempt, steps[index])
+        good = (found is not None and found.pages <= frame.pages and found.blank <= normal.blank
+                and found.hole <= limit)
         if good and found.scale > best.scale:
             best = found
         step = 1 if good else -1
@@ -148,14 +178,24 @@ def layout_findings(sheet, laid, options=None):
     return iter(laid.findings)
 
 
+def _pages_finding(laid) -> str | None:
+    """More pages than the sheet declares (the sheet as declared), or than were planned (a block ran past its
+    column's foot onto a page of its own): the one that is true, never a limit the pages are within."""
+    pages, planned = len(laid.document.pages), len(laid.plan)
+    if laid.strict and pages > laid.frame.pages:
+        # the sheet as declared was tried down to the smallest type before taking more pages
+        return f"the sheet takes {pages} pages; it must fit {laid.frame.pages}, even with the type set at {SHRINK[-1]:.0%}"
+    if pages > planned:
+        return (f"the sheet takes {pages} pages where {planned} were planned: a block taller than its column runs "
+                "onto the next (the block named split below: shorten it)")
+    return None
+
+
 def findings(sheet, laid):
     document = laid.document
-    pages = len(document.pages)
-    if pages > laid.frame.pages and laid.strict or pages > len(laid.plan):
-        limit = laid.frame.pages if laid.strict else len(laid.plan)
-        # the sheet as declared was tried down to the smallest type before taking more pages
-        smallest = f", even with the type set at {SHRINK[-1]:.0%}" if laid.strict and pages > limit else ""
-        yield ("paper", "pages"), f"the sheet takes {pages} pages; it must fit {limit}{smallest}"
+    pages = _pages_finding(laid)
+    if pages:
+        yield ("paper", "pages"), pages
     column_height = laid.frame.column_height
     boxes = measure.section_boxes(document)
     where = {block.id: ("sections", s, "blocks", b)
@@ -166,7 +206,8 @@ def findings(sheet, laid):
         fragments = boxes.get(item.id, [])
         height = sum(box.margin_height() for box in fragments) / layout.PX_PER_MM
         if len(fragments) > 1:
-            never = "" if item.splits else " (it is never continued: shorten it, or cut it in two)"
+            never = (" (a row, step or paragraph of it is taller than a column: shorten it)" if item.splits
+                     else " (it is never continued: shorten it, or cut it in two)")
             why = f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}" if height > column_height else ""
             yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
         overflow = max((_overflow(box) for box in fragments), default=0.0)

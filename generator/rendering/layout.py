@@ -10,6 +10,11 @@ A block may continue into the next column between two of its units (table rows, 
 keeping at least `MIN_UNITS` of them, or three lines' height, on each side; the continuation repeats its title and table header, and a
 column that starts inside a section repeats the section's heading. A block's own heading, title and
 intro are measured as part of its first unit's fragment, so they never end a column alone.
+
+There is always a plan. Where those rules leave none (rows so tall that every fragment that keeps them is taller
+than a column, a block taller than every column), the packer plans again, allowed the least bad breaks where
+nothing else fits: between any two units, else one unit alone, overfull. The Packing names the pieces so placed
+(`broken`, `overfull`), for the build to warn of them.
 """
 
 from __future__ import annotations
@@ -157,8 +162,10 @@ class Packing:
     plan: Plan
     used: list[list[float]] = field(default_factory=list)  # per page, per column: millimetres filled
     overfull: list[int] = field(default_factory=list)  # pieces too tall for any column
+    broken: list[int] = field(default_factory=list)  # pieces split where their keep rules forbid (no other plan)
     largest_hole: float = 0.0  # millimetres, at the foot of a column (the last page's and forced breaks aside)
     blank: int = 0  # columns of the last page left blank (its content could not fill them all)
+    salvaged: bool = False  # planned by `_salvage`: every piece whole, one a column
 
     @property
     def pages(self) -> int:
@@ -173,10 +180,23 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
     column; then the smallest largest hole at the foot of the columns before the last page (columns ended by a
     forced break aside); then the last page's columns balanced (the smallest tallest column, then the most even);
-    then the smallest sum of squared holes."""
+    then the smallest sum of squared holes. Never fails: what it placed against the rules, it names."""
     if not pieces:
         return Packing([[[]]], [[0.0]])
-    positions = _positions(pieces)
+    # The rules alone first: a sheet they can plan is planned as they say, however many pages the least bad
+    # breaks would save. Only where they leave no plan, or a block that splits runs past a column's foot, are
+    # those breaks allowed.
+    strict = _pack(pieces, capacity, relaxed=False)
+    if strict is not None and not any(len(pieces[index].units) > 1 for index in strict.overfull):
+        return strict
+    return _pack(pieces, capacity, relaxed=True) or _salvage(pieces, capacity)
+
+
+def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool) -> Packing | None:
+    """The best plan by `pack`'s objective, or None where there is none; `relaxed`: with the least bad break from
+    every position from which the rules fit nothing in a column (and without the last page's pruning, which
+    assumes no column is overfull)."""
+    positions, admissible = _positions(pieces)
     end = len(positions) - 1
     count = capacity.columns
     spans: dict[tuple[int, float], list] = {}  # (a, room) → every column from positions[a]: computed once
@@ -184,7 +204,7 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     def columns_from(a: int, room: float) -> list:
         found = spans.get((a, room))
         if found is None:
-            found = spans[a, room] = list(_columns_from(pieces, positions, a, room))
+            found = spans[a, room] = list(_columns_from(pieces, positions, admissible, a, room, relaxed))
         return found
 
     # best[column][b]: (cost, a, previous column) of the best plan whose column `column` ends at positions[b]
@@ -200,7 +220,7 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
         memo = balanced.setdefault(room, {})
         chosen = None
         for cost, column, a in starts:
-            last = _last_page(pieces, positions, columns_from, memo, a, room, count)
+            last = _last_page(pieces, positions, columns_from, memo, a, room, count, relaxed)
             if last is None:
                 continue
             (overfull, blank, tallest, spread), ends = last
@@ -208,14 +228,26 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
             if chosen is None or rank < chosen[0]:
                 chosen = (rank, column, a, ends)
         if chosen is not None:
-            return _plan(pieces, positions, best, chosen, capacity, page)
-        if page > len(positions):
-            raise AssertionError("the packer found no plan")
+            return _plan(pieces, positions, admissible, best, chosen, capacity, page)
         for column in range(first - 1, first + count - 1):
             for a, (cost, _, _) in list(best.get(column, {}).items()):
                 if a != end:
                     _extend(pieces, positions, capacity, best, column, a, cost, columns_from)
+        # no column reached on or after this page's first: no later page can start (every column ends further on)
+        if page > len(positions) or not any(best.get(column) for column in range(first, first + 2 * count)):
+            return None
         page += 1
+
+
+def _salvage(pieces: list[Piece], capacity: Capacity) -> Packing:
+    """Every piece whole, one a column: a plan where the relaxed packer found none (it always finds one; this
+    keeps `pack` from failing a build should it not), every piece taller than its column named overfull."""
+    count = capacity.columns
+    plan: Plan = [[[Fragment(index)] for index in range(start, min(start + count, len(pieces)))]
+                  for start in range(0, len(pieces), count)]
+    used = [[pieces[fragment.index].height for (fragment,) in page] for page in plan]
+    overfull = [index for index, piece in enumerate(pieces) if piece.height > capacity.of(index) + capacity.safety]
+    return Packing(plan, used, overfull, salvaged=True)
 
 
 def _following(pieces, positions, count: int, column: int, a: int) -> int:
@@ -231,24 +263,24 @@ def _extend(pieces, positions, capacity, best, column, a, cost, columns_from) ->
     """Every next column from positions[a], after `column`."""
     following = _following(pieces, positions, capacity.columns, column, a)
     room = capacity.of(following)
-    for b, height in columns_from(a, room):
+    for b, height, bad in columns_from(a, room):
         if b == len(positions) - 1:
             continue  # the last page is planned whole, balanced (_last_page)
         exempt = _forced(pieces, positions[b]) is not None
         hole = 0.0 if exempt else max(0.0, room - height)
-        candidate = (cost[0] + (height > room), max(cost[1], hole), cost[2] + hole * hole)
+        candidate = (cost[0] + bad, max(cost[1], hole), cost[2] + hole * hole)
         reached = best.setdefault(following, {})
         if b not in reached or candidate < reached[b][0]:
             reached[b] = (candidate, a, column)
 
 
-def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int):
+def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int, relaxed: bool = False):
     """The best way to set everything from positions[a] on one page of `count` columns of `room`: (rank, the
     column ends), ranked by overfull columns, blank columns, the tallest column, then the spread of the columns'
     heights; None if it does not fit one page."""
     best = None
     for used in range(count, 0, -1):
-        found = _balance(pieces, positions, columns_from, memo, a, room, used)
+        found = _balance(pieces, positions, columns_from, memo, a, room, used, relaxed)
         if found is not None:
             (overfull, tallest, squares, total), ends = found
             spread = squares / used - (total / used) ** 2  # the variance of the columns' heights
@@ -258,15 +290,16 @@ def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count
     return best
 
 
-def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: int):
-    """Everything from positions[a] in exactly `used` columns, none empty: ((overfull, tallest, sum of squared
-    heights, sum of heights), the positions each column ends at), or None."""
+def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: int, relaxed: bool = False):
+    """Everything from positions[a] in exactly `used` columns, none empty: ((badness, tallest, sum of squared
+    heights, sum of heights), the positions each column ends at), or None. Pruned where the content cannot fit
+    `used` columns, unless `relaxed`: an overfull column may then hold it."""
     end = len(positions) - 1
     if (a, used) in memo:
         return memo[a, used]
     found = None
-    if used == 1 or _lower_bound(pieces, positions[a]) <= used * room:
-        for b, height in columns_from(a, room):
+    if used == 1 or relaxed or _lower_bound(pieces, positions[a]) <= used * room:
+        for b, height, badness in columns_from(a, room):
             if b != end and _forced(pieces, positions[b]) == "page":
                 continue  # the page ends there: it is not the last
             if used == 1:
@@ -276,11 +309,12 @@ def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: i
             elif b == end:
                 continue
             else:
-                rest = _balance(pieces, positions, columns_from, memo, b, room, used - 1)
+                rest = _balance(pieces, positions, columns_from, memo, b, room, used - 1, relaxed)
                 if rest is None:
                     continue
-            (overfull, tallest, squares, total), ends = rest
-            cost = (overfull + (height > room), max(tallest, height), squares + height * height, total + height)
+            (bad, tallest, squares, total), ends = rest
+            bad += badness
+            cost = (bad, max(tallest, height), squares + height * height, total + height)
             if found is None or cost < found[0]:
                 found = (cost, (b, *ends))
     memo[a, used] = found
@@ -299,28 +333,86 @@ def _forced(pieces: list[Piece], position: Position) -> str | None:
     return pieces[index].breaks_before if unit == 0 and 0 < index < len(pieces) else None
 
 
-def _positions(pieces: list[Piece]) -> list[Position]:
+def _positions(pieces: list[Piece]) -> tuple[list[Position], set[int]]:
+    """Every position between two units, in reading order, and the indices of those the keep rules admit
+    (a piece's start, its `breaks`, the end): the others are the least bad breaks of a relaxed plan."""
     found: list[Position] = []
+    admissible: set[int] = set()
     for index, piece in enumerate(pieces):
+        admissible.add(len(found))
         found.append((index, 0))
-        found.extend((index, unit) for unit in piece.breaks())
+        breaks = set(piece.breaks())
+        for unit in range(1, len(piece.units)):
+            if unit in breaks:
+                admissible.add(len(found))
+            found.append((index, unit))
+    admissible.add(len(found))
     found.append((len(pieces), 0))
-    return found
+    return found, admissible
 
 
-def _columns_from(pieces: list[Piece], positions: list[Position], a: int, room: float):
-    """(b, height) for every column that can hold positions[a] to positions[b]: all that fit, up to the
-    next forced break; when not even the first step fits, that step alone (reported as overfull)."""
+# What a column against the rules costs the plan, before its holes: an overfull column runs off the page, so it
+# weighs more than any number of breaks against the keep rules (a sheet has far fewer columns than this).
+AGAINST_KEEPS = 1
+OVERFULL = 10_000
+
+
+def _columns_from(pieces: list[Piece], positions: list[Position], admissible: set[int], a: int, room: float,
+                  relaxed: bool = False):
+    """(b, height, badness) for every column that can hold positions[a] to positions[b]: all that fit, up to the
+    next forced break; when not even the first step fits, that step alone (overfull). Where none fits and
+    `relaxed`: the least bad columns instead (_least_bad)."""
     index, unit = positions[a]
+    fits, first = False, True
     for b in range(a + 1, len(positions)):
+        if b not in admissible:
+            continue
+        step, first = first, False
         if unit and positions[b][0] == index and not pieces[index].keeps(unit, positions[b][1]):
             continue  # a fragment in the middle of a block keeps as many units as each of its ends
         height = column_height(pieces, positions[a], positions[b])
-        if height > room and b > a + 1:
-            return
-        yield b, height
+        if height > room and not step:
+            break
+        if height <= room:
+            fits = True
+        elif relaxed and len(pieces[index].units) > 1:
+            break  # a piece that splits: its least bad columns rather than this overfull one
+        yield b, height, _badness(pieces, positions, admissible, a, b, height, room)
         if height > room or _forced(pieces, positions[b]):
-            return
+            break
+    if relaxed and not fits:
+        yield from _least_bad(pieces, positions, admissible, a, room)
+
+
+def _least_bad(pieces: list[Piece], positions: list[Position], admissible: set[int], a: int, room: float):
+    """From a position the keep rules leave no column from: every fragment of its piece that fits, broken
+    between any two units; else its next unit alone, overfull."""
+    index = positions[a][0]
+    if len(pieces[index].units) < 2:
+        return  # a piece that never splits: _columns_from gave it whole, overfull
+    fitting = False
+    for b in range(a + 1, len(positions)):
+        height = column_height(pieces, positions[a], positions[b])
+        if height > room:
+            break
+        fitting = True
+        yield b, height, _badness(pieces, positions, admissible, a, b, height, room)
+        if positions[b][0] != index:
+            break  # the piece's end
+    if not fitting:
+        height = column_height(pieces, positions[a], positions[a + 1])
+        yield a + 1, height, _badness(pieces, positions, admissible, a, a + 1, height, room)
+
+
+def _badness(pieces, positions, admissible: set[int], a: int, b: int, height: float, room: float) -> int:
+    """What the column from positions[a] to positions[b] costs against the rules: OVERFULL if taller than `room`,
+    AGAINST_KEEPS if it starts or ends where the keep rules allow no break, or is a fragment too short to keep."""
+    bad = OVERFULL if height > room else 0
+    (index, unit), (stop_index, stop) = positions[a], positions[b]
+    short = unit and stop_index == index and not pieces[index].keeps(unit, stop)
+    if a not in admissible or b not in admissible or short:
+        bad += AGAINST_KEEPS
+    return bad
 
 
 def column_height(pieces: list[Piece], start: Position, stop: Position) -> float:
@@ -341,7 +433,7 @@ def column_height(pieces: list[Piece], start: Position, stop: Position) -> float
     return height
 
 
-def _plan(pieces, positions, best, chosen, capacity, page) -> Packing:
+def _plan(pieces, positions, admissible, best, chosen, capacity, page) -> Packing:
     rank, column, a, ends = chosen
     count = capacity.columns
     columns: dict[int, tuple[int, int]] = {}  # column → (start, end) position indices
@@ -356,18 +448,29 @@ def _plan(pieces, positions, best, chosen, capacity, page) -> Packing:
         b, column = previous_a, previous
     plan: Plan = [[[] for _ in range(count)] for _ in range(page + 1)]
     used = [[0.0] * count for _ in plan]
-    overfull = []
+    overfull, broken = [], []
     for column, (a, b) in sorted(columns.items()):
         page_index, slot = divmod(column, count)
         fragments = _fragments(pieces, positions[a], positions[b])
         used[page_index][slot] = column_height(pieces, positions[a], positions[b])
         if used[page_index][slot] > capacity.of(column) + capacity.safety:
             overfull.append(fragments[0].index)
+        broken += [fragment.index for fragment in fragments
+                   if against_keeps(pieces[fragment.index], fragment) and fragment.index not in broken]
         plan[page_index][slot] = fragments
     while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
         plan[-1].pop()
         used[-1].pop()
-    return Packing(plan, used, overfull, largest_hole=rank[2], blank=count - len(ends))
+    return Packing(plan, used, overfull, broken, largest_hole=rank[2], blank=count - len(ends))
+
+
+def against_keeps(piece: Piece, fragment: Fragment) -> bool:
+    """Whether a fragment of `piece` breaks it where its keep rules allow no break (Piece.breaks, Piece.keeps)."""
+    stop = len(piece.units) if fragment.stop is None else fragment.stop
+    if fragment.start == 0 and stop == len(piece.units):
+        return False  # the whole piece
+    ends = {0, len(piece.units), *piece.breaks()}
+    return fragment.start not in ends or stop not in ends or not piece.keeps(fragment.start, stop)
 
 
 def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fragment]:

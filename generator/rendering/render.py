@@ -204,6 +204,7 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         plan_pages=None,
         chunks=None,
         figure=partial(figures.data_uri, project.sources),  # a figure's picture, as a data: URI
+        figure_width=partial(figures.printed_width, project.sources, frame),  # scaled to fit a column's height
         web=False,  # the web edition (generator.rendering.web): tables in a box that scrolls sideways
     )
 
@@ -316,6 +317,8 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     cache.decide(key, chosen.scale)
     laid.findings = list(fit.findings(sheet, laid))
     laid.defects = fit.defects(plan, measured)
+    laid.defects += fit.placement_defects(packing, [item.block_id for item in whole], laid.defects)
+    laid.defects += figures.fitted(sheet, frame, project.sources)
     return laid
 
 

@@ -14,7 +14,9 @@ from pypdf import PdfReader
 
 from generator import pipeline
 from generator.project import TEMPLATES, Project
-from generator.rendering import render
+from generator.model.blocks import figure
+from generator.model.blocks.figure import PNG_SIGNATURE
+from generator.rendering import figures, render
 from tests.conftest import FIXTURES, run_qrs
 
 FIGURE_FIXTURE = FIXTURES / "figure"
@@ -190,3 +192,37 @@ def test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path):
                        encoding="utf-8")
     pdf = pipeline.build_handout(Project.at(folder, tmp_path / "build"), handout, "en")
     assert_printed_at(pdf, (76.2, 12.7))
+
+
+def thin_png(height: int) -> bytes:
+    """A PNG one grey pixel wide and `height` tall: a few dozen kilobytes compressed, whatever its height."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 1, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
+    rows = zlib.compress(b"\x00\x00" * height, 9)  # each row: filter "none", one pixel
+    return PNG_SIGNATURE + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+
+
+def test_a_fitted_figure_taller_than_its_column_is_scaled_to_fit_with_a_warning(tmp_path):
+    """Issue #42: an SVG 100,000 times as tall as wide and a PNG of 1 × 20,000,000 pixels (under the pixel limit)
+    printed to fit a column's height, each warned of by block; a PNG of more pixels is still refused unread."""
+    folder = sources(tmp_path, **{"      - id: after\n": "      - {id: tall-svg, type: figure, src: figures/tall.svg, alt: Un trait.}\n"
+                                                        "      - {id: tall-png, type: figure, src: figures/tall.png, alt: Un trait.}\n"
+                                                        "      - id: after\n"})
+    (folder / "figures" / "tall.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 100000">'
+                                                 '<rect width="1" height="100000"/></svg>', encoding="utf-8")
+    (folder / "figures" / "tall.png").write_bytes(thin_png(20_000_000))
+    layouts: list[dict] = []
+    pdf = pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr", layouts=layouts)
+    column = render.page_frame(pipeline.check(folder / "gauges.yaml"), pipeline.BuildOptions()).column_height
+    fitted = [height for _, height in printed_sizes(pdf) if abs(height - figures.FIT_SHARE * column) < TOLERANCE_MM]
+    assert fitted and max(height for _, height in printed_sizes(pdf)) < column  # the drawing (pdfium skips the hair)
+    warned = [warning for warning in layouts[0]["warnings"] if "printed less than 0.1 mm wide to fit" in warning]
+    assert [warning.split(":")[0] for warning in warned] == ["block 'tall-svg'", "block 'tall-png'"]
+    (folder / "figures" / "tall.png").write_bytes(thin_png(figure.MAX_PIXELS + 1))
+    with pytest.raises(figure.Refused, match=f"1 × {figure.MAX_PIXELS + 1} pixels"):
+        figure.read(folder, "figures/tall.png")

@@ -123,6 +123,32 @@ def test_a_block_taller_than_a_column_that_cannot_continue_is_named():
     assert packing.overfull == [1]
 
 
+def test_rows_too_tall_to_keep_three_a_column_are_broken_two_by_two_and_named():
+    # Wargear rows of 70-85 mm in a 190 mm column: three never fit one, so the rules leave no plan.
+    wargear = layout.Piece(8 + 543, units=(78, 72, 85, 70, 80, 75, 83), head=6, tail=2, cont_head=4, cont_tail=1)
+    packing = layout.pack([wargear], layout.Capacity(190, 0, 3, safety=0))
+    assert fragments(packing) == [[[(0, 0, 2)], [(0, 2, 4)], [(0, 4, 6)]], [[(0, 6, None)]]]
+    assert packing.broken == [0] and packing.overfull == []
+
+
+def test_a_two_row_table_taller_than_a_column_is_broken_between_its_rows_not_overfull():
+    packing = layout.pack([*whole(30), rows(2, height=116)], layout.Capacity(191, 0, 3, safety=0))
+    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, 1)], [(1, 1, None)]]]
+    assert packing.broken == [1] and packing.overfull == [] and max(packing.used[0]) <= 191
+
+
+def test_a_row_taller_than_a_column_stands_alone_overfull_and_named():
+    giant = layout.Piece(6 + 340 + 2, units=(5, 5, 5, 5, 300, 5, 5, 5, 5), head=6, tail=2, cont_head=4, cont_tail=1)
+    packing = layout.pack([giant], layout.Capacity(100, 0, 2, safety=0))
+    assert [(0, 4, 5)] in [column for page in fragments(packing) for column in page]
+    assert packing.overfull == [0] and packing.broken == [0]
+
+
+def test_a_last_page_that_must_be_overfull_is_planned_not_pruned():
+    packing = layout.pack(whole(250, 250), layout.Capacity(100, 0, 2, safety=0))
+    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)]]] and packing.overfull == [0, 1]
+
+
 def column(used: float, blocks=("a",)) -> dict:
     return {"used": used, "blocks": list(blocks)}
 

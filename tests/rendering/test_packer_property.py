@@ -1,0 +1,80 @@
+"""The packer always plans (generator.rendering.layout.pack): random pieces of any height, rows taller than a
+column, keep rules, forced breaks, section and group headings, one to four columns, a header on the first page.
+
+A few hundred examples a run; QRS_PROPERTY_EXAMPLES=10000 asks for more (a release, a change to the packer)."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.rendering import layout
+
+EXAMPLES = int(os.environ.get("QRS_PROPERTY_EXAMPLES", "300"))
+COLUMN_MM = 100.0  # the column's height: every other height is drawn around it, some taller than it
+
+heights = st.floats(min_value=0.5, max_value=1.6 * COLUMN_MM, allow_nan=False)
+small = st.floats(min_value=0.0, max_value=0.15 * COLUMN_MM, allow_nan=False)
+
+
+@st.composite
+def pieces(draw) -> layout.Piece:
+    """A block that never splits, or one of units (rows, steps) with its title, header and their repeats."""
+    units = tuple(draw(st.lists(heights, max_size=12))) if draw(st.booleans()) else ()
+    head, tail, cont_head, cont_tail = (draw(small) for _ in range(4))
+    height = head + sum(units) + tail if units else draw(heights)
+    return layout.Piece(height, units, head, tail, cont_head, cont_tail, heading=draw(small),
+                        opens_section=draw(st.booleans()), group_heading=draw(small), opens_group=draw(st.booleans()),
+                        breaks_before=draw(st.sampled_from([None, None, None, "column", "page"])),
+                        min_side=draw(st.sampled_from([float("inf"), 10.0, 30.0])))
+
+
+capacities = st.builds(layout.Capacity, st.just(COLUMN_MM), st.floats(0.0, 0.4 * COLUMN_MM), st.integers(1, 4),
+                       st.sampled_from([0.0, layout.SAFETY_MM]))
+
+
+def placed_units(packing: layout.Packing, all_pieces: list[layout.Piece]) -> list[tuple[int, int]]:
+    """(piece, unit) of every unit the plan prints, in reading order; a piece without units is its unit 0."""
+    found = []
+    for page in packing.plan:
+        for column in page:
+            for fragment in column:
+                count = len(all_pieces[fragment.index].units) or 1
+                stop = count if fragment.stop is None else fragment.stop
+                found += [(fragment.index, unit) for unit in range(fragment.start, stop)]
+    return found
+
+
+def check_plan(all_pieces: list[layout.Piece], capacity: layout.Capacity) -> None:
+    packing = layout.pack(all_pieces, capacity)
+    assert not packing.salvaged  # the relaxed packer planned it (the salvage plan keeps no rule)
+    expected = [(index, unit) for index, piece in enumerate(all_pieces) for unit in range(len(piece.units) or 1)]
+    assert placed_units(packing, all_pieces) == expected  # every unit once, in reading order
+    columns = [column for page in packing.plan for column in page]
+    for number, column in enumerate(columns):
+        if not column and any(columns[number:]):
+            assert _forced_page_follows(columns, number, capacity.columns, all_pieces), packing.plan
+    used = [height for page in packing.used for height in page]
+    for number, column in enumerate(columns):
+        if used[number] > capacity.of(number) + capacity.safety:  # overfull only where reported
+            assert column[0].index in packing.overfull
+        for fragment in column:  # broken against the keep rules only where reported
+            if layout.against_keeps(all_pieces[fragment.index], fragment):
+                assert fragment.index in packing.broken
+
+
+def _forced_page_follows(columns, number: int, count: int, all_pieces) -> bool:
+    """Whether an empty column is the rest of a page ended by a forced page break: the next column that holds
+    anything is on a later page and starts a piece that breaks before a page."""
+    following = next(later for later in range(number + 1, len(columns)) if columns[later])
+    fragment = columns[following][0]
+    return (following // count > number // count and following % count == 0 and fragment.start == 0
+            and all_pieces[fragment.index].breaks_before == "page")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(pieces(), min_size=1, max_size=8), capacities)
+def test_the_packer_always_plans_every_unit_once_in_order(all_pieces, capacity):
+    check_plan(all_pieces, capacity)
