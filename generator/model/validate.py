@@ -394,6 +394,8 @@ def describe_error(error: dict) -> str:
         return error["msg"].removeprefix("Value error, ")
     if not loc:
         return f"the file should be a mapping of fields (sheet: …, game: …), not {_kind(given)}"
+    if kind == "extra_forbidden" and loc[-2:-1] == ("subheading",):  # the union's tag: a sub-heading row
+        return f"a sub-heading row holds only its 'subheading': '{field}' belongs in a row of its own"
     if kind == "extra_forbidden":
         if re.search(r"\s|[.!?;]$", str(field)):  # words, not a field name: the rest of a text cut at a comma
             return f"unknown field '{field}': if this is the end of a text, put the whole text in quotes (a comma ends a value inside {{…}})"
