@@ -26,13 +26,18 @@ class Subheading(Model):
                                          "starts among its rows repeats it, marked continued.")
 
 
+# The sub-heading's tag in an error's path: no key of the source (the positions are found by leaving out what is not),
+# so that an error inside a sub-heading row is placed at its key, not at the `subheading` beside it.
+SUBHEADING_TAG = "sub-heading row"
+
+
 def or_subheading(row: type, tag: str) -> Any:
     """A list's entry: a `row`, or a mapping holding `subheading`. `tag` is the list's own field name: pydantic puts
     the tag in an error's path, where the messages expect the list's name (validate.describe_error)."""
     def kind(value: Any) -> str:
-        return "subheading" if isinstance(value, Subheading) or isinstance(value, dict) and "subheading" in value else tag
+        return SUBHEADING_TAG if isinstance(value, Subheading) or isinstance(value, dict) and "subheading" in value else tag
 
-    return Annotated[Union[Annotated[row, Tag(tag)], Annotated[Subheading, Tag("subheading")]], Discriminator(kind)]
+    return Annotated[Union[Annotated[row, Tag(tag)], Annotated[Subheading, Tag(SUBHEADING_TAG)]], Discriminator(kind)]
 
 
 class Subheaded:
