@@ -1,5 +1,6 @@
 """Sub-heading rows built (issue #42 item 4): the fixture's 43-row to-hit table with nine sub-headings, set in the
-four narrow columns of tests/fixtures/sheets/subheadings-card.yaml, read back from the PDF column by column."""
+four narrow columns of tests/fixtures/sheets/subheadings-card.yaml, read back from the PDF column by column; and
+its web edition."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from generator.model.types import Subheading
 from generator.rendering import layout
 from generator.rendering.inline import Inline
 from tests.conftest import FIXTURES
-from tests.test_pipeline import squeeze
+from tests.test_pipeline import assert_complete, assert_text_complete, squeeze
 
 FOLDER = FIXTURES / "sheets"
 SOURCE = FOLDER / "subheadings-card.yaml"
@@ -83,3 +84,15 @@ def test_no_sub_heading_ends_a_column_and_a_continuation_repeats_its_sub_heading
         assert "".join(first) == printed(over.subheading) + continued, f"column {number + 1} starts with {first}"
         repeated += 1
     assert repeated, "the fixture's layout should continue the table inside a sub-heading's rows"
+    assert_complete(pdf, sheet)  # every sub-heading and cell, in order
+    assert_web_prints_the_sub_headings(Project.at(FOLDER, tmp_path), lang, sheet, table)
+
+
+def assert_web_prints_the_sub_headings(project: Project, lang: str, sheet, table) -> None:
+    """The web edition prints the table whole: each sub-heading once, a row across the table's columns."""
+    from tests.rendering.test_web import parsed, read_text
+
+    page = parsed(pipeline.build_web(project, SOURCE, lang))
+    assert_text_complete(read_text(page), sheet)
+    cells = [row[0] for row in page.iter("{http://www.w3.org/1999/xhtml}tr") if "subheading" in row.get("class", "")]
+    assert [cell.get("colspan") for cell in cells] == [str(len(table.header))] * len(table.subheadings())
