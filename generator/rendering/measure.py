@@ -47,7 +47,8 @@ class Measured:
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
 
     def to_json(self) -> dict:
-        return asdict(self)
+        """As a JSON file holds it (lists, not tuples): what from_json reads back."""
+        return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(self).items()}
 
     @classmethod
     def from_json(cls, data) -> "Measured | None":
