@@ -9,7 +9,8 @@ then leaves the smallest largest hole at the foot of a column, then the most eve
 A block may continue into the next column between two of its units (table rows, steps, paragraphs),
 keeping at least `MIN_UNITS` of them, or three lines' height, on each side; the continuation repeats its title and table header, and a
 column that starts inside a section repeats the section's heading. A block's own heading, title and
-intro are measured as part of its first unit's fragment, so they never end a column alone.
+intro are measured as part of its first unit's fragment, so they never end a column alone; a table's sub-heading
+row keeps the two rows after it, and a column that starts among its rows repeats it.
 """
 
 from __future__ import annotations
