@@ -17,6 +17,7 @@ from generator.cli.main import main
 from generator.reading.sources import load_file
 from generator.project import Project
 from generator.model.validate import validate
+from generator.model.types import Subheading
 from generator.rendering.render import Inline
 from tests.conftest import FIXTURES, ROOT, SHEETS, SOURCES, run_qrs
 
@@ -39,13 +40,15 @@ def printed(block, sheet) -> list[str]:
         texts += steps(block.steps)
     elif block.type == "table":
         texts += [column.title for column in block.header]  # a named column set: the sheet's columns
-        texts += [cell.text for row in block.rows for cell in row.cells]
+        texts += [text for row in block.rows
+                  for text in ([row.subheading] if isinstance(row, Subheading) else [cell.text for cell in row.cells])]
     elif block.type == "dice":
         texts += [block.roll_title or block.die, block.name_title, block.text_title]
         texts += [part for row in block.rows for part in (row.roll, row.name, row.text)]
     elif block.type == "modifiers":
         texts += [block.value_title, block.text_title, block.detail_title]
-        texts += [part for item in block.items for part in (item.value, item.text, item.detail)]
+        texts += [part for item in block.items
+                  for part in ((item.subheading,) if isinstance(item, Subheading) else (item.value, item.text, item.detail))]
     elif block.type == "matrix":
         texts += [block.corner or block.row_title, block.column_title, *block.column_keys]
         for key, values in zip(block.row_keys, block.grid()):

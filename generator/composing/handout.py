@@ -23,6 +23,7 @@ from generator.model.types import (
     Footnote,
     GlossaryBlock,
     MatrixBlock,
+    Modifier,
     ModifiersBlock,
     Handout,
     HandoutUnit,
@@ -176,7 +177,7 @@ def row_index(sheet: Sheet) -> dict[str, list[tuple[TableBlock, int]]]:
     for block in sheet.blocks():
         if isinstance(block, TableBlock):
             for r, row in enumerate(block.rows):
-                if row.id:
+                if getattr(row, "id", None):  # a sub-heading has none
                     index[row.id].append((block, r))
                     index[f"{block.id}/{row.id}"].append((block, r))
     return index
@@ -207,7 +208,7 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
             return block.only(army_values.get(block.row_characteristic), army_values.get(block.column_characteristic))
         if isinstance(block, SavesBlock) and worn:
             return _only_items(block, worn)
-        if isinstance(block, ModifiersBlock) and any(item.concerns for item in block.items):
+        if isinstance(block, ModifiersBlock) and any(item.concerns for item in block.modifiers):
             return _only_concerning(block, army_tags, index)
         return None if isinstance(block, GlossaryBlock) else block  # the handout prints its own glossary
 
@@ -295,7 +296,8 @@ def _only_concerning(block: ModifiersBlock, tags: set[str], index: dict[str, Key
     """The modifiers that apply to the army: those concerning nothing in particular, or one of its tags."""
     def applies(item) -> bool:
         return not item.concerns or any(_tag(name, index) in tags for name in item.concerns)
-    kept = [item for item in block.items if applies(item)]
+    kept = block.lines_kept({position for position, item in enumerate(block.items)
+                             if isinstance(item, Modifier) and applies(item)})
     return block.model_copy(update={"items": kept}) if kept else None
 
 
@@ -339,7 +341,7 @@ def _chosen_sections(handout: Handout, sheet: Sheet) -> list[tuple[Section, list
 
 
 def _only_rows(table: TableBlock, kept: set[int]) -> TableBlock:
-    rows = [row for index, row in enumerate(table.rows) if index in kept]
+    rows = table.lines_kept(kept)
     return _with_used_notes(table.model_copy(update={"rows": rows}))
 
 

@@ -102,7 +102,7 @@ def _own_key(item: BaseModel) -> str | None:
     return words[:_KEY_LENGTH] or None
 
 
-_CONTENT_FIELDS = ("value", "term", "title", "p", "bullets", "numbered", "terms", "text", "name")
+_CONTENT_FIELDS = ("value", "term", "title", "p", "bullets", "numbered", "terms", "text", "name", "subheading")
 
 
 @dataclass

@@ -59,7 +59,9 @@ FIELDS = {
     "Step.title": "The step's name, printed in bold.",
     "Step.text": "What happens in the step.",
     "TableBlock.columns": "The table's columns: title, align, width, nowrap.",
-    "TableBlock.rows": "The rows: a list of cells, or {id, cells} for a row others refer to.",
+    "TableBlock.rows": "The rows: a list of cells, {id, cells} for a row others refer to, or {subheading: …} for a "
+                       "sub-heading over the rows after it.",
+    "ModifiersBlock.items": "The modifiers, in printed order; {subheading: …} heads the items after it.",
     "DiceBlock.die": "The dice rolled: D6, 2D6, D66… Every result must appear in exactly one row.",
     "DiceBlock.name_title": "Header of the result names' column.",
     "DiceBlock.text_title": "Header of the text column.",

@@ -33,7 +33,7 @@ from generator.model.base import (
     Translatable,
     TRANSLATABLE,
 )
-from generator.model.blocks.block import BlockBase, Footnote
+from generator.model.blocks.block import BlockBase, Footnote, Subheading
 from generator.model.blocks import Block
 from generator.model.blocks.sequence import SequenceBlock, Step
 from generator.model.blocks.table import Cell, Column, Columns, Row, TableBlock

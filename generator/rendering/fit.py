@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.model.blocks.block import Subheaded
 from generator.rendering import heights, layout, measure
 
 # The type scale: 100 % unless the sheet does not fit its pages, then set smaller, a step at a time, down to
@@ -225,13 +226,27 @@ def _overflow(block_box) -> float:
 
 
 def piece(item, measured: measure.Measured, scale: float) -> layout.Piece:
+    units = measured.units if item.splits else ()
     return layout.Piece(
-        height=measured.height, units=measured.units if item.splits else (), head=measured.head, tail=measured.tail,
+        height=measured.height, units=units, head=measured.head, tail=measured.tail,
         cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
         opens_section=item.block is None or item.first,
         group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
         breaks_before=item.block.break_before if item.block else None,
-        min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"))
+        min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"),
+        **(_subheadings(item.block, measured, len(units)) if isinstance(item.block, Subheaded) and units else {}))
+
+
+def _subheadings(block: Subheaded, measured: measure.Measured, count: int) -> dict:
+    """What the packer is told of a block's sub-headings: each keeps the two rows after it (a sub-heading at a
+    column's foot, or over one row, heads nothing there), and a fragment starting among its rows repeats it."""
+    positions = block.subheadings()
+    if not positions or len(measured.repeats) != len(positions) or count != len(block.lines):
+        return {}  # nothing to keep together, or a measurement that is not of these rows
+    height = dict(zip(positions, measured.repeats))
+    over = [max((position for position in positions if position < unit), default=None) for unit in range(count)]
+    repeats = tuple(0.0 if unit in height or head is None else height[head] for unit, head in enumerate(over))
+    return {"repeats": repeats, "kept": frozenset(unit for position in positions for unit in (position + 1, position + 2))}
 
 
 LINE_MM = 7.6 * 1.22 * 25.4 / 72  # a line of body text at scale 1 (sheet.css: 7.6 pt, line-height 1.22)

@@ -9,7 +9,8 @@ then leaves the smallest largest hole at the foot of a column, then the most eve
 A block may continue into the next column between two of its units (table rows, steps, paragraphs),
 keeping at least `MIN_UNITS` of them, or three lines' height, on each side; the continuation repeats its title and table header, and a
 column that starts inside a section repeats the section's heading. A block's own heading, title and
-intro are measured as part of its first unit's fragment, so they never end a column alone.
+intro are measured as part of its first unit's fragment, so they never end a column alone; a table's sub-heading
+row keeps the two rows after it, and a column that starts among its rows repeats it.
 
 There is always a plan. Where those rules leave none (rows so tall that every fragment that keeps them is taller
 than a column, a block taller than every column), the packer plans again, allowed the least bad breaks where
@@ -83,7 +84,9 @@ class Piece:
 
     A piece without units is never split. Otherwise its height is head + units + tail, and a fragment
     that continues another starts with `cont_head` (the repeated title and header) instead of `head`,
-    and one continued elsewhere ends with `cont_tail` instead of `tail`."""
+    and one continued elsewhere ends with `cont_tail` instead of `tail`. A fragment that starts at unit u
+    also prints `repeats[u]` (the sub-heading over u repeated "(cont.)"; none when `repeats` is empty), and no
+    fragment starts at a unit of `kept` (the two rows after a sub-heading: it never ends a column)."""
 
     height: float
     units: tuple[float, ...] = ()
@@ -97,13 +100,16 @@ class Piece:
     opens_group: bool = True  # the piece prints its group's heading itself (or is in no group)
     breaks_before: Literal["column", "page"] | None = None
     min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
+    repeats: tuple[float, ...] = ()  # by unit: what a fragment starting there repeats above it (its sub-heading)
+    kept: frozenset[int] = frozenset()  # the units no fragment starts at: each is kept with the unit before it
 
     def fragment(self, start: int, stop: int) -> float:
         """The height of units [start, stop) printed as one fragment."""
         if not self.units or (start == 0 and stop == len(self.units)):
             return self.height
         sums = _prefix(self.units)
-        return ((self.head if start == 0 else self.cont_head) + sums[stop] - sums[start]
+        repeated = self.repeats[start] if start and self.repeats else 0.0
+        return ((self.head if start == 0 else self.cont_head + repeated) + sums[stop] - sums[start]
                 + (self.tail if stop == len(self.units) else self.cont_tail))
 
     def keeps(self, start: int, stop: int) -> bool:
@@ -113,10 +119,10 @@ class Piece:
 
     def breaks(self) -> list[int]:
         """The units a fragment may start at inside the piece: at least MIN_UNITS units, or units as tall
-        as `min_side` (three lines of text), stay on each side."""
+        as `min_side` (three lines of text), stay on each side; none of `kept`."""
         sums, count = _prefix(self.units), len(self.units)
         return [unit for unit in range(1, count)
-                if (unit >= MIN_UNITS or sums[unit] >= self.min_side)
+                if unit not in self.kept and (unit >= MIN_UNITS or sums[unit] >= self.min_side)
                 and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)]
 
 

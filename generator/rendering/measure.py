@@ -3,9 +3,11 @@
 The measuring document holds, in one tall column of the final width, each block whole; for a block
 that may continue, a probe: its continuation (repeated title and table header) with its first unit; and
 its section's heading marked continued, as a column starting inside the section repeats it. Every unit a block may be continued between (a table row, a
-step, a paragraph) carries the class `u`. From the boxes:
+step, a paragraph) carries the class `u`; a sub-heading a continuation repeats carries the class `r` (the probe
+repeats every one of the block's, above its first unit). From the boxes:
 - the block's height, and each unit's (from the top of one unit to the top of the next);
 - what sits above the first unit (head) and below the last (tail), whole and in a continuation;
+- the height of each sub-heading repeated "(cont.)" in a continuation;
 - the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same.
 
 A measurement is plain data (`Measured.from_json` refuses anything that is not exactly its shape), so
@@ -28,6 +30,7 @@ MAX_WIDTH_PX = 4000.0
 
 PROBE = "~cont"  # id suffix of a block's continuation probe
 HEADING = "~heading"  # id suffix of a section's continued-heading probe
+UNIT, REPEAT = "u", "r"  # the classes of a unit and of a sub-heading repeated above a continuation's first unit
 
 
 @dataclass(frozen=True)
@@ -40,10 +43,12 @@ class Measured:
     cont_tail: float = 0.0
     heading: float = 0.0
     group_heading: float = 0.0  # its group's heading, repeated "(cont.)"
+    repeats: tuple[float, ...] = ()  # each of its sub-headings, repeated "(cont.)" above a continuation's first row
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
 
     def to_json(self) -> dict:
-        return asdict(self)
+        """As a JSON file holds it (lists, not tuples): what from_json reads back."""
+        return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(self).items()}
 
     @classmethod
     def from_json(cls, data) -> "Measured | None":
@@ -51,15 +56,17 @@ class Measured:
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
             return None
         numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading")]
-        units, widths = data["units"], data["widths"]
+        units, widths, repeats = data["units"], data["widths"], data["repeats"]
         if not (all(_number(value, MAX_MM) for value in numbers)
-                and isinstance(units, list) and len(units) <= MAX_UNITS and all(_number(value, MAX_MM) for value in units)
+                and all(isinstance(values, list) and len(values) <= MAX_UNITS
+                        and all(_number(value, MAX_MM) for value in values) for values in (units, repeats))
                 and (widths is None or isinstance(widths, list) and len(widths) <= MAX_WIDTHS
                      and all(_number(value, MAX_WIDTH_PX) for value in widths))):
             return None
         if units and abs(data["head"] + sum(units) + data["tail"] - data["height"]) > 0.01:
             return None  # a block's height is its head, its units and its tail: not a height qrs measured
-        return cls(**{**data, "units": tuple(units), "widths": tuple(widths) if widths is not None else None})
+        return cls(**{**data, "units": tuple(units), "repeats": tuple(repeats),
+                      "widths": tuple(widths) if widths is not None else None})
 
 
 def _number(value, largest: float) -> bool:
@@ -105,25 +112,30 @@ def _units(box, probe) -> dict:
         return {}
     top, end = box.position_y, box.position_y + box.margin_height()
     probe_tops, probe_bottom = _unit_edges(probe[0])
+    repeated, _ = _unit_edges(probe[0], REPEAT)
     probe_top, probe_end = probe[0].position_y, probe[0].position_y + probe[0].margin_height()
     edges = tops + [bottom]
+    # The repeated sub-headings stand one under another above the probe's unit: each from its top to the next's.
+    repeats = [after - before for before, after in zip(repeated, repeated[1:] + probe_tops[:1])]
     return {
+        "repeats": tuple(height / PX_PER_MM for height in repeats),
         "units": tuple((after - before) / PX_PER_MM for before, after in zip(edges, edges[1:])),
         "head": (tops[0] - top) / PX_PER_MM,
         "tail": (end - bottom) / PX_PER_MM,
-        "cont_head": (probe_tops[0] - probe_top) / PX_PER_MM,
+        "cont_head": ((repeated or probe_tops)[0] - probe_top) / PX_PER_MM,
         "cont_tail": (probe_end - probe_bottom) / PX_PER_MM,
     }
 
 
-def _unit_edges(box) -> tuple[list[float], float]:
-    """The tops of the block's units, and the bottom of the last one (CSS pixels)."""
+def _unit_edges(box, kind: str = UNIT) -> tuple[list[float], float]:
+    """The tops of the block's units (or of the elements of class `kind`), and the bottom of the last one (CSS
+    pixels)."""
     seen, tops, bottom = set(), [], 0.0
     for child in box.descendants():
         element = getattr(child, "element", None)
         if element is None or id(element) in seen or "::" in child.element_tag:
             continue
-        if "u" in element.get("class", "").split():
+        if kind in element.get("class", "").split():
             seen.add(id(element))
             tops.append(child.position_y)
             bottom = child.position_y + child.margin_height()

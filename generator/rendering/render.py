@@ -52,6 +52,7 @@ from generator.errors import UserError
 from generator.model.glyphs import FONTS
 from generator.rendering import layout as layout_module
 from generator.model.types import Block, Group, Section, Sheet
+from generator.model.blocks.block import Subheaded, Subheading
 from generator.project import Project
 from generator.composing.words import ui_words
 from generator.rendering import imprint
@@ -134,6 +135,18 @@ class Item:
     @property
     def splits(self) -> bool:
         return self.block.splits if self.block else True
+
+    @property
+    def repeats(self) -> list[Subheading]:
+        """The sub-headings printed "(cont.)" above the fragment's first row: in a continuation, the one whose rows
+        hold it; in the measuring probe, every one of the block's, each measured for the packer
+        (measure.REPEAT)."""
+        if not isinstance(self.block, Subheaded):
+            return []
+        if self.probe:
+            return [self.block.lines[position] for position in self.block.subheadings()]
+        over = self.block.subheading_over(self.start) if self.start > 0 else None
+        return [over] if over else []
 
     def shows(self, unit: int) -> bool:
         return self.start <= unit and (self.stop is None or unit < self.stop)

@@ -45,11 +45,12 @@ def test_new_writes_its_examples_in_the_sources_language(tmp_path):
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_new_sheet_shows_what_authors_of_other_games_reached_for(tmp_path, lang):
     """Issue #32: a qualified modifier, a matrix's legend, a dice table's alignment, a line break, a heading that
-    cites a page, and a comment that shows a matrix's corner."""
+    cites a page, and a comment that shows a matrix's corner; issue #42: sub-headings among the modifiers."""
     (source, *_) = scaffold.create(Project.at(tmp_path / "sources"), "shown", "Shown", lang)
     sheet = pipeline.check(source)
     blocks = {block.type: block for block in sheet.blocks()}
-    assert any(blocks["modifiers"].split(item)[1] for item in blocks["modifiers"].items)
+    assert any(blocks["modifiers"].split(item)[1] for item in blocks["modifiers"].modifiers)
+    assert blocks["modifiers"].subheadings()  # issue #42: sub-heading rows
     assert blocks["matrix"].legend and any(block.type == "dice" and block.align for block in sheet.blocks())
     assert any("\n" in line for entry in blocks["text"].content for line in entry.bullets or [])
     assert "(p.12)" in sheet.sections[0].title and sheet.credits

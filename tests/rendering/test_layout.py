@@ -105,6 +105,29 @@ def test_a_continuation_keeps_three_rows_or_three_lines_on_each_side():
     assert rows(5, height=4, min_side=8).breaks() == [2, 3]
 
 
+def subheaded(count: int, subheadings: set[int], repeat: float = 3.0) -> layout.Piece:
+    """rows(count) whose rows at `subheadings` are sub-headings (as fit.piece tells the packer): each kept with
+    the two rows after it, and repeated, `repeat` mm tall, above a continuation that starts among its rows."""
+    repeats = tuple(0.0 if unit in subheadings or not any(head < unit for head in subheadings) else repeat
+                    for unit in range(count))
+    return rows(count, repeats=repeats, kept=frozenset(unit for head in subheadings for unit in (head + 1, head + 2)))
+
+
+def test_a_sub_heading_keeps_the_two_rows_after_it_and_a_continuation_among_its_rows_repeats_it():
+    capacity = layout.Capacity(100, 0, 2, safety=0)
+    free = fragments(layout.pack([*whole(60), rows(30)], capacity))
+    assert free[0][0][-1] == (1, 0, 6)  # the first column takes six rows of a table without sub-headings
+    table = subheaded(30, {0, 5, 15})
+    packing = layout.pack([*whole(60), table], capacity)
+    columns = [column for page in fragments(packing) for column in page]
+    assert columns[0][-1] == (1, 0, 5)  # not 6: "row 5", a sub-heading, would end the column alone
+    stops = [stop for column in columns for _, _, stop in column if stop is not None]
+    assert stops and not {stop - 1 for stop in stops} & {0, 5, 15} and not {stop - 2 for stop in stops} & {0, 5, 15}
+    assert table.breaks() == [3, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27]
+    assert table.fragment(9, 20) == 4 + 3 + 11 * 5 + 1  # among row 5's rows: its sub-heading again, 3 mm
+    assert table.fragment(15, 20) == 4 + 5 * 5 + 1  # a continuation that starts at a sub-heading repeats none
+
+
 def test_a_column_starting_inside_a_section_counts_the_repeated_heading():
     opening, following = rows(4), layout.Piece(30, heading=7, opens_section=False)
     assert layout.column_height([opening, following], (1, 0), (2, 0)) == 37

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Iterator, Literal
+from typing import Annotated, Any, ClassVar, Iterator, Literal, Union
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Discriminator, Field, StringConstraints, Tag
 
 from generator.model import markup
 from generator.model.base import Fact, Id, Model, OptionalText, Text, prose
@@ -16,6 +16,58 @@ class Footnote(Model):
     id: Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")]
     text: Text
 
+
+
+class Subheading(Model):
+    """A row of a table or of a modifiers list that heads the rows after it, up to the next sub-heading."""
+
+    subheading: Text = Field(description="A sub-heading printed across the columns (Terrain): the rows after it, up "
+                                         "to the next sub-heading, are its. It never ends a column, and a column that "
+                                         "starts among its rows repeats it, marked continued.")
+
+
+# The sub-heading's tag in an error's path: no key of the source (the positions are found by leaving out what is not),
+# so that an error inside a sub-heading row is placed at its key, not at the `subheading` beside it.
+SUBHEADING_TAG = "sub-heading row"
+
+
+def or_subheading(row: type, tag: str) -> Any:
+    """A list's entry: a `row`, or a mapping holding `subheading`. `tag` is the list's own field name: pydantic puts
+    the tag in an error's path, where the messages expect the list's name (validate.describe_error)."""
+    def kind(value: Any) -> str:
+        return SUBHEADING_TAG if isinstance(value, Subheading) or isinstance(value, dict) and "subheading" in value else tag
+
+    return Annotated[Union[Annotated[row, Tag(tag)], Annotated[Subheading, Tag(SUBHEADING_TAG)]], Discriminator(kind)]
+
+
+class Subheaded:
+    """A block whose rows (`lines`) may hold sub-headings: the packer keeps one with the rows after it."""
+
+    @property
+    def lines(self) -> list:
+        raise NotImplementedError
+
+    def subheadings(self) -> list[int]:
+        """The positions of the sub-heading rows."""
+        return [index for index, line in enumerate(self.lines) if isinstance(line, Subheading)]
+
+    def subheading_over(self, index: int) -> Subheading | None:
+        """The sub-heading whose rows hold row `index`: repeated atop a column that starts there. None for a
+        sub-heading row itself, or a row before any."""
+        position = self._subheading_position(index)
+        return None if position is None else self.lines[position]
+
+    def _subheading_position(self, index: int) -> int | None:
+        if isinstance(self.lines[index], Subheading):
+            return None
+        return next((position for position in range(index - 1, -1, -1) if isinstance(self.lines[position], Subheading)),
+                    None)
+
+    def lines_kept(self, kept: set[int]) -> list:
+        """The rows at positions `kept`, with the sub-headings over them (a handout's cut of the block): a sub-heading
+        none of whose rows is kept would head nothing."""
+        heads = {self._subheading_position(index) for index in kept} - {None}
+        return [line for index, line in enumerate(self.lines) if index in kept or index in heads]
 
 
 class BlockBase(Model):

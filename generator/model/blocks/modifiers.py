@@ -8,7 +8,7 @@ from pydantic import Field, StringConstraints
 
 from generator.model import rules
 from generator.model.base import MAX_ROWS, TRANSLATABLE, Fact, Finding, Model, OptionalText, Text
-from generator.model.blocks.block import BlockBase
+from generator.model.blocks.block import BlockBase, Subheaded, Subheading, or_subheading
 
 
 class Modifier(Model):
@@ -22,19 +22,28 @@ class Modifier(Model):
                                           "modifier applies to: a handout keeps it only when its army has one of them.")
 
 
-class ModifiersBlock(BlockBase):
-    """Signed values with their conditions: "+1 Tir sur une grande cible"."""
+class ModifiersBlock(Subheaded, BlockBase):
+    """Signed values with their conditions: "+1 Tir sur une grande cible"; an item may be a sub-heading."""
 
     type: Literal["modifiers"]
     value_title: OptionalText | None = None
     text_title: OptionalText | None = None
     detail_title: OptionalText | None = None
     unit: OptionalText | None = Field(None, description="A unit the values may carry: u, ps, \", SP…")
-    items: Annotated[list[Modifier], Field(min_length=1, max_length=MAX_ROWS)]
+    items: Annotated[list[or_subheading(Modifier, "items")], Field(min_length=1, max_length=MAX_ROWS)]
+
+    @property
+    def lines(self) -> list[Modifier | Subheading]:
+        return self.items
+
+    @property
+    def modifiers(self) -> list[Modifier]:
+        """The items but the sub-headings."""
+        return [item for item in self.items if isinstance(item, Modifier)]
 
     def check(self) -> Iterator[Finding]:
         for index, item in enumerate(self.items):
-            if self.split(item) is None:
+            if isinstance(item, Modifier) and self.split(item) is None:
                 unit = f" (optionally followed by {self.unit})" if self.unit else ""
                 yield ("items", index, "value"), (
                     f"'{item.value}' is not a modifier: expected a signed number such as +1 or -2, "
@@ -48,10 +57,13 @@ class ModifiersBlock(BlockBase):
 
     @property
     def qualified(self) -> bool:
-        return any((self.split(item) or ("", ""))[1] for item in self.items)
+        return any((self.split(item) or ("", ""))[1] for item in self.modifiers)
 
     def row_facts(self) -> Iterator[Fact]:
         for r, item in enumerate(self.items):
+            if isinstance(item, Subheading):
+                yield ("subheading", item.subheading), "sub-heading", item.subheading, r, 0
+                continue
             yield ("row", item.text, "value"), item.text, item.value, r, 0
             if item.detail:
                 yield ("row", item.text, "detail"), f"{item.text} ({self.detail_title or 'detail'})", item.detail, r, 2

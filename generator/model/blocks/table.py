@@ -18,7 +18,7 @@ from generator.model.base import (
     OptionalText,
     counted,
 )
-from generator.model.blocks.block import BlockBase
+from generator.model.blocks.block import BlockBase, Subheaded, Subheading, or_subheading
 
 
 class Column(Model):
@@ -61,20 +61,24 @@ class Row(Model):
 Columns = Annotated[list[Column], Field(min_length=1, max_length=12)]
 
 
-class TableBlock(BlockBase):
-    """A table with a header and rows; a cell spans columns as {text: …, span: 2}."""
+class TableBlock(Subheaded, BlockBase):
+    """A table with a header and rows; a cell spans columns as {text: …, span: 2}; a row may be a sub-heading."""
 
     type: Literal["table"]
     columns: Annotated[Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],
                        Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns")] = Field(
         description="The table's columns (title, align, width, nowrap), or the name of one of the sheet's column_sets.")
-    rows: Annotated[list[Row], Field(min_length=1, max_length=MAX_ROWS)]
+    rows: Annotated[list[or_subheading(Row, "rows")], Field(min_length=1, max_length=MAX_ROWS)]
     _shared: list[Column] | None = PrivateAttr(None)  # the named set's columns, given by the sheet
 
     @property
     def header(self) -> list[Column]:
         """The columns the table prints: its own, or the named set's (translated with the sheet's column_sets)."""
         return (self._shared or []) if isinstance(self.columns, str) else self.columns
+
+    @property
+    def lines(self) -> list[Row | Subheading]:
+        return self.rows
 
     @field_validator("rows", mode="before")
     @classmethod
@@ -88,7 +92,7 @@ class TableBlock(BlockBase):
             return  # an unknown column set: the sheet names it
         width = len(self.header)
         for index, row in enumerate(self.rows):
-            if row.width != width:
+            if isinstance(row, Row) and row.width != width:
                 yield ("rows", index), f"this row fills {counted(row.width, 'column')}; the table has {width}"
 
     @property
@@ -98,6 +102,9 @@ class TableBlock(BlockBase):
     def row_facts(self) -> Iterator[Fact]:
         titles = [column.title or str(n + 1) for n, column in enumerate(self.header)]
         for r, row in enumerate(self.rows):
+            if isinstance(row, Subheading):
+                yield ("subheading", row.subheading), "sub-heading", row.subheading, r, 0
+                continue
             position = 0
             for c, cell in enumerate(row.cells):
                 column = titles[min(position, len(titles) - 1)]

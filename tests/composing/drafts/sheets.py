@@ -7,7 +7,7 @@ import io
 import re
 import unicodedata
 
-from generator.model.types import Sheet
+from generator.model.types import Sheet, Subheading
 
 
 def plain(sheet: Sheet, text: str) -> str:
@@ -35,14 +35,14 @@ def facts(sheet: Sheet) -> list[str]:
     for block in sheet.blocks():
         kind = block.type
         if kind == "table":
-            out += [cell.text for row in block.rows for cell in row.cells if cell.text]
+            out += [text for row in block.rows for text in _row_texts(row) if text]
         elif kind == "dice":
             for row in block.rows:
                 out += [row.roll] + [part for part in (row.name, row.text) if part]
                 for inner in row.then.rows if row.then else []:
                     out += [inner.roll] + [part for part in (inner.name, inner.text) if part]
         elif kind == "modifiers":
-            out += [part for item in block.items for part in (item.value, item.text, item.detail) if part]
+            out += [part for item in block.items for part in _item_texts(item) if part]
         elif kind == "matrix":
             out += list(block.cells)
         elif kind == "sequence":
@@ -60,6 +60,14 @@ def facts(sheet: Sheet) -> list[str]:
         elif kind == "saves":
             out += [item.name for item in block.items]
     return [plain(sheet, fact) for fact in out]
+
+
+def _row_texts(row) -> list[str]:
+    return [row.subheading] if isinstance(row, Subheading) else [cell.text for cell in row.cells]
+
+
+def _item_texts(item) -> tuple:
+    return (item.subheading,) if isinstance(item, Subheading) else (item.value, item.text, item.detail)
 
 
 def normal(text: str) -> str:
@@ -127,6 +135,9 @@ def _shape(sheet: Sheet, block):
         header = [column.title for column in block.header]
         rows = []
         for row in block.rows:
+            if isinstance(row, Subheading):  # a row of its own, its other cells empty
+                rows.append([row.subheading] + [""] * (len(header) - 1))
+                continue
             cells = []
             for cell in row.cells:
                 cells += [cell.text] + [""] * (cell.span - 1)
@@ -145,7 +156,8 @@ def _shape(sheet: Sheet, block):
     if kind == "modifiers":
         detail = any(item.detail for item in block.items)
         header = [block.value_title or "Mod.", block.text_title or ""] + ([block.detail_title or ""] if detail else [])
-        return header, [[item.value, item.text] + ([item.detail or ""] if detail else []) for item in block.items], []
+        return header, [[item.subheading, ""] + ([""] if detail else []) if isinstance(item, Subheading) else
+                        [item.value, item.text] + ([item.detail or ""] if detail else []) for item in block.items], []
     if kind == "matrix":
         header = [block.corner or block.row_title or block.column_title or ""] + list(block.column_keys)
         return (header, [[key, *values] for key, values in zip(block.row_keys, block.grid())],
