@@ -135,3 +135,14 @@ def built(request, tmp_path_factory):
         return done[sources, name, lang, handout]
 
     return build
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow tier (tests/slow.py) so that `make quick` leaves it out: the tests named there, and every test
+    on the layouts of all the shipped sheets and handouts (the `laid_out` fixture lays out 32 of them)."""
+    from tests.slow import SLOW_FILES, SLOW_FIXTURES, SLOW_TESTS
+
+    for item in items:
+        if (item.path.name in SLOW_FILES or getattr(item, "originalname", item.name) in SLOW_TESTS
+                or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.slow)
