@@ -56,6 +56,11 @@ class Frame:
     def column_height(self) -> float:
         return self.page_height - self.margins[0] - self.margins[2]
 
+    @property
+    def content_width(self) -> float:
+        """The width of the page inside its margins: what a block spanning the columns (`wide`) takes."""
+        return round(self.page_width - self.margins[1] - self.margins[3], 2)
+
 
 def page_frame(sheet, options) -> Frame:
     """The page and columns a sheet is laid out on, with the build's options (another paper, an imposition)."""

@@ -6,7 +6,9 @@ its section's heading marked continued, as a column starting inside the section 
 step, a paragraph) carries the class `u`. From the boxes:
 - the block's height, and each unit's (from the top of one unit to the top of the next);
 - what sits above the first unit (head) and below the last (tail), whole and in a continuation;
-- the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same.
+- the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same;
+- how far its content reaches past its right edge: a block too wide for a column is measured again at the page's
+  width (generator.rendering.render), to span the page in a band (generator.rendering.layout.pack_bands).
 
 A measurement is plain data (`Measured.from_json` refuses anything that is not exactly its shape), so
 that it can be kept between builds (generator.rendering.heights).
@@ -41,6 +43,8 @@ class Measured:
     heading: float = 0.0
     group_heading: float = 0.0  # its group's heading, repeated "(cont.)"
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
+    overflow: float = 0.0  # how far its content reaches past its right edge: too wide for where it was measured
+    wide: bool = False  # measured at the page's width, to span the page (generator.rendering.layout.pack_bands)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -50,9 +54,10 @@ class Measured:
         """A measurement read back from a file, or None if it is not exactly one."""
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
             return None
-        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading")]
+        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading",
+                                           "overflow")]
         units, widths = data["units"], data["widths"]
-        if not (all(_number(value, MAX_MM) for value in numbers)
+        if not (all(_number(value, MAX_MM) for value in numbers) and isinstance(data["wide"], bool)
                 and isinstance(units, list) and len(units) <= MAX_UNITS and all(_number(value, MAX_MM) for value in units)
                 and (widths is None or isinstance(widths, list) and len(widths) <= MAX_WIDTHS
                      and all(_number(value, MAX_WIDTH_PX) for value in widths))):
@@ -95,8 +100,17 @@ def measure(document, ids: list[str]) -> dict[str, Measured]:
         heading = _first_child_height(heading_probe[0], "h2") if heading_probe else 0.0
         group_heading = _first_child_height(heading_probe[0], "h3") if heading_probe else 0.0
         found[ident] = Measured(height=height, heading=heading, group_heading=group_heading, widths=_column_widths(box),
+                                overflow=round(max(overflow(fragment) for fragment in boxes[ident]), 3),
                                 **_units(box, boxes.get(ident + PROBE)))
     return found
+
+
+def overflow(block_box) -> float:
+    """How far (mm) anything inside a block reaches past the block's right edge."""
+    right = block_box.position_x + block_box.margin_width()
+    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
+                    if hasattr(box, "margin_width") and box.width is not None), default=right)
+    return max(0.0, (furthest - right) / PX_PER_MM)
 
 
 def _units(box, probe) -> dict:
