@@ -189,6 +189,16 @@ def _band_findings(laid, boxes: dict, where: dict):
 TOO_WIDE_MM = 0.3  # content reaching this far past a block's edge is too wide: made wide, else a finding
 
 
+def spans(measured: measure.Measured, column_width: float) -> bool:
+    """Whether a block measured in a column spans the page without being asked: a table too wide for the column
+    by its many columns, none half as wide as the column (a matrix of sixteen troop types). A table with one column
+    wider than that is too wide for a word in a cell: it stays, and is told, so that the author shortens the word
+    (spanning the page would hide a typo behind a page break)."""
+    if measured.overflow <= TOO_WIDE_MM or not measured.widths:
+        return False
+    return max(measured.widths) / layout.PX_PER_MM < column_width / 2
+
+
 
 
 def piece(item, measured: measure.Measured, scale: float) -> layout.Piece:

@@ -584,3 +584,14 @@ def test_the_page_before_a_band_is_balanced_not_a_hole_and_a_page_the_band_fills
     report["bands"] = [[], [], []]
     assert layout.layout_warnings(report)[:2] == ["page 1 column 1: 50% of its height left empty",
                                                   "page 1 column 2: 60% of its height left empty"]
+
+
+def test_a_table_too_wide_by_its_many_columns_spans_the_page_one_too_wide_by_a_word_does_not():
+    from generator.rendering import measure
+
+    column = 90.0
+    narrow = [column / 20 * layout.PX_PER_MM] * 16  # sixteen keys of a matrix, together wider than the column
+    many = measure.Measured(height=50, widths=tuple(narrow), overflow=column * 0.3)
+    word = measure.Measured(height=20, widths=(50.0, 320.0), overflow=8.0)  # one cell's word: 85 mm of it
+    assert fit.spans(many, column) and not fit.spans(word, column)
+    assert not fit.spans(measure.Measured(height=50, widths=tuple(narrow)), column)  # it fits: it stays
