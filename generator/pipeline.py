@@ -86,16 +86,18 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
 
 def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False
                 ) -> list[str]:
-    """What `qrs check` finds without rendering: the source and its catalogues, and a true-size figure the column
-    of the sheet's own paper cannot hold (a build on other paper checks its own). Without languages named, those
-    in progress are checked for what they translate, and returned as notes."""
-    from generator.rendering import figures, layout  # neither imports WeasyPrint
+    """What `qrs check` finds without rendering: the source and its catalogues, a true-size figure the column of the
+    sheet's own paper cannot hold (a build on other paper checks its own), and a matrix too wide for the page even
+    spanning its columns. Without languages named, those in progress are checked for what they translate, and
+    returned as notes."""
+    from generator.rendering import figures, layout, widths  # none imports WeasyPrint
 
     located, sheet = load(path)  # the source's own problems first, before its catalogues'
     pending = {} if languages or allow_fallback else translations.in_progress(project, located, sheet)
     problems = translations.translation_problems(project, located, sheet, languages, allow_fallback, tuple(pending))
     frame = layout.page_frame(sheet, BuildOptions())
     problems += [located.problem(loc, message) for loc, message in figures.findings(sheet, frame, project.sources)]
+    problems += [located.problem(loc, message) for loc, message in widths.findings(sheet, frame)]
     if problems:
         raise UserError(problems)
     return [translations.progress_note(project, sheet.sheet, lang, count) for lang, count in pending.items()]

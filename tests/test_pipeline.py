@@ -242,3 +242,46 @@ def test_a_sheet_of_rows_too_tall_to_keep_three_a_column_builds_and_warns_by_blo
     assert PdfReader(wrote["path"]).pages
     warned = " ".join(wrote["layout"]["warnings"])
     assert "block 'wargear' continued with" in warned and "block 'oaths' continued with 1 row(s)" in warned
+
+
+def _key_positions(page, keys: set[str]) -> dict[str, list[float]]:
+    """The x (mm from the page's left edge) of each of these texts where the page prints it alone."""
+    found: dict[str, list[float]] = {}
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() in keys:
+            found.setdefault(text.strip(), []).append((cm[4] + tm[4] * cm[0]) * 25.4 / 72)
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def test_a_matrix_wider_than_a_column_spans_the_page_above_its_columns(tmp_path):
+    """Issue #42: on A4 landscape in three columns, a 16×16 matrix of troop types (wider than a column) is set
+    across the top of a page, not clipped, with prose before it (ending the page before) and under it; a 6×6
+    matrix stays in its column, at its own width."""
+    from generator.rendering import layout
+
+    folder = FIXTURES / "sheets"
+    source = folder / "wide-matrix.yaml"
+    sheet = pipeline.check(source)
+    blocks = {block.id: block for block in sheet.blocks()}
+    assert blocks["outcomes"].wide is None and len(blocks["outcomes"].row_keys) == 16  # made wide without asking
+    layouts: list[dict] = []
+    pdf = pipeline.build(Project.at(folder, tmp_path / "build"), source, "en", layouts=layouts)  # no finding
+    report = layouts[0]
+    assert report["columns"] == 3 and report["warnings"] == [], report
+    banded = [number for number, band in enumerate(report["bands"]) if "outcomes" in band]
+    assert len(banded) == 1 and banded[0] > 0, report["bands"]  # the content before it ends the page before
+    page = report["pages"][banded[0]]
+    assert len(page) == 3 and "dice" in [ident for column in page for ident in column["blocks"]]
+    assert_complete(pdf, sheet)
+    frame = layout.page_frame(sheet, pipeline.BuildOptions())
+    keys = set(blocks["outcomes"].column_keys) | {"Enemy die", "Your die"}
+    printed = _key_positions(PdfReader(pdf).pages[banded[0]], keys)
+    spread = [x for key in blocks["outcomes"].column_keys for x in printed[key][:1]]
+    assert max(spread) - min(spread) > frame.column_width  # wider than a column: it spans the page
+    assert max(spread) < frame.page_width - frame.margins[1]  # and ends inside it
+    die = printed["Enemy die"][0]
+    third = frame.margins[3] + 2 * (frame.column_width + layout.COLUMN_GAP_MM)  # the 6×6 is in the third column
+    assert third - 1 <= printed["Your die"][0] < die < frame.page_width - frame.margins[1]

@@ -27,6 +27,8 @@ COMMON = {
     "accent": "The colour of headings and rules, as #rrggbb.",
     "paper": "The paper: size, orientation, how many pages the sheet must fit on, columns a page.",
     "lang": "The language it is written in, as a code (fr, en, en-GB).",
+    "wide": "Span the page's columns (2 or all: both take the whole width today): the block starts a new page, "
+            "across its top, and the columns go on under it. A block too wide for a column spans the page without it.",
     "profile": "The unit's characteristics, one value each, in the order the block lists them.",
 }
 

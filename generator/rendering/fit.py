@@ -211,18 +211,36 @@ def findings(sheet, laid):
                      else " (it is never continued: shorten it, or cut it in two)")
             why = f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}" if height > column_height else ""
             yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
-        overflow = max((_overflow(box) for box in fragments), default=0.0)
-        if overflow > 0.3:
+        overflow = max((measure.overflow(box) for box in fragments), default=0.0)
+        if overflow > TOO_WIDE_MM:
             yield loc, (f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
                         "too wide to fit (shorten it, or allow a break)")
+    yield from _band_findings(laid, boxes, where)
 
 
-def _overflow(block_box) -> float:
-    """How far (mm) anything inside a block reaches past the block's right edge."""
-    right = block_box.position_x + block_box.margin_width()
-    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
-                    if hasattr(box, "margin_width") and box.width is not None), default=right)
-    return max(0.0, (furthest - right) / layout.PX_PER_MM)
+def _band_findings(laid, boxes: dict, where: dict):
+    """A block spanning the page that is still too wide for it: nothing wider is left to give it."""
+    for item in (item for band in laid.bands for item in band):
+        overflow = max((measure.overflow(box) for box in boxes.get(item.id, [])), default=0.0)
+        if overflow > TOO_WIDE_MM:
+            yield where[item.block_id], (
+                f"block '{item.block_id}' is {overflow:.1f} mm wider than the page, even spanning its columns: a "
+                "table too wide to fit (fewer columns, shorter cells, or a smaller type: paper: type)")
+
+
+TOO_WIDE_MM = 0.3  # content reaching this far past a block's edge is too wide: made wide, else a finding
+
+
+def spans(measured: measure.Measured, column_width: float) -> bool:
+    """Whether a block measured in a column spans the page without being asked: a table too wide for the column
+    by its many columns, none half as wide as the column (a matrix of sixteen troop types). A table with one column
+    wider than that is too wide for a word in a cell: it stays, and is told, so that the author shortens the word
+    (spanning the page would hide a typo behind a page break)."""
+    if measured.overflow <= TOO_WIDE_MM or not measured.widths:
+        return False
+    return max(measured.widths) / layout.PX_PER_MM < column_width / 2
+
+
 
 
 def piece(item, measured: measure.Measured, scale: float) -> layout.Piece:
@@ -234,6 +252,7 @@ def piece(item, measured: measure.Measured, scale: float) -> layout.Piece:
         group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
         breaks_before=item.block.break_before if item.block else None,
         min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"),
+        wide=measured.wide,
         **(_subheadings(item.block, measured, len(units)) if isinstance(item.block, Subheaded) and units else {}))
 
 

@@ -16,11 +16,15 @@ There is always a plan. Where those rules leave none (rows so tall that every fr
 than a column, a block taller than every column), the packer plans again, allowed the least bad breaks where
 nothing else fits: between any two units, else one unit alone, overfull. The Packing names the pieces so placed
 (`broken`, `overfull`), for the build to warn of them.
+
+A wide block (`wide`, or a table too wide for a column) spans the page: `pack_bands` sets each run of them in a
+band across the top of a new page, measured at the page's width, and packs what lies between two bands alone,
+the columns under a band that much shorter (`Packing.bands`: per page, the pieces above its columns).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import accumulate
 from math import ceil, floor
@@ -57,6 +61,11 @@ class Frame:
     @property
     def column_height(self) -> float:
         return self.page_height - self.margins[0] - self.margins[2]
+
+    @property
+    def content_width(self) -> float:
+        """The width of the page inside its margins: what a block spanning the columns (`wide`) takes."""
+        return round(self.page_width - self.margins[1] - self.margins[3], 2)
 
 
 def page_frame(sheet, options) -> Frame:
@@ -102,6 +111,7 @@ class Piece:
     min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
     repeats: tuple[float, ...] = ()  # by unit: what a fragment starting there repeats above it (its sub-heading)
     kept: frozenset[int] = frozenset()  # the units no fragment starts at: each is kept with the unit before it
+    wide: bool = False  # spans the page: set in a band across the top of a page (pack_bands), never in a column
 
     def fragment(self, start: int, stop: int) -> float:
         """The height of units [start, stop) printed as one fragment."""
@@ -172,10 +182,15 @@ class Packing:
     largest_hole: float = 0.0  # millimetres, at the foot of a column (the last page's and forced breaks aside)
     blank: int = 0  # columns of the last page left blank (its content could not fill them all)
     salvaged: bool = False  # planned by `_salvage`: every piece whole, one a column
+    bands: list[tuple[int, ...]] = field(default_factory=list)  # per page: the wide pieces across its top (pack_bands)
 
     @property
     def pages(self) -> int:
         return len(self.plan)
+
+    def band(self, page: int) -> tuple[int, ...]:
+        """The wide pieces set across the top of page `page`, above its columns."""
+        return self.bands[page] if page < len(self.bands) else ()
 
 
 # A position in reading order: before unit `unit` of piece `index` (unit 0: before the piece).
@@ -254,6 +269,61 @@ def _salvage(pieces: list[Piece], capacity: Capacity) -> Packing:
     used = [[pieces[fragment.index].height for (fragment,) in page] for page in plan]
     overfull = [index for index, piece in enumerate(pieces) if piece.height > capacity.of(index) + capacity.safety]
     return Packing(plan, used, overfull, salvaged=True)
+def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
+    """`pack`, with wide pieces set in bands across the top of a page: a run of wide pieces starts a new page, the
+    columns under it have that much less room, and what comes before it ends the page before, balanced as a last
+    page. Each stretch between two bands is packed alone: a band always starts a page, so no plan of one stretch
+    changes what the next can do, and the fewest pages of each is the fewest of all."""
+    if not any(piece.wide for piece in pieces):
+        return pack(pieces, capacity)
+    packings = []
+    for band, start, stop in _stretches(pieces):
+        top = sum(pieces[index].height for index in band) + (capacity.first_page_top if not packings else 0.0)
+        room = Capacity(capacity.column_height, top, capacity.columns, capacity.safety)
+        packing = pack(_opened(pieces[start:stop], band), room) if stop > start else Packing([[[]]], [[0.0]])
+        if top > capacity.column_height - capacity.safety:
+            packing.overfull.append(band[0] - start)  # a band taller than the page: told as an overfull piece
+        packings.append((start, band, packing))
+    return _joined(packings)
+
+
+def _stretches(pieces: list[Piece]) -> list[tuple[tuple[int, ...], int, int]]:
+    """(the band's pieces, start, stop): each run of wide pieces with the narrow pieces [start, stop) under it; the
+    first stretch has no band unless the sheet starts with a wide piece."""
+    found, index = [], 0
+    while index < len(pieces):
+        band = []
+        while index < len(pieces) and pieces[index].wide:
+            band.append(index)
+            index += 1
+        start = index
+        while index < len(pieces) and not pieces[index].wide:
+            index += 1
+        found.append((tuple(band), start, index))
+    return found
+
+
+def _opened(pieces: list[Piece], band: tuple[int, ...]) -> list[Piece]:
+    """The stretch's pieces; under a band, the first column does not repeat a heading the band printed above it."""
+    if not band or not pieces:
+        return pieces
+    return [replace(pieces[0], opens_section=True, opens_group=True), *pieces[1:]]
+
+
+def _joined(packings: list[tuple[int, tuple[int, ...], Packing]]) -> Packing:
+    """One packing of the stretches' pages, one after another, their pieces numbered in the whole sheet."""
+    joined = Packing([], [], [])
+    for start, band, packing in packings:
+        joined.plan += [[[replace(fragment, index=fragment.index + start) for fragment in column] for column in page]
+                        for page in packing.plan]
+        joined.used += packing.used
+        joined.overfull = sorted(joined.overfull + [index + start for index in packing.overfull])
+        joined.broken = sorted(joined.broken + [index + start for index in packing.broken])
+        joined.salvaged = joined.salvaged or packing.salvaged
+        joined.largest_hole = max(joined.largest_hole, packing.largest_hole)
+        joined.blank += packing.blank
+        joined.bands += [band] + [()] * (packing.pages - 1)
+    return joined
 
 
 def _following(pieces, positions, count: int, column: int, a: int) -> int:
@@ -497,7 +567,7 @@ def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fra
 
 def layout_warnings(report: dict) -> list[str]:
     """What a reader would notice: a hole at the foot of a column before the last page (whose columns are balanced,
-    not filled), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
+    not filled, as are those of a page before a band: `report["bands"]`), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
     a side or without its group's heading (`report["defects"]`), and pages left unused. A variant (another paper,
     crop marks, an errata sheet...: `report["variant"]`) takes the pages it needs, and its author has nothing to
     change for it: only its defects are told."""
@@ -505,12 +575,16 @@ def layout_warnings(report: dict) -> list[str]:
     if report.get("variant"):  # laid out for the command line's page box: nothing there for the author to change
         return list(report.get("defects", []))
     warnings = []
+    bands = report.get("bands") or [[] for _ in pages]  # per page: the wide blocks across its top
     for number, page in enumerate(pages, start=1):
+        if bands[number - 1] and not any(column["blocks"] for column in page):
+            continue  # a page the band fills: nothing under it, no blank column to tell
+        ends_stretch = number == len(pages) or bool(bands[number])  # balanced as a last page, not filled
         for slot in range(1, report["columns"] + 1):
             column = page[slot - 1] if slot <= len(page) else None
             if column is None or not column["blocks"]:
                 warnings.append(f"page {number} column {slot}: blank, on a page that holds content")
-            elif number < len(pages) and 1 - column["used"] > MAX_HOLE:
+            elif not ends_stretch and 1 - column["used"] > MAX_HOLE:
                 warnings.append(f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty")
     warnings.extend(report.get("defects", []))
     declared, used = report["declared_pages"], pages_used(report)
@@ -520,6 +594,7 @@ def layout_warnings(report: dict) -> list[str]:
 
 
 def pages_used(report: dict) -> float:
-    """Pages filled, the last one by the share of its columns used: 1.4."""
+    """Pages filled, the last one by the share of its columns used (and of its height a band takes): 1.4."""
     last = report["pages"][-1]
-    return len(report["pages"]) - 1 + sum(column["used"] for column in last) / report["columns"]
+    band = (report.get("band_used") or [0.0])[-1]  # the columns' shares are of the room under the band
+    return len(report["pages"]) - 1 + band + (1 - band) * sum(column["used"] for column in last) / report["columns"]

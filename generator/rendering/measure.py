@@ -8,7 +8,9 @@ repeats every one of the block's, above its first unit). From the boxes:
 - the block's height, and each unit's (from the top of one unit to the top of the next);
 - what sits above the first unit (head) and below the last (tail), whole and in a continuation;
 - the height of each sub-heading repeated "(cont.)" in a continuation;
-- the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same.
+- the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same;
+- how far its content reaches past its right edge: a block too wide for a column is measured again at the page's
+  width (generator.rendering.render), to span the page in a band (generator.rendering.layout.pack_bands).
 
 A measurement is plain data (`Measured.from_json` refuses anything that is not exactly its shape), so
 that it can be kept between builds (generator.rendering.heights).
@@ -45,6 +47,8 @@ class Measured:
     group_heading: float = 0.0  # its group's heading, repeated "(cont.)"
     repeats: tuple[float, ...] = ()  # each of its sub-headings, repeated "(cont.)" above a continuation's first row
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
+    overflow: float = 0.0  # how far its content reaches past its right edge: too wide for where it was measured
+    wide: bool = False  # measured at the page's width, to span the page (generator.rendering.layout.pack_bands)
 
     def to_json(self) -> dict:
         """As a JSON file holds it (lists, not tuples): what from_json reads back."""
@@ -55,9 +59,10 @@ class Measured:
         """A measurement read back from a file, or None if it is not exactly one."""
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
             return None
-        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading")]
+        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading",
+                                           "overflow")]
         units, widths, repeats = data["units"], data["widths"], data["repeats"]
-        if not (all(_number(value, MAX_MM) for value in numbers)
+        if not (all(_number(value, MAX_MM) for value in numbers) and isinstance(data["wide"], bool)
                 and all(isinstance(values, list) and len(values) <= MAX_UNITS
                         and all(_number(value, MAX_MM) for value in values) for values in (units, repeats))
                 and (widths is None or isinstance(widths, list) and len(widths) <= MAX_WIDTHS
@@ -102,8 +107,17 @@ def measure(document, ids: list[str]) -> dict[str, Measured]:
         heading = _first_child_height(heading_probe[0], "h2") if heading_probe else 0.0
         group_heading = _first_child_height(heading_probe[0], "h3") if heading_probe else 0.0
         found[ident] = Measured(height=height, heading=heading, group_heading=group_heading, widths=_column_widths(box),
+                                overflow=round(max(overflow(fragment) for fragment in boxes[ident]), 3),
                                 **_units(box, boxes.get(ident + PROBE)))
     return found
+
+
+def overflow(block_box) -> float:
+    """How far (mm) anything inside a block reaches past the block's right edge."""
+    right = block_box.position_x + block_box.margin_width()
+    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
+                    if hasattr(box, "margin_width") and box.width is not None), default=right)
+    return max(0.0, (furthest - right) / PX_PER_MM)
 
 
 def _units(box, probe) -> dict:

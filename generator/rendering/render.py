@@ -113,6 +113,7 @@ class Item:
     group: Group | None = None  # the first block of a group prints the group's heading above its own title
     in_group: Group | None = None  # the group the block is in (opened by it or by a block before it)
     group_heading: bool = False  # the column starts inside the block's group: repeat its heading, marked continued
+    wide: bool = False  # set across the page's columns, in a band above them (layout.pack_bands): natural width
 
     @property
     def block_id(self) -> str:
@@ -212,7 +213,9 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         type_sizes={name: round(points * _base(sheet) * scale, 3) for name, points in TYPE_SIZES.items()},
         scale=scale,
         measure_height=MEASURE_HEIGHT_MM,
+        measure_width=None,  # the measuring column's width, mm, when not the page's column's (a wide block's pass)
         plan=None,
+        bands=None,  # per page of the plan: the items set across its top, above its columns
         page_number=None,  # a page laid out alone (_pages): its number and the count are printed as text
         plan_pages=None,
         chunks=None,
@@ -251,12 +254,22 @@ class Laid:
     strict: bool = True  # the sheet as declared (not a variant): more pages than declared is an error
     findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
     defects: list = field(default_factory=list)  # what the layout report flags in the plan (fit.defects)
+    bands: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its top
+    banded: list[float] = field(default_factory=list)  # per page: the millimetres its band takes
+
+    def room_without_band(self, number: int) -> float:
+        return self.frame.column_height - (self.header if number == 0 else 0)
+
+    def room(self, number: int) -> float:
+        """The height of page `number`'s columns, mm: the column's, less the header and the band above them."""
+        return (self.frame.column_height - (self.header if number == 0 else 0)
+                - (self.banded[number] if number < len(self.banded) else 0.0))
 
     def columns_used(self) -> list[list[float]]:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
         shares = []
         for number, page in enumerate(self.document.pages):
-            room = (self.frame.column_height - (self.header if number == 0 else 0)) * layout_module.PX_PER_MM
+            room = self.room(number) * layout_module.PX_PER_MM
             columns = [box for box in page._page_box.descendants()
                        if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
             shares.append([round(fit.content_height(column) / room, 3) for column in columns])
@@ -278,6 +291,9 @@ class Laid:
             "columns": self.frame.columns,
             "variant": not self.strict,  # a variant takes the pages it needs: no advice to declare fewer
             "defects": self.defects,  # a table split with fewer than 3 rows on a side, a group heading not repeated
+            "bands": [[item.id for item in band] for band in self.bands] or [[] for _ in self.plan],
+            "band_used": [round(1 - self.room(number) / self.room_without_band(number), 3)
+                          for number in range(len(self.plan))],
         }
         return {**report, "warnings": layout_module.layout_warnings(report)}
 
@@ -318,9 +334,11 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         context, measured, header, packing = chosen.plan
         plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
                  for column in page] for page in packing.plan]
-        context["plan"] = plan
+        bands = _bands(whole, packing, measured)
+        context.update(plan=plan, bands=bands if any(bands) else None)
         laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
-                    strict=fit.strict(sheet, options))
+                    strict=fit.strict(sheet, options), bands=bands,
+                    banded=[sum(measured[item.id].height for item in band) for band in bands])
         holds = laid.holds()
         if not holds and cache.read:
             raise _Doubt()
@@ -335,13 +353,21 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     return laid
 
 
+def _bands(whole: list[Item], packing: layout_module.Packing, measured: dict[str, measure.Measured]) -> list[list[Item]]:
+    """Per page: the wide blocks set across its top, whole, with the widths measured at the page's width."""
+    return [[replace(whole[index], wide=True, widths=measured[whole[index].id].widths) for index in packing.band(page)]
+            for page in range(packing.pages)]
+
+
 def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
     """The planned pages, laid out one document a page and joined (the page numbers printed as text): a page's
     layout depends only on its own HTML, so a page unchanged since the last layout in this process (`keep_pages`,
     under `qrs watch`) is taken as it was."""
     template = _environment(project.templates).get_template("sheet.html.j2")
     stylesheet = _stylesheet_text(project)
-    documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan))),
+    bands = context.get("bands")
+    documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan),
+                                                     bands=[bands[number - 1]] if bands else None)),
                        stylesheet) for number, page in enumerate(plan, start=1)]
     return documents[0].copy([page for document in documents for page in document.pages])
 
@@ -380,6 +406,7 @@ class _Chunks:
     blocks: dict[str, str]  # item id → its chunk
     context: dict  # what they were rendered with (no scale)
     sets: dict[str, list[Item]]  # the tables of each column set the sheet's tables name, in reading order
+    items: dict[str, Item] = field(default_factory=dict)  # by id: a block too wide for a column is measured again
 
     @classmethod
     def of(cls, project: Project, context: dict, whole: list[Item]) -> "_Chunks":
@@ -392,7 +419,7 @@ class _Chunks:
                 sets.setdefault(item.block.columns, []).append(item)
         return cls(environment.get_template("header.html.j2").render(context), {
             item.id: _chunk(environment, context, item) for item in whole}, context,
-            {name: items for name, items in sets.items() if len(items) > 1})
+            {name: items for name, items in sets.items() if len(items) > 1}, {item.id: item for item in whole})
 
     def keys(self, project: Project, context: dict) -> tuple[str, dict[str, str]]:
         """The measurements' keys at the context's scale: the header's, and each block's by item id."""
@@ -417,9 +444,9 @@ def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: f
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
     size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
     pieces = [fit.piece(item, measured[item.id], size) for item in whole]
-    packing = layout_module.pack(pieces, capacity)
+    packing = layout_module.pack_bands(pieces, capacity)
     room = sum(capacity.of(column) for column in range(frame.pages * frame.columns))
-    fill = sum(piece.height for piece in pieces) / room
+    fill = sum(piece.height * (frame.columns if piece.wide else 1) for piece in pieces) / room  # a band: every column
     overfull = len(packing.overfull)
     return fit.Attempt(scale, packing.pages + overfull * frame.pages, packing.blank, packing.largest_hole, fill,
                     (context, measured, header, packing))
@@ -430,8 +457,8 @@ def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[
     the styles but the scale), the blocks' order and what the packer is told of each (breaks, continuation,
     opening a section), the page frame; the renderer's own code is in every key (heights.key)."""
     style = _style_key(project, context, scaled=False)
-    packing = [repr((item.id, item.block.break_before if item.block else None, item.splits, item.first))
-               for item in whole]
+    packing = [repr((item.id, item.block.break_before if item.block else None, item.splits, item.first,
+                     item.block.wide if item.block else None)) for item in whole]
     return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
 
 
@@ -460,7 +487,33 @@ def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.C
             found[ident] = value
     if chunks.sets:
         found.update(_shared_widths(project, context, chunks, cache, found))
+    found.update(_wide(project, context, chunks, cache, found))
     return found, header.height
+
+
+def _wide(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache,
+          found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
+    """The blocks that span the page, measured again at its width: those the source makes `wide`, and tables too wide
+    for a column by their many columns (fit.spans), which span it without the author asking."""
+    column = context["frame"].column_width
+    wide = [ident for ident, item in chunks.items.items() if item.block is not None
+            and (item.block.wide or fit.spans(found[ident], column))]
+    if not wide:
+        return {}
+    environment, style = _environment(project.templates), _style_key(project, context)
+    width = context["frame"].content_width
+    html_of = {ident: _chunk(environment, chunks.context, replace(chunks.items[ident], wide=True)) for ident in wide}
+    keys = {ident: heights.key(style, "wide", str(width), chunk) for ident, chunk in html_of.items()}
+    again = {ident: cache.get(name) for ident, name in keys.items()}
+    missing = [ident for ident, value in again.items() if value is None]
+    if missing:
+        document = _render(project, environment.get_template("sheet.html.j2").render(
+            dict(context, measure_width=width, chunks=[Markup(html_of[ident]) for ident in missing])),
+            _stylesheet_text(project))
+        for ident, value in measure.measure(document, missing).items():
+            cache.put(keys[ident], replace(value, wide=True))
+            again[ident] = replace(value, wide=True)
+    return again
 
 
 def _shared_widths(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache,

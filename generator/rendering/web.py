@@ -3,7 +3,7 @@
 The page is made from the same model and the same block templates as the PDF (templates/blocks/), every block
 whole, in reading order; `templates/web.html.j2` frames them (table of contents, footer) and `templates/web.css`
 lays them out for screens: one column on a phone, more on a wide screen, tables scrolling sideways, dark mode
-from the system's setting, print styles. Nothing is fetched when the page is opened: the stylesheet is inside it
+from the system's setting, print styles. A block that spans the PDF's columns (`wide`) spans the screen's. Nothing is fetched when the page is opened: the stylesheet is inside it
 and the fonts too, cut down to the characters the page uses (WOFF2, in data: URLs).
 """
 
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import base64
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from markupsafe import Markup
 
 from generator import files, write
 from generator.errors import UserError
-from generator.rendering import heights, render
+from generator.rendering import heights, render, widths
 from generator.model.glyphs import FONTS
 from generator.composing.diff import Marks
 from generator.model.types import Sheet
@@ -38,11 +39,20 @@ def page(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
     """The sheet's web page: one HTML document holding its styles and fonts."""
     stylesheet = (project.templates / "web.css").read_text(encoding="utf-8")
     inline = render.Inline(sheet, sheet.lang, gloss=options.gloss, anchors=definition_anchors(sheet))
-    document = render.html(project, sheet, options, untranslated, marks, template="web.html.j2", web=True, t=inline,
-                           fonts=Markup(FONTS_HERE), stylesheet=Markup(stylesheet))
+    document = render.html(project, sheet, options, untranslated, marks, plan=[[spanning(sheet, options)]],
+                           template="web.html.j2", web=True, t=inline, fonts=Markup(FONTS_HERE),
+                           stylesheet=Markup(stylesheet))
     # The fonts are cut to the characters of the page as rendered: put in the first style element afterwards.
     faces = font_faces(frozenset(document), heights.folder(project.build))
     return document.replace(FONTS_HERE, faces, 1)
+
+
+def spanning(sheet: Sheet, options) -> list[render.Item]:
+    """The sheet's blocks in reading order, those that span the PDF's columns marked wide: across the screen's
+    columns too. The page measures nothing: a matrix is found too wide for a column from the font (widths)."""
+    frame, points = render.page_frame(sheet, options), sheet.paper.type_points
+    return [replace(item, wide=True) if item.block is not None
+            and (item.block.wide or widths.too_wide(item.block, frame, points)) else item for item in render.items(sheet)]
 
 
 def definition_anchors(sheet: Sheet) -> dict[str, str]:

@@ -594,3 +594,53 @@ def test_a_sheet_sets_its_base_type_size_and_the_fit_steps_scale_from_it(tmp_pat
         pipeline.check(source)
     (problem,) = caught.value.problems
     assert problem.line == text.splitlines().index(declared) + 1
+
+
+def test_a_wide_block_starts_a_page_in_a_band_above_shorter_columns():
+    """Issue #42: what comes before the band ends its page balanced; what follows fills the columns under it."""
+    pieces = [*whole(60, 60, 60), layout.Piece(40, wide=True), *whole(30, 30, 30, 30, 30, 30)]
+    packing = layout.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
+    assert [packing.band(page) for page in range(packing.pages)] == [(), (3,)]
+    assert fragments(packing)[0] == [[(0, 0, None)], [(1, 0, None)], [(2, 0, None)]]
+    under = fragments(packing)[1]
+    assert [index for column in under for index, _, _ in column] == [4, 5, 6, 7, 8, 9]
+    assert max(packing.used[1]) <= 100 - 40  # the columns under the band hold what the band leaves
+    assert len(under) == 3 and packing.overfull == []
+
+
+def test_a_band_on_the_first_page_sits_under_the_header_and_the_next_column_repeats_no_heading():
+    following = layout.Piece(30, heading=7, opens_section=False)
+    packing = layout.pack_bands([layout.Piece(40, wide=True), following, *whole(30, 30)],
+                                layout.Capacity(100, 20, 3, safety=0))
+    assert packing.bands == [(0,)] and packing.pages == 1
+    assert packing.plan[0][0][0].heading is False and packing.used[0][0] == 30  # the band printed the heading
+    assert layout.pack_bands([layout.Piece(90, wide=True), *whole(30)],
+                             layout.Capacity(100, 20, 3, safety=0)).overfull == [0, 1]  # band and header: too tall
+
+
+def test_a_sheet_without_wide_blocks_is_packed_as_before():
+    pieces = [*whole(50, 40, 30, 90), rows(12), *whole(10, 100)]
+    capacity = layout.Capacity(100, 10, 3, safety=0)
+    assert layout.pack_bands(pieces, capacity) == layout.pack(pieces, capacity)
+
+
+def test_the_page_before_a_band_is_balanced_not_a_hole_and_a_page_the_band_fills_is_not_blank():
+    report = {"scale": 1.0, "columns": 3, "declared_pages": 3, "bands": [[], ["matrix"], ["other"]],
+              "band_used": [0.0, 0.3, 0.2],
+              "pages": [[column(0.5), column(0.4), column(0.4)], [column(0.95), column(0.5), column(0.9)],
+                        [column(0.0, blocks=())]]}
+    assert layout.layout_warnings(report) == []
+    report["bands"] = [[], [], []]
+    assert layout.layout_warnings(report)[:2] == ["page 1 column 1: 50% of its height left empty",
+                                                  "page 1 column 2: 60% of its height left empty"]
+
+
+def test_a_table_too_wide_by_its_many_columns_spans_the_page_one_too_wide_by_a_word_does_not():
+    from generator.rendering import measure
+
+    column = 90.0
+    narrow = [column / 20 * layout.PX_PER_MM] * 16  # sixteen keys of a matrix, together wider than the column
+    many = measure.Measured(height=50, widths=tuple(narrow), overflow=column * 0.3)
+    word = measure.Measured(height=20, widths=(50.0, 320.0), overflow=8.0)  # one cell's word: 85 mm of it
+    assert fit.spans(many, column) and not fit.spans(word, column)
+    assert not fit.spans(measure.Measured(height=50, widths=tuple(narrow)), column)  # it fits: it stays

@@ -85,6 +85,8 @@ class BlockBase(Model):
         None, alias="break", description="Start the block at the top of a new column or page: a rare manual decision.")
     group: Id | None = Field(None, description="The id of one of its section's groups: the group's blocks follow "
                                                "one another under the group's heading.")
+    # Described in generator/model/descriptions.py (COMMON["wide"]); the packer sets it as a band (layout.py).
+    wide: Literal[2, "all"] | None = None
 
     @property
     def splits(self) -> bool:
