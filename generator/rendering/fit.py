@@ -98,19 +98,19 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
 
 
 def settled(attempt, most: int | None) -> Attempt:
-    """The sheet at 100 %, or set smaller (down to SHRINK[-1]) only to take fewer pages: within `most` where there is
-    one (else the fewest pages it can take, the largest type of those); without one, a page fewer, where that saves
-    a whole page (a player prints one sheet less for type 10 % smaller at most, as a declared most would ask)."""
+    """The sheet at 100 %, or set smaller (down to SHRINK[-1], the largest type that fits) only to take fewer pages:
+    within `most` where there is one; without one, a page fewer, where that saves a whole page (a player prints one
+    sheet less for type 10 % smaller at most, as a declared most would ask). Where even the smallest type does not
+    fit them, 100 %: smaller type would save no page that was asked for (the build or the report says so)."""
     normal = attempt(1.0)
     target = most if most is not None else normal.pages - 1
     if normal.pages <= target or target < 1 or normal.fill * SHRINKS_AT_MOST > target:
         return normal  # it fits; or even the smallest type would not fit it (estimated): no layout is tried for it
-    tried = [normal]
     for scale in SHRINK:
-        tried.append(attempt(scale))
-        if tried[-1].pages <= target:
-            return tried[-1]
-    return min(tried, key=lambda found: (found.pages, -found.scale)) if most is not None else normal
+        found = attempt(scale)
+        if found.pages <= target:
+            return found
+    return normal
 
 
 def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str) -> int:
