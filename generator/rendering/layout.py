@@ -412,9 +412,10 @@ def _beyond_kept(report: dict) -> list[str]:
     kept, taken = report.get("kept_pages"), len(report["pages"])
     if kept is None or taken <= kept:
         return []
+    # an imposed sheet's are half pages, two for each of the sheet's own: said so, lest the counts seem to disagree
+    own = f"the sheet's own {kept // 2} pages make {kept}" if report.get("imposed") else f"the sheet itself takes {kept}"
     what = "half pages" if report.get("imposed") else "pages"
-    return [f"{taken} {what} where the sheet itself holds {kept}: it does not fit {kept} even with the type set "
-            f"at {SMALLEST_SCALE:.0%}"]
+    return [f"{taken} {what} where {own}: it does not fit {kept} even with the type set at {SMALLEST_SCALE:.0%}"]
 
 
 SMALLEST_SCALE = 0.9  # the smallest type a sheet is set at (generator.rendering.fit.SHRINK ends with it)

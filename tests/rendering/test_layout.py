@@ -146,8 +146,10 @@ def test_the_last_page_balanced_is_no_hole_and_a_variant_is_told_only_of_pages_b
     assert layout.layout_warnings({**report, "variant": False}) == []
     longer = {**report, "pages": [[column(0.9)] * 3, [column(0.2)]]}
     assert layout.layout_warnings(longer) == [
-        f"2 pages where the sheet itself holds 1: it does not fit 1 even with the type set at {fit.SHRINK[-1]:.0%}"]
-    assert "2 half pages where" in layout.layout_warnings({**longer, "imposed": True})[0]
+        f"2 pages where the sheet itself takes 1: it does not fit 1 even with the type set at {fit.SHRINK[-1]:.0%}"]
+    imposed = {**report, "imposed": True, "columns": 1, "pages": [[column(0.9)]] * 6, "kept_pages": 4}  # half pages
+    assert layout.layout_warnings(imposed) == [
+        f"6 half pages where the sheet's own 2 pages make 4: it does not fit 4 even with the type set at {fit.SHRINK[-1]:.0%}"]
 
 
 def copy_fixture(tmp_path: Path, replace: tuple[str, str] | None = None) -> Path:
@@ -440,8 +442,8 @@ VARIANTS = [("--ink-saver",), ("--marks",), ("--paper", "letter"), ("--impose", 
 
 
 def test_every_variant_of_every_shipped_sheet_and_handout_builds_without_advice_it_cannot_follow(tmp_path):
-    """`qrs build --all` and `qrs handout` with each variant the README shows: each output either fits its pages or
-    takes the pages it needs (exit 0), and no warning tells the author to declare fewer pages for a variant."""
+    """`qrs build --all` and `qrs handout` with each variant the README shows: each output keeps the sheet's own page
+    count or takes the pages it needs and says so (exit 0), and no warning tells the author to declare fewer pages."""
     import json
 
     from tests.conftest import run_qrs
@@ -456,6 +458,11 @@ def test_every_variant_of_every_shipped_sheet_and_handout_builds_without_advice_
             advice = [(event["path"], warning) for event in wrote for warning in event["layout"]["warnings"]
                       if "declare fewer" in warning]
             assert not advice, (variant, advice)
+            for event in wrote:  # pages beyond the sheet's own are told, with the count taken
+                report = event["layout"]
+                beyond = [warning for warning in report["warnings"] if " where the sheet" in warning]
+                longer = len(report["pages"]) > report["kept_pages"]
+                assert longer == bool(beyond) and all(warning.startswith(f"{len(report['pages'])} ") for warning in beyond), (variant, event["path"], beyond)
     built = {path.name for path in build.rglob("*.pdf")}
     for name in SHEETS:
         assert {f"{name}.ink-saver.fr.pdf", f"{name}.letter.en.pdf", f"{name}.booklet.fr.pdf"} <= built, name
