@@ -166,7 +166,7 @@ def test_the_documented_limits_are_the_enforced_ones():
         "row keys × column keys of a matrix": (f"{_bound(model.MatrixBlock, 'row_keys', 'max_length')} × "
                                                f"{_bound(model.MatrixBlock, 'column_keys', 'max_length')}"),
         "different results of a dice table's die": f"{validate.MAX_DIE_RESULTS}",
-        "pages a sheet must fit (`paper.pages`)": f"{_bound(model.Paper, 'pages', 'le')}",
+        "pages a sheet may take (`paper.pages`, the most an author may declare)": f"{_bound(model.Paper, 'pages', 'le')}",
         "columns of a page (`paper.columns`)": f"{_bound(model.Paper, 'columns', 'le')}",
         "characters in an id": f"{id_length}",
     }

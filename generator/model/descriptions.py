@@ -25,7 +25,7 @@ COMMON = {
     "edition": "An edition number: digits and dots, quoted (\"2.1\").",
     "subtitle": "A line printed under the title.",
     "accent": "The colour of headings and rules, as #rrggbb.",
-    "paper": "The paper: size, orientation, how many pages the sheet must fit on, columns a page.",
+    "paper": "The paper: size, orientation, the most pages the sheet may take, columns a page.",
     "lang": "The language it is written in, as a code (fr, en, en-GB).",
     "wide": "Span the page's columns (2 or all: both take the whole width today): the block starts a new page, "
             "across its top, and the columns go on under it. A block too wide for a column spans the page without it.",
@@ -43,7 +43,9 @@ FIELDS = {
     "Handout.units": "The army's units, in printed order.",
     "Paper.size": "A4 or letter (a build may override it with --paper).",
     "Paper.orientation": "portrait or landscape.",
-    "Paper.pages": "How many pages the sheet must fit on; it is set smaller, down to 90 %, before the build fails.",
+    "Paper.pages": "The most pages the sheet may take (optional; without it, as few as its content takes at 100 % "
+                   "type, or at smaller type where that saves a whole page). Type is set smaller, down to 90 %, "
+                   "to fit them before the build fails; it is never set larger to fill them.",
     "Paper.columns": "Columns a page.",
     "Edition.changes": "What this edition changed; the box at the sheet's end prints those that change play.",
     "Footnote.id": "The note's mark, referenced in a text as [^id] (1, a, *).",

@@ -117,7 +117,7 @@ class Handout(Document):
     languages: list[LanguageCode] = Field(default_factory=list, description="Languages to print (default: lang).")
     date: Date
     accent: Accent | None = None
-    paper: Paper = Field(default_factory=lambda: Paper(orientation="portrait", pages=1, columns=2))
+    paper: Paper = Field(default_factory=lambda: Paper(orientation="portrait", columns=2))
     include: list[Id] | None = Field(None, description="Sections or blocks of the sheet to print, by id.")
     exclude: list[Id] | None = Field(None, description="Print every section of the sheet but these.")
     kept: list[Id] | None = Field(None, alias="except", description="With exclude: blocks of the excluded sections "

@@ -116,11 +116,11 @@ class Edition(Model):
 class Paper(Model):
     size: Literal["A4", "letter"] = "A4"
     orientation: Literal["portrait", "landscape"] = "landscape"
-    pages: Annotated[int, Field(ge=1, le=20)] = 2
+    pages: Annotated[int | None, Field(ge=1, le=20)] = None  # a most: without it, as few as the content takes
     columns: Annotated[int, Field(ge=1, le=4)] = 3
     type: Annotated[str, StringConstraints(pattern=r"^(6(\.[0-9]+)?|[7-9](\.[0-9]+)?|1[01](\.[0-9]+)?|12)pt$")] = Field(
         "7.6pt", description="The body type's size at 100 %, from 6pt to 12pt (headings and small print in proportion); "
-                             "the type is set smaller from there to fit the pages, or larger to fill them.")
+                             "the type is set smaller from there to fit fewer pages, or larger to fill those it takes.")
 
     @property
     def type_points(self) -> float:

@@ -1,7 +1,8 @@
 """Fitting a sheet to its pages: which type scale (generator.rendering.layout's objective, in order: the fewest
-pages beyond those declared, then type as close to 100 % as fits, larger only to fill a short sheet's pages), what
-the packer is told of each block, and what the laid-out pages are checked for (layout_findings) and the layout
-report flags (defects). Nothing here renders: generator.rendering.render lays the pages out and asks.
+pages the content takes at 100 %, or fewer where type set smaller saves them; then type as close to 100 % as fits,
+larger only to fill the pages it takes), what the packer is told of each block, and what the laid-out pages are
+checked for (layout_findings) and the layout report flags (defects). Nothing here renders:
+generator.rendering.render lays the pages out and asks.
 """
 
 from __future__ import annotations
@@ -11,15 +12,20 @@ from dataclasses import dataclass
 from generator.model.blocks.block import Subheaded
 from generator.rendering import heights, layout, measure
 
-# The type scale: 100 % unless the sheet does not fit its pages, then set smaller, a step at a time, down to
-# SHRINK[-1] (7.6 pt body down to 6.84 pt); a short sheet's type is grown, up to GROW[-1], to fill the pages it
-# declares. A sheet whose content at 100 % fills more than FULL of its pages is not tried larger.
-SHRINK = (0.975, 0.95, 0.925, 0.9)
+# The type scale: 100 % unless the sheet does not fit the most pages allowed (or, without a most, unless a page is
+# saved whole), then set smaller, a step at a time, down to SHRINK[-1] (7.6 pt body down to 6.84 pt); a short
+# sheet's type is grown, up to GROW[-1], to fill the pages it takes at 100 %, never to take one more. A sheet whose
+# content at 100 % fills more than FULL of its pages is not tried larger.
+SHRINK = (0.975, 0.95, 0.925, layout.SMALLEST_SCALE)
 GROW = (1.025, 1.05, 1.075, 1.1, 1.125, 1.15)
 SCALES = (*reversed(GROW), 1.0, *SHRINK)  # every scale a sheet may be set at, largest first
 FULL = 0.9
 GROW_TRIES = 3  # layouts tried larger than 100 %, at most
 GROWN_HOLE = 0.1  # the largest hole grown type may leave at the foot of a column (a share of its height)
+# Heights shrink about as the type's size to the power 1.5; squared, the estimate is generous: content that would
+# not fit even so is not tried smaller (a variant that cannot keep the sheet's pages costs no layout more).
+SHRINKS_AT_MOST = SHRINK[-1] ** 2
+OVERFULL_PAGES = 100  # a block too tall for any column ranks its attempt below any that fits, as so many pages more
 
 
 def content_height(column_box) -> float:
@@ -66,9 +72,9 @@ def placement_defects(packing: layout.Packing, block_ids: list[str], flagged: li
 
 
 def strict(sheet, options) -> bool:
-    """Whether this is the sheet as its author declared it, whose page count the build enforces: not a variant the
-    command line asks for (another paper, crop marks, ink saver, imposition, an errata sheet, change bars, glosses),
-    which takes the pages it needs."""
+    """Whether this is the sheet as its author declared it, whose most pages (`paper.pages`) the build enforces: not
+    a variant the command line asks for (another paper, crop marks, ink saver, imposition, an errata sheet, change
+    bars, glosses), which keeps the sheet's own page count where it can (generator.rendering.render.kept_pages)."""
     return not (getattr(options, "paper", None) not in (None, sheet.paper.size) or getattr(options, "crop_marks", False)
                 or getattr(options, "ink_saver", False) or getattr(options, "impose", None)
                 or getattr(options, "errata_only", False) or getattr(options, "changes_since", None)
@@ -83,37 +89,30 @@ class Attempt:
     pages: int
     blank: int  # columns of the last page left blank
     hole: float  # the largest hole at the foot of a column before the last page, millimetres
-    fill: float  # the share of the declared pages' columns its content would take, packed without a hole
-    plan: tuple
+    fill: float  # the pages its content would take packed without a hole: 1.4
+    plan: tuple = ()
 
 
 def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, imposed: bool,
-                  ceiling: float | None = None) -> Attempt:
-    """The type scale (generator.rendering.layout's objective, in order): the fewest pages beyond those declared;
-    then type as close to 100 % as fits, larger only to fill the declared pages of a short sheet, where it adds
-    no hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed
-    sheet's half pages are as many as its content needs, at 100 %. The scale decided before for the same inputs
-    (`key`) is tried alone. Type is grown only below `ceiling`. Grown type is a bonus: a layout larger than 100 %
-    that fails in any way is not taken, the sheet keeps the plan at 100 % (`_speculative`)."""
+                 ceiling: float | None = None) -> Attempt:
+    """The type scale (generator.rendering.layout's objective, in order): the fewest pages (settled); then type as
+    close to 100 % as fits them, larger only to fill the pages the sheet takes at 100 %, where it adds no page, no
+    hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed sheet's half
+    pages are never set larger. The scale decided before for the same inputs (`key`) is tried alone. Type is grown
+    only below `ceiling`. `attempt(scale)` lays the sheet out at a scale: the decision is tested without rendering.
+    Grown type is a bonus: a layout larger than 100 % that fails in any way is not taken (`_speculative`)."""
     decided = cache.decision(key, SCALES)
-    chosen = None
     if decided is not None and (ceiling is None or decided < ceiling):
         chosen = _speculative(attempt, decided)
-    if chosen is None:
-        chosen = normal = attempt(1.0)
-        if imposed:
-            pass
-        elif normal.pages > frame.pages:  # set smaller only to avoid an extra page
-            tried = [normal]
-            for scale in SHRINK:
-                tried.append(attempt(scale))
-                if tried[-1].pages <= frame.pages:
-                    break
-            chosen = min(tried, key=lambda found: (max(found.pages, frame.pages), -found.scale))
-        elif normal.fill < FULL:
-            chosen = _grown(attempt, frame, normal, [scale for scale in GROW if ceiling is None or scale < ceiling])
-        if not imposed and chosen.pages <= frame.pages and chosen.hole > GROWN_HOLE * frame.column_height:
-            chosen = _without_hole(attempt, frame, chosen, ceiling)
+        if chosen is not None:
+            return chosen
+    chosen = settled(attempt, frame.pages)
+    if imposed or (frame.pages is not None and chosen.pages > frame.pages):
+        return chosen  # no larger type for half pages; no other scale for pages that overflow: the report says so
+    if chosen.scale == 1.0 and chosen.fill < FULL * chosen.pages:
+        chosen = _grown(attempt, frame, chosen, [scale for scale in GROW if ceiling is None or scale < ceiling])
+    if chosen.hole > GROWN_HOLE * frame.column_height:
+        chosen = _without_hole(attempt, frame, chosen, ceiling)
     return chosen
 
 
@@ -129,24 +128,49 @@ def _speculative(attempt, scale: float) -> Attempt | None:
         return None
 
 
+def settled(attempt, most: int | None) -> Attempt:
+    """The sheet at 100 %, or set smaller (down to SHRINK[-1], the largest type that fits) only to take fewer pages:
+    within `most` where there is one; without one, a page fewer, where that saves a whole page (a player prints one
+    sheet less for type 10 % smaller at most, as a declared most would ask). Where even the smallest type does not
+    fit them, 100 %: smaller type would save no page that was asked for (the build or the report says so)."""
+    normal = attempt(1.0)
+    target = most if most is not None else normal.pages - 1
+    if normal.pages <= target or target < 1 or normal.fill * SHRINKS_AT_MOST > target:
+        return normal  # it fits; or even the smallest type would not fit it (estimated): no layout is tried for it
+    for scale in SHRINK:
+        found = attempt(scale)
+        if found.pages <= target:
+            return found
+    return normal
+
+
+def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str) -> int:
+    """The pages choose_scale would give the sheet, without its larger type (grown type never adds a page): from
+    the scale decided before, else from settled."""
+    decided = cache.decision(key, SCALES)
+    return (attempt(decided) if decided is not None else settled(attempt, frame.pages)).pages
+
+
 def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None) -> Attempt:
     """A hole near what the layout report flags, at the foot of a column before the last page (a block that never
     splits does not fit what is left of it): the type a step larger, else a step smaller (as close to 100 %: a step is
-    2.5 %), where that fits the pages without such a hole."""
+    2.5 %), where that takes no more pages, without such a hole."""
     index = SCALES.index(chosen.scale)
     for neighbour in (index - 1, index + 1):
         if 0 <= neighbour < len(SCALES) and (ceiling is None or SCALES[neighbour] < ceiling or SCALES[neighbour] <= 1):
             found = _speculative(attempt, SCALES[neighbour])
-            if found is not None and found.pages <= frame.pages and found.hole <= GROWN_HOLE * frame.column_height and found.blank <= chosen.blank:
+            if (found is not None and found.pages <= chosen.pages and found.hole <= GROWN_HOLE * frame.column_height
+                    and found.blank <= chosen.blank):
                 return found
     return chosen
 
 
 def _grown(attempt, frame: layout.Frame, normal: Attempt, steps: list[float]) -> Attempt:
-    """A short sheet's type, grown to fill its pages: the largest of `steps` that still fits them without a new
-    hole or blank column, found from an estimate (a block's height grows about as the type's size to the power
-    1.5: its lines are taller, and more of them wrap) and at most GROW_TRIES layouts."""
-    estimate = (FULL / normal.fill) ** (1 / 1.5)
+    """A short sheet's type, grown to fill the pages it takes at 100 %: the largest of `steps` that still fits them
+    without a new hole or blank column (an attempt that takes a page more is refused), found from an estimate (a
+    block's height grows about as the type's size to the power 1.5: its lines are taller, and more of them wrap)
+    and at most GROW_TRIES layouts."""
+    estimate = (FULL * normal.pages / normal.fill) ** (1 / 1.5)
     below = [index for index, scale in enumerate(steps) if scale <= estimate + 1e-9]
     if not below:
         return normal
@@ -155,7 +179,7 @@ def _grown(attempt, frame: layout.Frame, normal: Attempt, steps: list[float]) ->
     direction = 0
     for _ in range(GROW_TRIES):
         found = _speculative(attempt, steps[index])
-        good = (found is not None and found.pages <= frame.pages and found.blank <= normal.blank
+        good = (found is not None and found.pages <= normal.pages and found.blank <= normal.blank
                 and found.hole <= limit)
         if good and found.scale > best.scale:
             best = found
@@ -183,9 +207,10 @@ def _pages_finding(laid) -> str | None:
     """More pages than the sheet declares (the sheet as declared), or than were planned (a block ran past its
     column's foot onto a page of its own): the one that is true, never a limit the pages are within."""
     pages, planned = len(laid.document.pages), len(laid.plan)
-    if laid.strict and pages > laid.frame.pages:
+    most = laid.frame.pages if laid.strict else None  # a variant takes the pages it needs: its report says so
+    if most is not None and pages > most:
         # the sheet as declared was tried down to the smallest type before taking more pages
-        return f"the sheet takes {pages} pages; it must fit {laid.frame.pages}, even with the type set at {SHRINK[-1]:.0%}"
+        return f"the sheet takes {pages} pages; it must fit {most}, even with the type set at {SHRINK[-1]:.0%}"
     if pages > planned:
         return (f"the sheet takes {pages} pages where {planned} were planned: a block taller than its column runs "
                 "onto the next (the block named split below: shorten it)")

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import accumulate
-from math import ceil, floor
+from math import floor
 from typing import Literal
 
 PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4),  # portrait width, height
@@ -49,7 +49,7 @@ class Frame:
     page_width: float
     page_height: float
     columns: int
-    pages: int
+    pages: int | None  # the most pages allowed (the author's `paper.pages`, or the sheet's own for a variant); None: any
     margins: tuple[float, float, float, float] = MARGINS_MM
 
     @property
@@ -75,12 +75,12 @@ def page_frame(sheet, options) -> Frame:
     if getattr(options, "impose", None):
         # Two pages side by side on the sheet's paper (generator.rendering.impose): each is half of it, upright, in
         # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
-        # pages as the sheet's columns fill.
-        return frame(HALF[size], "portrait", 1, paper.pages * paper.columns)
+        # pages as its content needs (generator.rendering.render.kept_pages: as its own pages hold, where it can).
+        return frame(HALF[size], "portrait", 1, None)
     return frame(size, paper.orientation, paper.columns, paper.pages)
 
 
-def frame(size: str, orientation: str, columns: int, pages: int) -> Frame:
+def frame(size: str, orientation: str, columns: int, pages: int | None) -> Frame:
     width, height = PAPER_MM[size]
     if orientation == "landscape":
         width, height = height, width
@@ -568,12 +568,12 @@ def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fra
 def layout_warnings(report: dict) -> list[str]:
     """What a reader would notice: a hole at the foot of a column before the last page (whose columns are balanced,
     not filled, as are those of a page before a band: `report["bands"]`), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
-    a side or without its group's heading (`report["defects"]`), and pages left unused. A variant (another paper,
-    crop marks, an errata sheet...: `report["variant"]`) takes the pages it needs, and its author has nothing to
-    change for it: only its defects are told."""
+    a side or without its group's heading (`report["defects"]`). A variant (another paper, crop marks, an errata
+    sheet...: `report["variant"]`) is laid out for the command line's page box, and its author has nothing to change
+    for it: only its defects are told, and the pages it takes beyond the sheet's own (`report["kept_pages"]`)."""
     pages = report["pages"]
     if report.get("variant"):  # laid out for the command line's page box: nothing there for the author to change
-        return list(report.get("defects", []))
+        return list(report.get("defects", [])) + _beyond_kept(report)
     warnings = []
     bands = report.get("bands") or [[] for _ in pages]  # per page: the wide blocks across its top
     for number, page in enumerate(pages, start=1):
@@ -587,10 +587,21 @@ def layout_warnings(report: dict) -> list[str]:
             elif not ends_stretch and 1 - column["used"] > MAX_HOLE:
                 warnings.append(f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty")
     warnings.extend(report.get("defects", []))
-    declared, used = report["declared_pages"], pages_used(report)
-    if ceil(used) < declared and not report.get("variant"):  # a whole page stays blank
-        warnings.append(f"{used:.1f} of {declared} pages used: declare fewer")
     return warnings
+
+
+def _beyond_kept(report: dict) -> list[str]:
+    """A variant that takes more pages than the sheet's own: it was tried down to the smallest type first."""
+    kept, taken = report.get("kept_pages"), len(report["pages"])
+    if kept is None or taken <= kept:
+        return []
+    # an imposed sheet's are half pages, two for each of the sheet's own: said so, lest the counts seem to disagree
+    own = f"the sheet's own {kept // 2} pages make {kept}" if report.get("imposed") else f"the sheet itself takes {kept}"
+    what = "half pages" if report.get("imposed") else "pages"
+    return [f"{taken} {what} where {own}: it does not fit {kept} even with the type set at {SMALLEST_SCALE:.0%}"]
+
+
+SMALLEST_SCALE = 0.9  # the smallest type a sheet is set at (generator.rendering.fit.SHRINK ends with it)
 
 
 def pages_used(report: dict) -> float:

@@ -252,6 +252,8 @@ class Laid:
     header: float  # millimetres the sheet's header takes on the first page
     planned: list[list[float]]  # per page, per column: the millimetres the packer expected the column to take
     strict: bool = True  # the sheet as declared (not a variant): more pages than declared is an error
+    declared: int | None = None  # the most pages the author allows (`paper.pages`), if any
+    imposed: bool = False  # half pages, two to a side of paper (`--impose`)
     findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
     defects: list = field(default_factory=list)  # what the layout report flags in the plan (fit.defects)
     bands: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its top
@@ -287,9 +289,11 @@ class Laid:
             "pages": [[{"used": share, "blocks": [item.id for item in column],
                         "continued": [item.block_id for item in column if item.continued]}
                        for share, column in zip(shares, page)] for shares, page in zip(used, self.plan)],
-            "declared_pages": self.frame.pages,
+            "declared_pages": self.declared,
+            "kept_pages": None if self.strict else self.frame.pages,  # a variant's aim: the sheet's own page count
+            "imposed": self.imposed,
             "columns": self.frame.columns,
-            "variant": not self.strict,  # a variant takes the pages it needs: no advice to declare fewer
+            "variant": not self.strict,  # laid out for the command line's page box: nothing for the author to change
             "defects": self.defects,  # a table split with fewer than 3 rows on a side, a group heading not repeated
             "bands": [[item.id for item in band] for band in self.bands] or [[] for _ in self.plan],
             "band_used": [round(1 - self.room(number) / self.room_without_band(number), 3)
@@ -300,7 +304,8 @@ class Laid:
 
 def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
     """Measure the blocks (or read their heights from the cache), plan the columns at the type scale that fits the
-    declared pages (generator.rendering.layout.pack, fit.choose_scale), and lay the pages out. The cache never decides
+    fewest pages (within the author's most; a variant: within the sheet's own, where it can) (generator.rendering.
+    layout.pack, fit.choose_scale), and lay the pages out. The cache never decides
     an error: a layout planned from kept heights that does not hold on the page is planned again from heights
     measured now."""
     cache = heights.Cache(heights.folder(project.build) / f"{sheet.sheet}.{sheet.lang}.json")
@@ -322,12 +327,11 @@ class _Doubt(Exception):
 def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, cache: heights.Cache
             ) -> Laid:
     frame = page_frame(sheet, options)
+    if not fit.strict(sheet, options):
+        frame = replace(frame, pages=kept_pages(project, sheet, options, untranslated, cache))
     whole = items(sheet)
     context = partial(_context, project, sheet, options, untranslated, marks)
-    normal = context(1.0)
-    chunks = _Chunks.of(project, normal, whole)
-    attempt = partial(_attempt, project, context, frame, whole, chunks, cache)
-    key = _decision_key(project, normal, chunks, whole, frame)
+    attempt, key = _attempts(project, sheet, context, frame, cache)
     ceiling = None
     while True:
         chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling)
@@ -338,7 +342,8 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         context.update(plan=plan, bands=bands if any(bands) else None)
         laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
                     strict=fit.strict(sheet, options), bands=bands,
-                    banded=[sum(measured[item.id].height for item in band) for band in bands])
+                    banded=[sum(measured[item.id].height for item in band) for band in bands],
+                    declared=sheet.paper.pages, imposed=bool(getattr(options, "impose", None)))
         holds = laid.holds()
         if not holds and cache.read:
             raise _Doubt()
@@ -357,6 +362,32 @@ def _bands(whole: list[Item], packing: layout_module.Packing, measured: dict[str
     """Per page: the wide blocks set across its top, whole, with the widths measured at the page's width."""
     return [[replace(whole[index], wide=True, widths=measured[whole[index].id].widths) for index in packing.band(page)]
             for page in range(packing.pages)]
+
+
+def _attempts(project: Project, sheet: Sheet, context, frame: layout_module.Frame, cache: heights.Cache):
+    """The sheet laid out at a scale (fit.choose_scale's `attempt`), and the key of the scale decided for it."""
+    whole = items(sheet)
+    normal = context(1.0)
+    chunks = _Chunks.of(project, normal, whole)
+    return (partial(_attempt, project, context, frame, whole, chunks, cache),
+            _decision_key(project, normal, chunks, whole, frame))
+
+
+# What makes a variant: the sheet itself has none of it.
+_PLAIN = dict(paper=None, crop_marks=False, ink_saver=False, impose=None, gloss=False, changes_since=None)
+
+
+def kept_pages(project: Project, sheet: Sheet, options, untranslated: int, cache: heights.Cache) -> int | None:
+    """The pages a variant keeps where it fits them at the smallest type or more: the sheet's own page count (its
+    scale decided before, kept in the same cache, else its layout at 100 % or set smaller to fit: one measurement),
+    in half pages when imposed (two to a side of paper). None for an errata sheet: another sheet, as short as it is."""
+    if getattr(options, "errata_only", False):
+        return None
+    plain = replace(options, **_PLAIN)
+    frame = page_frame(sheet, plain)
+    attempt, key = _attempts(project, sheet, partial(_context, project, sheet, plain, untranslated, None), frame, cache)
+    pages = fit.page_count(attempt, frame, cache, key)
+    return 2 * pages if getattr(options, "impose", None) else pages
 
 
 def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
@@ -445,11 +476,12 @@ def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: f
     size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
     pieces = [fit.piece(item, measured[item.id], size) for item in whole]
     packing = layout_module.pack_bands(pieces, capacity)
-    room = sum(capacity.of(column) for column in range(frame.pages * frame.columns))
-    fill = sum(piece.height * (frame.columns if piece.wide else 1) for piece in pieces) / room  # a band: every column
-    overfull = len(packing.overfull)
-    return fit.Attempt(scale, packing.pages + overfull * frame.pages, packing.blank, packing.largest_hole, fill,
-                    (context, measured, header, packing))
+    page = sum(capacity.of(column) for column in range(frame.columns, 2 * frame.columns))  # a page after the first
+    # a band takes its height from every column of its page
+    content = sum(piece.height * (frame.columns if piece.wide else 1) for piece in pieces)
+    fill = (content + header * frame.columns) / page
+    return fit.Attempt(scale, packing.pages + len(packing.overfull) * fit.OVERFULL_PAGES, packing.blank,
+                       packing.largest_hole, fill, (context, measured, header, packing))
 
 
 def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[Item], frame) -> str:

@@ -1,13 +1,109 @@
-"""The type scale's search and what the build says of a laid-out sheet (generator.rendering.fit), without
-WeasyPrint: the search takes the attempt at each scale as a function, the findings a laid-out sheet's numbers."""
+"""The type scale's decision (generator.rendering.fit.choose_scale), with fake layouts: no WeasyPrint.
+
+A fake sheet holds `content` pages' worth of blocks at 100 %; at scale s it holds content × s^1.5 (the estimate
+fit makes itself) and takes as many whole pages as that fills, unless told otherwise. Then the fallbacks: grown type
+that fails keeps 100 %, and what the build says of a laid-out sheet's pages.
+"""
 
 from __future__ import annotations
 
+from math import ceil
 from types import SimpleNamespace
 
 import pytest
 
 from generator.rendering import fit, heights, layout
+
+
+class Fake:
+    """An `attempt` callable that records the scales it was asked for."""
+
+    def __init__(self, content: float, pages_at=None):
+        self.content = content
+        self.pages_at = pages_at or (lambda scale, fill: ceil(fill - 1e-9))
+        self.tried: list[float] = []
+
+    def fill(self, scale: float) -> float:
+        return self.content * scale ** 1.5
+
+    def __call__(self, scale: float) -> fit.Attempt:
+        self.tried.append(scale)
+        fill = self.fill(scale)
+        return fit.Attempt(scale, self.pages_at(scale, fill), blank=0, hole=0.0, fill=fill)
+
+
+def frame(most: int | None) -> layout.Frame:
+    return layout.frame("A4", "landscape", 3, most)
+
+
+@pytest.fixture
+def cache(tmp_path):
+    return heights.Cache(tmp_path / "heights.json", read=False)  # no decision kept: every choice is made afresh
+
+
+def chosen(fake: Fake, most: int | None, cache, imposed: bool = False) -> fit.Attempt:
+    return fit.choose_scale(fake, frame(most), cache, "key", imposed)
+
+
+@pytest.mark.parametrize("most", [None, 2])
+def test_a_sheet_that_fits_one_page_at_full_size_stays_one_page_though_larger_type_would_fill_two(cache, most):
+    # half a page's content: the estimate asks for the largest type, which pushes a block onto a second page
+    fake = Fake(0.5, pages_at=lambda scale, fill: 1 if scale <= 1 else 2)
+    found = chosen(fake, most, cache)
+    assert found.pages == 1 and found.scale == 1.0
+    assert any(scale > 1 for scale in fake.tried)  # larger type was tried, and refused for its extra page
+
+
+def test_type_grows_to_fill_the_one_page_it_takes_never_to_reach_the_most_declared(cache):
+    fake = Fake(0.5)
+    found = chosen(fake, 2, cache)
+    assert found.pages == 1 and found.scale > 1
+    assert found.scale == max(scale for scale in fake.tried if fake.fill(scale) <= 1)
+
+
+def test_a_declared_most_of_two_for_content_of_two_pages_and_a_third_sets_the_type_smaller_to_fit_two(cache):
+    fake = Fake(2.3)
+    found = chosen(fake, 2, cache)
+    assert found.pages == 2 and found.scale < 1
+    assert found.scale == max(scale for scale in fit.SHRINK if fake.fill(scale) <= 2)  # as close to 100 % as fits
+
+
+def test_without_a_most_type_is_set_smaller_only_where_that_saves_a_whole_page(cache):
+    saves = Fake(2.3)
+    assert chosen(saves, None, cache).pages == 2
+    cannot = Fake(2.5)  # more than 2 pages even at 90 %: kept at 100 %, and no smaller layout is tried for it
+    found = chosen(cannot, None, cache)
+    assert found.pages == 3 and found.scale >= 1 and min(cannot.tried) == 1.0
+
+
+def test_a_most_the_content_cannot_fit_even_at_the_smallest_type_keeps_full_size_type(cache):
+    tried_smaller = Fake(2.2, pages_at=lambda scale, fill: 3)  # blocks that never split: 3 pages at any size
+    found = chosen(tried_smaller, 2, cache)
+    assert found.pages == 3 and found.scale >= 1 and min(tried_smaller.tried) == fit.SHRINK[-1]
+    beyond = Fake(2.9)  # even 81 % of it (heights shrinking as the type's size squared) is more than 2 pages
+    found = chosen(beyond, 2, cache)
+    assert found.pages == 3 and found.scale >= 1 and min(beyond.tried) == 1.0  # no smaller layout costs a render
+
+
+def test_growth_never_adds_a_page_to_what_the_sheet_takes_at_full_size(cache):
+    for content in (0.3, 0.6, 1.2, 1.5, 2.4):
+        fake = Fake(content)
+        normal = ceil(content)
+        found = chosen(fake, None, cache)
+        assert found.pages == normal and found.scale >= 1, content
+
+
+def test_imposed_half_pages_are_never_set_larger(cache):
+    fake = Fake(0.5)
+    assert chosen(fake, None, cache, imposed=True).scale == 1.0 and fake.tried == [1.0]
+
+
+def test_the_page_count_a_variant_keeps_is_the_one_the_sheet_itself_is_laid_out_on(cache):
+    for content, most in ((0.5, None), (2.3, 2), (2.3, None), (3.4, 3)):
+        assert fit.page_count(Fake(content), frame(most), cache, "key") == chosen(Fake(content), most, cache).pages
+
+
+# --- fallbacks and findings ---------------------------------------------------------------------------------
 
 FRAME = layout.frame("A4", "landscape", columns=3, pages=2)
 

@@ -144,7 +144,6 @@ def import_roster(project, roster_path: Path, sheet_name: str | None, handout_id
         made = handout_of(root, label, None, handout_id, [ROSTER_LANGUAGE])
     if strict and made.unmatched:
         raise UserError(strict_problems(made.unmatched, label))
-    made.handout["paper"]["pages"] = pages(len(as_yaml(made.handout, label)), chosen[1] if chosen else None)
     text = as_yaml(made.handout, label)
     checked(project, text, handout_id, label)
     try:
@@ -152,19 +151,6 @@ def import_roster(project, roster_path: Path, sheet_name: str | None, handout_id
     except FileExistsError:
         raise UserError.at(target, 0, 0, "a handout of this id exists: give another with --id, or remove it") from None
     return target, made, label
-
-
-PAGE_CHARACTERS = 8000  # less than a landscape A4 page in three columns holds, in characters of the handout file
-
-
-def pages(size: int, sheet: Sheet | None) -> int:
-    """The pages a handout of this size (in characters of its file) may take, printing its sheet's pages too: a
-    generous estimate, as `paper.pages` is a most (a page left empty is not printed, and `qrs handout` says when
-    fewer would do), never too few (the build would stop)."""
-    own = -(-size // PAGE_CHARACTERS)
-    if sheet is None:
-        return min(max(own, 1), 20)
-    return min(sheet.paper.pages + own, 20)  # the sheet fills its own pages, or nearly: the units need their own room
 
 
 def checked(project, text: str, handout_id: str, label: str) -> None:

@@ -166,7 +166,7 @@ class Maker:
         types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
         fit(types, units)
         data = {"handout": handout_id, **extra, "army": army, "date": datetime.date.today(),
-                "paper": {"size": "A4", "orientation": "landscape", "pages": 2, "columns": 3},
+                "paper": {"size": "A4", "orientation": "landscape", "columns": 3},  # no page count: as few as it takes
                 "as_written": True, "points": shown_points(self.roster.points), "cost": self.text(self.roster.cost_label, 12) if self.roster.cost_label else None,
                 "keywords": [{key: value for key, value in keyword.items()} for keyword in self.keywords.values()],
                 "profile_types": types,
