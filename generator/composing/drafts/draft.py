@@ -31,9 +31,7 @@ _MONTHS = {name: number for number, names in enumerate(
 _DATE_WORDS = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + "|".join(_MONTHS) + r")\s+((?:19|20)\d{2})\b", re.I)
 _DATE_DMY = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d{2})\b")
 _DATE_ISO = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
-# A landscape A4 page of three columns held 8000 to 10000 of these (text, and 10 a string for its layout) in the
-# drafts of the seeds and of the shipped sheets' PDFs: a little less is asked, the type may shrink to 90 %.
-CHARACTERS_A_PAGE = 7500
+
 
 
 def guess_language(document: Document) -> tuple[str, str]:
@@ -103,13 +101,13 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
         else:
             report.placeholders.append(Note(field, value, f"read from the original (\"…{seen[field]}…\"): check "
                                                           "that it is the sheet's own"))
-    pages = max(1, min(20, -(-_characters(sections) // CHARACTERS_A_PAGE)))
-    comments["paper"] = f"pages: guessed from the amount of text ({pages}); qrs build says how full it is"
+    # No page count: the page engine chooses it (issue 42); a guess from the amount of text was refused by the
+    # build when wrong ("5.2 of 7 pages used: declare fewer").
     data = {"sheet": sheet_id, "game": plain(game), "title": plain(title)}
     if subtitle:
         data["subtitle"] = plain(subtitle)
     data.update({"lang": lang, "edition": edition or PLACEHOLDER_EDITION, "date": date or PLACEHOLDER_DATE,
-                 "paper": {"size": "A4", "orientation": "landscape", "pages": pages, "columns": 3},
+                 "paper": {"size": "A4", "orientation": "landscape", "columns": 3},
                  "sections": sections})
     report.keywords = bold_terms(sections)
     for attempt in range(50):
@@ -230,16 +228,6 @@ def _step_text(step: dict) -> str:
              step.get("text", "")]
     parts += [_step_text(child) for child in step.get("steps", [])]
     return " ".join(part for part in parts if part)
-
-
-def _characters(value) -> int:
-    if isinstance(value, str):
-        return len(value) + 10
-    if isinstance(value, dict):
-        return sum(_characters(item) for key, item in value.items() if key not in ("id", "type", "group")) + 20
-    if isinstance(value, list):
-        return sum(_characters(item) for item in value)
-    return 0
 
 
 def dump(data, comments: dict[str, str] | None = None) -> str:
