@@ -73,9 +73,10 @@ def _around(text: str, match) -> str:
 
 
 def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: str | None,
-         report: Report) -> str:
-    """The draft's YAML text, checked; UserError if the model still refuses it (the report lists why)."""
-    typing = Typing(document, report)
+         report: Report, narrow: dict[str, int] | None = None) -> str:
+    """The draft's YAML text, checked; UserError if the model still refuses it (the report lists why). `narrow`:
+    the most columns a table keeps, by its origin (`blocks.Typing`)."""
+    typing = Typing(document, report, narrow)
     sections = typing.run()
     title = typing.title or (sections[0]["title"] if sections else sheet_id)
     subtitle = typing.subtitle
