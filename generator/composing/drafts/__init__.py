@@ -122,16 +122,16 @@ def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game
     while True:
         report = Report(original=str(shown(path)), draft=str(shown(target)), reader=document.fmt)
         report.dropped = [draft.Note(origin, text, "dropped by the reader") for origin, text in document.dropped]
-        content = draft.make(document, target, ident, game, lang, report, narrow)
+        try:
+            content = draft.make(document, target, ident, game, lang, report, narrow)
+        except draft.TooLarge as error:
+            raise UserError.at(path, 1, 1, f"the draft would be {error.size} bytes; a source holds at most "
+                                           f"{files.MAX_SOURCE_BYTES}: more than a sheet holds: split the document "
+                                           "and import each part; nothing written") from None
         narrower = fits(content, report) if fits and not report.problems else {}
         if not narrower or all(narrow.get(origin) == most for origin, most in narrower.items()):
             break
         narrow.update(narrower)
-    size = len(content.encode("utf-8"))
-    if size > files.MAX_SOURCE_BYTES:  # written, it would stop `qrs check` and `make` for the whole library
-        raise UserError.at(path, 1, 1, f"the draft would be {size} bytes; a source holds at most "
-                                       f"{files.MAX_SOURCE_BYTES}: more than a sheet holds: split the document "
-                                       "and import each part; nothing written")
     if report.problems and not dry_run:
         return content, report, None
     if not dry_run:

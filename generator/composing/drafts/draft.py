@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+from generator import files
 from generator.errors import UserError
 from generator.reading.sources import load_text
 from generator.model import validate
@@ -113,6 +114,8 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     report.keywords = bold_terms(sections)
     for attempt in range(50):
         text = dump(data, comments)
+        if len(text.encode("utf-8")) > files.MAX_SOURCE_BYTES:  # checked before the model reads megabytes
+            raise TooLarge(len(text.encode("utf-8")))
         problems, located = _problems(path, text)
         if not problems:
             break
@@ -123,6 +126,14 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
                        for problem in problems]
     _lines(report, located, data)
     return text
+
+
+class TooLarge(Exception):
+    """The draft would be larger than a source may be: written, it would stop `qrs check` for the whole library."""
+
+    def __init__(self, size: int):
+        super().__init__(size)
+        self.size = size
 
 
 def _same(one: str, other: str) -> bool:
