@@ -49,7 +49,7 @@ def guard(path: Path, raw: bytes) -> None:
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OFF = {"0", "false", "off", "none"}
 _SKIPPED_RUNS = {W + "del", W + "moveFrom"}  # deleted text of a tracked change
-MAX_STYLE_DEPTH = 20  # a style based on a style…: a loop in basedOn ends here
+MAX_DEPTH = 20  # a style based on a style…, a content control in one: a loop or a deep nest ends here
 HEADING_SIZE = 1.15  # a bold paragraph this much larger than the body's type is a heading, where no style says
 MAX_HEADING = 120  # characters: a longer bold paragraph is a paragraph
 
@@ -92,7 +92,7 @@ def _body(body):
         child = next(stack[-1], None)
         if child is None:
             stack.pop()
-        elif child.tag == W + "sdt" and len(stack) < MAX_STYLE_DEPTH:
+        elif child.tag == W + "sdt" and len(stack) < MAX_DEPTH:
             content = child.find(W + "sdtContent")
             if content is not None:
                 stack.append(iter(content))
@@ -129,7 +129,7 @@ def _styles(word) -> dict[str, dict]:
     resolved = {}
     for ident, style in own.items():
         merged, based, depth = dict(style), style["based"], 0
-        while based in own and depth < MAX_STYLE_DEPTH:
+        while based in own and depth < MAX_DEPTH:
             for key, value in own[based].items():
                 if merged.get(key) is None:
                     merged[key] = value
