@@ -1,7 +1,11 @@
-"""`qrs import FILE`: parses its arguments and reports; the work is done in generator.composing.drafts."""
+"""`qrs import FILE`: parses its arguments and reports; the work is done in generator.composing.drafts. The draft
+is laid out here, through the normal build (a later stage than the importer's), and a table too wide for its
+column is cut narrower until the draft builds."""
 
 from __future__ import annotations
 
+import re
+import tempfile
 from pathlib import Path
 
 import click
@@ -28,7 +32,7 @@ def import_command(project: Project, file: Path, sheet_id: str | None, game: str
 
     report = reporter()
     report.json = report.json or as_json
-    content, made, written = importer.import_sheet(project, file, sheet_id, game, lang, dry_run)
+    content, made, written = importer.import_sheet(project, file, sheet_id, game, lang, dry_run, fits=_fits())
     if report.json:
         report.record("import", "", {**made.as_dict(), "written": str(written) if written else None,
                                      **({"yaml": content} if dry_run else {})})
@@ -41,3 +45,55 @@ def import_command(project: Project, file: Path, sheet_id: str | None, game: str
         raise UserError([importer.draft_problem(made, problem) for problem in made.problems])
     if written:
         report.result("wrote", f"wrote {shown(written)}", {"path": str(written)})
+
+
+NARROWER = (12, 8, 6, 4, 3, 2)  # the most columns a table keeps, tried in turn while it is too wide to print
+_TOO_WIDE = re.compile(r"block '(?P<block>[^']+)' is [\d.]+ mm wider than its column")
+WIDE = 5  # columns: a draft whose tables are all narrower is not laid out (a build takes seconds; such a table
+# fitted its column in every draft of the round-trip tests)
+
+
+def _fits():
+    """The layout's verdict on a draft, for `import_sheet`: the tables to cut narrower (by their origin), the
+    blocks it cannot place noted in the report."""
+    tried: dict[str, int] = {}
+
+    def fits(content: str, report) -> dict[str, int]:
+        if not re.search(r'type: "matrix"|^ *columns:\n(?: *- title: .*\n){%d}' % WIDE, content, re.M):
+            return {}
+        origins = {guess.block: (guess.origin, guess.type) for guess in report.guesses}
+        narrower = {}
+        for problem in _layout_problems(content):
+            found = _TOO_WIDE.search(problem.message)
+            origin, kind = origins.get(found.group("block"), ("", "")) if found else ("", "")
+            at = NARROWER.index(tried.get(origin, NARROWER[0]))
+            if kind == "table" and at + 1 < len(NARROWER):
+                narrower[origin] = tried[origin] = NARROWER[at + 1]
+            else:
+                report.untyped.append(report_note(origin or "the layout", problem.message))
+        return narrower
+
+    return fits
+
+
+def report_note(origin: str, message: str):
+    from generator.composing.drafts.report import Note
+
+    return Note(origin, message, "the draft does not print as it is: edit it by hand")
+
+
+def _layout_problems(content: str) -> list:
+    """The problems the build finds in the draft, laid out in a folder of its own (the project is not touched)."""
+    from generator import pipeline
+
+    with tempfile.TemporaryDirectory(prefix="qrs-import-") as folder:
+        sources = Path(folder) / "sources"
+        sources.mkdir()
+        path = sources / (re.search(r'^sheet: "([a-z0-9-]+)"$', content, re.M).group(1) + ".yaml")
+        path.write_text(content, encoding="utf-8")
+        try:
+            located, sheet = pipeline.load(path)
+            pipeline.build(Project.at(sources, None), path, sheet.lang, output=Path(folder) / "draft.pdf")
+        except UserError as error:
+            return error.problems
+    return []

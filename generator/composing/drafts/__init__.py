@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 from generator import files, write
 from generator.errors import UserError
@@ -99,9 +100,13 @@ def _ascii(text: str) -> str:
 
 
 def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game: str | None = None,
-                 lang: str | None = None, dry_run: bool = False) -> tuple[str, Report, Path | None]:
+                 lang: str | None = None, dry_run: bool = False, narrow: dict[str, int] | None = None,
+                 fits: Callable[[str, Report], dict[str, int]] | None = None) -> tuple[str, Report, Path | None]:
     """(the draft's YAML, the report, the file written or None with dry_run). UserError, nothing written, when the
-    file cannot be read, the source exists already, or the draft does not check (the report says why)."""
+    file cannot be read, the source exists already, or the draft does not check (the report says why).
+    `fits`: the layout's verdict on a draft that checks (the command line lays it out through the build, a stage
+    this one may not import): the tables to cut narrower, by origin, with the most columns each keeps; the draft
+    is made again until nothing more can be narrowed."""
     path = Path(path)
     ident = sheet_id_for(path, sheet_id)
     target = project.sources / f"{ident}.yaml"
@@ -113,9 +118,7 @@ def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game
         what = "no text: a scanned PDF holds pictures of its text (run it through OCR first)" if document.fmt == "pdf" \
             else "no text"
         raise UserError.at(path, 1, 1, f"the file holds {what}; nothing to import, nothing written")
-    report = Report(original=str(shown(path)), draft=str(shown(target)), reader=document.fmt)
-    report.dropped = [draft.Note(origin, text, "dropped by the reader") for origin, text in document.dropped]
-    content = draft.make(document, target, ident, game, lang, report)
+    content, report = _drafted(document, path, target, ident, (game, lang), dict(narrow or {}), fits)
     if report.problems and not dry_run:
         return content, report, None
     if not dry_run:
@@ -125,6 +128,24 @@ def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game
             raise UserError.at(target, 1, 1, "this sheet already exists: qrs import never replaces a source") from None
         return content, report, target
     return content, report, None
+
+
+def _drafted(document: Document, path: Path, target: Path, ident: str, named: tuple, narrow: dict[str, int],
+             fits) -> tuple[str, Report]:
+    """The draft and its report, made again with its too-wide tables cut narrower while the layout asks it."""
+    while True:
+        report = Report(original=str(shown(path)), draft=str(shown(target)), reader=document.fmt)
+        report.dropped = [draft.Note(origin, text, "dropped by the reader") for origin, text in document.dropped]
+        try:
+            content = draft.make(document, target, ident, *named, report, narrow)
+        except draft.TooLarge as error:
+            raise UserError.at(path, 1, 1, f"the draft would be {error.size} bytes; a source holds at most "
+                                           f"{files.MAX_SOURCE_BYTES}: more than a sheet holds: split the document "
+                                           "and import each part; nothing written") from None
+        narrower = fits(content, report) if fits and not report.problems else {}
+        if not narrower or all(narrow.get(origin) == most for origin, most in narrower.items()):
+            return content, report
+        narrow.update(narrower)
 
 
 def draft_problem(report: Report, problem):

@@ -21,8 +21,10 @@ MAX_COLUMNS = 12
 
 
 class Typing:
-    def __init__(self, document: Document, report: Report):
+    def __init__(self, document: Document, report: Report, narrow: dict[str, int] | None = None):
+        """`narrow`: the most columns a table may keep, by its origin, where the layout found it too wide."""
         self.document, self.report = document, report
+        self.narrow = narrow or {}
         self.ids, self.section_ids, self.group_ids = pieces.Ids(), pieces.Ids(), pieces.Ids()  # unique among their kind
         self.title: str | None = None
         self.subtitle: str | None = None
@@ -317,6 +319,12 @@ class Typing:
         rows = [row for row in node.padded() if any(cell.strip() for cell in row)]
         if not rows:
             return
+        if node.title:  # its caption: its title, or under a heading that titles it already, its intro
+            if self.pending_title and not self.pending_intro:
+                self.pending_intro = node.title
+            else:
+                self.flush_title()
+                self.pending_title = (node.title, node.origin)
         if len(rows[0]) == 1:
             return self.text_items([{"bullets": [row[0] for row in rows]}], node.origin,
                                    "a table of one column: a bulleted list")
@@ -444,18 +452,31 @@ class Typing:
         body = rows[1:] if header else rows
         if not body:
             body, header = rows, None
-        width = len(rows[0])
-        if width > MAX_COLUMNS:  # the model's limit: the extra cells join the last one, said in the report
-            self.report.untyped.append(_note(node.origin, " | ".join(rows[0]), f"a table of {width} columns: "
-                                             f"cells beyond the {MAX_COLUMNS}th joined to it"))
-            rows = [row[:MAX_COLUMNS - 1] + [" ".join(row[MAX_COLUMNS - 1:])] for row in rows]
-            header = rows[0] if header else None
-            body = rows[1:] if header else rows
+        limit = self.narrow.get(node.origin, MAX_COLUMNS)
+        if len(rows[0]) > limit:
+            return self.wide_table(rows, header is not None, node, limit)
         block = {"type": "table", "columns": [{"title": cell} for cell in header] if header else
                  [{"title": ""} for _ in rows[0]]}
         block["rows"] = [[cell if cell.strip() else "" for cell in row] for row in body]
         why = "a table with a header" if header else "a table without a header"
         self.add(block, node.origin, why + ", of no more specific kind")
+
+
+    def wide_table(self, rows: list[list[str]], header: bool, node: Table, limit: int) -> None:
+        """A table wider than the model's columns (or than its page's column holds): cut into tables of its first
+        (key) column and the next columns, as many as fit, each titled as the whole with its part's number; no
+        cell lost."""
+        step = limit - 1
+        starts = range(1, len(rows[0]), step)
+        title = self.pending_title[0] if self.pending_title else None
+        self.report.untyped.append(_note(node.origin, " | ".join(rows[0]), f"a table of {len(rows[0])} columns, "
+                                         f"more than {limit}: cut into {len(starts)} tables, each with the "
+                                         "first column"))
+        for part, start in enumerate(starts, start=1):
+            cut = [[row[0], *row[start:start + step]] for row in rows]
+            if title:
+                self.pending_title = (f"{title} ({part}/{len(starts)})", node.origin)
+            self.plain_table(cut, Table(cut, header, node.origin))
 
 
 def _looks_like_header(rows: list[list[str]]) -> bool:

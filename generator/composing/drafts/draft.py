@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+from generator import files
 from generator.errors import UserError
 from generator.reading.sources import load_text
 from generator.model import validate
@@ -31,6 +32,7 @@ _MONTHS = {name: number for number, names in enumerate(
 _DATE_WORDS = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + "|".join(_MONTHS) + r")\s+((?:19|20)\d{2})\b", re.I)
 _DATE_DMY = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d{2})\b")
 _DATE_ISO = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
+
 
 
 def guess_language(document: Document) -> tuple[str, str]:
@@ -72,9 +74,10 @@ def _around(text: str, match) -> str:
 
 
 def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: str | None,
-         report: Report) -> str:
-    """The draft's YAML text, checked; UserError if the model still refuses it (the report lists why)."""
-    typing = Typing(document, report)
+         report: Report, narrow: dict[str, int] | None = None) -> str:
+    """The draft's YAML text, checked; UserError if the model still refuses it (the report lists why). `narrow`:
+    the most columns a table keeps, by its origin (`blocks.Typing`)."""
+    typing = Typing(document, report, narrow)
     sections = typing.run()
     title = typing.title or (sections[0]["title"] if sections else sheet_id)
     subtitle = typing.subtitle
@@ -110,6 +113,8 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     report.keywords = bold_terms(sections)
     for attempt in range(50):
         text = dump(data, comments)
+        if len(text.encode("utf-8")) > files.MAX_SOURCE_BYTES:  # checked before the model reads megabytes
+            raise TooLarge(len(text.encode("utf-8")))
         problems, located = _problems(path, text)
         if not problems:
             break
@@ -120,6 +125,14 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
                        for problem in problems]
     _lines(report, located, data)
     return text
+
+
+class TooLarge(Exception):
+    """The draft would be larger than a source may be: written, it would stop `qrs check` for the whole library."""
+
+    def __init__(self, size: int):
+        super().__init__(size)
+        self.size = size
 
 
 def _same(one: str, other: str) -> bool:

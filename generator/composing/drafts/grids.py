@@ -20,7 +20,10 @@ def matrix_shape(rows: list[list[str]]):
             if len(keys) < 3 or not all(kinds.is_integer(cell) for cell in keys):
                 continue
             corner = [plain(cell) for cell in row[:key_column + 1] if cell.strip()]
-            above = [plain(cell) for earlier in rows[:key_row] for cell in earlier if cell.strip()]
+            # a header row above the keys: over the key column it names the rows ("Attacker's WS", spanning
+            # down), over the keys it names the columns ("Defender's WS", spanning across)
+            corner += [plain(cell) for earlier in rows[:key_row] for cell in earlier[:key_column + 1] if cell.strip()]
+            above = [plain(cell) for earlier in rows[:key_row] for cell in earlier[key_column + 1:] if cell.strip()]
             body = rows[key_row + 1:]
             if not body or len(body) > 30 or len(keys) > 30:
                 continue

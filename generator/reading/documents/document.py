@@ -15,6 +15,9 @@ _MARKUP_CHARACTERS = re.compile(r"([*{}\[\]\\])")
 # What a source may not hold (load.py refuses them): controls, separators, bidirectional marks; tabs become spaces.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff\u00ad]")
 _SPACES = re.compile(r"[ \t\u00a0\u202f]+")
+# "<" before a letter, "/", "!" or "?" reads as a tag to the markup's check, which refuses it; the markup has no
+# escape for "<" yet (issue 49), so such text keeps its words with the look-alike U+2039, as rosters print it.
+_TAG_OPENING = re.compile(r"<(?=[/!?a-zA-Z])")
 
 
 def clean(text: str) -> str:
@@ -24,7 +27,7 @@ def clean(text: str) -> str:
 
 def escape(text: str) -> str:
     """Plain text as markup: the markup's characters (* { } [ ] \\) print as typed."""
-    return _MARKUP_CHARACTERS.sub(r"\\\1", clean(text))
+    return _TAG_OPENING.sub("\u2039", _MARKUP_CHARACTERS.sub(r"\\\1", clean(text)))
 
 
 def emphasis(text: str, style: str) -> str:
@@ -88,12 +91,15 @@ class Table:
     header: bool | None = None  # True: the first row is a header (Markdown, HTML <th>); None: not known (text)
     origin: str = ""
 
+    title: str = ""  # a caption the original gave it (HTML's <caption>): the block's title
+
     @property
     def width(self) -> int:
         return max((len(row) for row in self.rows), default=0)
 
     def padded(self) -> list[list[str]]:
-        return [row + [""] * (self.width - len(row)) for row in self.rows]
+        width = self.width  # once: a table of 100000 rows measured once a row is quadratic
+        return [row + [""] * (width - len(row)) for row in self.rows]
 
 
 Node = Union[Heading, Paragraph, ListBlock, Table]

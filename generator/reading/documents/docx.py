@@ -1,16 +1,22 @@
-"""Word files (.docx) through python-docx: paragraphs in body order with their styles (Title, Heading N, List
-Number, List Bullet) and runs (bold, italic), tables with their cells. The zip is measured before it is opened:
-too many parts, or parts that unpack to more than a sheet could hold (a zip bomb), are refused."""
+"""Word files (.docx) through python-docx, which opens the package; the body is read from its XML directly:
+paragraphs in body order with their runs (bold, italic; a hyperlink's runs too, which python-docx's `runs`
+leaves out), headings from their style (Title, Heading N), their outline level, or, in a document whose styles
+say nothing, from a larger size in bold; lists numbered or bulleted as their numbering defines them; tables with
+their cells, a merged cell once. Styles are looked up in one table made once: python-docx's `paragraph.style`
+scans every style for each paragraph. The zip is measured before it is opened: too many parts, or parts that
+unpack to more than a sheet could hold (a zip bomb), are refused."""
 
 from __future__ import annotations
 
 import io
 import re
 import zipfile
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import UserError
-from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table
+from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
 from generator.reading.documents.inline import runs
 
 MAX_UNPACKED = 64 * 1024 * 1024  # every part of the zip unpacked: a sheet's text and pictures hold far less
@@ -40,63 +46,272 @@ def guard(path: Path, raw: bytes) -> None:
                                        "read: save the sheet as .docx)")
 
 
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_OFF = {"0", "false", "off", "none"}
+_SKIPPED_RUNS = {W + "del", W + "moveFrom"}  # deleted text of a tracked change
+MAX_DEPTH = 20  # a style based on a style…, a content control in one: a loop or a deep nest ends here
+HEADING_SIZE = 1.15  # a bold paragraph this much larger than the body's type is a heading, where no style says
+MAX_HEADING = 120  # characters: a longer bold paragraph is a paragraph
+
+
 def read(path: Path, raw: bytes) -> Document:
     guard(path, raw)
     import docx
-    from docx.table import Table as DocxTable
-    from docx.text.paragraph import Paragraph as DocxParagraph
 
     try:
         word = docx.Document(io.BytesIO(raw))
     except Exception as error:  # noqa: BLE001 - python-docx raises many kinds for a damaged file
         raise UserError.at(path, 1, 1, f"cannot read the Word file: {type(error).__name__}: {error}") from None
+    styles, numbering = _styles(word), _numbering(word)
+    found: list = []
+    for count, child in enumerate(_body(word.element.body), start=1):
+        if child.tag == W + "p":
+            found.append(_paragraph_of(child, styles, numbering, f"paragraph {count}"))
+        elif child.tag == W + "tbl":
+            found.append(Table(_rows(child, styles), None, f"table at paragraph {count}"))
+    return Document(_nodes(found), "docx")
+
+
+@dataclass
+class _Para:
+    """A paragraph as read, before the document's body size says which ones are headings."""
+
+    text: str
+    origin: str
+    level: int = 0  # a heading's level from its style or outline level; 0: none said
+    size: float = 0.0  # its most used type size, in points (0: not known)
+    bold: bool = False  # every run in bold
+    list_level: int = 0  # 1 and more: an item of a list at that depth
+    ordered: bool = False
+
+
+def _body(body):
+    """The body's paragraphs and tables in order, those inside content controls (w:sdt) included, without recursion."""
+    stack = [iter(body)]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+        elif child.tag == W + "sdt" and len(stack) < MAX_DEPTH:
+            content = child.find(W + "sdtContent")
+            if content is not None:
+                stack.append(iter(content))
+        elif child.tag in (W + "p", W + "tbl"):
+            yield child
+
+
+def _val(element, name: str):
+    found = element.find(name) if element is not None else None
+    return None if found is None else found.get(W + "val")
+
+
+def _flag(rpr, name: str) -> bool | None:
+    """A run property's on/off value (<w:b/> is on, <w:b w:val="0"/> off), None when not set."""
+    found = rpr.find(W + name) if rpr is not None else None
+    if found is None:
+        return None
+    return (found.get(W + "val") or "true").lower() not in _OFF
+
+
+def _styles(word) -> dict[str, dict]:
+    """Each style's id → its name, outline level, type size, bold and numbering, with what it is based on
+    resolved: one table, made once."""
+    own = {}
+    for style in word.styles.element.iterchildren(W + "style"):
+        ppr, rpr = style.find(W + "pPr"), style.find(W + "rPr")
+        size = _val(rpr, W + "sz")
+        numpr = ppr.find(W + "numPr") if ppr is not None else None
+        own[style.get(W + "styleId")] = {
+            "name": _val(style, W + "name") or "", "based": _val(style, W + "basedOn"),
+            "outline": _val(ppr, W + "outlineLvl"), "size": float(size) / 2 if size and size.isdigit() else None,
+            "bold": _flag(rpr, "b"), "italic": _flag(rpr, "i"),
+            "num": (_val(numpr, W + "numId"), _val(numpr, W + "ilvl")) if numpr is not None else None}
+    resolved = {}
+    for ident, style in own.items():
+        merged, based, depth = dict(style), style["based"], 0
+        while based in own and depth < MAX_DEPTH:
+            for key, value in own[based].items():
+                if merged.get(key) is None:
+                    merged[key] = value
+            based, depth = own[based]["based"], depth + 1
+        merged["name"] = style["name"]
+        resolved[ident] = merged
+    return resolved
+
+
+def _numbering(word) -> dict[str, dict[int, str]]:
+    """Each list's numId → its levels' number formats ("decimal", "bullet", "upperLetter"…)."""
+    try:
+        part = word.part.numbering_part.element
+    except (NotImplementedError, KeyError, AttributeError):
+        return {}
+    formats = {}
+    for abstract in part.iterchildren(W + "abstractNum"):
+        levels = {}
+        for level in abstract.iterchildren(W + "lvl"):
+            ilvl = level.get(W + "ilvl") or "0"
+            if ilvl.isdigit():
+                levels[int(ilvl)] = _val(level, W + "numFmt") or "decimal"
+        formats[abstract.get(W + "abstractNumId")] = levels
+    return {num.get(W + "numId"): formats.get(_val(num, W + "abstractNumId"), {})
+            for num in part.iterchildren(W + "num")}
+
+
+def _runs_of(paragraph, styles: dict, default: dict) -> tuple[str, list[tuple[str, float]], bool]:
+    """(markup, (text, size) of each run, every run bold) of a paragraph: every run in it, a hyperlink's, a
+    field's and an insertion's included, a deletion's left out."""
+    parts, sized = [], []
+    for run in paragraph.iter(W + "r"):
+        if _deleted(run, paragraph):
+            continue
+        text = _run_text(run)
+        if not text:
+            continue
+        rpr = run.find(W + "rPr")
+        style = styles.get(_val(rpr, W + "rStyle"), {})
+        bold = _first(_flag(rpr, "b"), style.get("bold"), default.get("bold"))
+        italic = _first(_flag(rpr, "i"), style.get("italic"), default.get("italic"))
+        size = _val(rpr, W + "sz")
+        size = float(size) / 2 if size and size.isdigit() else style.get("size") or default.get("size") or 0.0
+        parts.append((text, bool(bold), bool(italic)))
+        sized.append((text, size))
+    every_bold = bool(parts) and all(bold for text, bold, _ in parts if text.strip())
+    return runs(parts), sized, every_bold
+
+
+def _first(*values):
+    return next((value for value in values if value is not None), None)
+
+
+def _deleted(run, paragraph) -> bool:
+    parent = run.getparent()
+    while parent is not None and parent is not paragraph:
+        if parent.tag in _SKIPPED_RUNS:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _run_text(run) -> str:
+    out = []
+    for child in run:
+        if child.tag == W + "t":
+            out.append(child.text or "")
+        elif child.tag in (W + "tab", W + "ptab"):
+            out.append(" ")
+        elif child.tag in (W + "br", W + "cr"):
+            out.append("\n")
+        elif child.tag in (W + "noBreakHyphen",):
+            out.append("-")
+    return "".join(out)
+
+
+def _paragraph_of(paragraph, styles: dict, numbering: dict, origin: str) -> _Para:
+    ppr = paragraph.find(W + "pPr")
+    style = styles.get(_val(ppr, W + "pStyle"), {}) if ppr is not None else {}
+    if not style:
+        style = next((s for s in styles.values() if s["name"] == "Normal"), {})
+    text, sized, bold = _runs_of(paragraph, styles, style)
+    made = _Para(text, origin, bold=bold)
+    weights = Counter()
+    for piece, size in sized:
+        weights[size] += len(piece.strip())
+    made.size = weights.most_common(1)[0][0] if weights else 0.0
+    name = style.get("name", "")
+    numbered = re.match(r"^heading (\d)$", name, re.I)
+    outline = _val(ppr, W + "outlineLvl") or style.get("outline")
+    if name.lower() == "title":
+        made.level = 1
+    elif numbered:
+        made.level = int(numbered.group(1)) + 1  # the Title is the level above Heading 1
+    elif outline and outline.isdigit() and int(outline) < 9:  # 9 is "body text"
+        made.level = int(outline) + 2
+    _list_of(made, ppr, style, numbering)
+    return made
+
+
+def _list_of(made: _Para, ppr, style: dict, numbering: dict) -> None:
+    """An item of a list: numbered (its numbering's format is not a bullet) or bulleted, at its depth."""
+    numpr = ppr.find(W + "numPr") if ppr is not None else None
+    num = (_val(numpr, W + "numId"), _val(numpr, W + "ilvl")) if numpr is not None else style.get("num")
+    name = style.get("name", "")
+    if num and num[0] and num[0] != "0":
+        depth = int(num[1]) if num[1] and num[1].isdigit() else 0
+        made.list_level = depth + 1
+        made.ordered = numbering.get(num[0], {}).get(depth, "decimal") not in ("bullet", "none")
+    elif name.startswith("List"):
+        made.list_level = int(name[-1]) if name[-1].isdigit() else 1
+        made.ordered = "Number" in name
+
+
+def _rows(table, styles: dict) -> list[list[str]]:
+    """A table's rows from its w:tc: a cell spanning columns (gridSpan) once then empty cells, a cell merged down
+    (vMerge) once, at its top, then empty. python-docx finds a merged cell's top by recursion, row by row: a
+    table merged down 3000 rows ended in RecursionError."""
+    rows = []
+    for tr in table.iterchildren(W + "tr"):
+        cells = []
+        for tc in tr.iterchildren(W + "tc"):
+            tcpr = tc.find(W + "tcPr")
+            span = _val(tcpr, W + "gridSpan")
+            merge = tcpr.find(W + "vMerge") if tcpr is not None else None
+            below = merge is not None and (merge.get(W + "val") or "continue") == "continue"
+            text = "" if below else " ".join(" ".join(_runs_of(p, styles, {})[0] for p in tc.iter(W + "p")).split())
+            cells += [text] + [""] * (min(int(span), 63) - 1 if span and span.isdigit() and int(span) > 1 else 0)
+        rows.append(cells)
+    return rows
+
+
+def _nodes(found: list) -> list:
+    """Paragraphs as headings, list items or paragraphs; headings by size and bold only in a document where no
+    paragraph has a heading's style or outline level."""
+    styled = any(isinstance(item, _Para) and item.level for item in found)
+    sizes = [] if styled else _heading_sizes(found)
     nodes: list = []
-    count = 0
-    for child in word.element.body.iterchildren():
-        count += 1
-        origin = f"paragraph {count}"
-        if child.tag.endswith("}p"):
-            _paragraph(DocxParagraph(child, word), origin, nodes)
-        elif child.tag.endswith("}tbl"):
-            table = DocxTable(child, word)
-            rows = []
-            for row in table.rows:
-                cells, previous = [], None
-                for cell in row.cells:
-                    text = "\n".join(_runs(p) for p in cell.paragraphs).strip()
-                    cells.append("" if cell._tc is previous else " ".join(text.split()))  # a merged cell once
-                    previous = cell._tc
-                rows.append(cells)
-            nodes.append(Table(rows, None, f"table at paragraph {count}"))
-    return Document(nodes, "docx")
+    for item in found:
+        if isinstance(item, Table):
+            nodes.append(item)
+        elif item.text.strip():
+            _place(item, sizes, nodes)
+    return nodes
 
 
-def _runs(paragraph) -> str:
-    return runs([(run.text, bool(run.bold), bool(run.italic)) for run in paragraph.runs]) or \
-        " ".join(paragraph.text.split())
+def _heading_sizes(found: list) -> list[float]:
+    """The sizes of type, largest first, that headings are set in: larger than the body's, in bold."""
+    body = Counter()
+    for item in found:
+        if isinstance(item, _Para) and item.size:
+            body[item.size] += len(plain(item.text))
+    if not body:
+        return []
+    body_size = body.most_common(1)[0][0]
+    return sorted({item.size for item in found if isinstance(item, _Para) and _heading_like(item, body_size)},
+                  reverse=True)[:3]
 
 
-def _paragraph(paragraph, origin: str, nodes: list) -> None:
-    text = _runs(paragraph)
-    if not text.strip():
-        return
-    style = (paragraph.style.name if paragraph.style is not None else "") or ""
-    heading = re.match(r"^Heading (\d)$", style)
-    if style == "Title":
-        nodes.append(Heading(1, text, origin))
-    elif heading:
-        nodes.append(Heading(int(heading.group(1)) + 1, text, origin))  # the Title is the level above Heading 1
-    elif style.startswith("List") or paragraph._p.pPr is not None and paragraph._p.pPr.numPr is not None:
-        ordered = "Number" in style
-        level = int(re.search(r"(\d)$", style).group(1)) if re.search(r"\d$", style) else 1
-        if nodes and isinstance(nodes[-1], ListBlock) and nodes[-1].ordered == ordered or \
-                nodes and isinstance(nodes[-1], ListBlock) and level > 1:
-            items = nodes[-1].items
-            while level > 1 and items and items[-1].children is not None:
-                items = items[-1].children if level > 1 and items else items
-                level -= 1
-            items.append(ListItem(text))
-        else:
-            nodes.append(ListBlock([ListItem(text)], ordered, "1", origin))
+def _heading_like(item: _Para, body_size: float) -> bool:
+    return item.bold and not item.list_level and item.size > body_size * HEADING_SIZE and \
+        0 < len(plain(item.text)) <= MAX_HEADING
+
+
+def _place(item: _Para, sizes: list[float], nodes: list) -> None:
+    if item.level:
+        nodes.append(Heading(item.level, item.text.replace("**", ""), item.origin))  # a heading's bold is its own
+    elif item.size in sizes and item.bold and not item.list_level and len(plain(item.text)) <= MAX_HEADING:
+        nodes.append(Heading(sizes.index(item.size) + 1, item.text.replace("**", ""), item.origin))
+    elif item.list_level:
+        _list_item(item, nodes)
     else:
-        nodes.append(Paragraph(text, origin))
+        nodes.append(Paragraph(item.text, item.origin))
+
+
+def _list_item(item: _Para, nodes: list) -> None:
+    """An item joins the list just before it (at its depth, under that list's last item), or opens a list."""
+    last = nodes[-1] if nodes and isinstance(nodes[-1], ListBlock) else None
+    if last is None or item.list_level == 1 and last.ordered != item.ordered:
+        nodes.append(ListBlock([ListItem(item.text)], item.ordered, "1", item.origin))
+        return
+    items, depth = last.items, 1
+    while depth < item.list_level and items:
+        items, depth = items[-1].children, depth + 1
+    items.append(ListItem(item.text))

@@ -34,9 +34,10 @@ def inline(text: str) -> str:
     return " ".join("".join(out).split())
 
 
-def escape_keep_spaces(text: str) -> str:
-    """`escape`, with the spaces at both ends kept (words on either side of a mark stay apart)."""
-    text = _OTHER_TAG.sub("", text)
+def escape_keep_spaces(text: str, tags: bool = True) -> str:
+    """`escape`, with the spaces at both ends kept (words on either side of a mark stay apart); `tags`: the text
+    may hold formatting tags, which go (not so of a Word run or an HTML page's decoded text: "&lt;b&gt;" is text)."""
+    text = _OTHER_TAG.sub("", text) if tags else text
     if not text.strip():
         return " " if text else ""
     lead = " " if text[0].isspace() else ""
@@ -54,7 +55,7 @@ def runs(parts: list[tuple[str, bool, bool]]) -> str:
             merged.append([text, bold, italic])
     out = []
     for text, bold, italic in merged:
-        piece = escape_keep_spaces(text)
+        piece = escape_keep_spaces(text, tags=False)
         if piece.strip() and bold:
             piece = emphasis(piece, "strong")
         elif piece.strip() and italic:

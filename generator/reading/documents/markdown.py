@@ -3,61 +3,75 @@ kept by the Executable Books project); its tokens carry the lines each block sto
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 
 from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, emphasis
-from generator.reading.documents.inline import escape_keep_spaces, inline
+from generator.reading.documents.inline import escape_keep_spaces
 from generator.reading.documents.text import heading_text
 
 _HTML_STYLES = {"<b>": "strong", "<strong>": "strong", "<i>": "em", "<em>": "em"}
+# Inline elements an author's raw HTML uses around words: the tag goes (the model refuses HTML), its words stay.
+# Anything else that CommonMark calls a tag ("<notatag>", "<3 dice>") is text its author typed, and stays text.
+_HTML_ELEMENT = re.compile(r"^</?(?:a|abbr|b|big|br|cite|code|del|dfn|em|font|i|img|ins|kbd|mark|q|s|samp|small|span|"
+                           r"strike|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>$", re.I)
 
 
 def read(text: str) -> Document:
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
-    nodes, _ = _blocks(tokens, 0, None)
-    return Document(nodes, "markdown")
+    dropped: list[tuple[str, str]] = []
+    nodes, _ = _blocks(tokens, 0, None, dropped)
+    return Document(nodes, "markdown", dropped)
 
 
 def _origin(token) -> str:
     return f"line {token.map[0] + 1}" if token.map else ""
 
 
-def _blocks(tokens, at: int, closing: str | None):
+def _blocks(tokens, at: int, closing: str | None, dropped: list):
+    """Block tokens → nodes, up to `closing`; raw HTML blocks and comments go to `dropped` with their line (the
+    model refuses HTML, and one raw <div> used to refuse the whole document)."""
     nodes = []
     while at < len(tokens):
         token = tokens[at]
         if closing and token.type == closing:
             return nodes, at + 1
         if token.type == "heading_open":
-            nodes.append(Heading(int(token.tag[1]), heading_text(_inline(tokens[at + 1])), _origin(token)))
+            nodes.append(Heading(int(token.tag[1]), heading_text(_inline(tokens[at + 1], dropped)), _origin(token)))
             at += 3
         elif token.type == "paragraph_open":
-            nodes.append(Paragraph(_inline(tokens[at + 1]), _origin(token)))
+            text = _inline(tokens[at + 1], dropped)
+            if text:  # a paragraph of nothing but a comment or tags is gone
+                nodes.append(Paragraph(text, _origin(token)))
             at += 3
         elif token.type in ("bullet_list_open", "ordered_list_open"):
-            items, at = _list(tokens, at + 1, token.type.replace("open", "close"))
+            items, at = _list(tokens, at + 1, token.type.replace("open", "close"), dropped)
             start = int(token.attrGet("start") or 1) if token.type == "ordered_list_open" else 1
             nodes.append(ListBlock(items, token.type == "ordered_list_open", "1", _origin(token), start))
         elif token.type == "table_open":
-            table, at = _table(tokens, at + 1)
+            table, at = _table(tokens, at + 1, dropped)
             table.origin = _origin(token)
             nodes.append(table)
-        elif token.type in ("fence", "code_block", "html_block"):
+        elif token.type == "html_block":
+            if token.content.strip():
+                dropped.append((_origin(token), "raw HTML: " + " ".join(token.content.split())))
+            at += 1
+        elif token.type in ("fence", "code_block"):
             text = token.content.strip()
             if text:
-                nodes.append(Paragraph(inline(text) if token.type == "html_block" else escape_keep_spaces(text).strip(),
-                                       _origin(token)))
+                nodes.append(Paragraph(escape_keep_spaces(text).strip(), _origin(token)))
             at += 1
         else:
             at += 1
     return nodes, at
 
 
-def _list(tokens, at: int, closing: str):
+def _list(tokens, at: int, closing: str, dropped: list):
     items = []
     while at < len(tokens) and tokens[at].type != closing:
         if tokens[at].type == "list_item_open":
-            inner, at = _blocks(tokens, at + 1, "list_item_close")
+            inner, at = _blocks(tokens, at + 1, "list_item_close", dropped)
             texts = [node.text for node in inner if isinstance(node, Paragraph)]
             children = [child for node in inner if isinstance(node, ListBlock) for child in node.items]
             items.append(ListItem("\n".join(texts), children))
@@ -66,7 +80,7 @@ def _list(tokens, at: int, closing: str):
     return items, at + 1
 
 
-def _table(tokens, at: int):
+def _table(tokens, at: int, dropped: list):
     rows, row, header = [], [], False
     while tokens[at].type != "table_close":
         token = tokens[at]
@@ -76,15 +90,15 @@ def _table(tokens, at: int):
             rows.append(row)
         elif token.type in ("th_open", "td_open"):
             header = header or token.type == "th_open"
-            row.append(_inline(tokens[at + 1]) if tokens[at + 1].type == "inline" else "")
+            row.append(_inline(tokens[at + 1], dropped) if tokens[at + 1].type == "inline" else "")
         at += 1
     if header and rows and not any(cell.strip() for cell in rows[0]):
         rows, header = rows[1:], False  # a pipe table with an empty header row: no header
     return Table(rows, header or None), at + 1
 
 
-def _inline(token) -> str:
-    """An inline token's children → markup."""
+def _inline(token, dropped: list) -> str:
+    """An inline token's children → markup; comments and HTML elements' tags dropped (listed), their words kept."""
     out, styles = [], []
     buffer: list[str] = []
 
@@ -104,10 +118,17 @@ def _inline(token) -> str:
             flush()
             styles.append("strong" if kind == "strong_open" or _HTML_STYLES.get(child.content.lower()) == "strong"
                           else "em")
-        elif kind in ("strong_close", "em_close") or kind == "html_inline" and child.content.startswith("</"):
+        elif kind in ("strong_close", "em_close") or kind == "html_inline" and \
+                child.content.lower() in ("</b>", "</strong>", "</i>", "</em>"):
             flush()
             if styles:
                 styles.pop()
+        elif kind == "html_inline" and child.content.lower().startswith("<br"):
+            buffer.append("\n")
+        elif kind == "html_inline" and (child.content.startswith("<!--") or _HTML_ELEMENT.match(child.content)):
+            dropped.append((_origin(token), "raw HTML: " + " ".join(child.content.split())))
+        elif kind == "html_inline":
+            buffer.append(escape_keep_spaces(child.content))  # "<notatag>": its author's words
         elif kind == "image":
             buffer.append(escape_keep_spaces(child.content or ""))
     flush()

@@ -20,6 +20,9 @@ from generator.reading.documents.inline import inline
 MAX_PAGES = 40
 MAX_OBJECTS = 100_000  # page objects of one page: a sheet's page holds a few thousand
 MAX_CHARACTERS = 200_000  # characters of one page
+# The PDF format's own bound on a page's side (ISO 32000, annex C: 14400 units, 200 inches); a page wider than
+# that is no sheet's, and its width is what the column finder allocates (2e9 pt asked for 22 GB).
+MAX_PAGE_SIDE = 14_400
 CELL_GAP = 1.1  # a gap wider than this many ems separates two cells
 WORD_GAP = 0.18
 
@@ -41,11 +44,14 @@ def read(path: Path, raw: bytes) -> Document:
         if objects > MAX_OBJECTS:
             raise UserError.at(path, 1, 1, f"page {number + 1} of the PDF draws {objects} objects; a sheet's page draws "
                                            f"at most {MAX_OBJECTS}: refused, nothing written")
+        width, height = page.get_size()
+        if not (0 < width <= MAX_PAGE_SIDE and 0 < height <= MAX_PAGE_SIDE):
+            raise UserError.at(path, 1, 1, f"page {number + 1} of the PDF measures {width:g} × {height:g} pt; a PDF's "
+                                           f"page measures at most {MAX_PAGE_SIDE} pt a side: refused, nothing written")
         textpage = page.get_textpage()
         count = textpage.count_chars()
         if count > MAX_CHARACTERS:
             raise UserError.at(path, 1, 1, f"page {number + 1} holds {count} characters; at most {MAX_CHARACTERS}")
-        width, height = page.get_size()
         chars, colour = [], [ctypes.c_uint() for _ in range(4)]
         for index in range(count):
             char = textpage.get_text_range(index, 1)
@@ -180,21 +186,15 @@ def _chunks(lines):
     kinds = []
     for index, line in enumerate(lines):
         kinds.append("table" if line.tabbed and not line.heading and not line.accent else "text")
-    changed = True
-    while changed:  # lines between two lines of a table, or in its later columns, are of it
-        changed = False
-        for index, line in enumerate(lines):
-            if kinds[index] != "text" or line.heading or line.bold or line.accent:
-                continue
-            before = index > 0 and kinds[index - 1] != "text" and lines[index - 1].page == line.page
-            after = index + 1 < len(lines) and kinds[index + 1] != "text" and lines[index + 1].page == line.page
-            em = CELL_GAP * max(line.size, 1)
-            opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em
-            goes_on = before and (line.indent > em or _opens_with_roll(line) and _opens_with_roll(lines[index - 1]))
-            aligned = after and _aligned(line, lines[index + 1]) and _opens_with_roll(lines[index + 1]) == \
-                _opens_with_roll(line) and (_opens_with_roll(line) or _opens_with_value(line))
-            if before and after or opens or goes_on or aligned:
-                kinds[index], changed = "table?", True
+    # Lines between two lines of a table, or in its later columns, are of it. Whether a line joins depends only
+    # on its neighbours' kinds, so a line that joins puts only its two neighbours back to be looked at: each line
+    # joins once, where passes over every line until none changed were quadratic.
+    waiting = list(range(len(lines)))
+    while waiting:
+        index = waiting.pop()
+        if kinds[index] == "text" and _joins_table(lines, kinds, index):
+            kinds[index] = "table?"
+            waiting += [near for near in (index - 1, index + 1) if 0 <= near < len(lines)]
     chunks = []
     for kind, line in zip(kinds, lines):
         kind = "table" if kind == "table?" else kind
@@ -205,6 +205,22 @@ def _chunks(lines):
         else:
             chunks.append((kind, [line]))
     return chunks
+
+
+def _joins_table(lines, kinds, index: int) -> bool:
+    """A text line that belongs to the table lines around it: between two of them, a short line over an indented
+    one, a line going on from the row above, or one aligned with the row under it."""
+    line = lines[index]
+    if line.heading or line.bold or line.accent:
+        return False
+    before = index > 0 and kinds[index - 1] != "text" and lines[index - 1].page == line.page
+    after = index + 1 < len(lines) and kinds[index + 1] != "text" and lines[index + 1].page == line.page
+    em = CELL_GAP * max(line.size, 1)
+    opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em
+    goes_on = before and (line.indent > em or _opens_with_roll(line) and _opens_with_roll(lines[index - 1]))
+    aligned = after and _aligned(line, lines[index + 1]) and _opens_with_roll(lines[index + 1]) == \
+        _opens_with_roll(line) and (_opens_with_roll(line) or _opens_with_value(line))
+    return bool(before and after or opens or goes_on or aligned)
 
 
 def _title_runs(line) -> list:

@@ -121,6 +121,7 @@ class Reader:
     def list_(self) -> None:
         start = self.at
         top_kind, items, numbers = None, [], []
+        more: dict[int, tuple[ListItem, list[str]]] = {}  # an item's next lines, joined once at the end (not per line)
         while self.at < len(self.lines):
             line = self.lines[self.at]
             bullet, numbered = _BULLET.match(line), _NUMBERED.match(line)
@@ -133,7 +134,7 @@ class Reader:
                 marker, text, kind = "", bullet.group(2), "bullet"
             elif items and not _HASH_HEADING.match(line.strip()) and not _caps(line.strip()):
                 target = items[-1].children[-1] if items[-1].children else items[-1]
-                target.text = _join(target.text, inline(line.strip()))
+                more.setdefault(id(target), (target, []))[1].append(inline(line.strip()))
                 self.at += 1
                 continue
             else:
@@ -148,6 +149,8 @@ class Reader:
                 items.append(item)
                 numbers.append(marker)
             self.at += 1
+        for item, lines in more.values():
+            item.text = "\n".join([item.text, *lines] if item.text else lines)
         if not items:  # a lone marker line that starts nothing: a paragraph
             self.paragraph()
             return

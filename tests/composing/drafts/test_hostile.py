@@ -104,3 +104,20 @@ def test_a_file_without_text_is_refused_with_its_reason(folder):
     blank.save(folder / "scan.pdf")
     assert "empty.txt:1:1: the file holds no text" in refused(folder, "empty.txt")
     assert "scan.pdf:1:1: the file holds no text: a scanned PDF" in refused(folder, "scan.pdf")
+
+
+def test_a_pdf_page_two_billion_points_wide_is_refused_before_anything_is_allocated(folder):
+    from tests.reading.documents import making
+
+    (folder / "wide.pdf").write_bytes(making.pdf([[(40, 400, "word")]], ("2000000000", "800")))
+    assert "wide.pdf:1:1: page 1 of the PDF measures 2e+09 × 800 pt" in refused(folder, "wide.pdf")
+
+
+def test_a_draft_over_a_sources_size_limit_is_never_written(folder):
+    from generator import files
+
+    paragraph = "A sentence of the rules, long enough to be a rule of its own. " * 60
+    sections = "".join(f"## Part {n}\n\n{paragraph}\n\n" for n in range(files.MAX_SOURCE_BYTES // len(paragraph) + 8))
+    (folder / "book.md").write_text("# Book\n\n" + sections, encoding="utf-8")
+    message = refused(folder, "book.md")
+    assert "book.md:1:1: the draft would be" in message and "split the document" in message

@@ -1,0 +1,55 @@
+"""Each fixture document, in the forms its authors use (Markdown with raw HTML and comments, a Word file without
+heading styles, an HTML page of captions, spans and a 16-column table), imports with nothing but --id into a draft
+that `qrs check` accepts and `qrs build` prints, its tables typed and its cells kept."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from tests.conftest import ROOT, run_qrs
+
+FIXTURES = ROOT / "tests" / "fixtures" / "imports"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "sources").mkdir()
+    return tmp_path
+
+
+def imported(folder, name: str, ident: str) -> str:
+    shutil.copy(FIXTURES / name, folder / name)
+    ran = run_qrs("import", name, "--id", ident, cwd=folder)
+    assert ran.returncode == 0, ran.stderr
+    assert run_qrs("check", ident, cwd=folder).returncode == 0
+    built = run_qrs("build", ident, cwd=folder)
+    assert built.returncode == 0 and (folder / "build" / f"{ident}.en.pdf").exists(), built.stderr
+    draft = (folder / "sources" / f"{ident}.yaml").read_text(encoding="utf-8")
+    assert "pages:" not in draft  # the page engine chooses how many
+    return draft + ran.stdout
+
+
+def test_markdown_with_raw_html_and_comments(folder):
+    draft = imported(folder, "panels.md", "panels")
+    assert 'die: "2D6"' in draft and "Graze: -1 to the target's next roll" in draft
+    assert "<!--" not in draft.split("panels.md (markdown)")[0] and "left out by the reader" in draft
+
+
+def test_a_word_file_without_heading_styles_with_hyperlinks_and_lists(folder):
+    draft = imported(folder, "rulebook.docx", "rulebook")
+    assert re.search(r'- \["Short bow", "16\\"", "3", "Move or fire"\]', draft)
+    assert 'title: "The Turn"' in draft and 'type: "sequence"' in draft
+    assert 'term: "Sprint"' in draft
+
+
+def test_an_html_page_with_captions_spans_and_a_table_of_sixteen_columns(folder):
+    draft = imported(folder, "charts.html", "charts")
+    assert 'row_title: "Attacker\'s WS"' in draft and 'column_title: "Defender\'s WS"' in draft
+    assert 'title: "Critical hits"' in draft
+    for cell in ("Ogre bodyguard", "80 gc", "30 gc", "+25", "Dec"):
+        assert draft.count(f'"{cell}"') >= 1, cell
+    parts = re.findall(r'title: "Hired swords by month of the campaign \((\d)/(\d)\)"', draft)
+    assert len(parts) >= 2 and draft.count('"Ogre bodyguard"') == len(parts)  # the key column in every part

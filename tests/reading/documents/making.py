@@ -1,0 +1,56 @@
+"""Documents made in the tests' own memory, of any size: a PDF of text lines (no library writes one as simply),
+a Word file of many paragraphs, and the time a reader takes on one input and on ten times it."""
+
+from __future__ import annotations
+
+import io
+import time
+
+
+def pdf(pages: list[list[tuple[float, float, str]]], size: tuple[str, str] = ("595", "842")) -> bytes:
+    """A PDF whose pages show words at (x, y) in Helvetica 7 pt: [[(x, y, text), …], …]."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", None,
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for words in pages:
+        stream = b"".join(b"BT /F1 7 Tf 1 0 0 1 %.1f %.1f Tm (%s) Tj ET\n" % (x, y, text.encode("latin-1"))
+                          for x, y, text in words)
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 3 0 R >> >> >>" % (size[0].encode(), size[1].encode(),
+                                                                         len(objects)))
+        kids.append(b"%d 0 R" % len(objects))
+    objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % len(kids)
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+
+
+def word(build) -> bytes:
+    """A Word file python-docx makes, `build(document)` filling it."""
+    import docx
+
+    made = docx.Document()
+    build(made)
+    stream = io.BytesIO()
+    made.save(stream)
+    return stream.getvalue()
+
+
+def growth(make, read, small: int) -> float:
+    """How many times longer `read` takes on `make(10 * small)` than on `make(small)`, each the best of two runs,
+    measured side by side (a linear reader: about 10; a quadratic one: about 100)."""
+    def best(size: int) -> float:
+        data, times = make(size), []
+        for _ in range(2):
+            start = time.perf_counter()
+            read(data)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    return best(10 * small) / best(small)

@@ -1,0 +1,77 @@
+"""Documents read whole: Markdown's raw HTML left out and listed (its words that only look like tags kept), a Word
+file without heading styles read with its headings, hyperlinks and lists, an HTML page's captions and spans, and
+a Word table merged down thousands of rows read without recursion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.reading.documents import docx, html, markdown
+from generator.reading.documents.document import Heading, ListBlock, Paragraph, Table, plain
+from tests.reading.documents import making
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "imports"
+
+
+def test_markdown_raw_html_and_comments_are_dropped_and_listed_and_tag_like_text_stays():
+    document = markdown.read((FIXTURES / "panels.md").read_text(encoding="utf-8"))
+    dropped = {origin: text for origin, text in document.dropped}
+    assert dropped["line 5"].startswith("raw HTML: <!-- panels:start -->")
+    assert "left-panel" in dropped["line 9"] and dropped["line 23"] == "raw HTML: <!-- the sum -->"
+    table = next(node for node in document.nodes if isinstance(node, Table))
+    assert table.rows[2][1] == "Graze: -1 to the target's next roll"  # the <span>'s words, without its tags
+    messages = [node.text for node in document.nodes if isinstance(node, Paragraph)][-1]
+    assert messages == "The bot answers <@user> rolled **8** and waits for the next player.\nHearts: <3 and a < b."
+
+
+def test_text_that_reads_as_a_tag_keeps_its_words():
+    document = markdown.read("# Sheet\n\nA <notatag> in a sentence, and <unclosed too.\n")
+    assert document.nodes[1].text == "A \u2039notatag> in a sentence, and \u2039unclosed too."
+    assert document.dropped == []
+
+
+def test_a_word_file_without_heading_styles_hyperlinks_and_lists():
+    document = docx.read(None, (FIXTURES / "rulebook.docx").read_bytes())
+    headings = [(node.level, node.text) for node in document.nodes if isinstance(node, Heading)]
+    assert headings == [(1, "Iron Marches: Skirmish Rules"), (2, "The Turn"), (2, "Weapons"), (2, "Skills")]
+    table = next(node for node in document.nodes if isinstance(node, Table))
+    assert [row[0] for row in table.rows] == ["Weapon", "Short bow", "Crossbow", "Sling", "Pistol"]
+    assert [row[3] for row in table.rows[1:3]] == ["Move or fire", ""]  # merged down: once, at its top
+    lists = [node for node in document.nodes if isinstance(node, ListBlock)]
+    assert [(block.ordered, len(block.items)) for block in lists] == [(True, 4), (False, 3)]
+    assert lists[1].items[1].text == 'Sprint: the model runs 2D6".'
+
+
+def test_a_word_table_merged_down_3000_rows_is_read_without_recursion():
+    def build(document):
+        table = document.add_table(rows=3000, cols=2)
+        table.cell(0, 0).text = "Every row"
+        column = table.columns[0].cells
+        for row in range(1, 3000):  # the XML a merge writes, without python-docx's merge (which is slow)
+            column[row]._tc.get_or_add_tcPr().append(_vmerge())
+        table.cell(2999, 1).text = "the last"
+
+    document = docx.read(None, making.word(build))
+    rows = document.nodes[0].rows
+    assert len(rows) == 3000 and rows[0][0] == "Every row" and rows[1][0] == "" and rows[2999] == ["", "the last"]
+
+
+def _vmerge():
+    from docx.oxml import OxmlElement
+
+    return OxmlElement("w:vMerge")
+
+
+def test_html_captions_spans_and_a_table_of_sixteen_columns():
+    document = html.read(None, (FIXTURES / "charts.html").read_text(encoding="utf-8"))
+    tables = [node for node in document.nodes if isinstance(node, Table)]
+    assert [table.title for table in tables] == ["To hit in close combat", "Critical hits",
+                                                 "Hired swords by month of the campaign"]
+    assert tables[0].rows[:2] == [["Attacker's WS", "Defender's WS", "", "", "", "", ""],
+                                  ["", "1", "2", "3", "4", "5", "6"]]  # a header spanning down: once
+    assert tables[1].rows[1:3] == [["1-2", "Legs", "Half move until the end of the game."],
+                                   ["1-2", "Feet", "Cannot run."]]  # a key spanning down: in each of its rows
+    assert tables[1].rows[3] == ["3-4", "Arm: −1 to hit with that hand.", ""]
+    assert len(tables[2].rows[0]) == 16 and tables[2].rows[1][-1] == "+25"
+    assert not any(isinstance(node, Paragraph) and "Critical" in node.text for node in document.nodes)
+    assert "a \u2039b> in text stays text" in document.nodes[-1].text  # "&lt;b&gt;": text, not a tag
