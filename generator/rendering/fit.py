@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.model.blocks.block import Subheaded
-from generator.rendering import heights, layout, measure
+from generator.rendering import heights, layout, layout_report, measure
 
 # The type scale: 100 % unless the sheet does not fit the most pages allowed (or, without a most, unless a page is
 # saved whole), then set smaller, a step at a time, down to SHRINK[-1] (7.6 pt body down to 6.84 pt); a short
 # sheet's type is grown, up to GROW[-1], to fill the pages it takes at 100 %, never to take one more. A sheet whose
 # content at 100 % fills more than FULL of its pages is not tried larger.
-SHRINK = (0.975, 0.95, 0.925, layout.SMALLEST_SCALE)
+SHRINK = (0.975, 0.95, 0.925, layout_report.SMALLEST_SCALE)
 GROW = (1.025, 1.05, 1.075, 1.1, 1.125, 1.15)
 SCALES = (*reversed(GROW), 1.0, *SHRINK)  # every scale a sheet may be set at, largest first
 FULL = 0.9

@@ -24,7 +24,7 @@ the columns under a band that much shorter (`Packing.bands`: per page, the piece
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 from math import floor
@@ -269,63 +269,6 @@ def _salvage(pieces: list[Piece], capacity: Capacity) -> Packing:
     used = [[pieces[fragment.index].height for (fragment,) in page] for page in plan]
     overfull = [index for index, piece in enumerate(pieces) if piece.height > capacity.of(index) + capacity.safety]
     return Packing(plan, used, overfull, salvaged=True)
-def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
-    """`pack`, with wide pieces set in bands across the top of a page: a run of wide pieces starts a new page, the
-    columns under it have that much less room, and what comes before it ends the page before, balanced as a last
-    page. Each stretch between two bands is packed alone: a band always starts a page, so no plan of one stretch
-    changes what the next can do, and the fewest pages of each is the fewest of all."""
-    if not any(piece.wide for piece in pieces):
-        return pack(pieces, capacity)
-    packings = []
-    for band, start, stop in _stretches(pieces):
-        top = sum(pieces[index].height for index in band) + (capacity.first_page_top if not packings else 0.0)
-        room = Capacity(capacity.column_height, top, capacity.columns, capacity.safety)
-        packing = pack(_opened(pieces[start:stop], band), room) if stop > start else Packing([[[]]], [[0.0]])
-        if top > capacity.column_height - capacity.safety:
-            packing.overfull.append(band[0] - start)  # a band taller than the page: told as an overfull piece
-        packings.append((start, band, packing))
-    return _joined(packings)
-
-
-def _stretches(pieces: list[Piece]) -> list[tuple[tuple[int, ...], int, int]]:
-    """(the band's pieces, start, stop): each run of wide pieces with the narrow pieces [start, stop) under it; the
-    first stretch has no band unless the sheet starts with a wide piece."""
-    found, index = [], 0
-    while index < len(pieces):
-        band = []
-        while index < len(pieces) and pieces[index].wide:
-            band.append(index)
-            index += 1
-        start = index
-        while index < len(pieces) and not pieces[index].wide:
-            index += 1
-        found.append((tuple(band), start, index))
-    return found
-
-
-def _opened(pieces: list[Piece], band: tuple[int, ...]) -> list[Piece]:
-    """The stretch's pieces; under a band, the first column does not repeat a heading the band printed above it."""
-    if not band or not pieces:
-        return pieces
-    return [replace(pieces[0], opens_section=True, opens_group=True), *pieces[1:]]
-
-
-def _joined(packings: list[tuple[int, tuple[int, ...], Packing]]) -> Packing:
-    """One packing of the stretches' pages, one after another, their pieces numbered in the whole sheet."""
-    joined = Packing([], [], [])
-    for start, band, packing in packings:
-        joined.plan += [[[replace(fragment, index=fragment.index + start) for fragment in column] for column in page]
-                        for page in packing.plan]
-        joined.used += packing.used
-        joined.overfull = sorted(joined.overfull + [index + start for index in packing.overfull])
-        joined.broken = sorted(joined.broken + [index + start for index in packing.broken])
-        joined.salvaged = joined.salvaged or packing.salvaged
-        joined.largest_hole = max(joined.largest_hole, packing.largest_hole)
-        joined.blank += packing.blank
-        joined.bands += [band] + [()] * (packing.pages - 1)
-    return joined
-
-
 def _following(pieces, positions, count: int, column: int, a: int) -> int:
     """The column that goes on from positions[a], after `column`: the next, or the next page's first after a
     forced page break."""
@@ -560,52 +503,3 @@ def _fragments(pieces: list[Piece], start: Position, stop: Position) -> list[Fra
         found.append(Fragment(index, unit, None if last_unit == len(piece.units) else last_unit, heading, group))
         index, unit = index + 1, 0
     return found
-
-
-# --- the layout report (generator.rendering.render.Laid.report): what the build tells about a laid-out sheet ------
-
-
-def layout_warnings(report: dict) -> list[str]:
-    """What a reader would notice: a hole at the foot of a column before the last page (whose columns are balanced,
-    not filled, as are those of a page before a band: `report["bands"]`), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
-    a side or without its group's heading (`report["defects"]`). A variant (another paper, crop marks, an errata
-    sheet...: `report["variant"]`) is laid out for the command line's page box, and its author has nothing to change
-    for it: only its defects are told, and the pages it takes beyond the sheet's own (`report["kept_pages"]`)."""
-    pages = report["pages"]
-    if report.get("variant"):  # laid out for the command line's page box: nothing there for the author to change
-        return list(report.get("defects", [])) + _beyond_kept(report)
-    warnings = []
-    bands = report.get("bands") or [[] for _ in pages]  # per page: the wide blocks across its top
-    for number, page in enumerate(pages, start=1):
-        if bands[number - 1] and not any(column["blocks"] for column in page):
-            continue  # a page the band fills: nothing under it, no blank column to tell
-        ends_stretch = number == len(pages) or bool(bands[number])  # balanced as a last page, not filled
-        for slot in range(1, report["columns"] + 1):
-            column = page[slot - 1] if slot <= len(page) else None
-            if column is None or not column["blocks"]:
-                warnings.append(f"page {number} column {slot}: blank, on a page that holds content")
-            elif not ends_stretch and 1 - column["used"] > MAX_HOLE:
-                warnings.append(f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty")
-    warnings.extend(report.get("defects", []))
-    return warnings
-
-
-def _beyond_kept(report: dict) -> list[str]:
-    """A variant that takes more pages than the sheet's own: it was tried down to the smallest type first."""
-    kept, taken = report.get("kept_pages"), len(report["pages"])
-    if kept is None or taken <= kept:
-        return []
-    # an imposed sheet's are half pages, two for each of the sheet's own: said so, lest the counts seem to disagree
-    own = f"the sheet's own {kept // 2} pages make {kept}" if report.get("imposed") else f"the sheet itself takes {kept}"
-    what = "half pages" if report.get("imposed") else "pages"
-    return [f"{taken} {what} where {own}: it does not fit {kept} even with the type set at {SMALLEST_SCALE:.0%}"]
-
-
-SMALLEST_SCALE = 0.9  # the smallest type a sheet is set at (generator.rendering.fit.SHRINK ends with it)
-
-
-def pages_used(report: dict) -> float:
-    """Pages filled, the last one by the share of its columns used (and of its height a band takes): 1.4."""
-    last = report["pages"][-1]
-    band = (report.get("band_used") or [0.0])[-1]  # the columns' shares are of the room under the band
-    return len(report["pages"]) - 1 + band + (1 - band) * sum(column["used"] for column in last) / report["columns"]

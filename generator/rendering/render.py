@@ -44,18 +44,19 @@ collect_less_often()
 
 from generator import __version__
 
-from generator.rendering import figures, fit, heights, measure
+from generator.rendering import figures, fit, heights, layout_report, measure
+from generator.rendering.bands import pack_bands
 from generator.rendering.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
 from generator.rendering.layout import page_frame
 from generator.composing.diff import Marks
 from generator.errors import UserError
 from generator.model.glyphs import FONTS
 from generator.rendering import layout as layout_module
-from generator.model.types import Block, Group, Section, Sheet
-from generator.model.blocks.block import Subheaded, Subheading
+from generator.model.types import Sheet
 from generator.project import Project
 from generator.composing.words import ui_words
 from generator.rendering import imprint
+from generator.rendering.items import Item, items  # noqa: F401 (items: named here by the web edition and tests)
 
 
 class ProjectFetcher(URLFetcher):
@@ -95,95 +96,6 @@ def _environment(templates: Path) -> jinja2.Environment:
     )
     environment.filters["css_string"] = css_string
     return environment
-
-
-@dataclass(frozen=True)
-class Item:
-    """What the page prints of one block (or of the changes box): whole, or units [start, stop) of it,
-    a block continued across columns. Templates ask it what to print."""
-
-    block: Block | None
-    section: Section | None = None
-    first: bool = False  # the first block of its section: it prints the section's heading
-    start: int = 0
-    stop: int | None = None  # None: to the block's last unit
-    heading: bool = False  # the column starts inside the section: repeat its heading, marked continued
-    widths: tuple[float, ...] | None = None  # the table's column widths as measured on the whole block
-    probe: bool = False  # the measuring pass's continuation probe
-    group: Group | None = None  # the first block of a group prints the group's heading above its own title
-    in_group: Group | None = None  # the group the block is in (opened by it or by a block before it)
-    group_heading: bool = False  # the column starts inside the block's group: repeat its heading, marked continued
-    wide: bool = False  # set across the page's columns, in a band above them (layout.pack_bands): natural width
-
-    @property
-    def block_id(self) -> str:
-        return self.block.id if self.block else "errata"
-
-    @property
-    def id(self) -> str:
-        if self.probe:
-            return self.block_id + measure.PROBE
-        return self.block_id if self.start == 0 else f"{self.block_id}-cont-{self.start}"
-
-    @property
-    def continued(self) -> bool:
-        return self.start > 0 or self.probe
-
-    @property
-    def continues(self) -> bool:
-        return self.stop is not None
-
-    @property
-    def splits(self) -> bool:
-        return self.block.splits if self.block else True
-
-    @property
-    def repeats(self) -> list[Subheading]:
-        """The sub-headings printed "(cont.)" above the fragment's first row: in a continuation, the one whose rows
-        hold it; in the measuring probe, every one of the block's, each measured for the packer
-        (measure.REPEAT)."""
-        if not isinstance(self.block, Subheaded):
-            return []
-        if self.probe:
-            return [self.block.lines[position] for position in self.block.subheadings()]
-        over = self.block.subheading_over(self.start) if self.start > 0 else None
-        return [over] if over else []
-
-    def shows(self, unit: int) -> bool:
-        return self.start <= unit and (self.stop is None or unit < self.stop)
-
-    def shows_any(self, first: int, end: int) -> bool:
-        return first < (self.stop if self.stop is not None else end + 1) and end > self.start
-
-    @property
-    def colgroup(self) -> Markup:
-        """Column widths: measured (every fragment of a table alike), else those the source declares."""
-        if self.widths:
-            return Markup("<colgroup>{}</colgroup>").format(
-                Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
-        columns = self.block.header if self.block is not None and self.block.type == "table" else []
-        if any(column.width for column in columns):
-            return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
-                Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
-                for column in columns))
-        return Markup("")
-
-
-def items(sheet: Sheet) -> list[Item]:
-    """The sheet's blocks in reading order, whole, then the changes box."""
-    found = [Item(block, section, position == 0, group=_opened_group(section, position), in_group=section.group_of(block))
-             for section in sheet.sections for position, block in enumerate(section.blocks)]
-    if sheet.boxed_changes():
-        found.append(Item(None))
-    return found
-
-
-def _opened_group(section: Section, position: int) -> Group | None:
-    """The group a block opens: its own, when the block before it is in another group (or none)."""
-    block = section.blocks[position]
-    if block.group is None or (position > 0 and section.blocks[position - 1].group == block.group):
-        return None
-    return section.group_of(block)
 
 
 TYPE_SIZES = {"size": 7.6, "small": 6.6, "title": 13.0, "subtitle": 9.0, "h2": 9.0, "h3": 8.0}  # points at scale 1
@@ -299,7 +211,7 @@ class Laid:
             "band_used": [round(1 - self.room(number) / self.room_without_band(number), 3)
                           for number in range(len(self.plan))],
         }
-        return {**report, "warnings": layout_module.layout_warnings(report)}
+        return {**report, "warnings": layout_report.layout_warnings(report)}
 
 
 def layout(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> Laid:
@@ -475,7 +387,7 @@ def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: f
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
     size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
     pieces = [fit.piece(item, measured[item.id], size) for item in whole]
-    packing = layout_module.pack_bands(pieces, capacity)
+    packing = pack_bands(pieces, capacity)
     page = sum(capacity.of(column) for column in range(frame.columns, 2 * frame.columns))  # a page after the first
     # a band takes its height from every column of its page
     content = sum(piece.height * (frame.columns if piece.wide else 1) for piece in pieces)

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from generator.composing import translate as i18n
 
-from generator.rendering import fit, layout, render
+from generator.rendering import bands, fit, layout, layout_report, render
 from generator.composing import words
 
 from generator import pipeline
@@ -182,22 +182,22 @@ def test_the_layout_report_warns_of_holes_and_blank_columns_not_of_pages_below_t
     its author allows is as it should be, and the author is not told to declare fewer."""
     report = {"scale": 1.0, "columns": 3, "declared_pages": 3,
               "pages": [[column(0.95), column(0.7), column(0.9)], [column(0.4), column(0.3)]]}
-    assert layout.layout_warnings(report) == ["page 1 column 2: 30% of its height left empty",
+    assert layout_report.layout_warnings(report) == ["page 1 column 2: 30% of its height left empty",
                                              "page 2 column 3: blank, on a page that holds content"]
-    assert layout.pages_used(report) == pytest.approx(1 + 0.7 / 3)
+    assert layout_report.pages_used(report) == pytest.approx(1 + 0.7 / 3)
 
 
 def test_the_last_page_balanced_is_no_hole_and_a_variant_is_told_only_of_pages_beyond_the_sheets_own():
     report = {"scale": 1.0, "columns": 3, "declared_pages": 2, "kept_pages": 1, "variant": True,
               "pages": [[column(0.5), column(0.45), column(0.48)]]}
-    assert layout.layout_warnings(report) == []
-    assert layout.layout_warnings({**report, "pages": [[column(0.1)]]}) == []  # an errata sheet's one short box
-    assert layout.layout_warnings({**report, "variant": False}) == []
+    assert layout_report.layout_warnings(report) == []
+    assert layout_report.layout_warnings({**report, "pages": [[column(0.1)]]}) == []  # an errata sheet's one short box
+    assert layout_report.layout_warnings({**report, "variant": False}) == []
     longer = {**report, "pages": [[column(0.9)] * 3, [column(0.2)]]}
-    assert layout.layout_warnings(longer) == [
+    assert layout_report.layout_warnings(longer) == [
         f"2 pages where the sheet itself takes 1: it does not fit 1 even with the type set at {fit.SHRINK[-1]:.0%}"]
     imposed = {**report, "imposed": True, "columns": 1, "pages": [[column(0.9)]] * 6, "kept_pages": 4}  # half pages
-    assert layout.layout_warnings(imposed) == [
+    assert layout_report.layout_warnings(imposed) == [
         f"6 half pages where the sheet's own 2 pages make 4: it does not fit 4 even with the type set at {fit.SHRINK[-1]:.0%}"]
 
 
@@ -275,7 +275,7 @@ def test_a_sheet_a_little_too_long_is_set_smaller_to_fit_its_pages(tmp_path):
     project = Project.at(sources, tmp_path / "build")
     sheet = pipeline.check(sources / "every-block.yaml")
     laid = render.layout(project, sheet, pipeline.BuildOptions())
-    assert layout.pages_used({**laid.report(), "columns": 3}) <= 1
+    assert layout_report.pages_used({**laid.report(), "columns": 3}) <= 1
     assert laid.scale < 1 and len(laid.document.pages) == 1
     assert list(render.layout_findings(sheet, laid)) == []
     full_size = render.layout(project, sheet.model_copy(update={"paper": sheet.paper.model_copy(update={"pages": 2})}),
@@ -615,7 +615,7 @@ def test_a_sheet_sets_its_base_type_size_and_the_fit_steps_scale_from_it(tmp_pat
 def test_a_wide_block_starts_a_page_in_a_band_above_shorter_columns():
     """Issue #42: what comes before the band ends its page balanced; what follows fills the columns under it."""
     pieces = [*whole(60, 60, 60), layout.Piece(40, wide=True), *whole(30, 30, 30, 30, 30, 30)]
-    packing = layout.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
+    packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
     assert [packing.band(page) for page in range(packing.pages)] == [(), (3,)]
     assert fragments(packing)[0] == [[(0, 0, None)], [(1, 0, None)], [(2, 0, None)]]
     under = fragments(packing)[1]
@@ -626,18 +626,18 @@ def test_a_wide_block_starts_a_page_in_a_band_above_shorter_columns():
 
 def test_a_band_on_the_first_page_sits_under_the_header_and_the_next_column_repeats_no_heading():
     following = layout.Piece(30, heading=7, opens_section=False)
-    packing = layout.pack_bands([layout.Piece(40, wide=True), following, *whole(30, 30)],
+    packing = bands.pack_bands([layout.Piece(40, wide=True), following, *whole(30, 30)],
                                 layout.Capacity(100, 20, 3, safety=0))
     assert packing.bands == [(0,)] and packing.pages == 1
     assert packing.plan[0][0][0].heading is False and packing.used[0][0] == 30  # the band printed the heading
-    assert layout.pack_bands([layout.Piece(90, wide=True), *whole(30)],
+    assert bands.pack_bands([layout.Piece(90, wide=True), *whole(30)],
                              layout.Capacity(100, 20, 3, safety=0)).overfull == [0, 1]  # band and header: too tall
 
 
 def test_a_sheet_without_wide_blocks_is_packed_as_before():
     pieces = [*whole(50, 40, 30, 90), rows(12), *whole(10, 100)]
     capacity = layout.Capacity(100, 10, 3, safety=0)
-    assert layout.pack_bands(pieces, capacity) == layout.pack(pieces, capacity)
+    assert bands.pack_bands(pieces, capacity) == layout.pack(pieces, capacity)
 
 
 def test_the_page_before_a_band_is_balanced_not_a_hole_and_a_page_the_band_fills_is_not_blank():
@@ -645,9 +645,9 @@ def test_the_page_before_a_band_is_balanced_not_a_hole_and_a_page_the_band_fills
               "band_used": [0.0, 0.3, 0.2],
               "pages": [[column(0.5), column(0.4), column(0.4)], [column(0.95), column(0.5), column(0.9)],
                         [column(0.0, blocks=())]]}
-    assert layout.layout_warnings(report) == []
+    assert layout_report.layout_warnings(report) == []
     report["bands"] = [[], [], []]
-    assert layout.layout_warnings(report)[:2] == ["page 1 column 1: 50% of its height left empty",
+    assert layout_report.layout_warnings(report)[:2] == ["page 1 column 1: 50% of its height left empty",
                                                   "page 1 column 2: 60% of its height left empty"]
 
 

@@ -420,7 +420,7 @@ class Typing:
     def matrix(self, rows: list[list[str]], node: Table) -> bool:
         found = grids.matrix_shape(rows)
         if not found:
-            return False
+            return self.labelled_matrix(rows, node)
         key_row, key_column, column_title, row_title = found
         column_keys = [plain(cell) for cell in rows[key_row][key_column + 1:]]
         body = rows[key_row + 1:]
@@ -445,6 +445,19 @@ class Typing:
                "a lookup keyed by numbers: a matrix of one row")
         why += f"; every cell agrees with the rule {rule}" if rule else "; no rule agrees with every cell: none named"
         self.add(block, node.origin, why)
+        return True
+
+    def labelled_matrix(self, rows: list[list[str]], node: Table) -> bool:
+        """A grid keyed by words on both sides, of one-code cells: a matrix (a table would hold at most 12 columns,
+        and the page sets a wide matrix across its columns)."""
+        if not grids.labelled_shape(rows, MAX_COLUMNS):
+            return False
+        corner = plain(rows[0][0]).strip()
+        block = {"type": "matrix", **({"corner": corner} if corner else {}),
+                 "row_keys": [plain(row[0]).strip() for row in rows[1:]],
+                 "column_keys": [plain(cell).strip() for cell in rows[0][1:]],
+                 "cells": [" ".join(plain(cell).strip() for cell in row[1:]) for row in rows[1:]]}
+        self.add(block, node.origin, "a grid keyed by words on both sides, each cell a short code: a matrix")
         return True
 
     def plain_table(self, rows: list[list[str]], node: Table) -> None:

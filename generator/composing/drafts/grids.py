@@ -37,6 +37,21 @@ def matrix_shape(rows: list[list[str]]):
     return None
 
 
+def labelled_shape(rows: list[list[str]], widest: int) -> bool:
+    """Whether a grid is a matrix keyed by words (troop types down the side and across the top): a header row of
+    labels over a column of labels, every cell one short code ("D", "2", "x"), and either the same labels on both
+    sides or more columns than a table holds (`widest`): no table an author would write so."""
+    if len(rows) < 4 or len(rows[0]) < 4 or len(rows) > 31 or len(rows[0]) > 31:
+        return False
+    column_keys = [plain(cell).strip() for cell in rows[0][1:]]
+    row_keys = [plain(row[0]).strip() for row in rows[1:]]
+    if not all(column_keys) or not all(row_keys):
+        return False
+    codes = all(len(plain(cell).strip()) <= 3 and " " not in plain(cell).strip() and plain(cell).strip()
+                for row in rows[1:] for cell in row[1:])
+    return codes and (row_keys == column_keys or len(rows[0]) > widest)
+
+
 def agreeing_rule(row_keys: list[str], column_keys: list[str], cells: list[str]) -> tuple[str | None, str | None]:
     """The rule every cell agrees with, and the value meaning "impossible" (the one word that is no number)."""
     words = {value for row in cells for value in row.split() if not re.fullmatch(r"[-−]?\d+\+?", value)}

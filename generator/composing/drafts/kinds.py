@@ -8,7 +8,7 @@ import re
 from generator.model import rules
 from generator.model.types import DiceResult, roll_findings
 from generator.reading.documents.document import ROLL_PART as _ROLL_PART
-from generator.reading.documents.document import is_roll, plain
+from generator.reading.documents.document import is_roll, plain  # noqa: F401 (is_roll: a cell's kind, asked here)
 
 DIE = re.compile(r"(?<![A-Za-z0-9])(\d{0,2})[Dd](\d{1,3})(?![A-Za-z0-9])")
 _INTEGER = re.compile(r"^[-−–]?\d{1,3}$")

@@ -333,7 +333,8 @@ def _keyed_rows(rows: list[list[str]]) -> list[list[str]]:
 
 
 def _join(text: str, more: str) -> str:
-    if text.endswith("\xad") or re.search(r"[^\W\d]-$", text) and more[:1].islower():
+    # the end alone is read: a cell joins line after line, and searching all of it each time was quadratic
+    if text.endswith("\xad") or re.fullmatch(r"[^\W\d]-", text[-2:]) and more[:1].islower():
         return text[:-1] + more
     return f"{text} {more}".strip()
 

@@ -43,14 +43,14 @@ def word(build) -> bytes:
 
 
 def growth(make, read, small: int) -> float:
-    """How many times longer `read` takes on `make(10 * small)` than on `make(small)`, each the best of two runs,
-    measured side by side (a linear reader: about 10; a quadratic one: about 100)."""
-    def best(size: int) -> float:
-        data, times = make(size), []
-        for _ in range(2):
+    """How many times longer `read` takes on `make(10 * small)` than on `make(small)`, each the best of three runs,
+    measured side by side, in turn (a linear reader: about 10; a quadratic one: about 100): on a shared machine, a
+    burst of other work then slows one run of each size, not every run of one."""
+    inputs = {size: make(size) for size in (small, 10 * small)}
+    times: dict[int, list[float]] = {size: [] for size in inputs}
+    for _ in range(3):
+        for size, data in inputs.items():
             start = time.perf_counter()
             read(data)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    return best(10 * small) / best(small)
+            times[size].append(time.perf_counter() - start)
+    return min(times[10 * small]) / min(times[small])

@@ -1,0 +1,101 @@
+"""What the page prints of each block: an Item, whole or a fragment of it, in reading order. The templates ask an
+Item what to print; the packer's plan is made of them. Nothing here renders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from generator.model.blocks.block import Subheaded, Subheading
+from generator.model.types import Block, Group, Section, Sheet
+from generator.rendering import measure
+
+
+@dataclass(frozen=True)
+class Item:
+    """What the page prints of one block (or of the changes box): whole, or units [start, stop) of it,
+    a block continued across columns. Templates ask it what to print."""
+
+    block: Block | None
+    section: Section | None = None
+    first: bool = False  # the first block of its section: it prints the section's heading
+    start: int = 0
+    stop: int | None = None  # None: to the block's last unit
+    heading: bool = False  # the column starts inside the section: repeat its heading, marked continued
+    widths: tuple[float, ...] | None = None  # the table's column widths as measured on the whole block
+    probe: bool = False  # the measuring pass's continuation probe
+    group: Group | None = None  # the first block of a group prints the group's heading above its own title
+    in_group: Group | None = None  # the group the block is in (opened by it or by a block before it)
+    group_heading: bool = False  # the column starts inside the block's group: repeat its heading, marked continued
+    wide: bool = False  # set across the page's columns, in a band above them (layout.pack_bands): natural width
+
+    @property
+    def block_id(self) -> str:
+        return self.block.id if self.block else "errata"
+
+    @property
+    def id(self) -> str:
+        if self.probe:
+            return self.block_id + measure.PROBE
+        return self.block_id if self.start == 0 else f"{self.block_id}-cont-{self.start}"
+
+    @property
+    def continued(self) -> bool:
+        return self.start > 0 or self.probe
+
+    @property
+    def continues(self) -> bool:
+        return self.stop is not None
+
+    @property
+    def splits(self) -> bool:
+        return self.block.splits if self.block else True
+
+    @property
+    def repeats(self) -> list[Subheading]:
+        """The sub-headings printed "(cont.)" above the fragment's first row: in a continuation, the one whose rows
+        hold it; in the measuring probe, every one of the block's, each measured for the packer
+        (measure.REPEAT)."""
+        if not isinstance(self.block, Subheaded):
+            return []
+        if self.probe:
+            return [self.block.lines[position] for position in self.block.subheadings()]
+        over = self.block.subheading_over(self.start) if self.start > 0 else None
+        return [over] if over else []
+
+    def shows(self, unit: int) -> bool:
+        return self.start <= unit and (self.stop is None or unit < self.stop)
+
+    def shows_any(self, first: int, end: int) -> bool:
+        return first < (self.stop if self.stop is not None else end + 1) and end > self.start
+
+    @property
+    def colgroup(self) -> Markup:
+        """Column widths: measured (every fragment of a table alike), else those the source declares."""
+        if self.widths:
+            return Markup("<colgroup>{}</colgroup>").format(
+                Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
+        columns = self.block.header if self.block is not None and self.block.type == "table" else []
+        if any(column.width for column in columns):
+            return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
+                Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
+                for column in columns))
+        return Markup("")
+
+
+def items(sheet: Sheet) -> list[Item]:
+    """The sheet's blocks in reading order, whole, then the changes box."""
+    found = [Item(block, section, position == 0, group=_opened_group(section, position), in_group=section.group_of(block))
+             for section in sheet.sections for position, block in enumerate(section.blocks)]
+    if sheet.boxed_changes():
+        found.append(Item(None))
+    return found
+
+
+def _opened_group(section: Section, position: int) -> Group | None:
+    """The group a block opens: its own, when the block before it is in another group (or none)."""
+    block = section.blocks[position]
+    if block.group is None or (position > 0 and section.blocks[position - 1].group == block.group):
+        return None
+    return section.group_of(block)
