@@ -85,9 +85,12 @@ def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(im
     facts = facts_of(handout_id)
     for lang, sheet in composed(imported, handout_id):
         roster = sheet.sections[0].blocks[0]
-        wanted = [f"{unit['models']} × {printed_name(unit)}" if unit["models"] > 1 else printed_name(unit)
-                  for unit in facts["units"]]
+        wanted = [f"{unit['models']} × {printed_name(unit)}" if unit["models"] > 1 and not unit.get("model_lines")
+                  else printed_name(unit) for unit in facts["units"]]  # listed models carry their own counts
         assert [re.sub(r"\\(.)", r"\1", unit.name) for unit in roster.units] == wanted, lang
+        models = [[re.sub(r"\\(.)", r"\1", model.name) for model in unit.models] for unit in roster.units]
+        assert models == [[f"{line['count']} × {line['name']}" for line in unit.get("model_lines", [])]
+                          for unit in facts["units"]], lang
         assert [unit.points for unit in roster.units] == [f"{unit['points']:g}" for unit in facts["units"]]
         assert roster.points == f"{facts['army_points']:g}" and roster.cost == cost_printed(facts, None)
         if lang != "en":
@@ -106,7 +109,8 @@ def test_every_characteristic_of_every_profile_prints(imported, handout_id):
     facts = facts_of(handout_id)
     for lang, sheet in composed(imported, handout_id):
         cells = [cell.text for block in sheet.blocks() if block.type == "table" for row in block.rows for cell in row.cells]
-        cells += [value for block in sheet.blocks() if block.type == "roster" for unit in block.units for value in unit.profile]
+        cells += [value for block in sheet.blocks() if block.type == "roster" for unit in block.units
+                  for line in [unit.profile, *(model.profile for model in unit.models)] for value in line]
         cells = " | ".join(cells)
         for unit in facts["units"]:
             for profiles in unit["profiles"].values():
@@ -196,6 +200,10 @@ def test_every_roster_builds_in_every_language_it_lists_with_its_units_and_total
         text = flat(" ".join(pdf_pages(built / f"{handout_id}.{lang}.pdf")))
         for unit in facts["units"]:
             assert flat(unit["custom_name"] or unit["name"]) in text, (lang, unit["name"])
+            for line in unit.get("model_lines", []):  # each model's line under its name, with its count
+                assert flat(f"{line['count']} × {line['name']}") in text, (lang, unit["name"], line)
+        for name, value in facts["army_choices"].items():
+            assert flat(f"{name}: {value}") in text, (lang, name)
         assert flat(f"{facts['army_points']:g} {cost_printed(facts, 'pts')}") in text  # Kill Team's EP: never "pts"
 
 
