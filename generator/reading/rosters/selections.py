@@ -33,6 +33,7 @@ STAT_NAMES = {"m", "move", "movement", "ws", "bs", "s", "t", "w", "i", "a", "ld"
               "df", "wounds", "bravery", "f", "d", "toughness", "strength", "attacks", "leadership", "initiative",
               "armoursave", "armour save", "ward save", "wardsave", "mr", "cl", "wp", "int", "control", "fight",
               "shoot", "courage", "might", "will", "fate", "hw", "hit", "wound", "ag", "bt", "sp", "inv"}
+WARGEAR = re.compile(r" (?:w|with) ")  # what a member's name says it carries: "… w heavy weapon" once folded
 SAVE_NAMES = {"sv", "save", "armoursave", "armour save", "armor save", "as"}
 
 
@@ -274,11 +275,26 @@ def _model_lines(selection: Element, held: list[Element], stat_types: set[str]) 
 
 def _named_as(member: Element, profiles: list[Profile]) -> Profile | None:
     """The profile a member without one of its own stands for: the one named as it, else the longest whose name
-    begins its name (a word boundary after it)."""
+    begins its name (a word boundary after it), else the one whose name ends in the most of the same words, its
+    wargear aside (9th edition's Devastator Marine w/Heavy Weapon is its Space Marine, the Devastator Marine
+    Sergeant its Space Marine Sergeant)."""
     name = plain(_entry_name(member))
     found = [profile for profile in profiles
              if plain(profile.name) and (name == plain(profile.name) or name.startswith(plain(profile.name) + " "))]
-    return max(found, key=lambda profile: (name == plain(profile.name), len(plain(profile.name))), default=None)
+    if found:
+        return max(found, key=lambda profile: (name == plain(profile.name), len(plain(profile.name))))
+    words = WARGEAR.split(name)[0].split()
+    shared = {id(profile): _shared_ending(words, plain(profile.name).split()) for profile in profiles}
+    best = max(shared.values(), default=0)
+    matching = [profile for profile in profiles if shared[id(profile)] == best]
+    return matching[0] if best and len(matching) == 1 else None
+
+
+def _shared_ending(words: list[str], others: list[str]) -> int:
+    count = 0
+    while count < min(len(words), len(others)) and words[-1 - count] == others[-1 - count]:
+        count += 1
+    return count
 
 
 def _stat_line(selection: Element, held: list[Element], stat_types: set[str]) -> Profile | None:
@@ -289,9 +305,9 @@ def _stat_line(selection: Element, held: list[Element], stat_types: set[str]) ->
     if own:
         models = sorted((child for child in held if child.get("type") == "model"), key=_number, reverse=True)
         for model in models:
-            named = [profile for profile in own if plain(profile.name) == plain(_entry_name(model))]
-            if named:
-                return named[0]
+            named = _named_as(model, own)
+            if named is not None:
+                return named
         return own[0]
     holders = [(holder, profile) for holder in held for profile in _profiles(holder) if profile.type in stat_types]
     if not holders:
