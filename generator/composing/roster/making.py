@@ -26,6 +26,7 @@ MAX_VALUE = 20  # a stat line's value (the handout's limit): longer ones are cut
 MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less room for escaping
 ARMOUR_LIKE = re.compile(r"armou?r|shield|mail|plate|barding|carapace|bouclier|armure", re.IGNORECASE)
 SUBSTITUTES = {"\u2011": "-"}  # a character no font of the sheet has, given its nearest that prints
+STRAY_APOSTROPHE = re.compile(r"^['\u2018\u2019](?=[-+\u2212]?\d)")  # '+2, '4: a spreadsheet's text mark
 NEW_RECRUIT_KEYWORD = re.compile(r"\^\^(\S(?:.*?\S)?)\^\^")  # New Recruit's ^^Infantry^^: a keyword, shown bold
 
 
@@ -79,6 +80,14 @@ class Text:
         if shown.count("\\*\\*") % 2 == 0:  # the roster's **bold**, as 40k's rule texts write it, is bold here too
             shown = re.sub(r"\\\*\\\*(\S(?:.*?\S)?)\\\*\\\*", r"**\1**", shown)
         return shown
+
+    def value(self, text: str, limit: int = MAX_VALUE, where: str = "") -> str:
+        """A characteristic's value: as a text, less the apostrophe a spreadsheet leaves before a number or a sign
+        (BSData's WHFB Great Weapon: S '+2), reported."""
+        cleaned = STRAY_APOSTROPHE.sub("", text.strip())
+        if cleaned != text.strip():
+            self.report.add(where or "roster", "value", text.strip(), f"a stray apostrophe: printed as '{cleaned}'")
+        return self(cleaned, limit, where)
 
     def _substitute(self, char: str, where: str) -> str:
         """A character no font of the sheet has: its nearest that prints, else its Unicode name in brackets (never a
@@ -139,7 +148,7 @@ class Maker:
                 "characteristics": [self.text(name or "-", 200, unit) for name in shown], "_names": names}
         values = dict(profile.values)
         wanted = kind["_names"]
-        row = [self.text(values.get(name, "") or "-", MAX_TEXT, unit) for name in wanted[:10]]
+        row = [self.text.value(values.get(name, "") or "-", MAX_TEXT, unit) for name in wanted[:10]]
         if len(wanted) > 11:  # the rest in the last column, each named
             row.append(self.text("; ".join(f"{name}: {values.get(name, '-')}" for name in wanted[10:]), MAX_TEXT, unit))
         elif len(wanted) == 11:
@@ -262,7 +271,7 @@ def _short(roster: Roster, name: str) -> bool:
 
 
 def _value(maker: Maker, value: str, unit: str) -> str:
-    return maker.text(value or "-", MAX_VALUE, unit)
+    return maker.text.value(value or "-", MAX_VALUE, unit)
 
 
 # --- with a sheet -------------------------------------------------------------------------------
@@ -400,6 +409,6 @@ def _sheet_profile(stat: Profile | None, unit: str, sheet: Sheet, names: SheetNa
         if characteristic.id not in values:
             report.add(unit, "sheet characteristic", characteristic.id, "no value in the roster's stat line: "
                                                                         "printed as '-'")
-    text = Text(Report())
-    return {characteristic.id: text(values.get(characteristic.id, "-"), MAX_VALUE) or "-"
+    text = Text(report)
+    return {characteristic.id: text.value(values.get(characteristic.id, "-"), MAX_VALUE, unit) or "-"
             for characteristic in sheet.characteristics}, others

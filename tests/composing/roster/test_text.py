@@ -33,3 +33,12 @@ def test_die_faces_print_as_themselves_and_a_character_no_font_has_is_named_and_
     (item,) = report.list()
     assert (item.kind, item.name, item.units) == ("character", "U+1F480 \U0001f480", ["Shadow Piercer"])
     assert "?" not in shown
+
+
+def test_a_values_stray_apostrophe_is_cleaned_and_reported_a_names_is_kept():
+    report = Report()
+    text = Text(report)
+    assert [text.value("'+2", where="Longbeards"), text.value("'4"), text.value("As User")] == ["+2", "4", "As User"]
+    assert plain(text("Harker's Hounds")) == "Harker's Hounds"
+    assert [(item.kind, item.name, item.units) for item in report.list()] == [
+        ("value", "'+2", ["Longbeards"]), ("value", "'4", ["roster"])]
