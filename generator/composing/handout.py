@@ -283,8 +283,9 @@ def _army_values(handout: Handout, sheet: Sheet, used_rows: dict[str, set[int]])
     values: dict[str, set[str]] = defaultdict(set)
     weapons = {weapon.id: weapon for weapon in handout.weapons}
     for unit in handout.units:
-        for characteristic, value in unit.profile.items():
-            values[characteristic] |= set(re.findall(r"\d+", value))
+        for line in [unit.profile, *(model.profile for model in unit.models)]:  # a crew's WS beside its gun's "-"
+            for characteristic, value in line.items():
+                values[characteristic] |= set(re.findall(r"\d+", value))
         for weapon in (weapons[ref] for ref in unit.weapons if ref in weapons):
             for characteristic, change in weapon.profile.items():
                 own = re.findall(r"\d+", unit.profile.get(characteristic, ""))
@@ -305,7 +306,9 @@ def _tag(name: str, index: dict[str, Keyword]) -> str:
 
 def _army_tags(handout: Handout, index: dict[str, Keyword]) -> set[str]:
     """What a modifier's `concerns` may name in this army: its units' keywords and profile values."""
-    return {_tag(name, index) for unit in handout.units for name in [*unit.rules, *unit.profile.values()]}
+    lines = [line for unit in handout.units for line in [unit.profile, *(model.profile for model in unit.models)]]
+    return {_tag(name, index) for unit in handout.units for name in unit.rules} | {
+        _tag(value, index) for line in lines for value in line.values()}
 
 
 def _only_concerning(block: ModifiersBlock, tags: set[str], index: dict[str, Keyword]) -> ModifiersBlock | None:
