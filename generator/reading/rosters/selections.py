@@ -243,10 +243,9 @@ def _key(profile: Profile) -> tuple:
 def _model_lines(selection: Element, held: list[Element], stat_types: set[str]) -> list[ModelLine]:
     """Each distinct stat line of the unit with the models it stands for, when it has more than one (a squad's
     Sergeant and its Marines, a war machine and its crew, a character and his bodyguard): a line on a member counts
-    that member's number; a line on the unit itself counts the members named as it, or named as it and more (a
-    'Devastator Marine w/Heavy Weapon' is a Devastator Marine; of two such names the longer), else the unit's own
-    number when it is the unit's only line. Identical lines (type, name and values) add up; same-named different
-    ones stay apart: a player reads each model's own values."""
+    that member's number; a line on the unit itself, the members that stand for it (_named_as), else the unit's
+    own number when it is the unit's only line. Identical lines (type, name and values) add up; same-named
+    different ones stay apart: a player reads each model's own values."""
     lines: dict[tuple, ModelLine] = {}
 
     def add(profile: Profile, count: int | None) -> None:
@@ -259,18 +258,22 @@ def _model_lines(selection: Element, held: list[Element], stat_types: set[str]) 
     for profile in own:
         counted = [member for member in members if _named_as(member, own) is profile]
         add(profile, sum(map(_number, counted)) if counted else _number(selection) if len(own) == 1 else None)
-    promoted = []  # WHFB's champions: each one of the rank and file, promoted (the Veteran of 20 Dwarf Warriors)
+    promoted = []
     for holder in held:
-        for profile in _profiles(holder):
-            if profile.type in stat_types:
-                add(profile, _number(holder))
-                if COMMAND.match(plain(_entry_name(holder))):
-                    promoted.append((_key(profile), _number(holder)))
+        for profile in (profile for profile in _profiles(holder) if profile.type in stat_types):
+            add(profile, _number(holder))
+            if COMMAND.match(plain(_entry_name(holder))):
+                promoted.append((_key(profile), _number(holder)))
+    _promote(lines, promoted)
+    return list(lines.values()) if len(lines) > 1 else []
+
+
+def _promote(lines: dict[tuple, ModelLine], promoted: list[tuple[tuple, int]]) -> None:
+    """WHFB's champions are each one of the rank and file, promoted: the Veteran of 20 Dwarf Warriors leaves 19."""
     ranks = [line for key, line in lines.items() if key not in dict(promoted) and line.count]
     if ranks and promoted:
         largest = max(ranks, key=lambda line: line.count)
         largest.count = max(largest.count - sum(number for _, number in promoted), 1)
-    return list(lines.values()) if len(lines) > 1 else []
 
 
 def _named_as(member: Element, profiles: list[Profile]) -> Profile | None:
@@ -283,6 +286,8 @@ def _named_as(member: Element, profiles: list[Profile]) -> Profile | None:
              if plain(profile.name) and (name == plain(profile.name) or name.startswith(plain(profile.name) + " "))]
     if found:
         return max(found, key=lambda profile: (name == plain(profile.name), len(plain(profile.name))))
+    if member.get("type") != "model":
+        return None  # an upgrade (a weapon, a grenade) stands for a line only by its name
     words = WARGEAR.split(name)[0].split()
     shared = {id(profile): _shared_ending(words, plain(profile.name).split()) for profile in profiles}
     best = max(shared.values(), default=0)
