@@ -29,6 +29,7 @@ from generator.model.types import (
     HandoutUnit,
     Keyword,
     RosterBlock,
+    RosterModel,
     RosterUnit,
     SaveSource,
     SavesBlock,
@@ -42,7 +43,9 @@ from generator.reading.sources import Located, load_file
 from generator.project import Project
 from generator.model import glyphs
 from generator.composing.handout_profiles import (
+    choices_block,
     compose_alone,
+    counted_name,
     glossary,
     keywords_of,
     profile_blocks,
@@ -103,6 +106,11 @@ def findings(handout: Handout, sheet: Sheet | None) -> Iterator[Finding]:
         for r, rule in enumerate(unit.rules):
             if rule.casefold() not in keywords and rule not in keywords:
                 yield here + ("rules", r), f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}"
+    for c, choice in enumerate(handout.choices):
+        for r, rule in enumerate(choice.rules):
+            if rule.casefold() not in keywords and rule not in keywords:
+                yield ("choices", c, "rules", r), (f"unknown special rule '{rule}': not a keyword of the sheet"
+                                                   f"{_suggest(rule, keywords)}")
     parts = {section.id for section in sheet.sections} | {block.id for block in sheet.blocks()} | {
         group.id for section in sheet.sections for group in section.groups}
     for field in ("include", "exclude"):
@@ -131,20 +139,27 @@ def _duplicate_units(handout: Handout) -> Iterator[Finding]:
 
 
 def _profile_findings(unit: HandoutUnit, sheet: Sheet, here: tuple) -> Iterator[Finding]:
+    """The unit's profile, and each of its models' (held to the same characteristics)."""
+    yield from _line_findings(unit.profile, sheet, here + ("profile",))
+    for m, model in enumerate(unit.models):
+        yield from _line_findings(model.profile, sheet, here + ("models", m, "profile"))
+
+
+def _line_findings(profile: dict[str, str], sheet: Sheet, here: tuple) -> Iterator[Finding]:
     wanted = [characteristic.id for characteristic in sheet.characteristics]
     if not wanted and not sheet.sections:  # a handout without a sheet, nor characteristics of its own
-        if unit.profile:
-            yield here + ("profile",), "the handout has no characteristics: give them, or leave the profile out"
+        if profile:
+            yield here, "the handout has no characteristics: give them, or leave the profile out"
         return
     if not wanted:
-        yield here + ("profile",), f"the sheet '{sheet.sheet}' declares no characteristics for profiles"
+        yield here, f"the sheet '{sheet.sheet}' declares no characteristics for profiles"
         return
-    for key in unit.profile:
+    for key in profile:
         if key not in wanted:
-            yield here + ("profile", key), f"unknown characteristic '{key}': the sheet's profile is {' '.join(wanted)}"
-    missing = [key for key in wanted if key not in unit.profile]
+            yield here + (key,), f"unknown characteristic '{key}': the sheet's profile is {' '.join(wanted)}"
+    missing = [key for key in wanted if key not in profile]
     if missing:
-        yield here + ("profile",), f"no value for {', '.join(missing)}: the sheet's profile is {' '.join(wanted)}"
+        yield here, f"no value for {', '.join(missing)}: the sheet's profile is {' '.join(wanted)}"
 
 
 def _armour_findings(unit: HandoutUnit, saves: SavesBlock | None, here: tuple) -> Iterator[Finding]:
@@ -216,7 +231,8 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
         trimmed(block) for block in sheet.blocks()
         if block.id not in chosen_ids and (block.id in used_rows or (block is saves and worn))
     ]
-    sections = [Section(id="handout-units", title=words["units"], blocks=[_roster(handout, sheet, saves, words)])]
+    sections = [Section(id="handout-units", title=words["units"],
+                        blocks=choices_block(handout, words) + [_roster(handout, sheet, saves, words)])]
     own_equipment, own_abilities = profile_blocks(handout)
     if equipment or own_equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment + own_equipment))
@@ -267,8 +283,9 @@ def _army_values(handout: Handout, sheet: Sheet, used_rows: dict[str, set[int]])
     values: dict[str, set[str]] = defaultdict(set)
     weapons = {weapon.id: weapon for weapon in handout.weapons}
     for unit in handout.units:
-        for characteristic, value in unit.profile.items():
-            values[characteristic] |= set(re.findall(r"\d+", value))
+        for line in [unit.profile, *(model.profile for model in unit.models)]:  # a crew's WS beside its gun's "-"
+            for characteristic, value in line.items():
+                values[characteristic] |= set(re.findall(r"\d+", value))
         for weapon in (weapons[ref] for ref in unit.weapons if ref in weapons):
             for characteristic, change in weapon.profile.items():
                 own = re.findall(r"\d+", unit.profile.get(characteristic, ""))
@@ -289,7 +306,9 @@ def _tag(name: str, index: dict[str, Keyword]) -> str:
 
 def _army_tags(handout: Handout, index: dict[str, Keyword]) -> set[str]:
     """What a modifier's `concerns` may name in this army: its units' keywords and profile values."""
-    return {_tag(name, index) for unit in handout.units for name in [*unit.rules, *unit.profile.values()]}
+    lines = [line for unit in handout.units for line in [unit.profile, *(model.profile for model in unit.models)]]
+    return {_tag(name, index) for unit in handout.units for name in unit.rules} | {
+        _tag(value, index) for line in lines for value in line.values()}
 
 
 def _only_concerning(block: ModifiersBlock, tags: set[str], index: dict[str, Keyword]) -> ModifiersBlock | None:
@@ -388,8 +407,11 @@ def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: Saves
         close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
         save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
     rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
+    models = [RosterModel(name=counted_name(model), profile=[model.profile.get(characteristic.id, "-")
+                                                          for characteristic in sheet.characteristics])
+              for model in unit.models]
     return RosterUnit(
-        id=unit.id, name=f"{unit.count} × {unit.name}" if unit.count else unit.name, profile=profile,
+        id=unit.id, name=counted_name(unit), profile=profile, models=models,
         equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
         rules=", ".join(rules) or None, save=save, points=unit.points,
     )

@@ -15,10 +15,12 @@ from generator.model.types import (
     Handout,
     Keyword,
     RosterBlock,
+    RosterModel,
     RosterUnit,
     Section,
     Sheet,
     TableBlock,
+    TextBlock,
 )
 
 ABILITY_TYPES = re.compile(r"abilit|rule|spell|psychic|power|prayer|trait|invocation|enhancement|lore", re.IGNORECASE)
@@ -85,6 +87,24 @@ def glossary(handout: Handout) -> list[Block]:
     return [GlossaryBlock(id="handout-army-rules", type="glossary", keywords=defined)] if defined else []
 
 
+def counted_name(unit) -> str:
+    """A unit's or a model's name as its row prints it: with its count before it (5 × Devastator Marine)."""
+    return f"{unit.count} × {unit.name}" if unit.count else unit.name
+
+
+def choices_block(handout: Handout, words: dict[str, str]) -> list[Block]:
+    """The army's choices (battle size, detachment, hive fleet) in a list above its units, each with what was
+    chosen and the rules it brings (their texts in the army's rules): what a player tells an opponent first."""
+    items = []
+    for choice in handout.choices:
+        said = [choice.value] if choice.value else []
+        said += [", ".join(f"{{{rule}}}" for rule in choice.rules)] if choice.rules else []
+        items.append(f"**{choice.name}**" + (f": {' — '.join(said)}" if said else ""))
+    if not items:
+        return []
+    return [TextBlock(id="handout-army", type="text", title=words["army"], content=[{"bullets": items}])]
+
+
 def own_roster(handout: Handout) -> RosterBlock:
     """The units in the handout's own characteristics, their saves as the roster gives them."""
     notes: dict[str, str] = {}
@@ -96,9 +116,11 @@ def own_roster(handout: Handout) -> RosterBlock:
         if save and unit.save_note:
             save = f"{save}[^{notes.setdefault(unit.save_note, str(len(notes) + 1))}]"
         rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
-        units.append(RosterUnit(id=unit.id, name=f"{unit.count} × {unit.name}" if unit.count else unit.name,
-                                profile=profile, equipment=unit.equipment, rules=", ".join(rules) or None,
-                                save=save, points=unit.points))
+        models = [RosterModel(name=counted_name(model), profile=[
+            model.profile.get(characteristic.id, "-") for characteristic in handout.characteristics] or ["-"])
+            for model in unit.models]
+        units.append(RosterUnit(id=unit.id, name=counted_name(unit), profile=profile, models=models,
+                                equipment=unit.equipment, rules=", ".join(rules) or None, save=save, points=unit.points))
     return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
                        cost=handout.cost,
                        notes=[Footnote(id=key, text=text) for text, key in notes.items()])
@@ -107,7 +129,7 @@ def own_roster(handout: Handout) -> RosterBlock:
 def compose_alone(handout: Handout, words: dict[str, str]) -> Sheet:
     """A handout without a sheet as a sheet: its units, the tables of their profiles, their rules."""
     equipment, abilities = profile_blocks(handout)
-    sections = [Section(id="handout-units", title=words["units"], blocks=[own_roster(handout)])]
+    sections = [Section(id="handout-units", title=words["units"], blocks=choices_block(handout, words) + [own_roster(handout)])]
     if equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
     rules = abilities + glossary(handout)

@@ -22,6 +22,7 @@ UI_WORDS = {
     "partly_untranslated": "partly untranslated",
     "or": "or",
     "units": "Units",
+    "army": "Army",
     "unit": "Unit",
     "save": "Sv",
     "equipment": "Equipment",

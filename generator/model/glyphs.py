@@ -11,12 +11,17 @@ from typing import Iterator
 
 import font_source_sans_pro
 
+from generator.project import TEMPLATES
+
 from generator.model import markup
 
 from generator.model import typography
 from generator.model.types import Keyword, Model, prose
 
 FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
+# The fallbacks sheet.css and web.css name after Source Sans (templates/symbols/README.md): what they have prints too.
+SYMBOLS = TEMPLATES / "symbols"
+SYMBOL_FONTS = ("NotoSansSymbols2-Regular.subset.ttf", "DejaVuSans.subset.ttf")
 
 
 @cache
@@ -28,10 +33,23 @@ def font_characters() -> frozenset[int]:
     return frozenset.intersection(*(frozenset(face.getBestCmap()) for face in faces))
 
 
+@cache
+def symbol_characters() -> frozenset[int]:
+    """The characters the fallback fonts have (dice faces, crossed swords, shapes), in the order of the stack."""
+    from fontTools.ttLib import TTFont
+
+    return frozenset().union(*(TTFont(SYMBOLS / name, lazy=True).getBestCmap() for name in SYMBOL_FONTS))
+
+
+def printable_characters() -> frozenset[int]:
+    """What prints as itself: Source Sans's characters, and the fallbacks' for the rest."""
+    return font_characters() | symbol_characters()
+
+
 def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> Iterator[tuple[tuple, str]]:
     """(path, message) for each prose string of a sheet or handout that prints a character the font lacks.
     `keywords` is the sheet's keyword index (validate.keyword_index): a reference prints the keyword's term."""
-    typo, known = typography.for_language(lang), font_characters()
+    typo, known = typography.for_language(lang), printable_characters()
 
     def name_keyword(key: str, shown: str | None) -> str:
         keyword = keywords.get(key.casefold())

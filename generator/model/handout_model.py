@@ -74,6 +74,28 @@ class SaveSource(Model):
         None, description="A profile's value that reads as no save nor bonus: the save is then unknown (?).")
 
 
+StatValues = dict[Annotated[str, StringConstraints(max_length=12)],
+                  Annotated[str, StringConstraints(min_length=1, max_length=20), TRANSLATABLE]]
+
+
+class HandoutModel(Model):
+    """One kind of model in a unit with a stat line of its own (a squad's Sergeant, a war machine's crew)."""
+
+    name: Text
+    count: Annotated[int, Field(ge=1, le=MAX_COUNT)] | None = Field(None, description="How many of the unit's "
+                                                                                     "models it stands for.")
+    profile: StatValues = Field(description="Its values, by characteristic id, as the unit's profile.")
+
+
+class ArmyChoice(Model):
+    """A choice made for the whole army (its battle size, detachment, chapter, hive fleet), printed above its units."""
+
+    name: Text = Field(description="What is chosen: Battle Size, Detachment, Hive Fleet.")
+    value: OptionalText | None = Field(None, description="What was chosen: Strike Force, Leviathan.")
+    rules: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
+        default_factory=list, description="The keywords (the sheet's or the handout's) the choice brings, by id or term.")
+
+
 class HandoutUnit(Model):
     """A unit of the army, described with the sheet's own characteristics, equipment and keywords."""
 
@@ -100,8 +122,13 @@ class HandoutUnit(Model):
     save_from: SaveSource | None = Field(None, description="Where a save the sheet could not derive comes from "
                                                            "(written by qrs handout import): its footnote.")
     profiles: Annotated[list[UnitProfile], Field(max_length=100)] = Field(
-        default_factory=list, description="Its other profiles (weapons, abilities, other models), printed in a "
-                                          "table for each of the handout's profile_types.")
+        default_factory=list, description="Its other profiles (weapons, abilities), printed in a table for each of "
+                                          "the handout's profile_types.")
+    models: Annotated[list[HandoutModel], Field(max_length=40)] = Field(
+        default_factory=list, description="Its kinds of model when they have different stat lines, each printed "
+                                          "under its own name with its count (5 × Devastator Marine, 1 × "
+                                          "Sergeant); the profile is then the rank and file's, that saves and "
+                                          "moves derive from.")
 
 
 class Handout(Document):
@@ -132,6 +159,9 @@ class Handout(Document):
         default_factory=list, description="The kinds of the units' profiles, each printed as a table.")
     as_written: bool = Field(False, description="true: the handout's own words (a roster's) print as written in "
                                                 "every language; it has no catalogue.")
+    choices: Annotated[list[ArmyChoice], Field(max_length=40)] = Field(
+        default_factory=list, description="The army's own choices (battle size, detachment, sub-faction), printed "
+                                          "above its units.")
     units: Annotated[list[HandoutUnit], Field(min_length=1, max_length=MAX_UNITS)]
     points: Points | None = Field(None, description="The army's total points, printed under its units.")
     cost: Annotated[str, StringConstraints(min_length=1, max_length=12)] | None = Field(

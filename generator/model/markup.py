@@ -1,6 +1,6 @@
 """The inline markup of source text: small, safe, and parsed in one place.
 
-    **bold**   *italic*   {keyword}   {keyword|shown text}   [^footnote]   \\* a literal star
+    **bold**   *italic*   {keyword}   {keyword|shown text}   [^footnote]   \\* a literal star   \\< a literal "<" before a letter
     {result:BLOCK/ROW}   {result:BLOCK/ROW|shown text}   a named result of a dice table, printed as its name
     a line break (a YAML block scalar's, or "\\n") is printed as one: a new line in the same item or cell
 
@@ -16,14 +16,15 @@ from typing import Callable, Iterator, Union
 from markupsafe import Markup, escape
 
 _TOKEN = re.compile(
-    r"\\(?P<escaped>[*{}\[\]\\])"
+    r"\\(?P<escaped>[*{}\[\]\\<])"
     r"|\*\*(?P<strong>(?=\S).+?(?<=\S))\*\*"
     r"|\*(?P<em>(?=[^\s*]).+?(?<=[^\s*]))\*"
     r"|\{result:(?P<result>[^{}|]+)(?:\|(?P<result_shown>[^{}]+))?\}"
     r"|\{(?P<keyword>[^{}|]+)(?:\|(?P<shown>[^{}]+))?\}"
     r"|\[\^(?P<footnote>[^\]\s]+)\]"
 )
-_HTML_TAG = re.compile(r"<[/!?a-zA-Z]")  # as an HTML parser: "a < b" opens no tag, "<b" does
+# as an HTML parser: "a < b" opens no tag, "<b" does; "\<b" is the escape that prints "<b" (a roster's <HIVE FLEET>)
+_HTML_TAG = re.compile(r"(?<!\\)<[/!?a-zA-Z]")
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from generator.model.blocks.modifiers import Modifier, ModifiersBlock
 from generator.model.blocks.matrix import MatrixBlock, MatrixRule
 from generator.model.blocks.text import Paragraph, Term, TextBlock
 from generator.model.blocks.saves import MoveColumn, MovePenalty, NO_SAVE, Protection, SaveItem, SavesBlock, Troop
-from generator.model.blocks.roster import RosterBlock, RosterUnit
+from generator.model.blocks.roster import RosterBlock, RosterModel, RosterUnit
 from generator.model.blocks.glossary import GlossaryBlock
 from generator.model.sheet import (
     Change,
@@ -57,4 +57,4 @@ from generator.model.sheet import (
     Section,
     Sheet,
 )
-from generator.model.handout_model import Handout, HandoutUnit, HandoutWeapon, Points, SaveSource
+from generator.model.handout_model import ArmyChoice, Handout, HandoutModel, HandoutUnit, HandoutWeapon, Points, SaveSource

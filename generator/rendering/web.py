@@ -19,7 +19,7 @@ from markupsafe import Markup
 from generator import files, write
 from generator.errors import UserError
 from generator.rendering import heights, render, widths
-from generator.model.glyphs import FONTS
+from generator.model.glyphs import FONTS, SYMBOL_FONTS, SYMBOLS, font_characters
 from generator.composing.diff import Marks
 from generator.model.types import Sheet
 from generator.project import Project
@@ -78,7 +78,18 @@ def font_faces(characters: frozenset[str], cache: Path) -> str:
         data = base64.b64encode(_subset(name, characters, cache)).decode("ascii")
         rules.append(f'@font-face {{ font-family: "Source Sans"; font-weight: {weight}; font-style: {style}; '
                      f'font-display: block; src: url("data:font/woff2;base64,{data}") format("woff2"); }}')
+    # The symbols Source Sans lacks, as the PDF prints them (sheet.css): only on a page that prints one of them.
+    symbols = frozenset(char for char in characters if ord(char) not in font_characters())
+    for family, name in zip(SYMBOL_FAMILIES, SYMBOL_FONTS):
+        font = _subset(name, symbols, cache, SYMBOLS, frozenset()) if symbols else None
+        if font is not None:
+            data = base64.b64encode(font).decode("ascii")
+            rules.append(f'@font-face {{ font-family: "{family}"; font-display: block; '
+                         f'src: url("data:font/woff2;base64,{data}") format("woff2"); }}')
     return "\n".join(rules)
+
+
+SYMBOL_FAMILIES = ("QRS Symbols", "QRS Symbols DejaVu")  # as sheet.css and web.css name the fonts of SYMBOL_FONTS
 
 
 # Every page carries these, so that most pages share one cut of each face: Latin-1 and Latin Extended-A,
@@ -89,16 +100,20 @@ COMMON = frozenset(chr(code) for code in [*range(0x20, 0x180), *range(0x2000, 0x
 FEATURES = ["smcp", "c2sc", "tnum", "kern", "liga", "ccmp", "locl", "mark", "mkmk", "case"]
 
 
-def _subset(name: str, characters: frozenset[str], cache: Path) -> bytes:
-    """The face cut to COMMON and these characters, as WOFF2: from the cache when it was cut before."""
+def _subset(name: str, characters: frozenset[str], cache: Path, folder: Path = FONTS,
+            common: frozenset[str] = COMMON) -> bytes | None:
+    """The face cut to `common` and these characters, as WOFF2: from the cache when it was cut before; None when
+    it has none of them (a symbols font on a page that prints no symbol)."""
     from fontTools.ttLib import TTFont
 
-    face = TTFont(Path(FONTS) / name, recalcTimestamp=False, lazy=True)
-    wanted = sorted(code for code in face.getBestCmap() if chr(code) in COMMON or chr(code) in characters)
+    face = TTFont(Path(folder) / name, recalcTimestamp=False, lazy=True)
+    wanted = sorted(code for code in face.getBestCmap() if chr(code) in common or chr(code) in characters)
+    if not wanted:
+        return None
     kept = cache / "web-fonts" / f"{heights.key(name, repr(wanted), repr(FEATURES))}.woff2"
     font = _kept_font(kept, wanted)
     if font is None:
-        font = _cut(name, wanted)
+        font = _cut(Path(folder) / name, wanted)
         write.atomically(kept, font)
     return font
 
@@ -125,12 +140,12 @@ def _kept_font(kept: Path, wanted: list[int]) -> bytes | None:
     return data if ok else None
 
 
-def _cut(name: str, codes: list[int]) -> bytes:
+def _cut(path: Path, codes: list[int]) -> bytes:
     """The same codes give the same bytes: the font's own timestamp is kept."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(Path(FONTS) / name, recalcTimestamp=False)
+    font = TTFont(path, recalcTimestamp=False)
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = FEATURES

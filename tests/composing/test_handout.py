@@ -12,6 +12,7 @@ from generator.composing import handout as handouts
 from generator import pipeline
 from generator.composing import words
 from generator.errors import UserError
+from generator.model.types import ArmyChoice, HandoutModel
 from generator.project import Project
 from tests.conftest import SOURCES
 
@@ -347,6 +348,35 @@ def test_a_handout_keeps_only_the_matrix_rows_and_columns_of_its_army():
     assert block(printed, "bs-table").column_keys == ["3", "4"]
     full = block(sheet, "to-wound")
     assert block(printed, "to-wound").grid() == [full.grid()[2], full.grid()[4]]  # the rows' own values
+
+
+def test_a_units_models_print_each_line_and_their_values_count_in_the_matrices():
+    """A unit whose models differ (a champion of another Weapon Skill) prints a row for each under its name, and the
+    to-hit matrix keeps the champion's row too."""
+    handout, sheet, _ = composed("wab2-english-hundred-years-war")
+    unit = handout.units[0]
+    champion = {**unit.profile, "WS": "6"}
+    assert "6" not in {p["WS"] for p in (each.profile for each in handout.units)}  # no unit has it of its own
+    with_models = handout.model_copy(update={"units": [unit.model_copy(update={"models": [
+        HandoutModel(name="Veteran", count=9, profile=unit.profile),
+        HandoutModel(name="Champion", count=1, profile=champion)]}), *handout.units[1:]]})
+    printed = handouts.compose(with_models, sheet, ENGLISH_WORDS)
+    roster = block(printed, "handout-units")
+    assert [model.name for model in roster.units[0].models] == ["9 × Veteran", "1 × Champion"]
+    assert roster.units[0].name == unit.name  # the models carry the counts
+    assert "6" in block(printed, "to-hit").row_keys
+
+
+def test_the_armys_choices_print_above_its_units_with_what_was_chosen_and_their_rules():
+    handout, sheet, _ = composed("wab2-english-hundred-years-war")
+    rule = next(rule for unit in handout.units for rule in unit.rules)
+    chosen = handout.model_copy(update={"choices": [ArmyChoice(name="Battle Size", value="Skirmish", rules=[rule])]})
+    printed = handouts.compose(chosen, sheet, ENGLISH_WORDS)
+    army, roster = printed.sections[0].blocks
+    assert (army.title, army.content[0].bullets, roster.id) == ("Army", [f"**Battle Size**: Skirmish — {{{rule}}}"],
+                                                                 "handout-units")
+    unknown = handout.model_copy(update={"choices": [ArmyChoice(name="Battle Size", rules=["no-such-rule"])]})
+    assert any("unknown special rule 'no-such-rule'" in message for _, message in handouts.findings(unknown, sheet))
 
 
 def test_a_handout_brings_the_tables_where_its_rules_act_unless_it_excludes_them(tmp_path):

@@ -26,3 +26,22 @@ def test_check_and_build_report_the_same_missing_characters(tmp_path, capsys, fi
     checked = problems_of([*where, "check"], capsys)
     assert "not in the sheet's font" in checked[0]
     assert problems_of([*where, "build", "--jobs", "1"], capsys) == checked
+
+
+def test_the_symbols_rosters_use_print_through_the_vendored_fonts_and_an_emoji_does_not():
+    from generator.model import glyphs
+
+    printable = glyphs.printable_characters()
+    symbols = "\u2680\u2681\u2682\u2683\u2684\u2685\u2739\u2694\u2316\u2b1f\u2b24\u27a4"  # ⚀–⚅ ✹ ⚔ ⌖ ⬟ ⬤ ➤
+    assert {char for char in symbols if ord(char) not in printable} == set()
+    assert {char for char in symbols if ord(char) in glyphs.font_characters()} == set()  # Source Sans has none
+    assert ord("\U0001f480") not in printable  # a skull: no font of the sheet has it
+
+
+def test_a_symbol_in_a_source_checks_and_an_emoji_is_reported(tmp_path, capsys):
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    emoji = (ROOT / "tests" / "bad_inputs" / "font-lacks-emoji.yaml").read_text(encoding="utf-8")
+    (sources / "font-lacks-emoji.yaml").write_text(emoji.replace("\U0001f600", "\u2681"), encoding="utf-8")
+    main(["--sources", str(sources), "check"])  # returns: no problem to exit with
+    assert "not in the sheet's font" not in capsys.readouterr().err  # the die face prints through the symbols font

@@ -35,6 +35,13 @@ def test_a_less_than_sign_that_opens_no_tag_is_text():
     assert render("if a < b") == "if a &lt; b"
 
 
+def test_an_escaped_less_than_sign_prints_as_itself_and_opens_no_tag():
+    text = "Select one friendly \\<HIVE FLEET> unit"  # 9th edition's keyword, as a roster's import writes it
+    assert markup.html_tag_at(text) is None
+    assert "&lt;HIVE FLEET&gt;" in render(text)
+    assert markup.html_tag_at("a <HIVE FLEET> unit") == 2  # unescaped, it is refused as ever
+
+
 def test_plain_text_is_what_prints():
     tokens = markup.parse("*Corrompu* – {kw}[^2]")
     assert markup.to_plain(tokens, str, lambda key, shown: "Savage") == "Corrompu – Savage2"

@@ -226,9 +226,9 @@ def test_a_word_too_wide_for_its_column_fails_the_build(tmp_path):
 
 
 def test_a_character_missing_from_the_font_fails_the_build(tmp_path):
-    error = build_fixture(tmp_path, ("Touche de Force 6.", "Touche de Force 6 \u2603."))
+    error = build_fixture(tmp_path, ("Touche de Force 6.", "Touche de Force 6 \U0001F600."))
     assert [problem.message for problem in error.problems] == [
-        "'\u2603' (U+2603) not in the sheet's font (Source Sans Pro): it would print in another font"]
+        "'\U0001F600' (U+1F600) not in the sheet's font (Source Sans Pro): it would print in another font"]
 
 
 def test_a_block_that_may_not_continue_and_is_taller_than_a_column_fails_the_build(tmp_path):

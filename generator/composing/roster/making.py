@@ -20,14 +20,14 @@ from generator.composing.handout import saves_block
 from generator.model.types import Sheet
 from generator.composing.roster.fitting import fit
 from generator.composing.roster.names import SheetNames, folded, plain
-from generator.reading.rosters.selections import MAX_POINTS, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
+from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
 
 MAX_VALUE = 20  # a stat line's value (the handout's limit): longer ones are cut, with an ellipsis
 MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less room for escaping
 ARMOUR_LIKE = re.compile(r"armou?r|shield|mail|plate|barding|carapace|bouclier|armure", re.IGNORECASE)
-SUBSTITUTES = {"\u2b24": "\u2022", "\u25cf": "\u2022", "\u26ab": "\u2022", "\u2605": "*", "\u2606": "*",
-               "\u25cb": "o", "\u25ef": "o", "\u2b1f": "\u25c6", "\u2b22": "\u25c6", "\u2b23": "\u25c6",
-               "\u2b1b": "\u25a0", "\u2011": "-", "\u27a4": "\u203a", "\u2316": "\u00bb", "\u2694": "\u2020"}
+SUBSTITUTES = {"\u2011": "-"}  # a character no font of the sheet has, given its nearest that prints
+STRAY_APOSTROPHE = re.compile(r"^['\u2018\u2019](?=[-+\u2212]?\d)")  # '+2, '4: a spreadsheet's text mark
+NEW_RECRUIT_KEYWORD = re.compile(r"\^\^(\S(?:.*?\S)?)\^\^")  # New Recruit's ^^Infantry^^: a keyword, shown bold
 
 
 @dataclass
@@ -66,23 +66,14 @@ class Text:
 
     def __init__(self, report: Report):
         self.report = report
-        self.font = glyphs.font_characters()
+        self.font = glyphs.printable_characters()
 
     def __call__(self, text: str, limit: int = MAX_TEXT, where: str = "") -> str:
         text = unicodedata.normalize("NFC", text)
         text = "".join(" " if unicodedata.category(char)[0] in "CZ" and char != " " else char for char in text)
         text = " ".join(text.split())
-        shown = []
-        for char in text:
-            if ord(char) in self.font:
-                shown.append(char)
-                continue
-            substitute = SUBSTITUTES.get(char) or unicodedata.normalize("NFKC", char)
-            substitute = substitute if substitute and all(ord(c) in self.font for c in substitute) else "?"
-            self.report.add(where or "roster", "character", f"U+{ord(char):04X} {char}",
-                            f"the font has no such character: printed as '{substitute}'")
-            shown.append(substitute)
-        text = "".join(shown)
+        text = "".join(char if ord(char) in self.font else self._substitute(char, where) for char in text)
+        text = NEW_RECRUIT_KEYWORD.sub(r"**\1**", text)
         if len(text) > limit:
             text = text[:limit - 1].rstrip() + "\u2026"
         shown = literal(text)
@@ -90,11 +81,29 @@ class Text:
             shown = re.sub(r"\\\*\\\*(\S(?:.*?\S)?)\\\*\\\*", r"**\1**", shown)
         return shown
 
+    def value(self, text: str, limit: int = MAX_VALUE, where: str = "") -> str:
+        """A characteristic's value: as a text, less the apostrophe a spreadsheet leaves before a number or a sign
+        (BSData's WHFB Great Weapon: S '+2), reported."""
+        cleaned = STRAY_APOSTROPHE.sub("", text.strip())
+        if cleaned != text.strip():
+            self.report.add(where or "roster", "value", text.strip(), f"a stray apostrophe: printed as '{cleaned}'")
+        return self(cleaned, limit, where)
+
+    def _substitute(self, char: str, where: str) -> str:
+        """A character no font of the sheet has: its nearest that prints, else its Unicode name in brackets (never a
+        '?', which would read as a value), reported either way."""
+        substitute = SUBSTITUTES.get(char) or unicodedata.normalize("NFKC", char)
+        if not substitute or not all(ord(c) in self.font for c in substitute):
+            substitute = f"[{unicodedata.name(char, f'U+{ord(char):04X}').lower()}]"
+        self.report.add(where or "roster", "character", f"U+{ord(char):04X} {char}",
+                        f"no font of the sheet has it: printed as '{substitute}'")
+        return substitute
+
 
 def literal(text: str) -> str:
-    """A roster's name as source text that prints as written: the markup's characters escaped, a '<' that would
-    open an HTML tag made a single angle quote."""
-    return re.sub(r"<(?=[/!?a-zA-Z])", "\u2039", re.sub(r"([*{}\[\]\\])", r"\\\1", text))
+    """A roster's name as source text that prints as written: the markup's characters escaped, and a '<' that
+    would open an HTML tag (40k's <HIVE FLEET>) too."""
+    return re.sub(r"<(?=[/!?a-zA-Z])", r"\\<", re.sub(r"([*{}\[\]\\])", r"\\\1", text))
 
 
 def slug(name: str, taken: set[str], fallback: str = "unit") -> str:
@@ -139,7 +148,7 @@ class Maker:
                 "characteristics": [self.text(name or "-", 200, unit) for name in shown], "_names": names}
         values = dict(profile.values)
         wanted = kind["_names"]
-        row = [self.text(values.get(name, "") or "-", MAX_TEXT, unit) for name in wanted[:10]]
+        row = [self.text.value(values.get(name, "") or "-", MAX_TEXT, unit) for name in wanted[:10]]
         if len(wanted) > 11:  # the rest in the last column, each named
             row.append(self.text("; ".join(f"{name}: {values.get(name, '-')}" for name in wanted[10:]), MAX_TEXT, unit))
         elif len(wanted) == 11:
@@ -175,8 +184,19 @@ class Maker:
 
 
 def unit_base(entry: RosterEntry, unit_id: str, maker: Maker) -> dict:
+    """Its name, points and count (left to its models when they are listed, each with its own: "4 × Cannon" read
+    as four guns where there are one and three crew)."""
     return {"id": unit_id, "name": maker.text(entry.name or "-", 200, entry.name),
-            "count": entry.count if entry.count > 1 else None, "points": shown_points(entry.points)}
+            "count": entry.count if entry.count > 1 and not entry.models else None,
+            "points": shown_points(entry.points)}
+
+
+def choices(roster: Roster, maker: Maker, rule_id) -> list[dict]:
+    """The army's choices as the handout's: each with what was chosen, and its rules by id (`rule_id`: the sheet's
+    keyword it names, else the handout's own)."""
+    return [clean({"name": maker.text(choice.name or "-", 200, "army"), "value": maker.text(choice.value, 400, "army"),
+                   "rules": list(dict.fromkeys(rule_id(rule) for rule in choice.rules))})
+            for choice in roster.choices]
 
 
 def clean(unit: dict) -> dict:
@@ -205,6 +225,8 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
         profiles = list(entry.profiles)
         values = dict(entry.stat.values) if entry.stat else {}
         unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
+        unit["models"] = [_model(maker, line, entry.name, {ids[name]: _value(maker, dict(line.profile.values).get(
+            name, ""), entry.name) for name in names}) for line in entry.models]
         wordy = [f"{name}: {values[name]}" for name in every if name not in names and values.get(name)]
         unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
         unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear) or None
@@ -217,7 +239,11 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
                        for name in names]
     return maker.handout(handout_id, army, units, {
         "game": maker.text(roster.game, 200) if roster.game else None, "lang": lang, "languages": [lang],
-        "characteristics": characteristics})
+        "characteristics": characteristics, "choices": choices(roster, maker, lambda rule: maker.keyword(rule, "army"))})
+
+
+def _model(maker: Maker, line: ModelLine, unit: str, profile: dict) -> dict:
+    return clean({"name": maker.text(line.profile.name or "-", 200, unit), "count": line.count, "profile": profile})
 
 
 def _stat_names(roster: Roster) -> list[str]:
@@ -225,8 +251,10 @@ def _stat_names(roster: Roster) -> list[str]:
     Warrior's), those no unit fills left out."""
     names: list[str] = []
     for entry in roster.units:
-        if entry.stat:
-            names += [name for name, value in entry.stat.values if name not in names and value]
+        for profile in [entry.stat] if entry.stat else []:
+            names += [name for name, value in profile.values if name not in names and value]
+        for line in entry.models:
+            names += [name for name, value in line.profile.values if name not in names and value]
     return names
 
 
@@ -237,12 +265,13 @@ def _label(name: str) -> str:
 
 def _short(roster: Roster, name: str) -> bool:
     """A characteristic whose every value fits a column of the stat line (not a list of keywords)."""
-    return all(len(value) <= 8 for entry in roster.units if entry.stat for found, value in entry.stat.values
-               if found == name)
+    lines = [profile for entry in roster.units for profile in [entry.stat, *(line.profile for line in entry.models)]
+             if profile]
+    return all(len(value) <= 8 for profile in lines for found, value in profile.values if found == name)
 
 
 def _value(maker: Maker, value: str, unit: str) -> str:
-    return maker.text(value or "-", MAX_VALUE, unit)
+    return maker.text.value(value or "-", MAX_VALUE, unit)
 
 
 # --- with a sheet -------------------------------------------------------------------------------
@@ -255,7 +284,12 @@ def with_sheet(roster: Roster, sheet: Sheet, names: SheetNames, handout_id: str,
     sheet_keywords = {keyword.id for keyword in sheet.keywords}
     for entry in roster.units:
         units.append(_unit(entry, slug(entry.name, unit_ids), sheet, names, maker, report, sheet_keywords))
-    data = maker.handout(handout_id, army, units, {"sheet": sheet.sheet, "lang": sheet.lang, "languages": languages})
+
+    def rule_id(rule: Rule) -> str:
+        return names.keywords.find(rule.name) or maker.keyword(rule, "army", sheet_keywords)
+
+    data = maker.handout(handout_id, army, units, {"sheet": sheet.sheet, "lang": sheet.lang, "languages": languages,
+                                                   "choices": choices(roster, maker, rule_id)})
     data["exclude"] = []  # every section of the sheet: the handout is the army's reference, edited down at will
     return data
 
@@ -296,7 +330,9 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
             own_rules.append(rule.name)
             report.add(entry.name, "rule", rule.name, "no keyword of the sheet, by id, term or original term: "
                                                       "printed as written")
-    unit["profile"], others = _sheet_profile(entry, sheet, names, report)
+    unit["profile"], others = _sheet_profile(entry.stat, entry.name, sheet, names, report)
+    unit["models"] = [_model(maker, line, entry.name, _sheet_profile(line.profile, entry.name, sheet, names, report)[0])
+                      for line in entry.models]
     own_rules += others
     profiles += [profile for profile in entry.profiles if profile.values]  # those matched too: the roster's values
     unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
@@ -354,24 +390,25 @@ def _wearable(armour: list[str], sheet: Sheet) -> list[str]:
     return [ref for ref in armour if ref in items and (troop in items[ref].saves or items[ref].troop is not None)]
 
 
-def _sheet_profile(entry: RosterEntry, sheet: Sheet, names: SheetNames, report: Report) -> tuple[dict, list[str]]:
-    """The unit's values by the sheet's characteristic ids ('-' where the roster gives none), and the roster's
+def _sheet_profile(stat: Profile | None, unit: str, sheet: Sheet, names: SheetNames,
+                   report: Report) -> tuple[dict, list[str]]:
+    """A stat line's values by the sheet's characteristic ids ('-' where the roster gives none), and the roster's
     values of the characteristics the sheet has not (a ward save, a troop type), as 'Type: Infantry'."""
     values: dict[str, str] = {}
     others = []
-    for name, value in entry.stat.values if entry.stat else []:
+    for name, value in stat.values if stat else []:
         key = names.characteristics.find(name)
         if key is None:
             if value and value != "-" and folded(name) not in SAVE_NAMES:
                 others.append(f"{name}: {value}")
-                report.add(entry.name, "characteristic", name, "no characteristic of the sheet, by id, label, name "
-                                                               "or alias: printed with the unit's rules")
+                report.add(unit, "characteristic", name, "no characteristic of the sheet, by id, label, name "
+                                                         "or alias: printed with the unit's rules")
         else:
             values.setdefault(key, value or "-")
     for characteristic in sheet.characteristics:
         if characteristic.id not in values:
-            report.add(entry.name, "sheet characteristic", characteristic.id, "no value in the roster's stat line: "
-                                                                              "printed as '-'")
-    text = Text(Report())
-    return {characteristic.id: text(values.get(characteristic.id, "-"), MAX_VALUE) or "-"
+            report.add(unit, "sheet characteristic", characteristic.id, "no value in the roster's stat line: "
+                                                                        "printed as '-'")
+    text = Text(report)
+    return {characteristic.id: text.value(values.get(characteristic.id, "-"), MAX_VALUE, unit) or "-"
             for characteristic in sheet.characteristics}, others

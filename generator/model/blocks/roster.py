@@ -10,12 +10,24 @@ from generator.model.base import MAX_ROWS, TRANSLATABLE, Fact, Finding, Id, Mode
 from generator.model.blocks.block import BlockBase
 
 
+StatLine = Annotated[list[Annotated[str, StringConstraints(max_length=20), TRANSLATABLE]], Field(min_length=1, max_length=16)]
+
+
+class RosterModel(Model):
+    """One kind of model in a unit whose models have different stat lines: a row of its own under the unit."""
+
+    name: Text
+    profile: StatLine
+
+
 class RosterUnit(Model):
     """A unit: its profile in the block's characteristics, its equipment, special rules and save."""
 
     id: Id
     name: Text
-    profile: Annotated[list[Annotated[str, StringConstraints(max_length=20), TRANSLATABLE]], Field(min_length=1, max_length=16)]
+    profile: StatLine
+    models: Annotated[list[RosterModel], Field(max_length=40)] = Field(
+        default_factory=list, description="Its models' own lines, when they differ: printed instead of the profile.")
     equipment: OptionalText | None = None
     rules: OptionalText | None = None
     save: OptionalText | None = None
@@ -34,9 +46,12 @@ class RosterBlock(BlockBase):
 
     def check(self) -> Iterator[Finding]:
         for index, unit in enumerate(self.units):
-            if len(unit.profile) != len(self.characteristics):
-                yield ("units", index, "profile"), (
-                    f"{counted(len(unit.profile), 'value')} for {counted(len(self.characteristics), 'characteristic')}")
+            lines = [(("units", index, "profile"), unit.profile)]
+            lines += [(("units", index, "models", m, "profile"), model.profile) for m, model in enumerate(unit.models)]
+            for where, profile in lines:
+                if len(profile) != len(self.characteristics):
+                    yield where, (f"{counted(len(profile), 'value')} for "
+                                  f"{counted(len(self.characteristics), 'characteristic')}")
 
     def row_facts(self) -> Iterator[Fact]:
         for r, unit in enumerate(self.units):
@@ -44,3 +59,7 @@ class RosterBlock(BlockBase):
                                  ("rules", unit.rules), ("save", unit.save)]:
                 if value:
                     yield ("row", unit.id, label), f"{unit.name}, {label}", value, r, None
+            for m, model in enumerate(unit.models):
+                for label, value in zip(self.characteristics, model.profile):
+                    if value:
+                        yield ("row", unit.id, "model", m, label), f"{unit.name}, {model.name}, {label}", value, r, None

@@ -33,6 +33,7 @@ STAT_NAMES = {"m", "move", "movement", "ws", "bs", "s", "t", "w", "i", "a", "ld"
               "df", "wounds", "bravery", "f", "d", "toughness", "strength", "attacks", "leadership", "initiative",
               "armoursave", "armour save", "ward save", "wardsave", "mr", "cl", "wp", "int", "control", "fight",
               "shoot", "courage", "might", "will", "fate", "hw", "hit", "wound", "ag", "bt", "sp", "inv"}
+WARGEAR = re.compile(r" (?:w|with) ")  # what a member's name says it carries: "… w heavy weapon" once folded
 SAVE_NAMES = {"sv", "save", "armoursave", "armour save", "armor save", "as"}
 
 
@@ -50,6 +51,24 @@ class Rule:
 
 
 @dataclass
+class ModelLine:
+    """One stat line of a unit and how many of its models it stands for (None where the roster does not say)."""
+
+    count: int | None
+    profile: Profile
+
+
+@dataclass
+class ArmyChoice:
+    """A choice made for the whole army (Battle Size, Detachment, Chapter, Hive Fleet): a top-level selection that
+    is no unit, and what was chosen in it (its children's names), with the rules it brings."""
+
+    name: str
+    value: str
+    rules: list[Rule] = field(default_factory=list)
+
+
+@dataclass
 class RosterEntry:
     """A unit of the roster, as the roster names its parts."""
 
@@ -60,6 +79,7 @@ class RosterEntry:
     profiles: list[Profile] = field(default_factory=list)  # every other profile it carries or holds, in order
     gear: list[str] = field(default_factory=list)  # the names of the upgrades it holds, in order
     rules: list[Rule] = field(default_factory=list)
+    models: list[ModelLine] = field(default_factory=list)  # each distinct stat line, when there are several
 
     @property
     def save(self) -> str | None:
@@ -79,7 +99,8 @@ class Roster:
     cost_label: str | None  # that name as the roster writes it (PL, EP), None for points: the sheet's word
     units: list[RosterEntry]
     army_rules: list[Rule]  # the forces' own rules, and those of selections that are not units (a detachment's)
-    left_out: list[str]  # top-level selections that hold nothing a handout prints (a battle size)
+    left_out: list[str]  # top-level selections that hold nothing a handout prints
+    choices: list[ArmyChoice] = field(default_factory=list)  # the army's own choices (a battle size, a detachment)
 
 
 def profile_types(root: Element) -> dict[str, list[str]]:
@@ -109,7 +130,7 @@ def model_types(types: dict[str, list[str]], matches=None) -> set[str]:
 
 
 def read_roster(root: Element, stat_types: set[str]) -> Roster:
-    units, army_rules, left_out = [], [], []
+    units, army_rules, left_out, choices = [], [], [], []
     cost_name = _cost_name(root)
     for force in root.iter(f"{NAMESPACE}force"):
         army_rules += _rules(force)
@@ -120,18 +141,39 @@ def read_roster(root: Element, stat_types: set[str]) -> Roster:
                     units += _units_of(group, stat_types, cost_name)
             elif selection.get("type") in UNIT_TYPES or _holds_stat(selection, stat_types):
                 units += _units_of(selection, stat_types, cost_name)
-            else:
-                held = [*_rules(selection), *(rule for child in _within(selection) for rule in _rules(child))]
-                profiles = [profile for holder in [selection, *_within(selection)] for profile in _profiles(holder)]
-                if held and not profiles:
-                    army_rules += held
-                elif profiles:
+            elif (choice := _choice(selection, cost_name)) is not None:
+                choices.append(choice)
+                army_rules += choice.rules
+            else:  # it costs points, or holds nothing to print
+                holders = [selection, *_within(selection)]
+                held = [rule for holder in holders for rule in _rules(holder)]
+                if any(_profiles(holder) for holder in holders):  # carries profiles, with no stat line: fielded
                     units.append(_entry(selection, [], stat_types, cost_name))
+                elif held:
+                    army_rules += held
                 else:
                     left_out.append(_name(selection))
     return Roster(game=(root.get("gameSystemName") or "").strip(), name=(root.get("name") or "").strip(),
                   points=_cost(root, cost_name), cost_name=cost_name, cost_label=_cost_label(root, cost_name), units=units,
-                  army_rules=_unique_rules(army_rules), left_out=left_out)
+                  army_rules=_unique_rules(army_rules), left_out=left_out, choices=choices)
+
+
+def _choice(selection: Element, cost_name: str | None) -> ArmyChoice | None:
+    """A configuration selection (no unit, no stat line, no points of its own) as the army's choice: what was
+    chosen in it, and its rules and profiles (a detachment's abilities) as rules. None for one that costs points
+    (an upgrade fielded on its own) or that holds nothing at all (no child, rule or profile: nothing to print)."""
+    held = _within(selection)
+    if any(_cost(element, cost_name) for element in [selection, *held]):
+        return None
+    rules = [rule for holder in [selection, *held] for rule in _rules(holder)]
+    rules += [Rule(profile.name, " ".join(value for _, value in profile.values if value))
+              for holder in [selection, *held] for profile in _profiles(holder)]
+    value = ", ".join(_unique(f"{_number(child)} × {_name(child)}" if _number(child) > 1 else _name(child)
+                              for child in _children_of(selection))) or _other_costs(selection, cost_name)
+    if not value and not rules:
+        return None
+    # BSData's WHFB names it "- Army Size", the dash sorting it first in BattleScribe's list: not part of the name
+    return ArmyChoice(_name(selection).lstrip("-\u2013\u2022 ") or _name(selection), value, _unique_rules(rules))
 
 
 def _groups(selection: Element, stat_types: set[str]) -> list[Element]:
@@ -179,18 +221,85 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
     held = _within(selection, nested)
     count = _count(selection, held, stat_types)
     stat = _stat_line(selection, held, stat_types)
-    profiles, seen = [], set()
+    models = _model_lines(selection, held, stat_types)
+    profiles, seen = [], {_key(line.profile) for line in models} | ({_key(stat)} if stat else set())
     for holder in [selection, *held]:
         for profile in _profiles(holder):
-            key = (profile.type, profile.name, tuple(profile.values))
-            if profile is not stat and key not in seen and (stat is None or key != (stat.type, stat.name, tuple(stat.values))):
-                seen.add(key)
+            if _key(profile) not in seen:
+                seen.add(_key(profile))
                 profiles.append(profile)
     costs = [points for points in (_cost(element, cost_name) for element in [selection, *held]) if points is not None]
     gear = [_name(child) for child in held if child.get("type") not in UNIT_TYPES and not _own_stat(child, stat_types)]
     return RosterEntry(
         name=_name(selection), count=count, points=sum(costs) if costs else None, stat=stat, profiles=profiles,
-        gear=_unique(gear), rules=_unique_rules(rule for holder in [selection, *held] for rule in _rules(holder)))
+        gear=_unique(gear), rules=_unique_rules(rule for holder in [selection, *held] for rule in _rules(holder)),
+        models=models)
+
+
+def _key(profile: Profile) -> tuple:
+    return profile.type, profile.name, tuple(profile.values)
+
+
+def _model_lines(selection: Element, held: list[Element], stat_types: set[str]) -> list[ModelLine]:
+    """Each distinct stat line of the unit with the models it stands for, when it has more than one (a squad's
+    Sergeant and its Marines, a war machine and its crew, a character and his bodyguard): a line on a member counts
+    that member's number; a line on the unit itself, the members that stand for it (_named_as), else the unit's
+    own number when it is the unit's only line. Identical lines (type, name and values) add up; same-named
+    different ones stay apart: a player reads each model's own values."""
+    lines: dict[tuple, ModelLine] = {}
+
+    def add(profile: Profile, count: int | None) -> None:
+        line = lines.setdefault(_key(profile), ModelLine(None, profile))
+        if count is not None:
+            line.count = min((line.count or 0) + count, 100_000)
+
+    own = [profile for profile in _profiles(selection) if profile.type in stat_types]
+    members = [child for child in held if child.get("type") in ("model", "upgrade") and not _own_stat(child, stat_types)]
+    for profile in own:
+        counted = [member for member in members if _named_as(member, own) is profile]
+        add(profile, sum(map(_number, counted)) if counted else _number(selection) if len(own) == 1 else None)
+    promoted = []
+    for holder in held:
+        for profile in (profile for profile in _profiles(holder) if profile.type in stat_types):
+            add(profile, _number(holder))
+            if COMMAND.match(plain(_entry_name(holder))):
+                promoted.append((_key(profile), _number(holder)))
+    _promote(lines, promoted)
+    return list(lines.values()) if len(lines) > 1 else []
+
+
+def _promote(lines: dict[tuple, ModelLine], promoted: list[tuple[tuple, int]]) -> None:
+    """WHFB's champions are each one of the rank and file, promoted: the Veteran of 20 Dwarf Warriors leaves 19."""
+    ranks = [line for key, line in lines.items() if key not in dict(promoted) and line.count]
+    if ranks and promoted:
+        largest = max(ranks, key=lambda line: line.count)
+        largest.count = max(largest.count - sum(number for _, number in promoted), 1)
+
+
+def _named_as(member: Element, profiles: list[Profile]) -> Profile | None:
+    """The profile a member without one of its own stands for: the one named as it, else the longest whose name
+    begins its name (a word boundary after it), else the one whose name ends in the most of the same words, its
+    wargear aside (9th edition's Devastator Marine w/Heavy Weapon is its Space Marine, the Devastator Marine
+    Sergeant its Space Marine Sergeant)."""
+    name = plain(_entry_name(member))
+    found = [profile for profile in profiles
+             if plain(profile.name) and (name == plain(profile.name) or name.startswith(plain(profile.name) + " "))]
+    if found:
+        return max(found, key=lambda profile: (name == plain(profile.name), len(plain(profile.name))))
+    if member.get("type") != "model":
+        return None  # an upgrade (a weapon, a grenade) stands for a line only by its name
+    words = WARGEAR.split(name)[0].split()
+    shared = {id(profile): _shared_ending(words, plain(profile.name).split()) for profile in profiles}
+    best = max(shared.values(), default=0)
+    matching = [profile for profile in profiles if shared[id(profile)] == best]
+    return matching[0] if best and len(matching) == 1 else None
+
+
+def _shared_ending(words: list[str], others: list[str]) -> int:
+    count = 0
+    while count < min(len(words), len(others)) and words[-1 - count] == others[-1 - count]:
+        count += 1
+    return count
 
 
 def _stat_line(selection: Element, held: list[Element], stat_types: set[str]) -> Profile | None:
@@ -201,9 +310,9 @@ def _stat_line(selection: Element, held: list[Element], stat_types: set[str]) ->
     if own:
         models = sorted((child for child in held if child.get("type") == "model"), key=_number, reverse=True)
         for model in models:
-            named = [profile for profile in own if plain(profile.name) == plain(_entry_name(model))]
-            if named:
-                return named[0]
+            named = _named_as(model, own)
+            if named is not None:
+                return named
         return own[0]
     holders = [(holder, profile) for holder in held for profile in _profiles(holder) if profile.type in stat_types]
     if not holders:
@@ -268,6 +377,19 @@ def _rules(holder: Element) -> list[Rule]:
         text = " ".join(((description.text or "") if description is not None else "").split())
         found.append(Rule((rule.get("name") or "").strip(), "" if text in (".", "-") else text))
     return found
+
+
+def _other_costs(selection: Element, cost_name: str | None) -> str:
+    """What a selection gives besides points, as the roster names it: 40k 8th's Battle-forged CP "+3 CP"."""
+    shown = []
+    for cost in children(selection, "cost"):
+        try:
+            value = float(cost.get("value", ""))
+        except ValueError:
+            continue
+        if folded(cost.get("name", "")) != cost_name and math.isfinite(value) and value and abs(value) < MAX_POINTS:
+            shown.append(f"{value:+g} {cost.get('name', '').strip()}".strip())
+    return ", ".join(shown)
 
 
 def _cost_name(root: Element) -> str | None:

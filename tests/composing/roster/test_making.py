@@ -63,6 +63,22 @@ def printed(sheet) -> str:
     return flat(" ".join(re.sub(r"\\(.)", r"\1", text) for text in texts))
 
 
+def roster_block(sheet):
+    """The units' table, under the army's choices."""
+    return next(block for block in sheet.sections[0].blocks if block.type == "roster")
+
+
+def unprintable_named(text: str) -> str:
+    """The text as a handout prints it: a character no font of the sheet has (a Kill Team skull) by its name."""
+    import unicodedata
+
+    from generator.model import glyphs
+
+    printable = glyphs.printable_characters()
+    return "".join(char if ord(char) in printable or char.isspace() else f"[{unicodedata.name(char, '').lower()}]"
+                   for char in text)
+
+
 def facts_of(handout_id: str) -> dict:
     return json.loads((BSDATA / f"{handout_id}.expected.json").read_text(encoding="utf-8"))
 
@@ -84,12 +100,20 @@ def cost_printed(facts: dict, points_word: str | None) -> str | None:
 def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(imported, handout_id):
     facts = facts_of(handout_id)
     for lang, sheet in composed(imported, handout_id):
-        roster = sheet.sections[0].blocks[0]
-        wanted = [f"{unit['models']} × {printed_name(unit)}" if unit["models"] > 1 else printed_name(unit)
-                  for unit in facts["units"]]
+        roster = roster_block(sheet)
+        wanted = [f"{unit['models']} × {printed_name(unit)}" if unit["models"] > 1 and not unit.get("model_lines")
+                  else printed_name(unit) for unit in facts["units"]]  # listed models carry their own counts
         assert [re.sub(r"\\(.)", r"\1", unit.name) for unit in roster.units] == wanted, lang
+        models = [[re.sub(r"\\(.)", r"\1", model.name) for model in unit.models] for unit in roster.units]
+        assert models == [[f"{line['count']} × {line['name']}" for line in unit.get("model_lines", [])]
+                          for unit in facts["units"]], lang
         assert [unit.points for unit in roster.units] == [f"{unit['points']:g}" for unit in facts["units"]]
         assert roster.points == f"{facts['army_points']:g}" and roster.cost == cost_printed(facts, None)
+        army = [block for block in sheet.sections[0].blocks if block.type == "text"]
+        said = flat(" ".join(item for block in army for item in block.content[0].bullets))
+        for name, value in facts["army_choices"].items():  # above the units, never as units
+            assert flat(f"{name}: {value}") in said, (lang, name)
+            assert name not in [unit.name for unit in roster.units]
         if lang != "en":
             continue  # in French, what matched the sheet prints in the sheet's French words (Contre-attaque)
         text = printed(sheet)
@@ -106,13 +130,14 @@ def test_every_characteristic_of_every_profile_prints(imported, handout_id):
     facts = facts_of(handout_id)
     for lang, sheet in composed(imported, handout_id):
         cells = [cell.text for block in sheet.blocks() if block.type == "table" for row in block.rows for cell in row.cells]
-        cells += [value for block in sheet.blocks() if block.type == "roster" for unit in block.units for value in unit.profile]
+        cells += [value for block in sheet.blocks() if block.type == "roster" for unit in block.units
+                  for line in [unit.profile, *(model.profile for model in unit.models)] for value in line]
         cells = " | ".join(cells)
         for unit in facts["units"]:
             for profiles in unit["profiles"].values():
                 for profile in profiles:
                     for value in profile["values"].values():
-                        shown = re.sub(r"[⬤●]", "•", value.strip()).replace("⬟", "◆")
+                        shown = unprintable_named(value.strip())
                         assert not flat(shown).strip() or flat(shown) in flat(cells) or flat(shown) in printed(sheet), \
                             (lang, unit["name"], profile["name"], value)
 
@@ -121,7 +146,7 @@ def test_every_characteristic_of_every_profile_prints(imported, handout_id):
 def test_a_save_prints_as_the_rules_give_it_or_as_unknown_never_wrong(imported, handout_id):
     facts = facts_of(handout_id)
     for lang, sheet in composed(imported, handout_id):
-        roster = sheet.sections[0].blocks[0]
+        roster = roster_block(sheet)
         labels = [label.casefold() for label in roster.characteristics]
         for unit, wanted in zip(roster.units, facts["units"]):
             if "sv" in labels or "save" in labels:  # a roster alone: its own save column
@@ -137,10 +162,10 @@ def test_a_save_prints_as_the_rules_give_it_or_as_unknown_never_wrong(imported, 
 
 def test_dwarf_warriors_in_heavy_armour_with_shields_save_on_4_and_a_thane_in_gromril_never_on_6(imported):
     for lang, sheet in composed(imported, "whfb8-dwarfs"):
-        saves = {unit.name: unit.save for unit in sheet.sections[0].blocks[0].units}
-        assert saves["20 × Dwarf Warriors"] == "4+", lang
+        saves = {unit.name: unit.save for unit in roster_block(sheet).units}
+        assert saves["Dwarf Warriors"] == "4+", lang  # its 19 warriors and the Veteran are counted on their own rows
         assert saves["Thane"].split("[^")[0] in ("3+", "?") and "6+" not in saves["Thane"], lang
-        (note,) = [note.text for note in sheet.sections[0].blocks[0].notes if "Gromril" in note.text]
+        (note,) = [note.text for note in roster_block(sheet).notes if "Gromril" in note.text]
         said = {"fr": "absent du tableau des sauvegardes de la feuille", "en": "not in the sheet's saves table"}
         assert said[lang] in note, (lang, note)  # the footnote in the handout's language, the roster's names as written
 
@@ -196,6 +221,10 @@ def test_every_roster_builds_in_every_language_it_lists_with_its_units_and_total
         text = flat(" ".join(pdf_pages(built / f"{handout_id}.{lang}.pdf")))
         for unit in facts["units"]:
             assert flat(unit["custom_name"] or unit["name"]) in text, (lang, unit["name"])
+            for line in unit.get("model_lines", []):  # each model's line under its name, with its count
+                assert flat(f"{line['count']} × {line['name']}") in text, (lang, unit["name"], line)
+        for name, value in facts["army_choices"].items():
+            assert flat(f"{name}: {value}") in text, (lang, name)
         assert flat(f"{facts['army_points']:g} {cost_printed(facts, 'pts')}") in text  # Kill Team's EP: never "pts"
 
 
@@ -209,3 +238,37 @@ def test_a_40k_roster_without_a_sheet_gives_one_or_two_pages_with_every_profile_
         names = unit["weapons"] + unit["abilities"] + [unit["name"]]
         missing = [name for name in names if flat(name.lstrip("➤ ")) not in text]
         assert not missing, (unit["name"], missing)
+
+
+DIE_FACES = "\u2680\u2681\u2682\u2683\u2684\u2685"
+
+
+def test_a_warcry_rosters_die_faces_print_as_themselves_never_as_a_question_mark(built):
+    facts = facts_of("warcry-corvus-cabal")
+    text = " ".join(pdf_pages(built / "warcry-corvus-cabal.en.pdf"))
+    spaced = " ".join(text.split())
+    faces = {char for rule in facts["army_rules"] for char in rule if char in DIE_FACES}
+    assert faces >= set("\u2681\u2682\u2683\u2685")  # the roster's double, triple, quad and the dungeon's six
+    for rule in facts["army_rules"]:
+        assert " ".join(rule.split()) in spaced, rule  # each ability's name, its die faces with it
+    assert "? [" not in spaced and "?[" not in spaced
+
+
+def test_a_9th_edition_tyranid_roster_prints_its_hive_fleet_keyword_as_written(built):
+    facts = facts_of("wh40k-9e-tyranids")
+    text = " ".join(" ".join(pdf_pages(built / "wh40k-9e-tyranids.en.pdf")).split())
+    written = [value for unit in facts["units"] for profiles in unit["profiles"].values() for profile in profiles
+               for value in profile["values"].values() if "<HIVE FLEET>" in value]
+    assert written and "<HIVE FLEET>" in text and "\u2039HIVE FLEET" not in text
+    assert "Hive Fleet: Leviathan" in text  # the army's choice, with what was chosen
+
+
+def test_a_devastator_squad_prints_each_models_line_under_its_name_with_its_count(built):
+    facts = facts_of("wh40k-9e-devastators")
+    text = flat(" ".join(pdf_pages(built / "wh40k-9e-devastators.en.pdf")))
+    (squad,) = facts["units"]
+    lines = {profile["name"]: profile["values"] for profile in squad["profiles"]["Unit"]}
+    assert len(squad["model_lines"]) == 2
+    for line in squad["model_lines"]:
+        values = " ".join(lines[line["name"]].values())
+        assert flat(f"{line['count']} × {line['name']} {values}") in text, line

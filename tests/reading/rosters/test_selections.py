@@ -69,7 +69,8 @@ def test_every_profile_and_rule_of_a_unit_is_kept(expected):
     facts, roster = read_roster(expected)
     army_rules = {rule.name for rule in roster.army_rules}
     for unit, wanted in zip(roster.units, facts["units"]):
-        kept = {(profile.type, profile.name, tuple(profile.values)) for profile in [unit.stat, *unit.profiles]}
+        every = [unit.stat, *unit.profiles, *(line.profile for line in unit.models)]
+        kept = {(profile.type, profile.name, tuple(profile.values)) for profile in every}
         for kind, profiles in wanted["profiles"].items():
             for profile in profiles:
                 values = tuple((name, value.strip()) for name, value in profile["values"].items())  # spaces aside
@@ -83,9 +84,26 @@ def test_every_profile_and_rule_of_a_unit_is_kept(expected):
 def test_configuration_selections_are_never_units(expected):
     facts, roster = read_roster(expected)
     names = {unit.name for unit in roster.units}
+    chosen = {choice.name for choice in roster.choices}
     for selection in facts.get("non_unit_selections", []):
         assert selection not in names
-        assert selection in roster.left_out or any(rule for rule in roster.army_rules), selection
+        assert selection in roster.left_out or selection.lstrip("- ") in chosen, selection
+
+
+@pytest.mark.parametrize("expected", EXPECTED, ids=lambda path: path.name.removesuffix(".expected.json"))
+def test_the_armys_choices_are_read_with_what_was_chosen(expected):
+    facts, roster = read_roster(expected)
+    assert {choice.name: choice.value for choice in roster.choices} == facts["army_choices"]
+
+
+@pytest.mark.parametrize("expected", EXPECTED, ids=lambda path: path.name.removesuffix(".expected.json"))
+def test_a_unit_whose_models_differ_lists_each_line_under_its_name_with_its_count(expected):
+    facts, roster = read_roster(expected)
+    for unit, wanted in zip(roster.units, facts["units"]):
+        lines = [{"count": line.count, "name": line.profile.name} for line in unit.models]
+        assert lines == wanted.get("model_lines", []), unit.name
+        if lines:  # the lines account for every model of the unit, none twice
+            assert sum(line["count"] for line in lines) == wanted["models"], unit.name
 
 
 def test_a_save_is_read_from_the_rosters_own_characteristic():

@@ -1,0 +1,44 @@
+"""A roster's words as handout text (generator.composing.roster.making.Text): New Recruit's markup read as its app
+reads it, every character printed as itself where a font of the sheet has it, the others named and reported."""
+
+from __future__ import annotations
+
+from generator.composing.roster.making import Report, Text
+from generator.model import markup
+
+
+def plain(text: str) -> str:
+    return markup.to_plain(markup.parse(text), typo=str, name_keyword=lambda key, shown: shown or key)
+
+
+def test_new_recruits_keyword_and_bold_marks_print_bold_without_their_marks():
+    shown = Text(Report())("Each ^^Infantry^^ model in a **Battleline** unit")
+    styles = [token.style for token in markup.parse(shown) if isinstance(token, markup.Styled)]
+    assert styles == ["strong", "strong"] and plain(shown) == "Each Infantry model in a Battleline unit"
+
+
+def test_a_caret_or_a_star_alone_prints_as_written():
+    assert plain(Text(Report())("A ^^ alone and 2 * 3")) == "A ^^ alone and 2 * 3"
+
+
+def test_a_hive_fleet_keyword_prints_with_its_angle_brackets():
+    shown = Text(Report())("Select one friendly <HIVE FLEET> CORE unit")
+    assert markup.html_tag_at(shown) is None and plain(shown) == "Select one friendly <HIVE FLEET> CORE unit"
+
+
+def test_die_faces_print_as_themselves_and_a_character_no_font_has_is_named_and_reported():
+    report = Report()
+    shown = Text(report)("\u2681 [Double] Rush \U0001f480", where="Shadow Piercer")
+    assert plain(shown) == "\u2681 [Double] Rush [skull]"
+    (item,) = report.list()
+    assert (item.kind, item.name, item.units) == ("character", "U+1F480 \U0001f480", ["Shadow Piercer"])
+    assert "?" not in shown
+
+
+def test_a_values_stray_apostrophe_is_cleaned_and_reported_a_names_is_kept():
+    report = Report()
+    text = Text(report)
+    assert [text.value("'+2", where="Longbeards"), text.value("'4"), text.value("As User")] == ["+2", "4", "As User"]
+    assert plain(text("Harker's Hounds")) == "Harker's Hounds"
+    assert [(item.kind, item.name, item.units) for item in report.list()] == [
+        ("value", "'+2", ["Longbeards"]), ("value", "'4", ["roster"])]
