@@ -25,10 +25,12 @@ check: $(STAMP)
 	$(QRS) check
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check generator tests bench
 	$(PY) -m pytest
 
 # The fast tier: every test not marked slow (tests/conftest.py SLOW), for the edit-test loop.
 quick: $(STAMP)
+	$(VENV)/bin/ruff check generator tests bench
 	$(PY) -m pytest -m "not slow"
 
 clean:

@@ -370,7 +370,7 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
                    "≤ 0.55×", wab2["current"] / wab2["baseline"] <= 0.55),
             Figure("   the same, heights cache emptied before each build",
                    f"{cold / wab2['baseline']:.2f}×  ({cold:.2f} s)", "information", None),
-            Figure(f"9. `qrs build --all --rebuild`, current ÷ baseline",
+            Figure("9. `qrs build --all --rebuild`, current ÷ baseline",
                    f"{everything['current'] / everything['baseline']:.2f}×  "
                    f"({everything['current']:.1f} s ÷ {everything['baseline']:.1f} s)",
                    "≤ 0.6×", everything["current"] / everything["baseline"] <= 0.6),

@@ -118,7 +118,7 @@ class locked:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:  # O_NOFOLLOW: opening would otherwise create the link's target wherever it points
             self.handle = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        except OSError as error:
+        except OSError:
             if self.path.is_symlink():
                 raise UserError.at(self.path, 1, 1, "this is a symbolic link: qrs writes nothing through it; "
                                                     "remove it") from None

@@ -113,7 +113,6 @@ def built(request, tmp_path_factory):
     the templates, the fonts, the generator's own files and the libraries' versions), and a fresh PDF is read, not
     built again. Returns the PDF's path. A sheet is built in its own language unless told; a handout's is given."""
     from generator import pipeline
-    from generator.cli.main import main
     from generator import write
     from generator.project import Project
 

@@ -465,16 +465,16 @@ def _shared_widths(project: Project, context: dict, chunks: _Chunks, cache: heig
     """The tables of one column set, measured again with the same column widths (each column as wide as the widest
     of the set needs it, the set's tables as wide as the column): one under another, their columns line up."""
     shared: dict[str, tuple[float, ...]] = {}
-    for items in chunks.sets.values():
-        widths = [found[item.id].widths for item in items]
+    for column_set in chunks.sets.values():
+        widths = [found[item.id].widths for item in column_set]
         if not all(widths) or len({len(each) for each in widths}) != 1:
             continue
         widest = [max(column) for column in zip(*widths)]
         total = sum(widths[0])
-        shared.update({item.id: tuple(round(width * total / sum(widest), 3) for width in widest) for item in items})
+        shared.update({item.id: tuple(round(width * total / sum(widest), 3) for width in widest) for item in column_set})
     environment, style = _environment(project.templates), _style_key(project, context)
-    html_of = {ident: _chunk(environment, chunks.context, replace(next(item for items in chunks.sets.values()
-                                                                      for item in items if item.id == ident),
+    html_of = {ident: _chunk(environment, chunks.context, replace(next(item for column_set in chunks.sets.values()
+                                                                      for item in column_set if item.id == ident),
                                                                  widths=widths))
                for ident, widths in shared.items()}
     keys = {ident: heights.key(style, "shared", chunk) for ident, chunk in html_of.items()}

@@ -302,9 +302,9 @@ def test_the_printed_warhammer_handout_keeps_only_the_dispel_dice_of_the_magic_p
 
 def test_the_printed_wab_handout_carries_the_rules_its_army_uses_every_turn(built_handouts):
     text = " ".join(pdf_text(built_handouts[("wab2-english-hundred-years-war", "en")]).split())  # a cell's lines joined
-    for words in ["Stand & Shoot", "Fire & Flee", "Panic", "try to rally", "Army Standard", "Move less the armour",
+    for phrase in ["Stand & Shoot", "Fire & Flee", "Panic", "try to rally", "Army Standard", "Move less the armour",
                   "Break test", "Save modifier"]:
-        assert words in text
+        assert phrase in text
 
 
 def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):

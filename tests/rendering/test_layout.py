@@ -6,7 +6,6 @@ import io
 import re
 from pathlib import Path
 
-import pikepdf
 import pytest
 from pypdf import PdfReader
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.reading.documents import docx, html, markdown
-from generator.reading.documents.document import Heading, ListBlock, Paragraph, Table, plain
+from generator.reading.documents.document import Heading, ListBlock, Paragraph, Table
 from tests.reading.documents import making
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "imports"
