@@ -78,6 +78,7 @@ class Project:
             if required and not found:
                 raise UserError.at(self.handouts, 0, 0, "no handout source (*.yaml) in this folder")
             return found
+        names = tuple(self.id_of(name) for name in names)  # a handout named by path and by id is one output
         paths = [Path(name) if name.endswith(".yaml") else self.handouts / f"{name}.yaml" for name in names]
         missing = [path for path in paths if not path.is_file()]
         unknown_ids = [name for name in names if not name.endswith(".yaml") and self.handouts / f"{name}.yaml" in missing]

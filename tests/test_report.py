@@ -103,7 +103,7 @@ def test_every_command_speaks_json(tmp_path):
     assert {name: run.returncode for name, run in runs.items()} == dict.fromkeys(runs, 0), runs
     found = {name: events(run.stdout) for name, run in runs.items()}
     assert {"sheet": "wab2", "lang": "fr"}.items() <= next(e for e in found["list"] if e["sheet"] == "wab2").items()
-    assert {event["event"] for event in found["list"]} == {"sheet"}
+    assert {event["event"] for event in found["list"]} == {"sheet", "handout"}
     assert found["check"] == [{"event": "checked", "sheets": 1, "handouts": 0, "problems": 0}]
     assert [(e["event"], e["sheet"], e["lang"]) for e in found["i18n"]] == [("translation", "wab2", "en"),
                                                                            ("translation", "ui", "fr")]

@@ -83,7 +83,7 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
 @cli.command("list")
 @click.pass_obj
 def list_sheets(project: Project) -> None:
-    """List the sheets: id, game, title, edition, languages (the canonical one first)."""
+    """List the sheets, then the handouts: id, game, title, edition, languages (the canonical one first)."""
     report = reporter()
     if not report.json:
         click.echo("\t".join(("id", "game", "title", "edition", "languages")))
@@ -93,6 +93,13 @@ def list_sheets(project: Project) -> None:
         fields = {"sheet": sheet.sheet, "game": sheet.game, "title": sheet.title, "edition": sheet.edition,
                   "lang": sheet.lang, "languages": languages, "path": str(path)}
         report.record("sheet", "\t".join([sheet.sheet, sheet.game, sheet.title, sheet.edition or "", " ".join(languages)]),
+                      fields)
+    for path in project.handout_paths():
+        handout = pipeline.load_handout(project, path)[1]
+        game = handout.game or f"handout of {handout.sheet}"
+        fields = {"handout": handout.handout, "sheet": handout.sheet, "game": game, "title": handout.army,
+                  "lang": handout.lang, "languages": list(handout.outputs), "path": str(path)}
+        report.record("handout", "\t".join([handout.handout, game, handout.army, "", " ".join(handout.outputs)]),
                       fields)
 
 
@@ -171,7 +178,10 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     if past and not current:  # SHEET@REVISION builds alone: their own summary line (they use no manifest)
         reporter().summary(tally.line(), tally.counts())
     if current or not sheets:
-        problems += parallel.build(project, project.sheet_paths(current), project.handout_paths() if everything else [],
+        # a handout's id builds it as `qrs handout` does; without names, the sheets (and with --all the handouts)
+        sheet_paths, handout_paths = (project.sources_named(current) if current else
+                                      (project.sheet_paths(), project.handout_paths() if everything else []))
+        problems += parallel.build(project, sheet_paths, handout_paths,
                                    languages, settings, reporter(), jobs, shard, rebuild,
                                    incremental=not (changes_since or errata_only), formats=formats,
                                    everything=everything)

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import FIXTURES, ROOT, Ran, run_qrs
+from tests.conftest import FIXTURES, ROOT, SHEETS, Ran, run_qrs
 
 BAD = ROOT / "tests" / "bad_inputs"
 
@@ -55,6 +55,19 @@ def test_list_shows_every_sheet():
     assert header.split("\t") == ["id", "game", "title", "edition", "languages"]
     assert {row.split("\t")[0] for row in rows} >= {"wab2", "warhammer", "fpga"}
     assert [row.split("\t")[4] for row in rows if row.startswith("wab2\t")] == ["fr en"]
+
+
+def test_list_shows_the_handouts_after_the_sheets_and_build_takes_a_handouts_id(tmp_path):
+    """A sheet and a handout are both targets (#43): `qrs list` names the handouts, `qrs build` takes their ids, and
+    a handout named by its path and then by its id is one output, built once."""
+    rows = qrs("list").stdout.splitlines()[1:]
+    handouts = [row.split("\t") for row in rows if row.startswith("warhammer-dwarfs\t")]
+    assert handouts and handouts[0][4] == "fr en" and rows.index("\t".join(handouts[0])) > len(SHEETS) - 1
+    where = ["--build-dir", str(tmp_path / "build")]
+    first = run_qrs(*where, "build", "warhammer-dwarfs", "--lang", "en")
+    assert first.returncode == 0 and "handouts/warhammer-dwarfs.en.pdf" in first.stdout, first.stderr
+    again = run_qrs(*where, "build", "sources/handouts/warhammer-dwarfs.yaml", "--lang", "en")
+    assert again.returncode == 0 and "1 up to date" in again.stdout, again.stdout
 
 
 def test_bare_qrs_shows_help_and_succeeds():
