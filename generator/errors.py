@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,15 @@ class UserError(Exception):
         return cls([Problem(str(path), line, column, message)])
 
 
+class MissingInput(UserError):
+    """A file named on the command line that is not there (a roster, a document to import, a source given by its
+    path): exit code 66, as sysexits' EX_NOINPUT, for every kind of input."""
+
+    @classmethod
+    def of(cls, path: Path | str, what: str) -> "MissingInput":
+        return cls([Problem(str(path), 0, 0, f"no such file: expected {what}")])
+
+
 class Interrupted(Exception):
     """Ctrl-C stopped a command: its message says what was finished (kept) and what was not; exit code 130."""
 
@@ -48,3 +58,10 @@ class WorkerDied(Exception):
 class UnknownName(Exception):
     """A sheet or handout named on the command line that the sources do not have: a slip of the command line
     (exit code 64), said with the nearest names."""
+
+
+def environment_missing(module: str | None) -> str:
+    """What to say when the Python running qrs lacks a library qrs needs (qrs run outside its environment)."""
+    return (f"error: this Python ({sys.executable}) lacks the library '{module}' that qrs needs: run qrs from the "
+            "environment it was installed in (.venv/bin/qrs, or .venv/bin/python -m generator), or run `make` to "
+            "install it there")

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UnknownName, UserError
+from generator.errors import MissingInput, UnknownName, UserError
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 SHEET_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}\Z")  # as model.Id: a file name in sources/, never a path
@@ -86,7 +86,7 @@ class Project:
             known = [path.stem for path in sorted(self.handouts.glob("*.yaml"))]
             raise UnknownName(_unknown("handout", unknown_ids, known))
         if missing:
-            raise UserError.at(missing[0], 1, 1, "no such handout file")
+            raise MissingInput.of(missing[0], "a handout (.yaml)")
         return paths
 
     def id_of(self, name: str) -> str:

@@ -10,11 +10,12 @@ from pathlib import Path
 import click
 
 from generator.output import parallel
-from generator.errors import Interrupted, UnknownName, UserError, WorkerDied
+from generator.errors import Interrupted, MissingInput, UnknownName, UserError, WorkerDied, environment_missing
 from generator.project import Project
 from generator.report import META_KEY, Reporter
 from generator.report import current as reporter
-from generator.cli.options import (EXIT_ENVIRONMENT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_USAGE,
+from generator.cli.options import (EXIT_ENVIRONMENT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_NO_INPUT, EXIT_UNAVAILABLE,
+                                   EXIT_USAGE,
                                    EXIT_USER_ERROR, language_codes, complete_sheets, complete_sheets_and_handouts, speed_options,
                                    format_option, print_options, print_settings, i18n, pipeline, translations)
 
@@ -201,9 +202,17 @@ def main(argv: list[str] | None = None) -> None:
     report = Reporter()  # set from --quiet/--json by the group, used here for the problems
     try:
         cli.main(args=argv, prog_name="qrs", standalone_mode=False, obj=report)
+    except MissingInput as error:
+        report.problems(error.problems)
+        sys.exit(EXIT_NO_INPUT)
     except UserError as error:
         report.problems(error.problems)
         sys.exit(EXIT_USER_ERROR)
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] == "generator":
+            raise  # a module of qrs itself: a bug, reported below
+        report.fault("environment", environment_missing(error.name), {"module": error.name})
+        sys.exit(EXIT_UNAVAILABLE)
     except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as error:
         report.fault("interrupted", str(error) if isinstance(error, Interrupted) else "interrupted", {})
         sys.exit(EXIT_INTERRUPTED)

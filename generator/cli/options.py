@@ -14,6 +14,7 @@ from generator.output import parallel
 EXIT_INTERNAL_ERROR = 1  # a bug in qrs
 EXIT_USER_ERROR = 2  # a problem in the sources (file:line:column), or no sources at all
 EXIT_USAGE = 64  # the command line itself: an unknown option, a bad value (sysexits' EX_USAGE)
+EXIT_NO_INPUT = 66  # a file named on the command line is not there (EX_NOINPUT)
 EXIT_UNAVAILABLE = 69  # a program qrs needs is not installed (EX_UNAVAILABLE)
 EXIT_ENVIRONMENT = 74  # the machine refused: disk full, permission denied, a folder in the way (EX_IOERR)
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT

@@ -176,3 +176,20 @@ def test_a_language_code_is_taken_in_any_case(tmp_path):
     assert done.returncode == 0, done.stderr
     refused = run_qrs("check", "wab2", "--lang", "ZZ")
     assert refused.returncode == 64 and "'zz' is not a known language code" in refused.stderr
+
+
+def test_a_missing_input_file_is_exit_66_for_every_kind(tmp_path):
+    """A roster, a document to import and a handout named by a path that is not there: "no such file", exit 66 (#45)."""
+    for command in (["handout", "import", str(tmp_path / "army.rosz"), "--id", "army"],
+                    ["import", str(tmp_path / "sheet.docx"), "--id", "sheet"],
+                    ["handout", str(tmp_path / "army.yaml")]):
+        ran = run_qrs(*command)
+        assert ran.returncode == 66 and "no such file" in ran.stderr and "Traceback" not in ran.stderr, (command, ran)
+
+
+def test_python_m_generator_outside_its_environment_says_which_python_to_use(tmp_path):
+    """The system's Python lacks qrs's libraries: exit 69 and the command that works, not "a bug in qrs" (#45)."""
+    # -S: without site-packages, as a Python that never had qrs's libraries installed
+    ran = subprocess.run([sys.executable, "-S", "-m", "generator", "list"], capture_output=True, text=True, cwd=ROOT)
+    assert ran.returncode == 69 and "lacks the library" in ran.stderr and ".venv/bin/qrs" in ran.stderr, ran.stderr
+    assert "Traceback" not in ran.stderr and "bug in qrs" not in ran.stderr

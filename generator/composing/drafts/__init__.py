@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from generator import files, write
-from generator.errors import UserError
+from generator.errors import MissingInput, UserError
 from generator.project import Project
 from generator.report import shown
 from generator.composing.drafts import draft
@@ -56,7 +56,7 @@ def read_document(path: Path) -> Document:
     try:
         raw = files.read_regular(path, MAX_IMPORT_BYTES, what="a sheet to import")
     except FileNotFoundError:
-        raise UserError.at(path, 0, 0, "no such file: expected a sheet as .md, .txt, .html, .docx or .pdf") from None
+        raise MissingInput.of(path, "a sheet as .md, .txt, .html, .docx or .pdf") from None
     kind = reader_of(path, raw[:8])
     if kind == "pdf":
         from generator.reading.documents import pdf

@@ -18,7 +18,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml
 import defusedxml.ElementTree
 
-from generator.errors import UserError
+from generator.errors import MissingInput, UserError
 from generator.files import read_regular
 
 NAMESPACE = "{http://www.battlescribe.net/schema/rosterSchema}"
@@ -41,7 +41,10 @@ def quoted(name: str) -> str:
 
 def read(path: Path) -> tuple[Element, str]:
     """The roster's root element and the name its problems are reported under (ROSTER or ROSTER:member)."""
-    content = read_regular(path, MAX_ROSTER_BYTES, "a roster")
+    try:
+        content = read_regular(path, MAX_ROSTER_BYTES, "a roster")
+    except FileNotFoundError:
+        raise MissingInput.of(path, "a roster (.ros or .rosz)") from None
     label = str(path)
     if zipfile.is_zipfile(io.BytesIO(content)):
         member, content = _only_member(path, content)

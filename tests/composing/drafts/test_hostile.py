@@ -16,9 +16,9 @@ def folder(tmp_path):
     return tmp_path
 
 
-def refused(folder, name, *more):
+def refused(folder, name, *more, code: int = 2):
     ran = run_qrs("import", name, "--id", "hostile", *more, cwd=folder)
-    assert ran.returncode == 2 and "Traceback" not in ran.stderr
+    assert ran.returncode == code and "Traceback" not in ran.stderr
     assert not (folder / "sources" / "hostile.yaml").exists()
     return ran.stderr
 
@@ -59,7 +59,7 @@ def test_a_folder_a_missing_file_and_a_file_that_is_no_word_file(folder):
     (folder / "dir.md").mkdir()
     (folder / "fake.docx").write_bytes(b"not a zip")
     assert "not a file" in refused(folder, "dir.md")
-    assert "no such file" in refused(folder, "missing.md")
+    assert "no such file" in refused(folder, "missing.md", code=66)  # a missing input, as for a roster (#45)
     assert "fake.docx:1:1: not a Word file" in refused(folder, "fake.docx")
 
 
