@@ -28,8 +28,10 @@ def check_with_translations(project: Project, path: Path, languages: tuple[str, 
 
 
 def in_progress(project: Project, located: Located, sheet: Sheet) -> dict[str, int]:
-    """The sheet's languages in progress: those whose catalogue lacks translations (missing or stale), with how
-    many. A build or check that names no language leaves them out, saying so; naming one asks for it whole."""
+    """The sheet's languages in progress: those whose catalogue lacks translations never made, with how many. A
+    build or check that names no language leaves them out, saying so; naming one asks for it whole. A stale
+    translation (made for a text the source has since changed) is no work in progress but a problem, as before:
+    its catalogue was complete, and printing the old translation would mislead."""
     found = {}
     for lang in i18n.translated_languages(project.sources, sheet):
         catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
@@ -37,8 +39,8 @@ def in_progress(project: Project, located: Located, sheet: Sheet) -> dict[str, i
             status = i18n.status(catalogues.read(catalogue), i18n.entries(located, sheet, lang))
         except UserError:
             continue  # an unreadable catalogue is a problem the check and the build report, not work in progress
-        if status.missing or status.stale:
-            found[lang] = len(status.missing) + len(status.stale)
+        if status.missing and not status.stale:
+            found[lang] = len(status.missing)
     return found
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.rendering.layout import Capacity, Packing, Piece, pack
+from generator.rendering import layout
+from generator.rendering.layout import Capacity, Packing, Piece
 
 
 def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
@@ -15,12 +16,12 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
     page. Each stretch between two bands is packed alone: a band always starts a page, so no plan of one stretch
     changes what the next can do, and the fewest pages of each is the fewest of all."""
     if not any(piece.wide for piece in pieces):
-        return pack(pieces, capacity)
+        return layout.pack(pieces, capacity)
     packings = []
     for band, start, stop in _stretches(pieces):
         top = sum(pieces[index].height for index in band) + (capacity.first_page_top if not packings else 0.0)
         room = Capacity(capacity.column_height, top, capacity.columns, capacity.safety)
-        packing = pack(_opened(pieces[start:stop], band), room) if stop > start else Packing([[[]]], [[0.0]])
+        packing = layout.pack(_opened(pieces[start:stop], band), room) if stop > start else Packing([[[]]], [[0.0]])
         if top > capacity.column_height - capacity.safety:
             packing.overfull.append(band[0] - start)  # a band taller than the page: told as an overfull piece
         packings.append((start, band, packing))

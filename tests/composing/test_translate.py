@@ -267,11 +267,16 @@ def test_check_reports_missing_strings_and_errors_in_translated_ones_at_once(pro
          lambda m: "" if m.id == "Rien ne se passe !" else "EN {terreur} [^9]" if m.id == "Touche de Force 6." else english(m))
     arguments = ["--sources", str(project.sources), "check"]
     with pytest.raises(SystemExit) as exit_code:
-        main(arguments)
+        main(arguments + ["--lang", "en"])  # named: the whole language is asked for
     errors = capsys.readouterr().err
     assert exit_code.value.code == 2
     assert "no 'en' translation of sections/tables/blocks/miscast/rows/7+/text" in errors
     assert "in the 'en' translation" in errors and "terreur" in errors and "[^9]" in errors
+    with pytest.raises(SystemExit) as exit_code:
+        main(arguments)  # not named: in progress (a string never translated), what it translates still checked
+    ran = capsys.readouterr()
+    assert exit_code.value.code == 2 and "no 'en' translation" not in ran.err
+    assert "terreur" in ran.err and "[^9]" in ran.err
     with pytest.raises(SystemExit):
         main(arguments + ["--lang", "en", "--allow-fallback"])  # a fallback is allowed; an unknown keyword is not
     errors = capsys.readouterr().err
