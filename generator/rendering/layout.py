@@ -210,7 +210,8 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
 
     A piece kept together that could continue (`soft_keep`) is planned whole, unless that leaves a hole over
     MAX_HOLE (`holes`): then it may yield, split between its units, where a plan so leaves fewer such holes (the
-    softened objective: the fewest holes over MAX_HOLE, then the fewest such splits, then the objective above)."""
+    softened objective: after the pages and blank columns, the fewest holes over MAX_HOLE, then the fewest such
+    splits, then the objective above)."""
     if not pieces:
         return Packing([[[]]], [[0.0]])
     whole_keeps = [replace(piece, units=(), soft_keep=False) if piece.soft_keep else piece for piece in pieces]
@@ -281,8 +282,8 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool
                               capacity.safety)
             if last is None:
                 continue
-            (overfull, big, softs, blank, tallest, spread), ends = last
-            rank = (cost[0] + overfull, cost[1] + big, cost[2] + softs, blank, cost[3], round(tallest, 1), spread,
+            (overfull, blank, big, softs, tallest, spread), ends = last
+            rank = (cost[0] + overfull, blank, cost[1] + big, cost[2] + softs, cost[3], round(tallest, 1), spread,
                     cost[4])
             if chosen is None or rank < chosen[0]:
                 chosen = (rank, column, a, ends)
@@ -347,8 +348,8 @@ def _extend(pieces, positions, capacity, best, column, a, cost, columns_from, so
 def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int, relaxed: bool = False,
                softened: bool = False, safety: float = 0.0):
     """The best way to set everything from positions[a] on one page of `count` columns of `room`: (rank, the
-    column ends), ranked by overfull columns, then (`softened`) the columns but the last that end more than
-    MAX_HOLE below the tallest and the soft splits, then blank columns, the tallest column, then the spread of the
+    column ends), ranked by overfull columns, blank columns, then (`softened`) the columns but the last that end
+    more than MAX_HOLE below the tallest and the soft splits, then the tallest column, then the spread of the
     columns' heights; None if it does not fit one page. Softened, each column count is tried with the fewest soft
     splits and with the smallest tallest column (balanced, splitting what it must)."""
     best = None
@@ -364,7 +365,7 @@ def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count
                 heights = [column_height(pieces, positions[start], positions[stop])
                            for start, stop in zip((a, *ends), ends)]
                 big = sum(_big(max(heights) - height, room, safety) for height in heights[:-1])
-            rank = (overfull, big, softs, count - used, tallest, round(spread, 3))
+            rank = (overfull, count - used, big, softs, tallest, round(spread, 3))
             if best is None or rank < best[0]:
                 best = (rank, ends)
     return best

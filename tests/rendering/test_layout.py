@@ -586,6 +586,18 @@ def test_a_sheet_of_another_game_uses_every_column_and_leaves_no_hole(tmp_path, 
     assert report["warnings"] == [], report["warnings"]
 
 
+def test_two_kept_together_sequences_yield_between_steps_rather_than_leave_a_hole(tmp_path):
+    # Whole, one a column, the two sequences left column 1 three quarters empty (26 % | 89 % | 78 %).
+    report = fixture_layout(tmp_path, "kept-sequences")
+    *before, last = report["pages"]
+    assert all(1 - column["used"] <= layout.MAX_HOLE for page in before for column in page), report
+    used = [column["used"] for column in last]  # balanced: no column but the last ends far below the tallest
+    assert len(used) == report["columns"] == 3 and all(max(used) - share <= layout.MAX_HOLE for share in used[:-1]), used
+    assert {block for page in report["pages"] for column in page for block in column["continued"]} \
+        == {"turn-steps", "campaign-steps"}
+    assert report["warnings"] == [], report["warnings"]
+
+
 def test_the_scaffold_of_qrs_new_uses_every_column_it_declares(tmp_path):
     import json
 
