@@ -63,5 +63,7 @@ def _joined(packings: list[tuple[int, tuple[int, ...], Packing]]) -> Packing:
         joined.salvaged = joined.salvaged or packing.salvaged
         joined.largest_hole = max(joined.largest_hole, packing.largest_hole)
         joined.blank += packing.blank
+        joined.exempt |= {(page + len(joined.bands), slot) for page, slot in packing.exempt}
+        joined.softened += packing.softened
         joined.bands += [band] + [()] * (packing.pages - 1)
     return joined

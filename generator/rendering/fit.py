@@ -269,8 +269,11 @@ def spans(measured: measure.Measured, column_width: float) -> bool:
 
 
 def piece(item, measured: measure.Measured, scale: float) -> layout.Piece:
-    units = measured.units if item.splits else ()
-    return layout.Piece(
+    """What the packer is told of a block. One kept together (`keep: together`) that could continue is told its
+    units too, as `soft_keep`: the packer splits it only where keeping it whole would leave a hole over
+    layout.MAX_HOLE. A block that never continues (a matrix, saves, a figure) has none: it is never split."""
+    units = measured.units if item.may_continue else ()
+    return layout.Piece(soft_keep=bool(units) and not item.splits,
         height=measured.height, units=units, head=measured.head, tail=measured.tail,
         cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
         opens_section=item.block is None or item.first,

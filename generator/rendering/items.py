@@ -53,6 +53,13 @@ class Item:
         return self.block.splits if self.block else True
 
     @property
+    def may_continue(self) -> bool:
+        """Whether the block could continue into the next column: it splits, or it is kept together (`keep:
+        together`) but yields where keeping it whole would leave a hole (generator.rendering.layout.pack). Such a
+        block is measured with its units and continuation, and printed continued like any other."""
+        return self.block.may_continue if self.block else True
+
+    @property
     def repeats(self) -> list[Subheading]:
         """The sub-headings printed "(cont.)" above the fragment's first row: in a continuation, the one whose rows
         hold it; in the measuring probe, every one of the block's, each measured for the packer

@@ -24,7 +24,7 @@ the columns under a band that much shorter (`Packing.bands`: per page, the piece
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import accumulate
 from math import floor
@@ -112,6 +112,9 @@ class Piece:
     repeats: tuple[float, ...] = ()  # by unit: what a fragment starting there repeats above it (its sub-heading)
     kept: frozenset[int] = frozenset()  # the units no fragment starts at: each is kept with the unit before it
     wide: bool = False  # spans the page: set in a band across the top of a page (pack_bands), never in a column
+    # kept together (`keep: together`) though it could continue: split between its units (at `breaks`) only where
+    # keeping it whole would leave a hole over MAX_HOLE (pack's softened pass); otherwise planned whole
+    soft_keep: bool = False
 
     def fragment(self, start: int, stop: int) -> float:
         """The height of units [start, stop) printed as one fragment."""
@@ -183,6 +186,8 @@ class Packing:
     blank: int = 0  # columns of the last page left blank (its content could not fill them all)
     salvaged: bool = False  # planned by `_salvage`: every piece whole, one a column
     bands: list[tuple[int, ...]] = field(default_factory=list)  # per page: the wide pieces across its top (pack_bands)
+    exempt: set[tuple[int, int]] = field(default_factory=set)  # (page, column) ended by a forced break: no hole
+    softened: int = 0  # splits of pieces kept together (`soft_keep`), each to fill a hole over MAX_HOLE
 
     @property
     def pages(self) -> int:
@@ -201,22 +206,54 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
     column; then the smallest largest hole at the foot of the columns before the last page (columns ended by a
     forced break aside); then the last page's columns balanced (the smallest tallest column, then the most even);
-    then the smallest sum of squared holes. Never fails: what it placed against the rules, it names."""
+    then the smallest sum of squared holes. Never fails: what it placed against the rules, it names.
+
+    A piece kept together that could continue (`soft_keep`) is planned whole, unless that leaves a hole over
+    MAX_HOLE (`holes`): then it may yield, split between its units, where a plan so leaves fewer such holes (the
+    softened objective: after the pages and blank columns, the fewest holes over MAX_HOLE, then the fewest such
+    splits, then the objective above)."""
     if not pieces:
         return Packing([[[]]], [[0.0]])
+    whole_keeps = [replace(piece, units=(), soft_keep=False) if piece.soft_keep else piece for piece in pieces]
     # The rules alone first: a sheet they can plan is planned as they say, however many pages the least bad
     # breaks would save. Only where they leave no plan, or a block that splits runs past a column's foot, are
     # those breaks allowed.
-    strict = _pack(pieces, capacity, relaxed=False)
-    if strict is not None and not any(len(pieces[index].units) > 1 for index in strict.overfull):
+    strict = _pack(whole_keeps, capacity, relaxed=False)
+    if strict is not None and not any(len(whole_keeps[index].units) > 1 for index in strict.overfull):
+        # (a piece kept together taller than a column stays whole, told overfull: the author cuts it)
+        if not strict.overfull and any(piece.soft_keep for piece in pieces) and holes(strict, capacity):
+            softened = _pack(pieces, capacity, relaxed=False, softened=True)
+            if (softened is not None and softened.pages <= strict.pages and not softened.overfull
+                    and len(holes(softened, capacity)) < len(holes(strict, capacity))):
+                return softened
         return strict
-    return _pack(pieces, capacity, relaxed=True) or _salvage(pieces, capacity)
+    return _pack(whole_keeps, capacity, relaxed=True) or _salvage(whole_keeps, capacity)
 
 
-def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool) -> Packing | None:
+def holes(packing: Packing, capacity: Capacity) -> list[tuple[int, int]]:
+    """(page, column) of every hole over MAX_HOLE of its column's height: at the foot of a column before the last
+    page (but one a forced break ends: `Packing.exempt`), or, on the last page (balanced, not filled), a column
+    but the last that ends more than MAX_HOLE of the height below the page's tallest."""
+    found = []
+    count = capacity.columns
+    for number, page in enumerate(packing.used):
+        for slot, used in enumerate(page):
+            room = capacity.of(number * count + slot) + capacity.safety
+            if number < len(packing.used) - 1:
+                if (number, slot) not in packing.exempt and room - used > MAX_HOLE * room:
+                    found.append((number, slot))
+            elif slot < len(page) - 1 and max(page) - used > MAX_HOLE * room:
+                found.append((number, slot))
+    return found
+
+
+def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool = False) -> Packing | None:
     """The best plan by `pack`'s objective, or None where there is none; `relaxed`: with the least bad break from
     every position from which the rules fit nothing in a column (and without the last page's pruning, which
-    assumes no column is overfull)."""
+    assumes no column is overfull); `softened`: by the softened objective, first the fewest holes over MAX_HOLE,
+    then the fewest splits of pieces kept together (`soft_keep`). A plan's cost, column by column: (badness, holes
+    over MAX_HOLE, soft splits, the largest hole, the sum of squared holes); the last two alone weigh without
+    `softened` (the others are then 0)."""
     positions, admissible = _positions(pieces)
     end = len(positions) - 1
     count = capacity.columns
@@ -229,7 +266,7 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool) -> Packing | N
         return found
 
     # best[column][b]: (cost, a, previous column) of the best plan whose column `column` ends at positions[b]
-    best: dict[int, dict[int, tuple[tuple, int, int]]] = {-1: {0: ((0, 0.0, 0.0), -1, -1)}}
+    best: dict[int, dict[int, tuple[tuple, int, int]]] = {-1: {0: ((0, 0, 0, 0.0, 0.0), -1, -1)}}
     balanced: dict[float, dict] = {}  # room → the last page's memo
     page = 0
     while True:
@@ -241,11 +278,13 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool) -> Packing | N
         memo = balanced.setdefault(room, {})
         chosen = None
         for cost, column, a in starts:
-            last = _last_page(pieces, positions, columns_from, memo, a, room, count, relaxed)
+            last = _last_page(pieces, positions, columns_from, memo, a, room, count, relaxed, softened,
+                              capacity.safety)
             if last is None:
                 continue
-            (overfull, blank, tallest, spread), ends = last
-            rank = (cost[0] + overfull, blank, cost[1], round(tallest, 1), spread, cost[2])
+            (overfull, blank, big, softs, tallest, spread), ends = last
+            rank = (cost[0] + overfull, blank, cost[1] + big, cost[2] + softs, cost[3], round(tallest, 1), spread,
+                    cost[4])
             if chosen is None or rank < chosen[0]:
                 chosen = (rank, column, a, ends)
         if chosen is not None:
@@ -253,7 +292,7 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool) -> Packing | N
         for column in range(first - 1, first + count - 1):
             for a, (cost, _, _) in list(best.get(column, {}).items()):
                 if a != end:
-                    _extend(pieces, positions, capacity, best, column, a, cost, columns_from)
+                    _extend(pieces, positions, capacity, best, column, a, cost, columns_from, softened)
         # no column reached on or after this page's first: no later page can start (every column ends further on)
         if page > len(positions) or not any(best.get(column) for column in range(first, first + 2 * count)):
             return None
@@ -278,7 +317,18 @@ def _following(pieces, positions, count: int, column: int, a: int) -> int:
     return following
 
 
-def _extend(pieces, positions, capacity, best, column, a, cost, columns_from) -> None:
+def _soft(pieces, position: Position) -> bool:
+    """Whether a column ending at `position` splits a piece kept together (`Piece.soft_keep`)."""
+    index, unit = position
+    return unit > 0 and pieces[index].soft_keep
+
+
+def _big(hole: float, room: float, safety: float) -> bool:
+    """Whether `hole` millimetres at the foot of a column of `room` (less `safety`) is over MAX_HOLE of it."""
+    return hole + safety > MAX_HOLE * (room + safety)
+
+
+def _extend(pieces, positions, capacity, best, column, a, cost, columns_from, softened: bool = False) -> None:
     """Every next column from positions[a], after `column`."""
     following = _following(pieces, positions, capacity.columns, column, a)
     room = capacity.of(following)
@@ -287,35 +337,50 @@ def _extend(pieces, positions, capacity, best, column, a, cost, columns_from) ->
             continue  # the last page is planned whole, balanced (_last_page)
         exempt = _forced(pieces, positions[b]) is not None
         hole = 0.0 if exempt else max(0.0, room - height)
-        candidate = (cost[0] + bad, max(cost[1], hole), cost[2] + hole * hole)
+        big = int(softened and not exempt and _big(hole, room, capacity.safety))
+        soft = int(_soft(pieces, positions[b]))
+        candidate = (cost[0] + bad, cost[1] + big, cost[2] + soft, max(cost[3], hole), cost[4] + hole * hole)
         reached = best.setdefault(following, {})
         if b not in reached or candidate < reached[b][0]:
             reached[b] = (candidate, a, column)
 
 
-def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int, relaxed: bool = False):
+def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int, relaxed: bool = False,
+               softened: bool = False, safety: float = 0.0):
     """The best way to set everything from positions[a] on one page of `count` columns of `room`: (rank, the
-    column ends), ranked by overfull columns, blank columns, the tallest column, then the spread of the columns'
-    heights; None if it does not fit one page."""
+    column ends), ranked by overfull columns, blank columns, then (`softened`) the columns but the last that end
+    more than MAX_HOLE below the tallest and the soft splits, then the tallest column, then the spread of the
+    columns' heights; None if it does not fit one page. Softened, each column count is tried with the fewest soft
+    splits and with the smallest tallest column (balanced, splitting what it must)."""
     best = None
     for used in range(count, 0, -1):
-        found = _balance(pieces, positions, columns_from, memo, a, room, used, relaxed)
-        if found is not None:
-            (overfull, tallest, squares, total), ends = found
+        for order in (("fewest", "balanced") if softened else ("fewest",)):
+            found = _balance(pieces, positions, columns_from, memo, a, room, used, relaxed, order)
+            if found is None:
+                continue
+            (overfull, softs, tallest, squares, total), ends = found
             spread = squares / used - (total / used) ** 2  # the variance of the columns' heights
-            rank = (overfull, count - used, tallest, round(spread, 3))
+            big = 0
+            if softened:
+                heights = [column_height(pieces, positions[start], positions[stop])
+                           for start, stop in zip((a, *ends), ends)]
+                big = sum(_big(max(heights) - height, room, safety) for height in heights[:-1])
+            rank = (overfull, count - used, big, softs, tallest, round(spread, 3))
             if best is None or rank < best[0]:
                 best = (rank, ends)
     return best
 
 
-def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: int, relaxed: bool = False):
-    """Everything from positions[a] in exactly `used` columns, none empty: ((badness, tallest, sum of squared
-    heights, sum of heights), the positions each column ends at), or None. Pruned where the content cannot fit
+def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: int, relaxed: bool = False,
+             order: str = "fewest"):
+    """Everything from positions[a] in exactly `used` columns, none empty: ((badness, soft splits, tallest, sum of
+    squared heights, sum of heights), the positions each column ends at), or None: the fewest soft splits before
+    the smallest tallest column (`order` "fewest"), or after it ("balanced"). Pruned where the content cannot fit
     `used` columns, unless `relaxed`: an overfull column may then hold it."""
     end = len(positions) - 1
-    if (a, used) in memo:
-        return memo[a, used]
+    if (a, used, order) in memo:
+        return memo[a, used, order]
+    weigh = (lambda cost: cost) if order == "fewest" else (lambda cost: (cost[0], cost[2], cost[1], *cost[3:]))
     found = None
     if used == 1 or relaxed or _lower_bound(pieces, positions[a]) <= used * room:
         for b, height, badness in columns_from(a, room):
@@ -324,19 +389,19 @@ def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: i
             if used == 1:
                 if b != end:
                     continue
-                rest = ((0, 0.0, 0.0, 0.0), ())
+                rest = ((0, 0, 0.0, 0.0, 0.0), ())
             elif b == end:
                 continue
             else:
-                rest = _balance(pieces, positions, columns_from, memo, b, room, used - 1, relaxed)
+                rest = _balance(pieces, positions, columns_from, memo, b, room, used - 1, relaxed, order)
                 if rest is None:
                     continue
-            (bad, tallest, squares, total), ends = rest
-            bad += badness
-            cost = (bad, max(tallest, height), squares + height * height, total + height)
-            if found is None or cost < found[0]:
+            (bad, softs, tallest, squares, total), ends = rest
+            cost = (bad + badness, softs + _soft(pieces, positions[b]), max(tallest, height),
+                    squares + height * height, total + height)
+            if found is None or weigh(cost) < weigh(found[0]):
                 found = (cost, (b, *ends))
-    memo[a, used] = found
+    memo[a, used, order] = found
     return found
 
 
@@ -468,8 +533,14 @@ def _plan(pieces, positions, admissible, best, chosen, capacity, page) -> Packin
     plan: Plan = [[[] for _ in range(count)] for _ in range(page + 1)]
     used = [[0.0] * count for _ in plan]
     overfull, broken = [], []
+    # the columns a forced break ends, or leaves empty (the rest of a page after a page break): no hole
+    exempt = {divmod(column, count) for column in range(page * count)}
+    softs = 0
     for column, (a, b) in sorted(columns.items()):
         page_index, slot = divmod(column, count)
+        if _forced(pieces, positions[b]) is None:
+            exempt.discard((page_index, slot))
+        softs += _soft(pieces, positions[b])
         fragments = _fragments(pieces, positions[a], positions[b])
         used[page_index][slot] = column_height(pieces, positions[a], positions[b])
         if used[page_index][slot] > capacity.of(column) + capacity.safety:
@@ -480,7 +551,8 @@ def _plan(pieces, positions, admissible, best, chosen, capacity, page) -> Packin
     while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
         plan[-1].pop()
         used[-1].pop()
-    return Packing(plan, used, overfull, broken, largest_hole=rank[2], blank=count - len(ends))
+    return Packing(plan, used, overfull, broken, largest_hole=rank[4], blank=count - len(ends), exempt=exempt,
+                   softened=softs)
 
 
 def against_keeps(piece: Piece, fragment: Fragment) -> bool:

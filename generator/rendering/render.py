@@ -377,7 +377,7 @@ class _Chunks:
 
 def _chunk(environment: jinja2.Environment, context: dict, item: Item) -> str:
     return environment.get_template("piece.html.j2").render(
-        context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.splits else [],
+        context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.may_continue else [],
         heading_probe=item.block is not None)
 
 

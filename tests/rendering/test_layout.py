@@ -172,6 +172,51 @@ def test_a_last_page_that_must_be_overfull_is_planned_not_pruned():
     assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)]]] and packing.overfull == [0, 1]
 
 
+def kept(count: int, height: float = 5.0) -> layout.Piece:
+    """A sequence of `count` steps kept together (`keep: together`): it could continue between its steps."""
+    return rows(count, height, soft_keep=True)
+
+
+def test_two_kept_together_sequences_that_would_leave_a_46_percent_hole_are_split_between_steps():
+    # Whole, one a column: 46 | 93 | 83 mm, the first column 47 mm short of the tallest on a page of 100 mm.
+    pieces = [*whole(46), kept(17), kept(15)]
+    capacity = layout.Capacity(100, 0, 3, safety=0)
+    packing = layout.pack(pieces, capacity)
+    assert fragments(packing) == [[[(0, 0, None), (1, 0, 4)], [(1, 4, None)], [(2, 0, None)]]]
+    assert packing.softened == 1 and packing.broken == [] and layout.holes(packing, capacity) == []
+    assert max(packing.used[0]) - min(packing.used[0][:-1]) <= layout.MAX_HOLE * 100
+
+
+def test_a_kept_together_sequence_yields_before_a_hole_at_the_foot_of_a_page_before_the_last():
+    # Whole, the first page is 60 | 68 | 60 mm of 100: three holes of 32-40 %; the kept sequence yields after 6 steps.
+    capacity = layout.Capacity(100, 0, 3, safety=0)
+    assert layout.holes(layout.pack(whole(60, 68, 60, 95, 50, 50, 50), capacity), capacity)[:3] == [(0, 0), (0, 1), (0, 2)]
+    packing = layout.pack([*whole(60), kept(12), *whole(60, 95, 50, 50, 50)], capacity)
+    assert fragments(packing) == [[[(0, 0, None), (1, 0, 6)], [(1, 6, None), (2, 0, None)], [(3, 0, None)]],
+                                  [[(4, 0, None)], [(5, 0, None)], [(6, 0, None)]]]
+    assert packing.softened == 1 and layout.holes(packing, capacity) == []
+
+
+def test_kept_together_sequences_stay_whole_where_no_hole_arises():
+    capacity = layout.Capacity(100, 0, 3, safety=0)
+    packing = layout.pack([*whole(80), kept(17), kept(15)], capacity)
+    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)], [(2, 0, None)]]] and packing.softened == 0
+    # the plan is the one of the same pieces that may never split: sheets without a hole are planned as before
+    plain = layout.pack(whole(80, 93, 83), capacity)
+    assert fragments(packing) == fragments(plain) and packing.used == plain.used
+
+
+def test_a_block_that_can_never_split_stays_whole_even_where_it_leaves_a_hole():
+    # a matrix (no units): the hole stays; the kept sequence beside it yields no more than it must
+    capacity = layout.Capacity(100, 0, 3, safety=0)
+    packing = layout.pack(whole(46, 93, 83), capacity)
+    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)], [(2, 0, None)]]] and packing.softened == 0
+    # a kept-together block taller than a column is not split to fit (it is told overfull, as before)
+    tall = layout.pack([*whole(20), kept(30)], capacity)
+    assert tall.overfull == [1] and all(fragment.stop is None and fragment.start == 0
+                                        for page in tall.plan for column in page for fragment in column)
+
+
 def column(used: float, blocks=("a",)) -> dict:
     return {"used": used, "blocks": list(blocks)}
 
@@ -537,6 +582,18 @@ def test_a_one_page_sheet_of_under_two_columns_fills_its_three_in_balance_at_ful
 def test_a_sheet_of_another_game_uses_every_column_and_leaves_no_hole(tmp_path, name):
     report = fixture_layout(tmp_path, name)
     assert len(report["pages"]) <= report["declared_pages"] and len(report["pages"][-1]) == report["columns"]
+    assert report["warnings"] == [], report["warnings"]
+
+
+def test_two_kept_together_sequences_yield_between_steps_rather_than_leave_a_hole(tmp_path):
+    # Whole, one a column, the two sequences left column 1 three quarters empty (26 % | 89 % | 78 %).
+    report = fixture_layout(tmp_path, "kept-sequences")
+    *before, last = report["pages"]
+    assert all(1 - column["used"] <= layout.MAX_HOLE for page in before for column in page), report
+    used = [column["used"] for column in last]  # balanced: no column but the last ends far below the tallest
+    assert len(used) == report["columns"] == 3 and all(max(used) - share <= layout.MAX_HOLE for share in used[:-1]), used
+    assert {block for page in report["pages"] for column in page for block in column["continued"]} \
+        == {"turn-steps", "campaign-steps"}
     assert report["warnings"] == [], report["warnings"]
 
 

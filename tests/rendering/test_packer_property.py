@@ -21,14 +21,16 @@ small = st.floats(min_value=0.0, max_value=0.15 * COLUMN_MM, allow_nan=False)
 
 @st.composite
 def pieces(draw) -> layout.Piece:
-    """A block that never splits, or one of units (rows, steps) with its title, header and their repeats."""
+    """A block that never splits, or one of units (rows, steps) with its title, header and their repeats, some
+    kept together (`soft_keep`)."""
     units = tuple(draw(st.lists(heights, max_size=12))) if draw(st.booleans()) else ()
     head, tail, cont_head, cont_tail = (draw(small) for _ in range(4))
     height = head + sum(units) + tail if units else draw(heights)
     return layout.Piece(height, units, head, tail, cont_head, cont_tail, heading=draw(small),
                         opens_section=draw(st.booleans()), group_heading=draw(small), opens_group=draw(st.booleans()),
                         breaks_before=draw(st.sampled_from([None, None, None, "column", "page"])),
-                        min_side=draw(st.sampled_from([float("inf"), 10.0, 30.0])))
+                        min_side=draw(st.sampled_from([float("inf"), 10.0, 30.0])),
+                        soft_keep=bool(units) and draw(st.booleans()))
 
 
 capacities = st.builds(layout.Capacity, st.just(COLUMN_MM), st.floats(0.0, 0.4 * COLUMN_MM), st.integers(1, 4),
@@ -63,6 +65,9 @@ def check_plan(all_pieces: list[layout.Piece], capacity: layout.Capacity) -> Non
         for fragment in column:  # broken against the keep rules only where reported
             if layout.against_keeps(all_pieces[fragment.index], fragment):
                 assert fragment.index in packing.broken
+    split = {fragment.index for column in columns for fragment in column if fragment.start or fragment.stop is not None}
+    if any(all_pieces[index].soft_keep for index in split):  # a piece kept together yields only to fill a hole
+        assert packing.softened and not packing.broken and not packing.overfull
 
 
 def _forced_page_follows(columns, number: int, count: int, all_pieces) -> bool:

@@ -80,7 +80,8 @@ class BlockBase(Model):
     after: OptionalText | None = Field(None, description="A sentence printed after the block's content.")
     notes: list[Footnote] = Field(default_factory=list, description="Footnotes, referenced as [^id].")
     keep: Literal["together"] | None = Field(
-        None, description="together: never continue the block into the next column (matrices and saves never are).")
+        None, description="together: do not continue the block into the next column, unless keeping it whole would "
+                          "leave more than 15 % of a column empty (matrices, saves and figures never are).")
     break_before: Literal["column", "page"] | None = Field(
         None, alias="break", description="Start the block at the top of a new column or page: a rare manual decision.")
     group: Id | None = Field(None, description="The id of one of its section's groups: the group's blocks follow "
