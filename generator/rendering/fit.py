@@ -94,18 +94,33 @@ class Attempt:
 
 
 def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, imposed: bool,
-                 ceiling: float | None = None) -> Attempt:
+                 ceiling: float | None = None, predict=None) -> Attempt:
     """The type scale (generator.rendering.layout's objective, in order): the fewest pages (settled); then type as
     close to 100 % as fits them, larger only to fill the pages the sheet takes at 100 %, where it adds no page, no
     hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed sheet's half
     pages are never set larger. The scale decided before for the same inputs (`key`) is tried alone. Type is grown
     only below `ceiling`. `attempt(scale)` lays the sheet out at a scale: the decision is tested without rendering.
-    Grown type is a bonus: a layout larger than 100 % that fails in any way is not taken (`_speculative`)."""
+    Grown type is a bonus: a layout larger than 100 % that fails in any way is not taken (`_speculative`).
+
+    Each scale is laid out once a call (`_Once`). With `predict(normal, scale)`, an estimate of the attempt at a
+    scale from the one at 100 % (`normal`) that renders nothing, the search first runs on those estimates
+    (`predicted`) and only the scale it chooses is laid out: taken where it is as predicted, else the search
+    runs again on real layouts."""
+    attempt = _Once(attempt)
     decided = cache.decision(key, SCALES)
     if decided is not None and (ceiling is None or decided < ceiling):
         chosen = _speculative(attempt, decided)
         if chosen is not None:
             return chosen
+    if predict is not None:
+        chosen = predicted(attempt, predict, frame, imposed, ceiling)
+        if chosen is not None:
+            return chosen
+    return _search(attempt, frame, imposed, ceiling)
+
+
+def _search(attempt, frame: layout.Frame, imposed: bool, ceiling: float | None) -> Attempt:
+    """choose_scale's search, from 100 %: set smaller to fit, grown to fill, a step either way against a hole."""
     chosen = settled(attempt, frame.pages)
     if imposed or (frame.pages is not None and chosen.pages > frame.pages):
         return chosen  # no larger type for half pages; no other scale for pages that overflow: the report says so
@@ -114,6 +129,49 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
     if chosen.hole > GROWN_HOLE * frame.column_height:
         chosen = _without_hole(attempt, frame, chosen, ceiling)
     return chosen
+
+
+GROWTH = 1.5  # a block's height at scale s: its height at 100 % × s^GROWTH (taller lines, more of them wrap)
+
+
+def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: float | None) -> Attempt | None:
+    """The scale chosen by the search run on estimates (`predict(normal, scale)`: the heights measured at 100 %
+    grown or shrunk as s^GROWTH, packed; nothing rendered) from the real layout at 100 %, then laid out for real
+    and taken where it agrees with its estimate in all the search weighs: its pages, its blank columns, and whether
+    its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). None where it does
+    not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again).
+    The rule: a scale the estimates rule out is not laid out; where they are right, the choice is the search's."""
+    normal = attempt(1.0)
+
+    def estimate(scale: float) -> Attempt:
+        return normal if scale == 1.0 else predict(normal, scale)
+
+    try:
+        guess = _search(estimate, frame, imposed, ceiling)
+    except Exception:  # noqa: BLE001 - an estimate that cannot be packed: the search on real layouts decides
+        return None
+    if guess.scale == 1.0:
+        # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more
+        return normal if _target(normal, frame.pages) is None else None
+    found = _speculative(attempt, guess.scale)
+    limit = GROWN_HOLE * frame.column_height
+    if (found is not None and found.pages == guess.pages and found.blank == guess.blank
+            and (found.hole <= limit) == (guess.hole <= limit)):
+        return found
+    return None
+
+
+class _Once:
+    """An attempt made at most once a scale (a failure is not kept: it is raised again, or tried again)."""
+
+    def __init__(self, attempt):
+        self.attempt = attempt if not isinstance(attempt, _Once) else attempt.attempt
+        self.made: dict[float, Attempt] = {}
+
+    def __call__(self, scale: float) -> Attempt:
+        if scale not in self.made:
+            self.made[scale] = self.attempt(scale)
+        return self.made[scale]
 
 
 def _speculative(attempt, scale: float) -> Attempt | None:
@@ -134,14 +192,23 @@ def settled(attempt, most: int | None) -> Attempt:
     sheet less for type 10 % smaller at most, as a declared most would ask). Where even the smallest type does not
     fit them, 100 %: smaller type would save no page that was asked for (the build or the report says so)."""
     normal = attempt(1.0)
-    target = most if most is not None else normal.pages - 1
-    if normal.pages <= target or target < 1 or normal.fill * SHRINKS_AT_MOST > target:
+    target = _target(normal, most)
+    if target is None:
         return normal  # it fits; or even the smallest type would not fit it (estimated): no layout is tried for it
     for scale in SHRINK:
         found = attempt(scale)
         if found.pages <= target:
             return found
     return normal
+
+
+def _target(normal: Attempt, most: int | None) -> int | None:
+    """The pages smaller type is tried for (settled), or None where the sheet at 100 % (`normal`) is not set
+    smaller: it fits, or even the smallest type would not fit it (estimated)."""
+    target = most if most is not None else normal.pages - 1
+    if normal.pages <= target or target < 1 or normal.fill * SHRINKS_AT_MOST > target:
+        return None
+    return target
 
 
 def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str) -> int:
