@@ -140,15 +140,25 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     and taken where it agrees with its estimate in all the search weighs: its pages, its blank columns, and whether
     its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). None where it does
     not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again).
-    The rule: a scale the estimates rule out is not laid out; where they are right, the choice is the search's."""
+    The rule: a scale the estimates rule out is not laid out. Where they are right, the choice is the search's;
+    where they rule out a scale that would have done (estimates too pessimistic), the type is set a step or more
+    smaller than the search would set it (grown less, or shrunk more), never on more pages (an estimate that no
+    smaller type fits the pages is not trusted, and a chosen scale whose pages are not as estimated is searched
+    again). On the shipped sheets and handouts the choice is the search's (docs/performance.md)."""
     normal = attempt(1.0)
+    failed = []
 
     def estimate(scale: float) -> Attempt:
-        return normal if scale == 1.0 else predict(normal, scale)
+        if scale == 1.0:
+            return normal
+        try:
+            return predict(normal, scale)
+        except Exception as error:  # noqa: BLE001 - estimates that cannot be packed: the real search decides
+            failed.append(error)
+            return Attempt(scale, OVERFULL_PAGES, 0, 0.0, normal.fill)
 
-    try:
-        guess = _search(estimate, frame, imposed, ceiling)
-    except Exception:  # noqa: BLE001 - an estimate that cannot be packed: the search on real layouts decides
+    guess = _search(estimate, frame, imposed, ceiling)
+    if failed:
         return None
     if guess.scale == 1.0:
         # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more

@@ -103,6 +103,75 @@ def test_the_page_count_a_variant_keeps_is_the_one_the_sheet_itself_is_laid_out_
         assert fit.page_count(Fake(content), frame(most), cache, "key") == chosen(Fake(content), most, cache).pages
 
 
+# --- the scale predicted from the heights at 100 % -----------------------------------------------------------
+
+
+def estimates(fake: Fake, wrong=lambda scale, pages: pages):
+    """fit.choose_scale's `predict` for a fake: its own fill at the scale (the s^1.5 estimate), packed into pages
+    as the fake packs them, told `wrong` where the estimate is to be mistaken; nothing is laid out."""
+    def predict(normal: fit.Attempt, scale: float) -> fit.Attempt:
+        assert normal.scale == 1.0
+        fill = fake.fill(scale)
+        return fit.Attempt(scale, wrong(scale, fake.pages_at(scale, fill)), blank=0, hole=0.0, fill=fill)
+    return predict
+
+
+CASES = [(0.3, None), (0.5, 2), (0.6, None), (1.2, 2), (1.5, None), (2.3, 2), (2.3, None), (2.5, None), (2.9, 2),
+         (3.4, 3)]
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+def test_a_right_estimate_chooses_the_searchs_scale_and_lays_out_only_100_percent_and_it(cache, content, most):
+    searched = chosen(Fake(content), most, cache)
+    fake = Fake(content)
+    found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=estimates(fake))
+    assert (found.scale, found.pages) == (searched.scale, searched.pages)
+    assert fake.tried == sorted(set(fake.tried), key=fake.tried.index)  # no scale laid out twice
+    assert set(fake.tried) <= {1.0, found.scale}
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+def test_an_estimate_the_layout_does_not_confirm_falls_back_to_the_search(cache, content, most):
+    searched = chosen(Fake(content), most, cache)
+    fake = Fake(content)
+    wrong = estimates(fake, wrong=lambda scale, pages: max(1, pages - 1))  # a page too few at every other scale
+    found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=wrong)
+    assert (found.scale, found.pages) == (searched.scale, searched.pages)
+    assert len(fake.tried) == len(set(fake.tried))  # each scale laid out once, the estimate's included
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+def test_a_too_pessimistic_estimate_costs_at_most_grown_or_shrunk_type_never_a_page(cache, content, most):
+    searched = chosen(Fake(content), most, cache)
+    fake = Fake(content)
+    wrong = estimates(fake, wrong=lambda scale, pages: pages + 1)  # a page too many at every other scale
+    found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=wrong)
+    assert found.pages == searched.pages and found.scale <= searched.scale
+
+
+def test_a_smaller_type_the_estimate_rules_out_wrongly_sets_the_type_a_step_smaller_on_the_same_pages(cache):
+    searched = chosen(Fake(2.05), 2, cache)  # two pages at 97.5 %
+    assert searched.scale == fit.SHRINK[0]
+    fake = Fake(2.05)
+    wrong = estimates(fake, wrong=lambda scale, pages: 3 if scale == fit.SHRINK[0] else pages)
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=wrong)
+    assert found.pages == 2 and found.scale == fit.SHRINK[1] and fake.tried == [1.0, fit.SHRINK[1]]
+
+
+def test_an_estimate_that_no_smaller_type_fits_is_not_trusted(cache):
+    fake = Fake(2.3)  # fits two pages at a smaller type; the estimate says it never does
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=estimates(fake, wrong=lambda scale, pages: 3))
+    assert found.pages == 2 and found.scale == chosen(Fake(2.3), 2, cache).scale
+
+
+def test_an_estimate_that_fails_leaves_the_choice_to_the_search(cache):
+    def failing(normal, scale):
+        raise AssertionError("the packer found no plan")
+    fake = Fake(0.5)
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=failing)
+    assert found.scale == chosen(Fake(0.5), 2, cache).scale
+
+
 # --- fallbacks and findings ---------------------------------------------------------------------------------
 
 FRAME = layout.frame("A4", "landscape", columns=3, pages=2)
