@@ -139,10 +139,12 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     grown or shrunk as s^GROWTH, packed; nothing rendered) from the real layout at 100 %, then laid out for real
     and taken where it agrees with its estimate in all the search weighs: its pages, its blank columns, and whether
     its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). None where it does
-    not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again).
+    not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again);
+    but a grown scale that does not agree is not searched for further: the search runs without grown type.
     The rule: a scale the estimates rule out is not laid out. Where they are right, the choice is the search's;
-    where they rule out a scale that would have done (estimates too pessimistic), the type is set a step or more
-    smaller than the search would set it (grown less, or shrunk more), never on more pages (an estimate that no
+    where they rule out a scale that would have done (estimates too pessimistic), or lead to a grown scale that
+    does not do, the type is set a step or more smaller than the search would set it (grown less, or shrunk more),
+    never on more pages (an estimate that no
     smaller type fits the pages is not trusted, and a chosen scale whose pages are not as estimated is searched
     again). On the shipped sheets and handouts the choice is the search's (docs/performance.md)."""
     normal = attempt(1.0)
@@ -168,6 +170,8 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     if (found is not None and found.pages == guess.pages and found.blank == guess.blank
             and (found.hole <= limit) == (guess.hole <= limit)):
         return found
+    if guess.scale > 1:  # grown type is a bonus: one guess, else the search without it (no grown layout more)
+        return _search(attempt, frame, imposed, 1.0)
     return None
 
 

@@ -131,12 +131,16 @@ def test_a_right_estimate_chooses_the_searchs_scale_and_lays_out_only_100_percen
 
 
 @pytest.mark.parametrize(("content", "most"), CASES)
-def test_an_estimate_the_layout_does_not_confirm_falls_back_to_the_search(cache, content, most):
+def test_an_estimate_the_layout_does_not_confirm_falls_back_to_the_search_without_grown_type(cache, content, most):
     searched = chosen(Fake(content), most, cache)
     fake = Fake(content)
     wrong = estimates(fake, wrong=lambda scale, pages: max(1, pages - 1))  # a page too few at every other scale
     found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=wrong)
-    assert (found.scale, found.pages) == (searched.scale, searched.pages)
+    if searched.scale > 1:  # grown type is a bonus: a grown scale not confirmed leaves the type at 100 %
+        assert found.scale in (searched.scale, 1.0) and found.pages == searched.pages
+        assert len([scale for scale in fake.tried if scale > 1]) == 1
+    else:
+        assert (found.scale, found.pages) == (searched.scale, searched.pages)
     assert len(fake.tried) == len(set(fake.tried))  # each scale laid out once, the estimate's included
 
 
@@ -156,6 +160,16 @@ def test_a_smaller_type_the_estimate_rules_out_wrongly_sets_the_type_a_step_smal
     wrong = estimates(fake, wrong=lambda scale, pages: 3 if scale == fit.SHRINK[0] else pages)
     found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=wrong)
     assert found.pages == 2 and found.scale == fit.SHRINK[1] and fake.tried == [1.0, fit.SHRINK[1]]
+
+
+def test_a_grown_scale_its_layout_does_not_confirm_keeps_100_percent_after_one_grown_layout(cache):
+    def pages_at(scale, fill):
+        return 1 if scale <= fit.GROW[3] else 2  # larger type than 110 % pushes a block onto a second page
+    assert chosen(Fake(0.5, pages_at), 1, cache).scale == fit.GROW[3]  # the search finds 110 %, in four layouts
+    fake = Fake(0.5, pages_at)
+    found = fit.choose_scale(fake, frame(1), cache, "key", False,
+                             predict=estimates(fake, wrong=lambda scale, pages: 1))  # one page at any size
+    assert found.scale == 1.0 and found.pages == 1 and fake.tried == [1.0, fit.GROW[-1]]
 
 
 def test_an_estimate_that_no_smaller_type_fits_is_not_trusted(cache):
