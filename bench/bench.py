@@ -505,7 +505,7 @@ def roster_handout(rounds: int, work: Path) -> list[Figure]:
                        "--jobs", "1", env={"QRS_CACHE_DIR": str(cache)}), "the roster handout")
         times.append(run.seconds)
     seconds = statistics.median(times)
-    return [Figure(f"12. a roster-only handout ({points} points), first build", f"{seconds:.1f} s",
+    return [Figure(f"12. a roster-only handout ({points:,} points), first build", f"{seconds:.1f} s",
                    f"≤ {ROSTER_TARGET:.0f} s", seconds <= ROSTER_TARGET)]
 
 

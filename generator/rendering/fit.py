@@ -141,12 +141,12 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). None where it does
     not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again);
     but a grown scale that does not agree is not searched for further: the search runs without grown type.
-    The rule: a scale the estimates rule out is not laid out. Where they are right, the choice is the search's;
-    where they rule out a scale that would have done (estimates too pessimistic), or lead to a grown scale that
-    does not do, the type is set a step or more smaller than the search would set it (grown less, or shrunk more),
-    never on more pages (an estimate that no
-    smaller type fits the pages is not trusted, and a chosen scale whose pages are not as estimated is searched
-    again). On the shipped sheets and handouts the choice is the search's (docs/performance.md)."""
+    The rule: a scale the estimates rule out is not laid out, but for smaller type, whose step above the one
+    chosen is laid out too (`_larger_may_fit`): smaller type is the search's wherever the pages do not grow as type
+    shrinks; an estimate that no smaller type fits is not trusted. Grown type is the search's where the estimates
+    are right; where they rule out a grown scale that would have done, or lead to one that does not, the type is
+    grown less than the search would grow it, or not at all, never on more pages. The shipped sheets and handouts
+    get the search's scale (docs/performance.md)."""
     normal = attempt(1.0)
     failed = []
 
@@ -169,10 +169,21 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     limit = GROWN_HOLE * frame.column_height
     if (found is not None and found.pages == guess.pages and found.blank == guess.blank
             and (found.hole <= limit) == (guess.hole <= limit)):
-        return found
+        return found if not _larger_may_fit(attempt, normal, found, frame.pages) else None
     if guess.scale > 1:  # grown type is a bonus: one guess, else the search without it (no grown layout more)
         return _search(attempt, frame, imposed, 1.0)
     return None
+
+
+def _larger_may_fit(attempt, normal: Attempt, found: Attempt, most: int | None) -> bool:
+    """Whether type set smaller to fit (`found`, real) fits as well a step nearer 100 %, laid out for real: the
+    search takes the largest type that fits, and estimates from 100 % can rule out a scale that fits. Where the step
+    above fits, the search decides on real layouts; where it does not, the choice is the search's wherever the
+    pages do not grow as type shrinks."""
+    target = _target(normal, most)
+    if target is None or found.scale not in SHRINK[1:]:
+        return False
+    return attempt(SHRINK[SHRINK.index(found.scale) - 1]).pages <= target
 
 
 class _Once:
@@ -225,11 +236,15 @@ def _target(normal: Attempt, most: int | None) -> int | None:
     return target
 
 
-def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str) -> int:
+def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str, predict=None) -> int:
     """The pages choose_scale would give the sheet, without its larger type (grown type never adds a page): from
-    the scale decided before, else from settled."""
+    the scale decided before, else from settled (on estimates first where `predict` is given, as choose_scale)."""
     decided = cache.decision(key, SCALES)
-    return (attempt(decided) if decided is not None else settled(attempt, frame.pages)).pages
+    if decided is not None:
+        return attempt(decided).pages
+    attempt = _Once(attempt)
+    found = predicted(attempt, predict, frame, True, None) if predict is not None else None  # imposed: not grown
+    return (found or settled(attempt, frame.pages)).pages
 
 
 def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None) -> Attempt:

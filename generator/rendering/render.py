@@ -299,9 +299,9 @@ def kept_pages(project: Project, sheet: Sheet, options, untranslated: int, cache
         return None
     plain = replace(options, **_PLAIN)
     frame = page_frame(sheet, plain)
-    attempt, key, _ = _attempts(project, sheet, partial(_context, project, sheet, plain, untranslated, None), frame,
-                                cache)
-    pages = fit.page_count(attempt, frame, cache, key)
+    attempt, key, predict = _attempts(project, sheet, partial(_context, project, sheet, plain, untranslated, None),
+                                      frame, cache)
+    pages = fit.page_count(attempt, frame, cache, key, predict)
     return 2 * pages if getattr(options, "impose", None) else pages
 
 

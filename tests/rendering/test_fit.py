@@ -121,13 +121,15 @@ CASES = [(0.3, None), (0.5, 2), (0.6, None), (1.2, 2), (1.5, None), (2.3, 2), (2
 
 
 @pytest.mark.parametrize(("content", "most"), CASES)
-def test_a_right_estimate_chooses_the_searchs_scale_and_lays_out_only_100_percent_and_it(cache, content, most):
+def test_a_right_estimate_chooses_the_searchs_scale_and_lays_out_only_100_percent_and_it_or_two(cache, content, most):
     searched = chosen(Fake(content), most, cache)
     fake = Fake(content)
     found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=estimates(fake))
     assert (found.scale, found.pages) == (searched.scale, searched.pages)
     assert fake.tried == sorted(set(fake.tried), key=fake.tried.index)  # no scale laid out twice
-    assert set(fake.tried) <= {1.0, found.scale}
+    steps = list(fit.SCALES)
+    above = {steps[steps.index(found.scale) - 1]} if found.scale in fit.SHRINK[1:] else set()
+    assert set(fake.tried) <= {1.0, found.scale} | above  # and the step above smaller type, which does not fit
 
 
 @pytest.mark.parametrize(("content", "most"), CASES)
@@ -151,15 +153,24 @@ def test_a_too_pessimistic_estimate_costs_at_most_grown_or_shrunk_type_never_a_p
     wrong = estimates(fake, wrong=lambda scale, pages: pages + 1)  # a page too many at every other scale
     found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=wrong)
     assert found.pages == searched.pages and found.scale <= searched.scale
+    if searched.scale < 1:
+        assert found.scale == searched.scale  # the step above smaller type is laid out: the largest that fits
 
 
-def test_a_smaller_type_the_estimate_rules_out_wrongly_sets_the_type_a_step_smaller_on_the_same_pages(cache):
+def test_a_smaller_type_the_estimate_rules_out_wrongly_is_found_by_laying_out_the_step_above(cache):
     searched = chosen(Fake(2.05), 2, cache)  # two pages at 97.5 %
     assert searched.scale == fit.SHRINK[0]
     fake = Fake(2.05)
-    wrong = estimates(fake, wrong=lambda scale, pages: 3 if scale == fit.SHRINK[0] else pages)
+    wrong = estimates(fake, wrong=lambda scale, pages: 3 if scale == fit.SHRINK[0] else pages)  # leads to 95 %
     found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=wrong)
-    assert found.pages == 2 and found.scale == fit.SHRINK[1] and fake.tried == [1.0, fit.SHRINK[1]]
+    assert found.pages == 2 and found.scale == fit.SHRINK[0] and fake.tried == [1.0, fit.SHRINK[1], fit.SHRINK[0]]
+
+
+def test_smaller_type_estimated_right_is_confirmed_by_the_step_above_not_fitting(cache):
+    fake = Fake(2.3)  # two pages at 90 % only
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=estimates(fake))
+    assert found.scale == chosen(Fake(2.3), 2, cache).scale == fit.SHRINK[-1]
+    assert fake.tried == [1.0, fit.SHRINK[-1], fit.SHRINK[-2]]  # where the search laid out five scales
 
 
 def test_a_grown_scale_its_layout_does_not_confirm_keeps_100_percent_after_one_grown_layout(cache):
@@ -170,6 +181,16 @@ def test_a_grown_scale_its_layout_does_not_confirm_keeps_100_percent_after_one_g
     found = fit.choose_scale(fake, frame(1), cache, "key", False,
                              predict=estimates(fake, wrong=lambda scale, pages: 1))  # one page at any size
     assert found.scale == 1.0 and found.pages == 1 and fake.tried == [1.0, fit.GROW[-1]]
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+@pytest.mark.parametrize("mistake", [-1, 0, 1])
+def test_the_page_count_a_variant_keeps_is_the_same_from_estimates_right_or_wrong(cache, content, most, mistake):
+    fake = Fake(content)
+    wrong = estimates(fake, wrong=lambda scale, pages: max(1, pages + mistake))
+    assert fit.page_count(fake, frame(most), cache, "key", wrong) == fit.page_count(Fake(content), frame(most), cache,
+                                                                                     "key")
+    assert len(fake.tried) == len(set(fake.tried)) and all(scale <= 1 for scale in fake.tried)
 
 
 def test_an_estimate_that_no_smaller_type_fits_is_not_trusted(cache):
