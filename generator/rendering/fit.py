@@ -94,18 +94,33 @@ class Attempt:
 
 
 def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, imposed: bool,
-                 ceiling: float | None = None) -> Attempt:
+                 ceiling: float | None = None, predict=None) -> Attempt:
     """The type scale (generator.rendering.layout's objective, in order): the fewest pages (settled); then type as
     close to 100 % as fits them, larger only to fill the pages the sheet takes at 100 %, where it adds no page, no
     hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed sheet's half
     pages are never set larger. The scale decided before for the same inputs (`key`) is tried alone. Type is grown
     only below `ceiling`. `attempt(scale)` lays the sheet out at a scale: the decision is tested without rendering.
-    Grown type is a bonus: a layout larger than 100 % that fails in any way is not taken (`_speculative`)."""
+    Grown type is a bonus: a layout larger than 100 % that fails in any way is not taken (`_speculative`).
+
+    Each scale is laid out once a call (`_Once`). With `predict(normal, scale)`, an estimate of the attempt at a
+    scale from the one at 100 % (`normal`) that renders nothing, the search first runs on those estimates
+    (`predicted`) and only the scale it chooses is laid out: taken where it is as predicted, else the search
+    runs again on real layouts."""
+    attempt = _Once(attempt)
     decided = cache.decision(key, SCALES)
     if decided is not None and (ceiling is None or decided < ceiling):
         chosen = _speculative(attempt, decided)
         if chosen is not None:
             return chosen
+    if predict is not None:
+        chosen = predicted(attempt, predict, frame, imposed, ceiling)
+        if chosen is not None:
+            return chosen
+    return _search(attempt, frame, imposed, ceiling)
+
+
+def _search(attempt, frame: layout.Frame, imposed: bool, ceiling: float | None) -> Attempt:
+    """choose_scale's search, from 100 %: set smaller to fit, grown to fill, a step either way against a hole."""
     chosen = settled(attempt, frame.pages)
     if imposed or (frame.pages is not None and chosen.pages > frame.pages):
         return chosen  # no larger type for half pages; no other scale for pages that overflow: the report says so
@@ -114,6 +129,74 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
     if chosen.hole > GROWN_HOLE * frame.column_height:
         chosen = _without_hole(attempt, frame, chosen, ceiling)
     return chosen
+
+
+GROWTH = 1.5  # a block's height at scale s: its height at 100 % × s^GROWTH (taller lines, more of them wrap)
+
+
+def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: float | None) -> Attempt | None:
+    """The scale chosen by the search run on estimates (`predict(normal, scale)`: the heights measured at 100 %
+    grown or shrunk as s^GROWTH, packed; nothing rendered) from the real layout at 100 %, then laid out for real
+    and taken where it agrees with its estimate in all the search weighs: its pages, its blank columns, and whether
+    its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). None where it does
+    not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again);
+    but a grown scale that does not agree is not searched for further: the search runs without grown type.
+    The rule: a scale the estimates rule out is not laid out, but for smaller type, whose step above the one
+    chosen is laid out too (`_larger_may_fit`): smaller type is the search's wherever the pages do not grow as type
+    shrinks; an estimate that no smaller type fits is not trusted. Grown type is the search's where the estimates
+    are right; where they rule out a grown scale that would have done, or lead to one that does not, the type is
+    grown less than the search would grow it, or not at all, never on more pages. The shipped sheets and handouts
+    get the search's scale (docs/performance.md)."""
+    normal = attempt(1.0)
+    failed = []
+
+    def estimate(scale: float) -> Attempt:
+        if scale == 1.0:
+            return normal
+        try:
+            return predict(normal, scale)
+        except Exception as error:  # noqa: BLE001 - estimates that cannot be packed: the real search decides
+            failed.append(error)
+            return Attempt(scale, OVERFULL_PAGES, 0, 0.0, normal.fill)
+
+    guess = _search(estimate, frame, imposed, ceiling)
+    if failed:
+        return None
+    if guess.scale == 1.0:
+        # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more
+        return normal if _target(normal, frame.pages) is None else None
+    found = _speculative(attempt, guess.scale)
+    limit = GROWN_HOLE * frame.column_height
+    if (found is not None and found.pages == guess.pages and found.blank == guess.blank
+            and (found.hole <= limit) == (guess.hole <= limit)):
+        return found if not _larger_may_fit(attempt, normal, found, frame.pages) else None
+    if guess.scale > 1:  # grown type is a bonus: one guess, else the search without it (no grown layout more)
+        return _search(attempt, frame, imposed, 1.0)
+    return None
+
+
+def _larger_may_fit(attempt, normal: Attempt, found: Attempt, most: int | None) -> bool:
+    """Whether type set smaller to fit (`found`, real) fits as well a step nearer 100 %, laid out for real: the
+    search takes the largest type that fits, and estimates from 100 % can rule out a scale that fits. Where the step
+    above fits, the search decides on real layouts; where it does not, the choice is the search's wherever the
+    pages do not grow as type shrinks."""
+    target = _target(normal, most)
+    if target is None or found.scale not in SHRINK[1:]:
+        return False
+    return attempt(SHRINK[SHRINK.index(found.scale) - 1]).pages <= target
+
+
+class _Once:
+    """An attempt made at most once a scale (a failure is not kept: it is raised again, or tried again)."""
+
+    def __init__(self, attempt):
+        self.attempt = attempt if not isinstance(attempt, _Once) else attempt.attempt
+        self.made: dict[float, Attempt] = {}
+
+    def __call__(self, scale: float) -> Attempt:
+        if scale not in self.made:
+            self.made[scale] = self.attempt(scale)
+        return self.made[scale]
 
 
 def _speculative(attempt, scale: float) -> Attempt | None:
@@ -134,8 +217,8 @@ def settled(attempt, most: int | None) -> Attempt:
     sheet less for type 10 % smaller at most, as a declared most would ask). Where even the smallest type does not
     fit them, 100 %: smaller type would save no page that was asked for (the build or the report says so)."""
     normal = attempt(1.0)
-    target = most if most is not None else normal.pages - 1
-    if normal.pages <= target or target < 1 or normal.fill * SHRINKS_AT_MOST > target:
+    target = _target(normal, most)
+    if target is None:
         return normal  # it fits; or even the smallest type would not fit it (estimated): no layout is tried for it
     for scale in SHRINK:
         found = attempt(scale)
@@ -144,11 +227,24 @@ def settled(attempt, most: int | None) -> Attempt:
     return normal
 
 
-def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str) -> int:
+def _target(normal: Attempt, most: int | None) -> int | None:
+    """The pages smaller type is tried for (settled), or None where the sheet at 100 % (`normal`) is not set
+    smaller: it fits, or even the smallest type would not fit it (estimated)."""
+    target = most if most is not None else normal.pages - 1
+    if normal.pages <= target or target < 1 or normal.fill * SHRINKS_AT_MOST > target:
+        return None
+    return target
+
+
+def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str, predict=None) -> int:
     """The pages choose_scale would give the sheet, without its larger type (grown type never adds a page): from
-    the scale decided before, else from settled."""
+    the scale decided before, else from settled (on estimates first where `predict` is given, as choose_scale)."""
     decided = cache.decision(key, SCALES)
-    return (attempt(decided) if decided is not None else settled(attempt, frame.pages)).pages
+    if decided is not None:
+        return attempt(decided).pages
+    attempt = _Once(attempt)
+    found = predicted(attempt, predict, frame, True, None) if predict is not None else None  # imposed: not grown
+    return (found or settled(attempt, frame.pages)).pages
 
 
 def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None) -> Attempt:

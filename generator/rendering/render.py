@@ -243,10 +243,11 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         frame = replace(frame, pages=kept_pages(project, sheet, options, untranslated, cache))
     whole = items(sheet)
     context = partial(_context, project, sheet, options, untranslated, marks)
-    attempt, key = _attempts(project, sheet, context, frame, cache)
+    attempt, key, predict = _attempts(project, sheet, context, frame, cache)
     ceiling = None
     while True:
-        chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling)
+        chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling,
+                                  predict)
         context, measured, header, packing = chosen.plan
         plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
                  for column in page] for page in packing.plan]
@@ -277,12 +278,13 @@ def _bands(whole: list[Item], packing: layout_module.Packing, measured: dict[str
 
 
 def _attempts(project: Project, sheet: Sheet, context, frame: layout_module.Frame, cache: heights.Cache):
-    """The sheet laid out at a scale (fit.choose_scale's `attempt`), and the key of the scale decided for it."""
+    """The sheet laid out at a scale (fit.choose_scale's `attempt`), the key of the scale decided for it, and the
+    estimate of a layout at a scale from the one at 100 % (`predict`)."""
     whole = items(sheet)
     normal = context(1.0)
     chunks = _Chunks.of(project, normal, whole)
     return (partial(_attempt, project, context, frame, whole, chunks, cache),
-            _decision_key(project, normal, chunks, whole, frame))
+            _decision_key(project, normal, chunks, whole, frame), partial(_predict, frame, whole))
 
 
 # What makes a variant: the sheet itself has none of it.
@@ -297,8 +299,9 @@ def kept_pages(project: Project, sheet: Sheet, options, untranslated: int, cache
         return None
     plain = replace(options, **_PLAIN)
     frame = page_frame(sheet, plain)
-    attempt, key = _attempts(project, sheet, partial(_context, project, sheet, plain, untranslated, None), frame, cache)
-    pages = fit.page_count(attempt, frame, cache, key)
+    attempt, key, predict = _attempts(project, sheet, partial(_context, project, sheet, plain, untranslated, None),
+                                      frame, cache)
+    pages = fit.page_count(attempt, frame, cache, key, predict)
     return 2 * pages if getattr(options, "impose", None) else pages
 
 
@@ -384,8 +387,15 @@ def _chunk(environment: jinja2.Environment, context: dict, item: Item) -> str:
 def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: float) -> fit.Attempt:
     context = context_at(scale)
     measured, header = _measured(project, context, chunks, cache)
+    return _packed(frame, whole, context, measured, header, scale)
+
+
+def _packed(frame, whole, context: dict, measured: dict[str, measure.Measured], header: float, scale: float,
+            size: float | None = None) -> fit.Attempt:
+    """The attempt at `scale` from its measurements (or estimates of them): the pieces packed, nothing rendered."""
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
-    size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
+    if size is None:
+        size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
     pieces = [fit.piece(item, measured[item.id], size) for item in whole]
     packing = pack_bands(pieces, capacity)
     page = sum(capacity.of(column) for column in range(frame.columns, 2 * frame.columns))  # a page after the first
@@ -394,6 +404,25 @@ def _attempt(project, context_at, frame, whole, chunks: _Chunks, cache, scale: f
     fill = (content + header * frame.columns) / page
     return fit.Attempt(scale, packing.pages + len(packing.overfull) * fit.OVERFULL_PAGES, packing.blank,
                        packing.largest_hole, fill, (context, measured, header, packing))
+
+
+def _predict(frame, whole, normal: fit.Attempt, scale: float) -> fit.Attempt:
+    """An estimate of the attempt at `scale` from the one at 100 % (fit.choose_scale's `predict`): every height
+    measured at 100 % times scale^fit.GROWTH, packed at that scale's line height; nothing rendered. Its plan is
+    never laid out: the scale it leads to is measured."""
+    context, measured, header, _ = normal.plan
+    factor = scale ** fit.GROWTH
+    size = round(TYPE_SIZES["size"] * _base(context["sheet"]) * scale, 3) / TYPE_SIZES["size"]
+    return _packed(frame, whole, context, {ident: _scaled(value, factor) for ident, value in measured.items()},
+                   header * factor, scale, size)
+
+
+def _scaled(measured: measure.Measured, factor: float) -> measure.Measured:
+    return replace(measured, height=measured.height * factor, units=tuple(unit * factor for unit in measured.units),
+                   head=measured.head * factor, tail=measured.tail * factor, cont_head=measured.cont_head * factor,
+                   cont_tail=measured.cont_tail * factor, heading=measured.heading * factor,
+                   group_heading=measured.group_heading * factor,
+                   repeats=tuple(repeat * factor for repeat in measured.repeats))
 
 
 def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[Item], frame) -> str:

@@ -103,6 +103,110 @@ def test_the_page_count_a_variant_keeps_is_the_one_the_sheet_itself_is_laid_out_
         assert fit.page_count(Fake(content), frame(most), cache, "key") == chosen(Fake(content), most, cache).pages
 
 
+# --- the scale predicted from the heights at 100 % -----------------------------------------------------------
+
+
+def estimates(fake: Fake, wrong=lambda scale, pages: pages):
+    """fit.choose_scale's `predict` for a fake: its own fill at the scale (the s^1.5 estimate), packed into pages
+    as the fake packs them, told `wrong` where the estimate is to be mistaken; nothing is laid out."""
+    def predict(normal: fit.Attempt, scale: float) -> fit.Attempt:
+        assert normal.scale == 1.0
+        fill = fake.fill(scale)
+        return fit.Attempt(scale, wrong(scale, fake.pages_at(scale, fill)), blank=0, hole=0.0, fill=fill)
+    return predict
+
+
+CASES = [(0.3, None), (0.5, 2), (0.6, None), (1.2, 2), (1.5, None), (2.3, 2), (2.3, None), (2.5, None), (2.9, 2),
+         (3.4, 3)]
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+def test_a_right_estimate_chooses_the_searchs_scale_and_lays_out_only_100_percent_and_it_or_two(cache, content, most):
+    searched = chosen(Fake(content), most, cache)
+    fake = Fake(content)
+    found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=estimates(fake))
+    assert (found.scale, found.pages) == (searched.scale, searched.pages)
+    assert fake.tried == sorted(set(fake.tried), key=fake.tried.index)  # no scale laid out twice
+    steps = list(fit.SCALES)
+    above = {steps[steps.index(found.scale) - 1]} if found.scale in fit.SHRINK[1:] else set()
+    assert set(fake.tried) <= {1.0, found.scale} | above  # and the step above smaller type, which does not fit
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+def test_an_estimate_the_layout_does_not_confirm_falls_back_to_the_search_without_grown_type(cache, content, most):
+    searched = chosen(Fake(content), most, cache)
+    fake = Fake(content)
+    wrong = estimates(fake, wrong=lambda scale, pages: max(1, pages - 1))  # a page too few at every other scale
+    found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=wrong)
+    if searched.scale > 1:  # grown type is a bonus: a grown scale not confirmed leaves the type at 100 %
+        assert found.scale in (searched.scale, 1.0) and found.pages == searched.pages
+        assert len([scale for scale in fake.tried if scale > 1]) == 1
+    else:
+        assert (found.scale, found.pages) == (searched.scale, searched.pages)
+    assert len(fake.tried) == len(set(fake.tried))  # each scale laid out once, the estimate's included
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+def test_a_too_pessimistic_estimate_costs_at_most_grown_or_shrunk_type_never_a_page(cache, content, most):
+    searched = chosen(Fake(content), most, cache)
+    fake = Fake(content)
+    wrong = estimates(fake, wrong=lambda scale, pages: pages + 1)  # a page too many at every other scale
+    found = fit.choose_scale(fake, frame(most), cache, "key", False, predict=wrong)
+    assert found.pages == searched.pages and found.scale <= searched.scale
+    if searched.scale < 1:
+        assert found.scale == searched.scale  # the step above smaller type is laid out: the largest that fits
+
+
+def test_a_smaller_type_the_estimate_rules_out_wrongly_is_found_by_laying_out_the_step_above(cache):
+    searched = chosen(Fake(2.05), 2, cache)  # two pages at 97.5 %
+    assert searched.scale == fit.SHRINK[0]
+    fake = Fake(2.05)
+    wrong = estimates(fake, wrong=lambda scale, pages: 3 if scale == fit.SHRINK[0] else pages)  # leads to 95 %
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=wrong)
+    assert found.pages == 2 and found.scale == fit.SHRINK[0] and fake.tried == [1.0, fit.SHRINK[1], fit.SHRINK[0]]
+
+
+def test_smaller_type_estimated_right_is_confirmed_by_the_step_above_not_fitting(cache):
+    fake = Fake(2.3)  # two pages at 90 % only
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=estimates(fake))
+    assert found.scale == chosen(Fake(2.3), 2, cache).scale == fit.SHRINK[-1]
+    assert fake.tried == [1.0, fit.SHRINK[-1], fit.SHRINK[-2]]  # where the search laid out five scales
+
+
+def test_a_grown_scale_its_layout_does_not_confirm_keeps_100_percent_after_one_grown_layout(cache):
+    def pages_at(scale, fill):
+        return 1 if scale <= fit.GROW[3] else 2  # larger type than 110 % pushes a block onto a second page
+    assert chosen(Fake(0.5, pages_at), 1, cache).scale == fit.GROW[3]  # the search finds 110 %, in four layouts
+    fake = Fake(0.5, pages_at)
+    found = fit.choose_scale(fake, frame(1), cache, "key", False,
+                             predict=estimates(fake, wrong=lambda scale, pages: 1))  # one page at any size
+    assert found.scale == 1.0 and found.pages == 1 and fake.tried == [1.0, fit.GROW[-1]]
+
+
+@pytest.mark.parametrize(("content", "most"), CASES)
+@pytest.mark.parametrize("mistake", [-1, 0, 1])
+def test_the_page_count_a_variant_keeps_is_the_same_from_estimates_right_or_wrong(cache, content, most, mistake):
+    fake = Fake(content)
+    wrong = estimates(fake, wrong=lambda scale, pages: max(1, pages + mistake))
+    assert fit.page_count(fake, frame(most), cache, "key", wrong) == fit.page_count(Fake(content), frame(most), cache,
+                                                                                     "key")
+    assert len(fake.tried) == len(set(fake.tried)) and all(scale <= 1 for scale in fake.tried)
+
+
+def test_an_estimate_that_no_smaller_type_fits_is_not_trusted(cache):
+    fake = Fake(2.3)  # fits two pages at a smaller type; the estimate says it never does
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=estimates(fake, wrong=lambda scale, pages: 3))
+    assert found.pages == 2 and found.scale == chosen(Fake(2.3), 2, cache).scale
+
+
+def test_an_estimate_that_fails_leaves_the_choice_to_the_search(cache):
+    def failing(normal, scale):
+        raise AssertionError("the packer found no plan")
+    fake = Fake(0.5)
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=failing)
+    assert found.scale == chosen(Fake(0.5), 2, cache).scale
+
+
 # --- fallbacks and findings ---------------------------------------------------------------------------------
 
 FRAME = layout.frame("A4", "landscape", columns=3, pages=2)
