@@ -139,14 +139,12 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     grown or shrunk as s^GROWTH, packed; nothing rendered) from the real layout at 100 %, then laid out for real
     and taken where it agrees with its estimate in all the search weighs: its pages, its blank columns, and whether
     its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). None where it does
-    not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again);
-    but a grown scale that does not agree is not searched for further: the search runs without grown type.
+    not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again).
     The rule: a scale the estimates rule out is not laid out, but for smaller type, whose step above the one
     chosen is laid out too (`_larger_may_fit`): smaller type is the search's wherever the pages do not grow as type
     shrinks; an estimate that no smaller type fits is not trusted. Grown type is the search's where the estimates
-    are right; where they rule out a grown scale that would have done, or lead to one that does not, the type is
-    grown less than the search would grow it, or not at all, never on more pages. The shipped sheets and handouts
-    get the search's scale (docs/performance.md)."""
+    are right; where they rule out a grown scale that would have done, the type is grown less than the search would
+    grow it, never on more pages. The shipped sheets and handouts get the search's scale (docs/performance.md)."""
     normal = attempt(1.0)
     failed = []
 
@@ -162,16 +160,17 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     guess = _search(estimate, frame, imposed, ceiling)
     if failed:
         return None
-    if guess.scale == 1.0:
-        # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more
-        return normal if _target(normal, frame.pages) is None else None
-    found = _speculative(attempt, guess.scale)
     limit = GROWN_HOLE * frame.column_height
+    if guess.scale == 1.0:
+        # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more; nor
+        # those that no scale fills a hole at 100 %: where blocks fall is what an estimate of heights tells worst
+        return normal if _target(normal, frame.pages) is None and normal.hole <= limit else None
+    found = _speculative(attempt, guess.scale)
     if (found is not None and found.pages == guess.pages and found.blank == guess.blank
             and (found.hole <= limit) == (guess.hole <= limit)):
         return found if not _larger_may_fit(attempt, normal, found, frame.pages) else None
-    if guess.scale > 1:  # grown type is a bonus: one guess, else the search without it (no grown layout more)
-        return _search(attempt, frame, imposed, 1.0)
+    # an estimate the page does not bear out: the search on real layouts decides (grown type included: without it,
+    # warhammer's English sheet on Letter stayed at 100 % with a hole of 16 % where the search grows it to fill)
     return None
 
 
