@@ -36,6 +36,7 @@ from generator import files
 from generator.digests import Digests
 from generator.errors import Problem, UserError
 from generator.project import PACKAGE_ROOT, SHEET_ID, Project
+from generator.report import shown
 
 NAME = ".qrs-manifest.json"
 MAX_BYTES = 64 * 1024 * 1024  # about 300,000 outputs
@@ -379,9 +380,15 @@ def _available(project: Project, path: Path, wanted: list[str], left_out: list[s
     """The languages of `wanted` the sheet is written or translated in; the others are said in `left_out`."""
     own = sheet_languages(project, path.stem, sheet_language(path))
     missing = [lang for lang in wanted if lang not in own]
-    left_out.extend(f"{path.stem}: no '{lang}' catalogue (sources/i18n/{path.stem}.{lang}.po), left out; "
+    left_out.extend(f"{path.stem}: no '{lang}' catalogue ({shown(_catalogue(project, path.stem, lang))}), left out; "
                     f"'qrs i18n update {path.stem} --lang {lang}' starts one" for lang in missing)
     return [lang for lang in wanted if lang in own]
+
+
+def _catalogue(project: Project, sheet_id: str, lang: str) -> Path:
+    """Where a sheet's catalogue is (as generator.composing.translate.catalogue_path, which the plan does not import:
+    a build with nothing to do imports no more than it needs)."""
+    return project.sources / "i18n" / f"{sheet_id}.{lang}.po"
 
 
 PROGRESS = "progress"  # build/.cache/progress/<key>.json: a sheet's languages in progress, keyed by its inputs
@@ -392,7 +399,7 @@ def _in_progress(project: Project, path: Path, languages: list[str], digests: Di
     while the source and its catalogues are those it was computed from (working it out loads the sheet: 0.2 s)."""
     from generator.rendering import heights  # the cache folder (build/.cache, or QRS_CACHE_DIR)
 
-    catalogues = [project.sources / "i18n" / f"{path.stem}.{lang}.po" for lang in languages]
+    catalogues = [_catalogue(project, path.stem, lang) for lang in languages]
     deciding = [PACKAGE_ROOT / "composing" / name for name in ("translate.py", "languages.py")]
     key = hashlib.sha256("\0".join([__version__, *map(digests.file, deciding), digests.file(path),
                                      *(f"{c.name}={digests.file(c)}" for c in catalogues)]).encode()).hexdigest()

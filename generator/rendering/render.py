@@ -172,12 +172,12 @@ class Laid:
     banded: list[float] = field(default_factory=list)  # per page: the millimetres its band takes
 
     def room_without_band(self, number: int) -> float:
+        """The height of page `number`'s columns, mm, were no band above them: the column's, less the header."""
         return self.frame.column_height - (self.header if number == 0 else 0)
 
     def room(self, number: int) -> float:
         """The height of page `number`'s columns, mm: the column's, less the header and the band above them."""
-        return (self.frame.column_height - (self.header if number == 0 else 0)
-                - (self.banded[number] if number < len(self.banded) else 0.0))
+        return self.room_without_band(number) - (self.banded[number] if number < len(self.banded) else 0.0)
 
     def columns_used(self) -> list[list[float]]:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
