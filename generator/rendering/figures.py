@@ -85,9 +85,14 @@ def _narrow(mm: float) -> str:
     return f"{mm:.1f} mm" if mm >= 0.1 else "less than 0.1 mm"  # a hair's width is told as such, not as 7.2e-06
 
 
+def spans(block, column_width: float) -> bool:
+    """Whether a block is a figure at true size wider than a column: it spans the page, never shrunk."""
+    return block.type == "figure" and block.scale == "true-size" and block.width_mm > column_width + 0.01
+
+
 def findings(sheet, frame: Frame, sources: Path) -> Iterator[tuple[tuple, str]]:
-    """A true-size figure wider than the column, or taller than a column of the page: refused, since shrinking it
-    would make a template or a gauge lie."""
+    """A true-size figure wider than the page, or taller than a column of it: refused, since shrinking it would make a
+    template or a gauge lie. (One wider than a column spans the page: too wide for the column it was measured in.)"""
     for s, section in enumerate(sheet.sections):
         for b, block in enumerate(section.blocks):
             if block.type != "figure" or block.scale != "true-size":
@@ -95,10 +100,9 @@ def findings(sheet, frame: Frame, sources: Path) -> Iterator[tuple[tuple, str]]:
             here, width = ("sections", s, "blocks", b, "width"), block.width_mm
             paper = f"{frame.page_width:.0f} × {frame.page_height:.0f} mm, {frame.columns} column(s)"
             shown = block.width if block.width.endswith("mm") else f"{block.width} ({width:.1f} mm)"
-            if width > frame.column_width + 0.01:
-                yield here, (f"a true-size figure {shown} wide does not fit the column, {frame.column_width:.1f} mm "
-                             f"wide on this paper ({paper}): make it narrower, or give the page fewer columns "
-                             "(paper: columns)")
+            if width > frame.content_width + 0.01:  # wider than a column only, it spans the page (`wide`)
+                yield here, (f"a true-size figure {shown} wide does not fit the page, {frame.content_width:.1f} mm "
+                             f"wide inside its margins on this paper ({paper}): make it narrower")
                 continue
             try:
                 height = width * figure.read(sources, block.src).aspect

@@ -74,9 +74,10 @@ def page_frame(sheet, options) -> Frame:
     size = getattr(options, "paper", None) or paper.size
     if getattr(options, "impose", None):
         # Two pages side by side on the sheet's paper (generator.rendering.impose): each is half of it, upright, in
-        # one column (wider than the sheet's own, so that nothing measured for them is too wide), on as many
-        # pages as its content needs (generator.rendering.render.kept_pages: as its own pages hold, where it can).
-        return frame(HALF[size], "portrait", 1, None)
+        # two columns (one as wide would leave most of its width blank beside lists and tables, and take half as
+        # many pages again; a block too wide for them spans the half page), on as many pages as its content needs
+        # (generator.rendering.render.kept_pages: twice its own, where they hold it).
+        return frame(HALF[size], "portrait", 2, None)
     return frame(size, paper.orientation, paper.columns, paper.pages)
 
 

@@ -466,11 +466,12 @@ def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.C
 
 def _wide(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache,
           found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
-    """The blocks that span the page, measured again at its width: those the source makes `wide`, and tables too wide
-    for a column by their many columns (fit.spans), which span it without the author asking."""
+    """The blocks that span the page, measured again at its width: those the source makes `wide`, and those that
+    span it without the author asking: tables too wide for a column by their many columns (fit.spans), figures at
+    true size wider than a column (figures.spans)."""
     column = context["frame"].column_width
     wide = [ident for ident, item in chunks.items.items() if item.block is not None
-            and (item.block.wide or fit.spans(found[ident], column))]
+            and (item.block.wide or fit.spans(found[ident], column) or figures.spans(item.block, column))]
     if not wide:
         return {}
     environment, style = _environment(project.templates), _style_key(project, context)

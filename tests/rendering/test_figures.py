@@ -1,5 +1,5 @@
 """Figures on the page: a true-size figure measured in the PDF at its declared width (within 0.2 mm) on every paper,
-at a scaled type and imposed; refused where the column is too narrow; its alternative text in the tagged PDF; its
+at a scaled type and imposed; across the page where a column is too narrow, refused where the page is; its alternative text in the tagged PDF; its
 picture embedded in the web edition; a new drawing builds again and is measured again."""
 
 from __future__ import annotations
@@ -84,16 +84,25 @@ def test_a_figure_without_width_fits_the_column(tmp_path):
     assert_printed_at(pdf, (column, column / 4))
 
 
-def test_a_true_size_figure_wider_than_the_column_is_refused(tmp_path):
+def test_a_true_size_figure_wider_than_a_column_spans_the_page_at_its_size(tmp_path):
     folder = sources(tmp_path, **{"paper: {pages: 1}": "paper: {pages: 1, orientation: portrait, columns: 4}"})
-    result = run_qrs("--sources", str(folder), "--build-dir", str(tmp_path / "build"), "build", "gauges")
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert re.search(r"gauges\.yaml:20:16: a true-size figure 3in \(76\.2 mm\) wide does not fit the column, "
-                     r"44\.\d+ mm wide on this paper \(210 × 297 mm, 4 column\(s\)\)", result.stderr), result.stderr
+    layouts: list[dict] = []
+    pdf = pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr", layouts=layouts)
+    assert ["gauge"] in layouts[0]["bands"]  # 76.2 mm in columns of 44 mm: across the page, above them
+    assert_printed_at(pdf, GAUGE_MM)
+
+
+def test_a_true_size_figure_wider_than_the_page_is_refused(tmp_path):
+    folder = sources(tmp_path, **{"width: 3in": "width: 8in",
+                                  "paper: {pages: 1}": "paper: {pages: 1, orientation: portrait, columns: 4}"})
+    built = run_qrs("--sources", str(folder), "--build-dir", str(tmp_path / "build"), "build", "gauges")
+    assert built.returncode == 2 and "Traceback" not in built.stderr
+    assert "gauges.yaml:20:16: a true-size figure 8in (203.2 mm) wide does not fit the page" in built.stderr, built.stderr
     assert not (tmp_path / "build" / "gauges.fr.pdf").exists()
     checked = run_qrs("--sources", str(folder), "check", "gauges")  # said before any build: qrs check on its paper
-    assert checked.returncode == 2 and "gauges.yaml:20:16: a true-size figure 3in (76.2 mm) wide does not fit" \
-        in checked.stderr, checked.stderr
+    assert checked.returncode == 2 and re.search(
+        r"gauges\.yaml:20:16: a true-size figure 8in \(203\.2 mm\) wide does not fit the page, 194\.0 mm wide inside "
+        r"its margins on this paper \(210 × 297 mm, 4 column\(s\)\)", checked.stderr), checked.stderr
 
 
 def test_a_true_size_figure_taller_than_a_column_is_refused(tmp_path):

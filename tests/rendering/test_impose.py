@@ -86,10 +86,10 @@ def imposed_build(tmp_path_factory):
     return plain, two_up, layouts[0]
 
 
-def test_a_sheet_is_laid_out_on_a5_in_one_column_and_printed_two_a_side(imposed_build):
+def test_a_sheet_is_laid_out_on_a5_in_two_columns_and_printed_two_a_side(imposed_build):
     plain, two_up, layout = imposed_build
     assert two_up.name == "every-block.2up.fr.pdf" and plain.is_file()  # a variant never overwrites the plain PDF
-    assert layout["columns"] == 1
+    assert layout["columns"] == 2
     half_pages = len(layout["pages"])
     assert len(PdfReader(two_up).pages) == -(-half_pages // 2)
     assert sizes(two_up.read_bytes()) == {A4_LANDSCAPE}
