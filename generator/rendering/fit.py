@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.model.blocks.block import Subheaded
-from generator.rendering import heights, layout, layout_report, measure
+from generator.rendering import cuts, heights, layout, layout_report, measure
 
 # The type scale: 100 % unless the sheet does not fit the most pages allowed (or, without a most, unless a page is
 # saved whole), then set smaller, a step at a time, down to SHRINK[-1] (7.6 pt body down to 6.84 pt); a short
@@ -46,6 +46,8 @@ def defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
             for item in column:
                 if item.block is None or item.block.type in TEXT_UNITS or not (item.continued or item.continues):
                     continue
+                if item.start_cut or item.stop_cut:
+                    continue  # a row cut between its lines: each side keeps measure.MIN_LINES of them, as text does
                 rows = (item.stop if item.stop is not None else len(measured[item.block_id].units)) - item.start
                 if rows < layout.MIN_UNITS:
                     found.append(f"page {number} column {slot}: block '{item.block_id}' continued with {rows} "
@@ -363,32 +365,38 @@ def spans(measured: measure.Measured, column_width: float) -> bool:
 
 
 
-def piece(item, measured: measure.Measured, scale: float) -> layout.Piece:
+def piece(item, measured: measure.Measured, scale: float, tall: float = float("inf")) -> layout.Piece:
     """What the packer is told of a block. One kept together (`keep: together`) that could continue is told its
     units too, as `soft_keep`: the packer splits it only where keeping it whole would leave a hole over
-    layout.MAX_HOLE. A block that never continues (a matrix, saves, a figure) has none: it is never split."""
-    units = measured.units if item.may_continue else ()
+    layout.MAX_HOLE. A block that never continues (a matrix, saves, a figure) has none: it is never split. A table
+    row taller than `tall` is told as its parts between lines (generator.rendering.cuts)."""
+    rows = cuts.rows(measured, tall if item.cuts_rows else float("inf")) if item.may_continue else None
+    units = rows.heights if rows else ()
     return layout.Piece(soft_keep=bool(units) and not item.splits,
         height=measured.height, units=units, head=measured.head, tail=measured.tail,
+        pads=rows.pads if rows and len(units) > len(measured.units) else (),
         cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
         opens_section=item.block is None or item.first,
         group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
         breaks_before=item.block.break_before if item.block else None,
         min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"),
         wide=measured.wide,
-        **(_subheadings(item.block, measured, len(units)) if isinstance(item.block, Subheaded) and units else {}))
+        **(_subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}))
 
 
-def _subheadings(block: Subheaded, measured: measure.Measured, count: int) -> dict:
+def _subheadings(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) -> dict:
     """What the packer is told of a block's sub-headings: each keeps the two rows after it (a sub-heading at a
     column's foot, or over one row, heads nothing there), and a fragment starting among its rows repeats it."""
     positions = block.subheadings()
-    if not positions or len(measured.repeats) != len(positions) or count != len(block.lines):
+    if not positions or len(measured.repeats) != len(positions) or len(measured.units) != len(block.lines):
         return {}  # nothing to keep together, or a measurement that is not of these rows
     height = dict(zip(positions, measured.repeats))
-    over = [max((position for position in positions if position < unit), default=None) for unit in range(count)]
-    repeats = tuple(0.0 if unit in height or head is None else height[head] for unit, head in enumerate(over))
-    return {"repeats": repeats, "kept": frozenset(unit for position in positions for unit in (position + 1, position + 2))}
+    over = [max((position for position in positions if position < row), default=None) for row, _ in rows.units]
+    repeats = tuple(0.0 if (row in height and cut is None) or head is None else height[head]
+                    for (row, cut), head in zip(rows.units, over))
+    kept = frozenset(rows.unit_of_row(row) for position in positions for row in (position + 1, position + 2)
+                     if row < len(measured.units))
+    return {"repeats": repeats, "kept": kept}
 
 
 LINE_MM = 7.6 * 1.22 * 25.4 / 72  # a line of body text at scale 1 (sheet.css: 7.6 pt, line-height 1.22)

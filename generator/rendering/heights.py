@@ -23,7 +23,8 @@ from generator import files
 from generator.errors import UserError
 from generator.rendering.measure import Measured
 
-FORMAT = 3  # 2: sub-headings' repeated heights (Measured.repeats); 3: how far it overflows, wide (Measured.overflow, wide)
+FORMAT = 4  # 2: sub-headings' repeated heights (Measured.repeats); 3: how far it overflows, wide
+# (Measured.overflow, wide); 4: where tall rows may be cut (Measured.cuts)
 KEPT = 3  # entries kept per file: this many times those the last build used (other papers, scales)
 KEPT_AT_LEAST = 1000  # entries kept per file in any case (about 250 kB): builds of several versions of one sheet
 KEPT_DECISIONS = 64  # scale decisions kept per file (papers, options, versions)

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from generator.model.blocks.block import Subheaded, Subheading
 from generator.model.types import Block, Group, Section, Sheet
-from generator.rendering import measure
+from generator.rendering import cuts, measure
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,8 @@ class Item:
     in_group: Group | None = None  # the group the block is in (opened by it or by a block before it)
     group_heading: bool = False  # the column starts inside the block's group: repeat its heading, marked continued
     wide: bool = False  # set across the page's columns, in a band above them (layout.pack_bands): natural width
+    start_cut: cuts.Cut | None = None  # the fragment starts inside row `start`, after this cut
+    stop_cut: cuts.Cut | None = None  # the fragment ends inside row `stop`, at this cut (its head printed)
 
     @property
     def block_id(self) -> str:
@@ -38,11 +40,13 @@ class Item:
     def id(self) -> str:
         if self.probe:
             return self.block_id + measure.PROBE
+        if self.start_cut:
+            return f"{self.block_id}-cont-{self.start}-{self.start_cut.chars}"
         return self.block_id if self.start == 0 else f"{self.block_id}-cont-{self.start}"
 
     @property
     def continued(self) -> bool:
-        return self.start > 0 or self.probe
+        return self.start > 0 or self.probe or self.start_cut is not None
 
     @property
     def continues(self) -> bool:
@@ -71,8 +75,40 @@ class Item:
         over = self.block.subheading_over(self.start) if self.start > 0 else None
         return [over] if over else []
 
+    @property
+    def cuts_rows(self) -> bool:
+        """Whether the block's tall rows may be cut between their lines (generator.rendering.cuts)."""
+        return self.block is not None and self.block.cuts_rows
+
     def shows(self, unit: int) -> bool:
         return self.start <= unit and (self.stop is None or unit < self.stop)
+
+    def part(self, row: int) -> str | None:
+        """What the fragment prints of a row: "whole", its "head" (the fragment ends in it), its "tail" (the
+        fragment starts in it, its first cell repeated "(cont.)"), its "middle" (both), or None."""
+        starts_in, stops_in = row == self.start and self.start_cut, row == self.stop and self.stop_cut
+        if starts_in and stops_in:
+            return "middle"
+        if starts_in:
+            return "tail"
+        if stops_in:
+            return "head"
+        return "whole" if self.shows(row) else None
+
+    def cell(self, row: int, column: int, html: Markup, continued: str) -> Markup:
+        """A cell's markup in the part of its row the fragment prints: the cut cell cut, the first cell of a
+        continued part repeated with `continued`, the others of a continued part empty."""
+        part = self.part(row)
+        if part == "whole":
+            return html
+        cut = self.start_cut if part in ("tail", "middle") else self.stop_cut
+        if column != cut.cell:
+            if part == "head":
+                return html
+            return Markup("{} {}").format(html, continued) if column == 0 else Markup("")
+        if part in ("head", "middle"):
+            html = _cut(html, self.stop_cut.chars)[0]
+        return _cut(html, self.start_cut.chars)[1] if part in ("tail", "middle") else html
 
     def shows_any(self, first: int, end: int) -> bool:
         return first < (self.stop if self.stop is not None else end + 1) and end > self.start
@@ -89,6 +125,12 @@ class Item:
                 Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
                 for column in columns))
         return Markup("")
+
+
+def _cut(html: Markup, chars: int) -> tuple[Markup, Markup]:
+    """A cell's markup cut (generator.rendering.cuts.cut_markup): a measurement not of this markup (it holds fewer
+    characters) leaves it whole before the cut, and nothing after it."""
+    return cuts.cut_markup(html, chars) or (html, Markup(""))
 
 
 def items(sheet: Sheet) -> list[Item]:

@@ -96,7 +96,9 @@ class Piece:
     that continues another starts with `cont_head` (the repeated title and header) instead of `head`,
     and one continued elsewhere ends with `cont_tail` instead of `tail`. A fragment that starts at unit u
     also prints `repeats[u]` (the sub-heading over u repeated "(cont.)"; none when `repeats` is empty), and no
-    fragment starts at a unit of `kept` (the two rows after a sub-heading: it never ends a column)."""
+    fragment starts at a unit of `kept` (the two rows after a sub-heading: it never ends a column). A unit may be
+    part of a table row cut between its lines (generator.rendering.cuts): `pads[u]`, for a unit that starts inside a
+    row, is the padding a fragment starting there adds above it, and one stopping there below the part before."""
 
     height: float
     units: tuple[float, ...] = ()
@@ -116,6 +118,7 @@ class Piece:
     # kept together (`keep: together`) though it could continue: split between its units (at `breaks`) only where
     # keeping it whole would leave a hole over MAX_HOLE (pack's softened pass); otherwise planned whole
     soft_keep: bool = False
+    pads: tuple[tuple[float, float], ...] = ()  # by unit: (above, below) where it starts inside a row; none: no cut
 
     def fragment(self, start: int, stop: int) -> float:
         """The height of units [start, stop) printed as one fragment."""
@@ -123,8 +126,9 @@ class Piece:
             return self.height
         sums = _prefix(self.units)
         repeated = self.repeats[start] if start and self.repeats else 0.0
+        padded = (self.pads[start][0] + (self.pads[stop][1] if stop < len(self.units) else 0.0)) if self.pads else 0.0
         return ((self.head if start == 0 else self.cont_head + repeated) + sums[stop] - sums[start]
-                + (self.tail if stop == len(self.units) else self.cont_tail))
+                + (self.tail if stop == len(self.units) else self.cont_tail) + padded)
 
     def keeps(self, start: int, stop: int) -> bool:
         """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or as tall as `min_side`."""

@@ -10,7 +10,9 @@ repeats every one of the block's, above its first unit). From the boxes:
 - the height of each sub-heading repeated "(cont.)" in a continuation;
 - the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same;
 - how far its content reaches past its right edge: a block too wide for a column is measured again at the page's
-  width (generator.rendering.render), to span the page in a band (generator.rendering.layout.pack_bands).
+  width (generator.rendering.render), to span the page in a band (generator.rendering.layout.pack_bands);
+- for a table row of many lines, where it may be cut between two of its lines (`Cuts`): a row taller than a
+  third of a column continues into the next column as text does, rather than leave the foot of one empty.
 
 A measurement is plain data (`Measured.from_json` refuses anything that is not exactly its shape), so
 that it can be kept between builds (generator.rendering.heights).
@@ -33,6 +35,33 @@ MAX_WIDTH_PX = 4000.0
 PROBE = "~cont"  # id suffix of a block's continuation probe
 HEADING = "~heading"  # id suffix of a section's continued-heading probe
 UNIT, REPEAT = "u", "r"  # the classes of a unit and of a sub-heading repeated above a continuation's first unit
+MIN_LINES = 3  # lines a row cut in two keeps on each side, as a paragraph keeps against widows and orphans
+AUTO_HYPHEN = "\u2010"  # what WeasyPrint adds at the end of a line it hyphenates: a cut there would split a word
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """Where table row `unit` may be cut between two lines of its tallest cell, `cell`: after each of `lines`,
+    (height from the row's top to that line's foot, the printing characters of the cell before the cut: what
+    generator.rendering.cuts counts to cut the cell's markup there). A part printed alone adds the row's padding
+    on the side of the cut: `top` above a continued part, `bottom` below a part continued."""
+
+    unit: int
+    cell: int
+    top: float
+    bottom: float
+    lines: tuple[tuple[float, int], ...]
+
+    @classmethod
+    def from_json(cls, data) -> "Cuts | None":
+        if not (isinstance(data, dict) and set(data) == set(cls.__dataclass_fields__)
+                and all(_count(data[name]) for name in ("unit", "cell"))
+                and all(_number(data[name], MAX_MM) for name in ("top", "bottom"))
+                and isinstance(data["lines"], list) and len(data["lines"]) <= MAX_UNITS
+                and all(isinstance(line, list) and len(line) == 2 and _number(line[0], MAX_MM) and _count(line[1])
+                        for line in data["lines"])):
+            return None
+        return cls(**{**data, "lines": tuple((height, chars) for height, chars in data["lines"])})
 
 
 @dataclass(frozen=True)
@@ -49,10 +78,13 @@ class Measured:
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
     overflow: float = 0.0  # how far its content reaches past its right edge: too wide for where it was measured
     wide: bool = False  # measured at the page's width, to span the page (generator.rendering.layout.pack_bands)
+    cuts: tuple[Cuts, ...] = ()  # the rows of many lines, where each may be cut between two lines
 
     def to_json(self) -> dict:
         """As a JSON file holds it (lists, not tuples): what from_json reads back."""
-        return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(self).items()}
+        data = asdict(self)
+        data["cuts"] = [{**cut, "lines": [list(line) for line in cut["lines"]]} for cut in data["cuts"]]
+        return {name: list(value) if isinstance(value, tuple) else value for name, value in data.items()}
 
     @classmethod
     def from_json(cls, data) -> "Measured | None":
@@ -62,6 +94,9 @@ class Measured:
         numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading",
                                            "overflow")]
         units, widths, repeats = data["units"], data["widths"], data["repeats"]
+        cuts = [Cuts.from_json(cut) for cut in data["cuts"]] if isinstance(data["cuts"], list) else [None]
+        if None in cuts or any(cut.unit >= len(units) for cut in cuts):
+            return None
         if not (all(_number(value, MAX_MM) for value in numbers) and isinstance(data["wide"], bool)
                 and all(isinstance(values, list) and len(values) <= MAX_UNITS
                         and all(_number(value, MAX_MM) for value in values) for values in (units, repeats))
@@ -70,8 +105,12 @@ class Measured:
             return None
         if units and abs(data["head"] + sum(units) + data["tail"] - data["height"]) > 0.01:
             return None  # a block's height is its head, its units and its tail: not a height qrs measured
-        return cls(**{**data, "units": tuple(units), "repeats": tuple(repeats),
+        return cls(**{**data, "units": tuple(units), "repeats": tuple(repeats), "cuts": tuple(cuts),
                       "widths": tuple(widths) if widths is not None else None})
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_MM * 100
 
 
 def _number(value, largest: float) -> bool:
@@ -124,6 +163,7 @@ def _units(box, probe) -> dict:
     tops, bottom = _unit_edges(box)
     if not probe or len(tops) < 2:
         return {}
+    rows = _unit_boxes(box)
     top, end = box.position_y, box.position_y + box.margin_height()
     probe_tops, probe_bottom = _unit_edges(probe[0])
     repeated, _ = _unit_edges(probe[0], REPEAT)
@@ -138,22 +178,69 @@ def _units(box, probe) -> dict:
         "tail": (end - bottom) / PX_PER_MM,
         "cont_head": ((repeated or probe_tops)[0] - probe_top) / PX_PER_MM,
         "cont_tail": (probe_end - probe_bottom) / PX_PER_MM,
+        "cuts": tuple(found for unit, (row, height) in enumerate(zip(rows, (after - before for before, after
+                                                                             in zip(edges, edges[1:]))))
+                      if (found := _cuts(unit, row, height)) is not None),
     }
 
 
-def _unit_edges(box, kind: str = UNIT) -> tuple[list[float], float]:
-    """The tops of the block's units (or of the elements of class `kind`), and the bottom of the last one (CSS
-    pixels)."""
-    seen, tops, bottom = set(), [], 0.0
+def _unit_boxes(box, kind: str = UNIT) -> list:
+    """The first box of each of the block's units (or of its elements of class `kind`), in order."""
+    seen, found = set(), []
     for child in box.descendants():
         element = getattr(child, "element", None)
         if element is None or id(element) in seen or "::" in child.element_tag:
             continue
         if kind in element.get("class", "").split():
             seen.add(id(element))
-            tops.append(child.position_y)
-            bottom = child.position_y + child.margin_height()
-    return tops, bottom
+            found.append(child)
+    return found
+
+
+def _cuts(unit: int, row, height: float) -> Cuts | None:
+    """Where a table row may be cut between two lines of its tallest cell: after a line that keeps MIN_LINES on
+    each side (and, after it, one more than the first cell, which a continued part repeats), below every other
+    cell's last line, not after a word WeasyPrint hyphenated; None for a row with no such line (or no cells)."""
+    cells = [child for child in getattr(row, "children", ()) if type(child).__name__ == "TableCellBox"]
+    lines = [_lines(cell) for cell in cells]
+    if len(cells) < 1 or max(map(len, lines)) < 2 * MIN_LINES:
+        return None
+    cell = max(range(len(cells)), key=lambda index: len(lines[index]))
+    top = row.position_y
+    others = max((line.position_y + line.margin_height() for index, found in enumerate(lines) if index != cell
+                  for line in found), default=top)
+    keep_after = max(MIN_LINES, len(lines[0]) + 1 if cell else MIN_LINES)
+    found, chars = [], 0
+    for number, line in enumerate(lines[cell][:-keep_after], start=1):
+        text = "".join(box.text for box in line.descendants() if type(box).__name__ == "TextBox")
+        chars += sum(not character.isspace() for character in text)
+        foot = line.position_y + line.margin_height()
+        if number >= MIN_LINES and foot >= others and not text.rstrip().endswith((AUTO_HYPHEN, "\u00ad")):
+            found.append((round((foot - top) / PX_PER_MM, 3), chars))
+    if not found:
+        return None
+    first, last = lines[cell][0], lines[cell][-1]
+    return Cuts(unit, cell, top=round((first.position_y - top) / PX_PER_MM, 3),
+                bottom=round(height / PX_PER_MM - (last.position_y + last.margin_height() - top) / PX_PER_MM, 3),
+                lines=tuple(found))
+
+
+def _lines(box) -> list:
+    """The line boxes of a cell, in order, not those inside another line (an inline block's)."""
+    found = []
+    for child in getattr(box, "children", ()):
+        if type(child).__name__ == "LineBox":
+            found.append(child)
+        else:
+            found += _lines(child)
+    return found
+
+
+def _unit_edges(box, kind: str = UNIT) -> tuple[list[float], float]:
+    """The tops of the block's units (or of the elements of class `kind`), and the bottom of the last one (CSS
+    pixels)."""
+    found = _unit_boxes(box, kind)
+    return [child.position_y for child in found], (found[-1].position_y + found[-1].margin_height() if found else 0.0)
 
 
 def _first_child_height(box, tag: str) -> float:

@@ -44,7 +44,7 @@ collect_less_often()
 
 from generator import __version__
 
-from generator.rendering import figures, fit, heights, layout_report, measure
+from generator.rendering import cuts, figures, fit, heights, layout_report, measure
 from generator.rendering.bands import pack_bands
 from generator.rendering.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
 from generator.rendering.layout import page_frame
@@ -249,8 +249,8 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling,
                                   predict)
         context, measured, header, packing = chosen.plan
-        plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id]) for fragment in column]
-                 for column in page] for page in packing.plan]
+        plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id], _tall(frame))
+                  for fragment in column] for column in page] for page in packing.plan]
         bands = _bands(whole, packing, measured)
         context.update(plan=plan, bands=bands if any(bands) else None)
         laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
@@ -396,7 +396,7 @@ def _packed(frame, whole, context: dict, measured: dict[str, measure.Measured], 
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
     if size is None:
         size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
-    pieces = [fit.piece(item, measured[item.id], size) for item in whole]
+    pieces = [fit.piece(item, measured[item.id], size, _tall(frame)) for item in whole]
     packing = pack_bands(pieces, capacity)
     page = sum(capacity.of(column) for column in range(frame.columns, 2 * frame.columns))  # a page after the first
     # a band takes its height from every column of its page
@@ -422,7 +422,10 @@ def _scaled(measured: measure.Measured, factor: float) -> measure.Measured:
                    head=measured.head * factor, tail=measured.tail * factor, cont_head=measured.cont_head * factor,
                    cont_tail=measured.cont_tail * factor, heading=measured.heading * factor,
                    group_heading=measured.group_heading * factor,
-                   repeats=tuple(repeat * factor for repeat in measured.repeats))
+                   repeats=tuple(repeat * factor for repeat in measured.repeats),
+                   cuts=tuple(replace(cut, top=cut.top * factor, bottom=cut.bottom * factor,
+                                      lines=tuple((foot * factor, chars) for foot, chars in cut.lines))
+                              for cut in measured.cuts))
 
 
 def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[Item], frame) -> str:
@@ -435,8 +438,17 @@ def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[
     return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
 
 
-def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured) -> Item:
-    return replace(item, start=fragment.start, stop=fragment.stop, heading=fragment.heading,
+def _tall(frame) -> float:
+    """A table row taller than this (millimetres) may be cut between its lines (generator.rendering.cuts)."""
+    return frame.column_height / 3
+
+
+def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured, tall: float) -> Item:
+    """The packer's fragment as the page prints it: its units read back as rows, and where a row is cut."""
+    rows = cuts.rows(measured, tall if item.cuts_rows else float("inf")) if measured.units else None
+    (start, start_cut), (stop, stop_cut) = (rows.at(fragment.start), rows.at(fragment.stop)) if rows else (
+        (fragment.start, None), (fragment.stop, None))
+    return replace(item, start=start, stop=stop, start_cut=start_cut, stop_cut=stop_cut, heading=fragment.heading,
                    group_heading=fragment.group_heading, widths=measured.widths)
 
 

@@ -12,7 +12,7 @@ import pytest
 from generator.rendering import heights, layout, measure, render
 
 from generator import pipeline
-from generator.rendering.measure import Measured
+from generator.rendering.measure import Cuts, Measured
 from generator.errors import UserError
 from generator.project import Project
 from tests.conftest import FIXTURES
@@ -116,8 +116,20 @@ def test_a_measurement_of_the_wrong_shape_is_refused(entry):
 
 def test_a_measurement_survives_its_round_trip():
     value = Measured(height=12.5, units=(4.0, 4.5), head=3.0, tail=1.0, cont_head=2.0, cont_tail=0.5, heading=4.0,
-                     widths=(100.0, 241.0))
+                     widths=(100.0, 241.0), cuts=(Cuts(unit=1, cell=1, top=0.4, bottom=0.5, lines=((1.5, 40),)),))
     assert Measured.from_json(json.loads(json.dumps(value.to_json()))) == value
+
+
+@pytest.mark.parametrize("cut", [
+    {"unit": 2, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 40]]},  # no such row
+    {"unit": 1, "cell": -1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 40]]},
+    {"unit": 1, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 4.5]]},
+    {"unit": 1, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5]]},
+    {"unit": 1, "cell": 1, "top": 0.4, "lines": [[1.5, 40]]},
+])
+def test_a_measurement_whose_cuts_are_of_the_wrong_shape_is_refused(cut):
+    value = Measured(height=12.5, units=(4.0, 4.5), head=3.0, tail=1.0).to_json()
+    assert Measured.from_json({**value, "cuts": [cut]}) is None
 
 
 def _measured(height: float) -> Measured:
@@ -281,7 +293,7 @@ def test_a_tampered_cache_never_fails_the_build(project, measured_ids):
             for name, value in entry.items():
                 if name in ("units", "repeats"):
                     entry[name] = [unit / 3 for unit in value]
-                elif name != "widths":
+                elif name not in ("widths", "cuts"):
                     entry[name] = value / 3
     tampered(cache_file, shrink)
     output = pipeline.build(project, project.sources / "every-block.yaml", "fr")

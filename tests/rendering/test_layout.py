@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from generator.composing import translate as i18n
 
-from generator.rendering import bands, fit, layout, layout_report, render
+from generator.rendering import bands, cuts, fit, layout, layout_report, measure, render
 from generator.composing import words
 
 from generator import pipeline
@@ -165,6 +165,23 @@ def test_a_row_taller_than_a_column_stands_alone_overfull_and_named():
     packing = layout.pack([giant], layout.Capacity(100, 0, 2, safety=0))
     assert [(0, 4, 5)] in [column for page in fragments(packing) for column in page]
     assert packing.overfull == [0] and packing.broken == [0]
+
+
+def test_a_row_taller_than_a_column_told_as_its_lines_continues_between_them_padded_on_each_side():
+    """A 300 mm row cut every 4 mm (generator.rendering.cuts): it continues into the next column between two of its
+    lines, within the rules, nothing overfull; each part of the cut adds the row's padding (1 mm above the part
+    after it, 0.5 mm below the part before)."""
+    measured = measure.Measured(height=6 + 340 + 2, units=(5, 5, 5, 5, 300, 5, 5, 5, 5), head=6, tail=2, cont_head=4,
+                                cont_tail=1, cuts=(measure.Cuts(4, 1, top=1.0, bottom=0.5,
+                                                                lines=tuple((4.0 * n, 30 * n) for n in range(3, 73))),))
+    told = cuts.rows(measured, tall=100 / 3)
+    giant = layout.Piece(measured.height, units=told.heights, head=6, tail=2, cont_head=4, cont_tail=1, pads=told.pads)
+    packing = layout.pack([giant], layout.Capacity(100, 0, 2, safety=0))
+    assert packing.overfull == [] and packing.broken == [] and packing.pages == 2
+    first, second = packing.plan[0]
+    assert told.at(first[0].stop)[0] == 4 and told.at(second[0].start)[0] == 4  # the giant row, cut
+    assert giant.fragment(0, first[0].stop) == 6 + 20 + sum(told.heights[4:first[0].stop]) + 1 + 0.5
+    assert giant.fragment(5, 8) == 4 + 1.0 + 4 + 4 + 4 + 1 + 0.5
 
 
 def test_a_last_page_that_must_be_overfull_is_planned_not_pruned():

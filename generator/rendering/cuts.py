@@ -1,0 +1,117 @@
+"""Table rows cut between two lines: a row taller than a third of a column continues into the next, as text does.
+
+The measuring pass finds where each row of many lines may be cut (measure.Cuts). Here: which rows the packer is
+told to cut (`Rows`: each such row becomes as many of the packer's units as it has parts, the other rows one unit
+each), a unit of the packer's plan read back as (row, cut), and a cell's markup cut after a count of printing
+characters, its open tags closed before the cut and opened again after it. The two parts of the cell then wrap as
+the whole did, the second starting at the line the cut leaves it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import unescape
+
+from markupsafe import Markup
+
+from generator.rendering import measure
+
+_TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
+_VOID = {"br", "img", "wbr", "hr"}
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where a row is cut: in its cell `cell`, after `chars` printing characters."""
+
+    cell: int
+    chars: int
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The packer's units of a block, each a row or a part of one: `units[u]` is (row, the cut it starts at, or
+    None at the row's top). `heights` are the units' heights; `pads[u]`, for a unit that starts inside a row, the
+    padding (above the part it starts, below the part before it) a fragment starting or stopping there adds."""
+
+    units: tuple[tuple[int, Cut | None], ...]
+    heights: tuple[float, ...]
+    pads: tuple[tuple[float, float], ...]
+
+    def unit_of_row(self, row: int) -> int:
+        return next(unit for unit, (found, cut) in enumerate(self.units) if found == row and cut is None)
+
+    def at(self, unit: int | None) -> tuple[int | None, Cut | None]:
+        """The row and cut a fragment starting (or stopping) at the packer's `unit` starts (or stops) at."""
+        if unit is None:
+            return None, None
+        return self.units[unit]
+
+
+def rows(measured: measure.Measured, tall: float) -> Rows:
+    """The units of a measured block, rows taller than `tall` (millimetres) cut at every line they may be."""
+    cuts = {cut.unit: cut for cut in measured.cuts if measured.units[cut.unit] > tall}
+    units, heights, pads = [], [], []
+    for row, height in enumerate(measured.units):
+        found = cuts.get(row)
+        feet = [0.0, *(foot for foot, _ in found.lines)] if found else [0.0]
+        for number, foot in enumerate(feet):
+            units.append((row, Cut(found.cell, found.lines[number - 1][1]) if number else None))
+            heights.append((feet[number + 1] if number + 1 < len(feet) else height) - foot)
+            pads.append((found.top, found.bottom) if number else (0.0, 0.0))
+    return Rows(tuple(units), tuple(heights), tuple(pads))
+
+
+def cut_markup(html: str, chars: int) -> tuple[Markup, Markup] | None:
+    """`html` cut after its `chars`-th printing character (an entity is one): the part before, its open tags
+    closed, and the part after, without its leading spaces, the same tags opened again; None where the markup
+    holds fewer characters."""
+    head: list[str] = []
+    opened: list[str] = []
+    seen = 0
+    tokens = list(_TOKEN.finditer(str(html)))
+    for index, match in enumerate(tokens):
+        token = match.group()
+        if token.startswith("<") and len(token) > 1:
+            _follow(opened, token)
+            head.append(token)
+            continue
+        text = unescape(token) if token.startswith("&") else token
+        printing = sum(not character.isspace() for character in text)
+        if seen + printing < chars:
+            seen += printing
+            head.append(token)
+            continue
+        split = _after(token, chars - seen)
+        rest = token[split:].lstrip() + "".join(match.group() for match in tokens[index + 1:])
+        closing = "".join(f"</{_name(tag)}>" for tag in reversed(opened))
+        return Markup("".join(head) + token[:split] + closing), Markup("".join(opened) + rest.lstrip())
+    return None
+
+
+def _after(token: str, count: int) -> int:
+    """The position in `token` (text, or one entity) just after its `count`-th printing character."""
+    if token.startswith("&"):
+        return len(token)
+    for position, character in enumerate(token):
+        if not character.isspace():
+            count -= 1
+            if count == 0:
+                return position + 1
+    return len(token)
+
+
+def _follow(opened: list[str], tag: str) -> None:
+    """The tags open after `tag`."""
+    name = _name(tag)
+    if tag.startswith("</"):
+        for position in range(len(opened) - 1, -1, -1):
+            if _name(opened[position]) == name:
+                del opened[position:]
+                break
+    elif not tag.endswith("/>") and name not in _VOID and not tag.startswith("<!"):
+        opened.append(tag)
+
+
+def _name(tag: str) -> str:
+    return re.match(r"</?\s*([\w-]*)", tag).group(1).lower()
