@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import unicodedata
@@ -319,6 +320,23 @@ def _key_positions(page, keys: set[str]) -> dict[str, list[float]]:
     return found
 
 
+def test_a_block_the_author_makes_wide_spans_the_page_in_the_pdf_and_on_the_web(tmp_path):
+    """Issue #42 item 2: `wide: all` on a paragraph that fits a column sets it across the page, above the columns."""
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    source = folder / "wide-matrix.yaml"
+    text = (FIXTURES / "sheets" / "wide-matrix.yaml").read_text(encoding="utf-8")
+    assert "      - id: rule-3\n" in text
+    text = text.replace("      - id: rule-3\n", "      - id: rule-3\n        wide: all\n")
+    source.write_text(text.replace("pages: 2", "pages: 3"), encoding="utf-8")  # a band more: room for a page more
+    layouts: list[dict] = []
+    pipeline.build(Project.at(folder, tmp_path / "build"), source, "en", layouts=layouts)
+    assert any("rule-3" in band for band in layouts[0]["bands"]), layouts[0]["bands"]
+    assert all("rule-3" not in column["blocks"] for page in layouts[0]["pages"] for column in page)
+    page = pipeline.build_web(Project.at(folder, tmp_path / "build"), source, "en").read_text(encoding="utf-8")
+    assert re.search(r'<section class="[^"]*\bwide\b[^"]*" id="rule-3"', page), "the web page sets it across too"
+
+
 def test_a_matrix_wider_than_a_column_spans_the_page_above_its_columns(tmp_path):
     """Issue #42: on A4 landscape in three columns, a 16×16 matrix of troop types (wider than a column) is set
     across the top of a page, not clipped, with prose before it (ending the page before) and under it; a 6×6
@@ -348,3 +366,4 @@ def test_a_matrix_wider_than_a_column_spans_the_page_above_its_columns(tmp_path)
     die = printed["Enemy die"][0]
     third = frame.margins[3] + 2 * (frame.column_width + layout.COLUMN_GAP_MM)  # the 6×6 is in the third column
     assert third - 1 <= printed["Your die"][0] < die < frame.page_width - frame.margins[1]
+    assert printed["Your die"][0] - third > 10  # at its own width, centred: not stretched from the column's edge
