@@ -1,0 +1,110 @@
+"""PDFs read as a layout (pdfplumber): documents other people made, each with the blocks expected of it, and the
+PDF twin of a Markdown file, which keeps what the Markdown file's import keeps.
+
+- wooden-ships-tables.pdf: pages 12 to 16 of wooden-ships-v2.pdf (mtorpey/wooden-ships, a public repository, commit
+  002d7f41dda94322bc7c45477c0289f09daad774), made by pdfTeX: text in three columns, tables ruled above and below
+  (booktabs), side by side, page numbers.
+- bme-critical-tables.pdf: pages 50 to 54 of dist/bme-main.pdf (PeterRudin-Burgess/Bare-Metal-Edition, CC BY 4.0,
+  commit 8dfd2f375f683e6d9da4c45ace922113fa274ed7), a web page printed to PDF: tables without rules whose cells
+  wrap and are centred in their rows, a running header and footer on each page, keys broken at their hyphen
+  ("01-" over "05")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.composing.drafts import read_document
+from generator.composing.drafts.blocks import Typing
+from generator.composing.drafts.report import Report
+from generator.reading.documents.document import ListBlock, Paragraph, Table, plain, walk_items
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "imports"
+
+
+@pytest.fixture(scope="module")
+def critical():
+    return read_document(FIXTURES / "bme-critical-tables.pdf")
+
+
+@pytest.fixture(scope="module")
+def ships():
+    return read_document(FIXTURES / "wooden-ships-tables.pdf")
+
+
+def tables(document) -> list[Table]:
+    return [node for node in document.nodes if isinstance(node, Table)]
+
+
+def typed(document) -> list[dict]:
+    return Typing(document, Report("in.pdf", "out.yaml")).run()
+
+
+def blocks(sections) -> list[dict]:
+    return [block for section in sections for block in section.get("blocks", [])]
+
+
+def test_tables_whose_cells_wrap_keep_each_row_whole(critical):
+    found = tables(critical)
+    slash = found[0]
+    assert slash.rows[0] == ["Roll", "A", "B", "C", "D", "E"]
+    assert slash.rows[1] == ["01-05", "Blow cuts victims chest +1 hits", "Strike slices poor fools chest +3 hits",
+                             "blast impales poor fools chest +1 hits", "Slash impales victims chest +1 hits",
+                             "Slash slices poor fools chest +1 hits"]
+    assert slash.rows[6][0] == "31-35" and slash.rows[6][4] == ("Slash cuts foes side +3 hits, stunned for 1 rnd, "
+                                                                "bleeding 1/rnd, -5 to actions")
+    keys = [row[0] for table in found for row in table.rows[1:]]
+    whole = [key for key in keys if re.fullmatch(r"\d\d-\d\d|00|UM 66", key)]
+    assert len(whole) >= 0.9 * len(keys), [key for key in keys if key not in whole]
+
+
+def test_a_table_continued_on_the_next_page_is_one_table_its_header_once(critical):
+    slash = tables(critical)[0]
+    assert [row[0] for row in slash.rows][-3:] == ["91-95", "96-99", "00"] and len(slash.rows) == 22
+
+
+def test_running_headers_footers_and_page_numbers_are_left_out(critical, ships):
+    text = critical.text()
+    assert "2/27/2021" not in text and "file:///" not in text.replace("ﬁ", "fi")
+    assert sum("the default" in text for _, text in critical.dropped) == 5
+    assert [text for _, text in ships.dropped if text.isdigit()] == ["12", "13", "14", "15", "16"]
+    paragraphs = [node.text for node in ships.nodes if isinstance(node, Paragraph)]
+    assert not any(re.search(r"(^|\n)1[2-6]($|\n)", text) for text in paragraphs)
+
+
+def test_tables_ruled_above_and_below_stay_tables_with_their_rows(ships):
+    made = blocks(typed(ships))
+    kinds = [block["type"] for block in made]
+    assert kinds.count("table") + kinds.count("dice") >= 8
+    hdt = next(table for table in tables(ships) if any("1–3" in row[0] for row in table.rows))
+    assert any(row[0] == "10–12" for row in hdt.rows)
+
+
+def test_words_of_a_pdftex_line_are_apart_and_hyphenated_words_joined(ships):
+    text = ships.text()
+    assert "Inaphase" not in text and "In a phase in which a ship loses" in text
+    assert "section" in text and "sec- tion" not in text and "sec-tion" not in text
+
+
+def facts(document) -> set[tuple[str, ...]]:
+    """What a reader keeps, counted strictly: each table cell with its row's first cell, each paragraph's and each
+    item's words."""
+    out = set()
+    for node in document.nodes:
+        if isinstance(node, Table):
+            out |= {(plain(row[0]), plain(cell)) for row in node.rows for cell in row if cell.strip()}
+        elif isinstance(node, Paragraph):
+            out |= {(word,) for word in plain(node.text).split()}
+        elif isinstance(node, ListBlock):
+            out |= {(word,) for item in walk_items(node.items) for word in plain(item.text).split()}
+    return out
+
+
+def test_the_pdf_twin_of_a_markdown_file_keeps_what_its_import_keeps():
+    markdown, pdf = read_document(FIXTURES / "panels.md"), read_document(FIXTURES / "panels.pdf")
+    wanted = facts(markdown)
+    kept = wanted & facts(pdf)
+    assert len(kept) >= 0.95 * len(wanted), sorted(wanted - kept)
+    assert [block["type"] for block in blocks(typed(pdf))].count("dice") == 1
