@@ -321,18 +321,23 @@ def _key_positions(page, keys: set[str]) -> dict[str, list[float]]:
 
 
 def test_a_block_the_author_makes_wide_spans_the_page_in_the_pdf_and_on_the_web(tmp_path):
-    """Issue #42 item 2: `wide: all` on a paragraph that fits a column sets it across the page, above the columns."""
+    """Issue #42 item 2: `wide: all` on a paragraph that fits a column sets it across the page: under the balanced
+    columns of what comes before it, what follows going on in columns under it, on the same page (the sheet keeps
+    its two pages: set across the top of a new page, it took three, the first a third full)."""
     folder = tmp_path / "sources"
     folder.mkdir()
     source = folder / "wide-matrix.yaml"
     text = (FIXTURES / "sheets" / "wide-matrix.yaml").read_text(encoding="utf-8")
     assert "      - id: rule-3\n" in text
-    text = text.replace("      - id: rule-3\n", "      - id: rule-3\n        wide: all\n")
-    source.write_text(text.replace("pages: 2", "pages: 3"), encoding="utf-8")  # a band more: room for a page more
+    source.write_text(text.replace("      - id: rule-3\n", "      - id: rule-3\n        wide: all\n"), encoding="utf-8")
     layouts: list[dict] = []
     pipeline.build(Project.at(folder, tmp_path / "build"), source, "en", layouts=layouts)
-    assert any("rule-3" in band for band in layouts[0]["bands"]), layouts[0]["bands"]
-    assert all("rule-3" not in column["blocks"] for page in layouts[0]["pages"] for column in page)
+    report = layouts[0]
+    assert report["feet"][0] == ["rule-3"] and len(report["pages"]) == 2 and report["warnings"] == [], report
+    above, below = report["pages"][0][:3], report["pages"][0][3:]
+    assert [column["blocks"][0] for column in above] == ["rule-1", "rule-2", "rule-2-cont-1"]
+    assert below[0]["blocks"][0] == "rule-4" and len(below) == 3  # what follows the band, under it
+    assert all("rule-3" not in column["blocks"] for page in report["pages"] for column in page)
     page = pipeline.build_web(Project.at(folder, tmp_path / "build"), source, "en").read_text(encoding="utf-8")
     assert re.search(r'<section class="[^"]*\bwide\b[^"]*" id="rule-3"', page), "the web page sets it across too"
 

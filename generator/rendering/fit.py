@@ -342,7 +342,7 @@ def findings(sheet, laid):
 
 def _band_findings(laid, boxes: dict, where: dict):
     """A block spanning the page that is still too wide for it: nothing wider is left to give it."""
-    for item in (item for band in laid.bands for item in band):
+    for item in (item for band in laid.bands + laid.feet for item in band):
         overflow = max((measure.overflow(box) for box in boxes.get(item.id, [])), default=0.0)
         if overflow > TOO_WIDE_MM:
             yield where[item.block_id], (

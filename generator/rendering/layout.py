@@ -170,12 +170,14 @@ Plan = list[list[list[Fragment]]]
 
 @dataclass(frozen=True)
 class Capacity:
-    """The room of every column: `column_height` less the sheet's header on the first page."""
+    """The room of every column: `column_height` less the sheet's header on the first page, and on the last page
+    less `last_page_foot` (wide blocks set in a band at its foot: generator.rendering.bands)."""
 
     column_height: float
     first_page_top: float
     columns: int
     safety: float = SAFETY_MM
+    last_page_foot: float = 0.0
 
     def of(self, column: int) -> float:
         return self.column_height - (self.first_page_top if column < self.columns else 0.0) - self.safety
@@ -191,6 +193,7 @@ class Packing:
     blank: int = 0  # columns of the last page left blank (its content could not fill them all)
     salvaged: bool = False  # planned by `_salvage`: every piece whole, one a column
     bands: list[tuple[int, ...]] = field(default_factory=list)  # per page: the wide pieces across its top (pack_bands)
+    feet: list[tuple[int, ...]] = field(default_factory=list)  # per page: the wide pieces across its foot (pack_bands)
     exempt: set[tuple[int, int]] = field(default_factory=set)  # (page, column) ended by a forced break: no hole
     softened: int = 0  # splits of pieces kept together (`soft_keep`), each to fill a hole over MAX_HOLE
 
@@ -201,6 +204,10 @@ class Packing:
     def band(self, page: int) -> tuple[int, ...]:
         """The wide pieces set across the top of page `page`, above its columns."""
         return self.bands[page] if page < len(self.bands) else ()
+
+    def foot(self, page: int) -> tuple[int, ...]:
+        """The wide pieces set across the foot of page `page`, under its columns."""
+        return self.feet[page] if page < len(self.feet) else ()
 
 
 # A position in reading order: before unit `unit` of piece `index` (unit 0: before the piece).
@@ -279,7 +286,7 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool
         starts = [(cost, column, a) for column, reached in best.items() if column < first
                   for a, (cost, _, _) in reached.items()
                   if a != end and _following(pieces, positions, count, column, a) == first]
-        room = capacity.of(first)
+        room = capacity.of(first) - capacity.last_page_foot
         memo = balanced.setdefault(room, {})
         chosen = None
         for cost, column, a in starts:
@@ -548,7 +555,8 @@ def _plan(pieces, positions, admissible, best, chosen, capacity, page) -> Packin
         softs += _soft(pieces, positions[b])
         fragments = _fragments(pieces, positions[a], positions[b])
         used[page_index][slot] = column_height(pieces, positions[a], positions[b])
-        if used[page_index][slot] > capacity.of(column) + capacity.safety:
+        foot = capacity.last_page_foot if page_index == page else 0.0
+        if used[page_index][slot] > capacity.of(column) + capacity.safety - foot:
             overfull.append(fragments[0].index)
         broken += [fragment.index for fragment in fragments
                    if against_keeps(pieces[fragment.index], fragment) and fragment.index not in broken]

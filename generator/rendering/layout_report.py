@@ -8,7 +8,8 @@ from generator.rendering.layout import MAX_HOLE
 
 def layout_warnings(report: dict) -> list[str]:
     """What a reader would notice: a hole at the foot of a column before the last page (whose columns are balanced,
-    not filled, as are those of a page before a band: `report["bands"]`), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
+    not filled, as are those of a page before a band, `report["bands"]`, and those above a band across a page's
+    middle, `report["feet"]`), a blank column on a page that holds content, a block continued with fewer than MIN_UNITS rows on
     a side or without its group's heading (`report["defects"]`). A variant (another paper, crop marks, an errata
     sheet...: `report["variant"]`) is laid out for the command line's page box, and its author has nothing to change
     for it: only its defects are told, and the pages it takes beyond the sheet's own (`report["kept_pages"]`)."""
@@ -17,16 +18,21 @@ def layout_warnings(report: dict) -> list[str]:
         return list(report.get("defects", [])) + _beyond_kept(report)
     warnings = []
     bands = report.get("bands") or [[] for _ in pages]  # per page: the wide blocks across its top
+    feet = report.get("feet") or [[] for _ in pages]  # per page: the wide blocks across its middle
+    count = report["columns"]
     for number, page in enumerate(pages, start=1):
         if bands[number - 1] and not any(column["blocks"] for column in page):
             continue  # a page the band fills: nothing under it, no blank column to tell
         ends_stretch = number == len(pages) or bool(bands[number])  # balanced as a last page, not filled
-        for slot in range(1, report["columns"] + 1):
-            column = page[slot - 1] if slot <= len(page) else None
-            if column is None or not column["blocks"]:
-                warnings.append(f"page {number} column {slot}: blank, on a page that holds content")
-            elif not ends_stretch and 1 - column["used"] > MAX_HOLE:
-                warnings.append(f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty")
+        # under a band across its middle, a page holds two sets of columns: those above it balanced
+        sets = [(page[:count], True), (page[count:], ends_stretch)] if feet[number - 1] else [(page, ends_stretch)]
+        for first, (columns, balanced) in zip((1, count + 1), sets):
+            for slot in range(first, first + count):
+                column = columns[slot - first] if slot - first < len(columns) else None
+                if column is None or not column["blocks"]:
+                    warnings.append(f"page {number} column {slot}: blank, on a page that holds content")
+                elif not balanced and 1 - column["used"] > MAX_HOLE:
+                    warnings.append(f"page {number} column {slot}: {1 - column['used']:.0%} of its height left empty")
     warnings.extend(report.get("defects", []))
     return warnings
 

@@ -128,6 +128,7 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         measure_width=None,  # the measuring column's width, mm, when not the page's column's (a wide block's pass)
         plan=None,
         bands=None,  # per page of the plan: the items set across its top, above its columns
+        feet=None,  # per page of the plan: the items set across its foot, under its columns
         page_number=None,  # a page laid out alone (_pages): its number and the count are printed as text
         plan_pages=None,
         chunks=None,
@@ -169,25 +170,39 @@ class Laid:
     findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
     defects: list = field(default_factory=list)  # what the layout report flags in the plan (fit.defects)
     bands: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its top
-    banded: list[float] = field(default_factory=list)  # per page: the millimetres its band takes
+    feet: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its foot
+    banded: list[float] = field(default_factory=list)  # per page: the millimetres its bands take
 
     def room_without_band(self, number: int) -> float:
-        """The height of page `number`'s columns, mm, were no band above them: the column's, less the header."""
+        """The height of page `number`'s columns, mm, were no band above or below them: the column's, less the
+        header."""
         return self.frame.column_height - (self.header if number == 0 else 0)
 
     def room(self, number: int) -> float:
-        """The height of page `number`'s columns, mm: the column's, less the header and the band above them."""
+        """The height of page `number`'s columns, mm: the column's, less the header and the bands above and below
+        them."""
         return self.room_without_band(number) - (self.banded[number] if number < len(self.banded) else 0.0)
 
     def columns_used(self) -> list[list[float]]:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
         shares = []
         for number, page in enumerate(self.document.pages):
-            room = self.room(number) * layout_module.PX_PER_MM
             columns = [box for box in page._page_box.descendants()
                        if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
-            shares.append([round(fit.content_height(column) / room, 3) for column in columns])
+            rooms = [room * layout_module.PX_PER_MM for room in self.segments(number)]
+            count = self.frame.columns
+            shares.append([round(fit.content_height(column) / rooms[slot // count], 3)
+                           for slot, column in enumerate(columns)])
         return shares
+
+    def segments(self, number: int) -> list[float]:
+        """The height of each set of columns on page `number`, mm: one, or, under a band across the page's middle
+        (`feet`), the balanced columns above it (as tall as the tallest) and those under it (what is left)."""
+        room = self.room(number)
+        if number >= len(self.feet) or not self.feet[number] or number >= len(self.planned):
+            return [room]
+        above = max(self.planned[number][:self.frame.columns], default=0.0)
+        return [above, max(room - above, 1.0)]
 
     def holds(self, tolerance: float = 0.5) -> bool:
         """Whether the pages are those planned: as many, each column as tall as the packer expected (millimetres)."""
@@ -208,6 +223,7 @@ class Laid:
             "variant": not self.strict,  # laid out for the command line's page box: nothing for the author to change
             "defects": self.defects,  # a table split with fewer than 3 rows on a side, a group heading not repeated
             "bands": [[item.id for item in band] for band in self.bands] or [[] for _ in self.plan],
+            "feet": [[item.id for item in foot] for foot in self.feet] or [[] for _ in self.plan],
             "band_used": [round(1 - self.room(number) / self.room_without_band(number), 3)
                           for number in range(len(self.plan))],
         }
@@ -251,11 +267,11 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         context, measured, header, packing = chosen.plan
         plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id], _tall(frame))
                   for fragment in column] for column in page] for page in packing.plan]
-        bands = _bands(whole, packing, measured)
-        context.update(plan=plan, bands=bands if any(bands) else None)
+        bands, feet = _bands(whole, packing, measured, packing.band), _bands(whole, packing, measured, packing.foot)
+        context.update(plan=plan, bands=bands if any(bands) else None, feet=feet if any(feet) else None)
         laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
-                    strict=fit.strict(sheet, options), bands=bands,
-                    banded=[sum(measured[item.id].height for item in band) for band in bands],
+                    strict=fit.strict(sheet, options), bands=bands, feet=feet,
+                    banded=[sum(measured[item.id].height for item in band + foot) for band, foot in zip(bands, feet)],
                     declared=sheet.paper.pages, imposed=bool(getattr(options, "impose", None)))
         holds = laid.holds()
         if not holds and cache.read:
@@ -271,9 +287,11 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     return laid
 
 
-def _bands(whole: list[Item], packing: layout_module.Packing, measured: dict[str, measure.Measured]) -> list[list[Item]]:
-    """Per page: the wide blocks set across its top, whole, with the widths measured at the page's width."""
-    return [[replace(whole[index], wide=True, widths=measured[whole[index].id].widths) for index in packing.band(page)]
+def _bands(whole: list[Item], packing: layout_module.Packing, measured: dict[str, measure.Measured],
+           placed) -> list[list[Item]]:
+    """Per page: the wide blocks set across its top (`placed`: packing.band) or its foot (packing.foot), whole, with
+    the widths measured at the page's width."""
+    return [[replace(whole[index], wide=True, widths=measured[whole[index].id].widths) for index in placed(page)]
             for page in range(packing.pages)]
 
 
@@ -311,9 +329,10 @@ def _pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
     under `qrs watch`) is taken as it was."""
     template = _environment(project.templates).get_template("sheet.html.j2")
     stylesheet = _stylesheet_text(project)
-    bands = context.get("bands")
+    bands, feet = context.get("bands"), context.get("feet")
     documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan),
-                                                     bands=[bands[number - 1]] if bands else None)),
+                                                     bands=[bands[number - 1]] if bands else None,
+                                                     feet=[feet[number - 1]] if feet else None)),
                        stylesheet) for number, page in enumerate(plan, start=1)]
     return documents[0].copy([page for document in documents for page in document.pages])
 

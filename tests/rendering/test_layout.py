@@ -697,6 +697,23 @@ def test_a_wide_block_starts_a_page_in_a_band_above_shorter_columns():
     assert len(under) == 3 and packing.overfull == []
 
 
+def test_a_band_that_fits_under_the_columns_before_it_goes_there_and_what_follows_goes_on_under_it():
+    """Issue #42 item 2: a wide block in the middle of a page's text: the text before it in balanced columns, the
+    band, the text after it in columns under the band; one page where starting a page with the band took two."""
+    pieces = [*whole(30, 30, 30), layout.Piece(40, wide=True), *whole(20, 20, 20)]
+    packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
+    assert packing.pages == 1 and packing.feet == [(3,)] and packing.bands == [()]
+    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)], [(2, 0, None)],
+                                   [(4, 0, None)], [(5, 0, None)], [(6, 0, None)]]]
+    assert packing.used == [[30, 30, 30, 20, 20, 20]] and packing.overfull == []
+
+
+def test_a_band_with_too_little_room_under_it_starts_the_next_page_instead():
+    pieces = [*whole(60, 60, 60), layout.Piece(30, wide=True), *whole(30, 30, 30)]
+    packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))  # 10 + 60 + 30: nothing left under it
+    assert packing.bands == [(), (3,)] and packing.feet == [(), ()] and packing.pages == 2
+
+
 def test_a_band_on_the_first_page_sits_under_the_header_and_the_next_column_repeats_no_heading():
     following = layout.Piece(30, heading=7, opens_section=False)
     packing = bands.pack_bands([layout.Piece(40, wide=True), following, *whole(30, 30)],
