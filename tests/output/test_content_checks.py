@@ -9,6 +9,7 @@ import shutil
 from generator.output import content_checks
 from generator.output.manifest import Output
 from generator.project import Project
+from generator.report import shown
 from tests.conftest import FIXTURES, LIBRARY, ROOT, kept_folder, run_qrs
 
 CARD = FIXTURES / "sheets" / "tiny-card.yaml"
@@ -47,7 +48,7 @@ def test_a_cell_the_pdf_lacks_is_named_by_its_file_line_and_column(tmp_path):
     line = text.splitlines().index('          - [Sling, 12"]') + 1
     found = content_checks.output_problems(project, Output("sheet", "tiny-card", "en", source))
     assert [str(problem) for problem in found] == [
-        f"{source}:{line}:14: block ranges: 'Slingshot' is not printed in {project.pdf_path('tiny-card', 'en')} "
+        f"{source}:{line}:14: block ranges: 'Slingshot' is not printed in {shown(project.pdf_path('tiny-card', 'en'))} "
         "(or not in the order of its block)"]
 
 
@@ -61,7 +62,7 @@ def test_a_pdf_longer_than_its_pages_is_named_at_its_paper(tmp_path, built):
     line = next(number for number, typed in enumerate(text.splitlines(), start=1) if "pages: 2," in typed)
     found = content_checks.output_problems(project, Output("sheet", "wide-matrix", "en", source))
     assert [(problem.line, problem.message) for problem in found] == [
-        (line, f"{pdf} takes 2 page(s), more than the 1 declared")]
+        (line, f"{shown(pdf)} takes 2 page(s), more than the 1 declared")]
 
 
 def test_failures_exit_2_naming_each_file_and_the_others_are_still_tested(tmp_path):
