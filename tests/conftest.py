@@ -11,21 +11,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ROOT / "sources"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-
-
-def _shipped(folder: Path) -> list[Path]:
-    """The sources committed in `folder`: an author's draft (the README's `qrs new my-game`) is not a shipped sheet
-    the suite holds to its standards. Outside a git checkout, every source there."""
-    import subprocess
-
-    listed = subprocess.run(["git", "-C", str(folder), "ls-files", "--", "*.yaml"], capture_output=True, text=True)
-    found = [folder / name for name in listed.stdout.split() if "/" not in name] if listed.returncode == 0 else []
-    return sorted(found) if found else sorted(folder.glob("*.yaml"))
-
-
-SHEETS = [path.stem for path in _shipped(SOURCES)]
+# The library the tool's tests run on: a frozen copy of the shipped sheets and handouts (tests/fixtures/library/
+# README.md). No tool test reads the user's sources/: tests/test_content.py runs the content suite on them.
+LIBRARY_ROOT = FIXTURES / "library"
+LIBRARY = LIBRARY_ROOT / "sources"
+SHEETS = sorted(path.stem for path in LIBRARY.glob("*.yaml"))
+SOURCES = LIBRARY  # the name tests/rendering/test_layout.py imports it by
 
 
 def source_head(sheet: str, title: str = "Test") -> str:
@@ -42,10 +34,11 @@ class Ran:
     stderr: str
 
 
-def run_qrs(*args: str, cwd: Path = ROOT) -> Ran:
+def run_qrs(*args: str, cwd: Path = LIBRARY_ROOT) -> Ran:
     """`qrs ARGS` run as its console script runs it (generator.cli.main.main), in this process, from `cwd`, its
     output captured: a new process would spend most of its second importing. What only a process shows (its
-    imports, signals, a hang, an installed command, its umask) is tested by starting one."""
+    imports, signals, a hang, an installed command, its umask) is tested by starting one. From the fixture library's
+    folder unless told, so that `qrs build wab2` reads tests/fixtures/library/sources/, never the user's library."""
     from generator.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -122,7 +115,7 @@ def built(request, tmp_path_factory):
     def build(sources: Path, name: str, lang: str | None = None, handout: bool = False) -> Path:
         lang = lang or pipeline.check(sources / f"{name}.yaml").lang
         if (sources, name, lang, handout) not in done:
-            project = Project.at(sources, kept / sources.name)
+            project = Project.at(sources, kept / f"{sources.parent.name}-{sources.name}")
             project.build.mkdir(parents=True, exist_ok=True)
             command = ["handout" if handout else "build", name, "--lang", lang, "--jobs", "1"]
             # one worker builds it, the other then reads it

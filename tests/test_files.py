@@ -12,7 +12,7 @@ import pytest
 
 from generator import files
 from generator.errors import UserError
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, LIBRARY, ROOT
 
 NOT_FILES = {"folder": (os.mkdir, "this is a folder, not a file"),
              "fifo": (os.mkfifo, "this is a named pipe (FIFO), not a file")}
@@ -67,8 +67,8 @@ def _plant_catalogue(tmp_path):
 
 
 def _plant_handout(tmp_path):
-    shutil.copy(ROOT / "sources" / "wab2.yaml", tmp_path / "sources")
-    shutil.copy(ROOT / "sources" / "handouts" / "wab2-english-hundred-years-war.yaml", tmp_path / "outside")
+    shutil.copy(LIBRARY / "wab2.yaml", tmp_path / "sources")
+    shutil.copy(LIBRARY / "handouts" / "wab2-english-hundred-years-war.yaml", tmp_path / "outside")
     return (tmp_path / "sources" / "handouts" / "english.yaml",
             tmp_path / "outside" / "wab2-english-hundred-years-war.yaml")
 

@@ -6,7 +6,7 @@ import json
 import re
 import shutil
 
-from tests.conftest import FIXTURES, ROOT, SOURCES, Ran, run_qrs, source_head
+from tests.conftest import FIXTURES, ROOT, LIBRARY, Ran, run_qrs, source_head
 
 BAD = ROOT / "tests" / "bad_inputs"
 
@@ -118,7 +118,7 @@ def test_every_command_speaks_json(tmp_path):
 def test_a_new_languages_missing_strings_are_one_line_unless_verbose(tmp_path):
     """Adding a language made `make` print 299 lines (#34): one line a catalogue, the details under --verbose. A
     language in progress is checked and built only when named (#45)."""
-    shutil.copytree(SOURCES, tmp_path / "sources")
+    shutil.copytree(LIBRARY, tmp_path / "sources")
     where = ["--sources", str(tmp_path / "sources")]
     assert run_qrs(*where, "i18n", "update", "shadow-war", "--lang", "de").returncode == 0
     short = run_qrs(*where, "check", "shadow-war", "--lang", "de")

@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from tests.conftest import SHEETS, SOURCES
+from tests.conftest import SHEETS, LIBRARY
 
 REFERENCES = Path(__file__).resolve().parent / "visual"
 UPDATE = os.environ.get("QRS_UPDATE_GOLDEN") == "1"
@@ -29,7 +29,7 @@ def pages(pdf_path: Path) -> list[Image.Image]:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("sheet_id", SHEETS)
 def test_every_page_looks_as_its_reference(built, sheet_id, lang):
-    drawn = pages(built(SOURCES, sheet_id, lang))
+    drawn = pages(built(LIBRARY, sheet_id, lang))
     references = sorted(REFERENCES.glob(f"{sheet_id}.{lang}-*.png"))
     if UPDATE:
         for stale in references:

@@ -19,7 +19,7 @@ from generator.cli.main import main
 from generator import write
 from generator.errors import UserError
 from generator.output.manifest import Manifest
-from tests.conftest import FIXTURES, ROOT, Ran, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, Ran, ROOT, run_qrs
 
 OUTSIDE_CONTENT = {"dangling": None, "existing": b"the outside file's own bytes\n", "empty": b""}
 
@@ -259,7 +259,7 @@ def test_no_catalogue_is_read_or_written_through_a_linked_i18n_folder(tmp_path, 
 
 
 def test_no_handout_is_read_through_a_linked_handouts_folder(tmp_path, elsewhere):
-    shutil.copy(ROOT / "sources" / "handouts" / "warhammer-dwarfs.yaml", elsewhere / "dwarfs.yaml")
+    shutil.copy(LIBRARY / "handouts" / "warhammer-dwarfs.yaml", elsewhere / "dwarfs.yaml")
     link = project_with_folder_link(tmp_path, "sources/handouts", elsewhere)
     assert_folder_refused(qrs(tmp_path / "project", "check"), link, "reads")
 

@@ -190,11 +190,11 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
         raise UserError(problems)
 
 
-from generator.cli import authoring, editions, handouts, importing, translating  # noqa: E402 - they use the group's options
+from generator.cli import authoring, editions, handouts, importing, testing, translating  # noqa: E402 - they use the group's options
 
 for command in (handouts.handout_group, editions.diff_command, editions.changelog_command, translating.i18n_group,
                 authoring.schema_command, authoring.new, authoring.preview_command, authoring.export_command,
-                authoring.watch_command, importing.import_command):
+                authoring.watch_command, importing.import_command, testing.content_test_command):
     cli.add_command(command)
 
 

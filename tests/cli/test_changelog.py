@@ -13,19 +13,19 @@ from generator.cli import changelog
 from generator import pipeline
 from generator.model.types import PLAYERS_KINDS
 from generator.project import Project
-from tests.conftest import Ran, SHEETS, SOURCES, run_qrs
+from tests.conftest import Ran, SHEETS, LIBRARY, run_qrs
 
 MAX_BOX_LINES = 8
 
 
 def qrs(*args: str) -> Ran:
-    return run_qrs("--sources", str(SOURCES), *args)
+    return run_qrs("--sources", str(LIBRARY), *args)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("sheet_id", SHEETS)
 def test_the_box_lists_only_what_changes_play_in_the_editions_language(sheet_id, lang):
-    sheet = translations.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", lang)
+    sheet = translations.translated(Project.at(LIBRARY), LIBRARY / f"{sheet_id}.yaml", lang)
     boxed = sheet.boxed_changes()
     assert boxed and all(change.kind in PLAYERS_KINDS for change in boxed)
     assert all(change.lang in (None, lang) for change in boxed)
@@ -37,10 +37,10 @@ def test_the_box_lists_only_what_changes_play_in_the_editions_language(sheet_id,
 
 @pytest.mark.parametrize("sheet_id", SHEETS)
 def test_the_english_box_prints_no_french_correction(built, sheet_id):
-    text = " ".join(page.extract_text() for page in PdfReader(built(SOURCES, sheet_id, "en")).pages)
+    text = " ".join(page.extract_text() for page in PdfReader(built(LIBRARY, sheet_id, "en")).pages)
     box = text[text.upper().index("ERRATA IN THIS EDITION"):]  # the box closes the sheet
-    english = translations.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", "en")
-    french = [change for edition in pipeline.check(SOURCES / f"{sheet_id}.yaml").changelog
+    english = translations.translated(Project.at(LIBRARY), LIBRARY / f"{sheet_id}.yaml", "en")
+    french = [change for edition in pipeline.check(LIBRARY / f"{sheet_id}.yaml").changelog
               for change in edition.changes if change.lang == "fr"]
     assert french and not any(change.text[:25] in box for change in french)
     counted = f"Other corrections (spelling, layout): {len(english.other_changes())}, listed in the web edition"
@@ -48,7 +48,7 @@ def test_the_english_box_prints_no_french_correction(built, sheet_id):
 
 
 def test_qrs_changelog_prints_every_change_by_kind_in_each_format():
-    sheet = pipeline.check(SOURCES / "wab2.yaml")
+    sheet = pipeline.check(LIBRARY / "wab2.yaml")
     text = qrs("changelog", "wab2")
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SOURCES
+from tests.conftest import ROOT, LIBRARY
 
 HANG_GUARD_SECONDS = 120  # only so that a broken interrupt fails the test instead of hanging the suite
 
 
 def parallel_build(tmp_path: Path) -> subprocess.Popen:
     """`qrs --json build --all --rebuild --jobs 2` of the shipped sheets, its temporary files in tmp_path/tmp."""
-    shutil.copytree(SOURCES, tmp_path / "sources")
+    shutil.copytree(LIBRARY, tmp_path / "sources")
     (tmp_path / "tmp").mkdir()
     return subprocess.Popen([sys.executable, "-m", "generator", "--json", "--sources", str(tmp_path / "sources"),
                              "--build-dir", str(tmp_path / "build"), "build", "--all", "--rebuild", "--jobs", "2"],

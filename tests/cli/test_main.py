@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import FIXTURES, ROOT, SHEETS, Ran, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, Ran, ROOT, run_qrs, SHEETS
 
 BAD = ROOT / "tests" / "bad_inputs"
 
@@ -99,7 +99,7 @@ def test_a_missing_or_empty_sources_folder_is_an_error(tmp_path):
 
 def test_sheets_and_handouts_are_named_by_id_or_by_path():
     by_id = qrs("check", "wab2", "warhammer-dwarfs")
-    by_path = qrs("check", "sources/wab2.yaml", str(ROOT / "sources" / "handouts" / "warhammer-dwarfs.yaml"))
+    by_path = qrs("check", "sources/wab2.yaml", str(LIBRARY / "handouts" / "warhammer-dwarfs.yaml"))
     assert by_id.returncode == by_path.returncode == 0, by_path.stderr
     assert by_id.stdout == by_path.stdout == "1 sheet(s) and 1 handout(s) checked, no problem found\n"
 
@@ -112,10 +112,11 @@ def test_shell_completion_offers_sheet_and_handout_ids():
                                 text=True, cwd=ROOT, env=environment)
         return [line.removeprefix("plain,") for line in result.stdout.splitlines()]
 
-    assert complete("qrs check wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
-    assert complete("qrs build wa") == ["wab2", "warhammer"]
-    assert complete("qrs handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
-    assert complete("qrs preview wa") == ["wab2", "warhammer"]
+    library = f"qrs --sources {LIBRARY}"
+    assert complete(f"{library} check wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
+    assert complete(f"{library} build wa") == ["wab2", "warhammer"]
+    assert complete(f"{library} handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
+    assert complete(f"{library} preview wa") == ["wab2", "warhammer"]
     assert "every-block" in complete(f"qrs --sources {FIXTURES} check ev")
 
 
@@ -147,7 +148,8 @@ def test_a_reader_that_stops_reading_is_no_error():
     """`qrs list | head -1` (#35, point 11): the pipe closed early; qrs stops quietly, exit code 0."""
     read, write = os.pipe()
     os.close(read)
-    done = subprocess.run([sys.executable, "-m", "generator", "list"], stdout=write, stderr=subprocess.PIPE, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "generator", "--sources", str(LIBRARY), "list"], stdout=write,
+                          stderr=subprocess.PIPE, cwd=ROOT)
     os.close(write)
     assert done.returncode == 0 and done.stderr == b"", done.stderr
 

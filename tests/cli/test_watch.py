@@ -11,7 +11,7 @@ import pytest
 
 from generator.cli import watch
 from generator.project import Project
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, LIBRARY
 
 
 @pytest.fixture
@@ -207,7 +207,7 @@ def test_the_page_links_each_pdf_and_serves_only_those_built(tmp_path):
 
 
 def test_watching_a_handout_draws_its_pages_and_opens_the_browser(tmp_path, monkeypatch):
-    shutil.copytree(ROOT / "sources", tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "warhammer*"))
+    shutil.copytree(LIBRARY, tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "warhammer*"))
     project = Project.at(tmp_path / "sources")
     opened, said = [], []
     monkeypatch.setattr("webbrowser.open", opened.append)
@@ -233,7 +233,7 @@ def test_a_saved_catalogue_rebuilds_its_language_first(project):
 
 def test_a_translators_save_shows_the_translation(tmp_path):
     """Watching a sheet draws its own language; saving one of its catalogues draws that language too."""
-    shutil.copytree(ROOT / "sources", tmp_path / "sources")
+    shutil.copytree(LIBRARY, tmp_path / "sources")
     project = Project.at(tmp_path / "sources")
     watcher = watch.Watcher(project, ("shadow-war",), scale=0.2)
     watcher.rebuild(watcher.watched())

@@ -20,7 +20,7 @@ from generator.rendering import render
 from generator.cli.main import main
 from generator.errors import UserError
 from generator.project import Project
-from tests.conftest import SOURCES, run_qrs
+from tests.conftest import LIBRARY, run_qrs
 
 OLD_ROW = '[Très difficile, "Fosses de liquides toxiques, fissures étroites ou décombres", Quart de déplacement]'
 NEW_ROW = '[Très difficile, "Fosses de liquides toxiques, fissures étroites ou décombres", Tiers de déplacement]'
@@ -46,8 +46,8 @@ def repository(tmp_path):
     """A project in git with shadow-war at edition 1.1 committed, then edited to 1.2 in the working tree."""
     sources = tmp_path / "sources"
     (sources / "i18n").mkdir(parents=True)
-    shutil.copy(SOURCES / "shadow-war.yaml", sources)
-    shutil.copy(SOURCES / "i18n" / "shadow-war.en.po", sources / "i18n")
+    shutil.copy(LIBRARY / "shadow-war.yaml", sources)
+    shutil.copy(LIBRARY / "i18n" / "shadow-war.en.po", sources / "i18n")
     git(tmp_path, "init", "-q")
     git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
     git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "1.1")
@@ -155,7 +155,7 @@ def test_changes_since_marks_what_the_changelog_names_even_without_git(tmp_path)
     their blocks (a bar along each) and their rows; nothing else, even where the text differs."""
     sources = tmp_path / "sources"
     sources.mkdir()
-    text = next_edition((SOURCES / "shadow-war.yaml").read_text(encoding="utf-8"))
+    text = next_edition((LIBRARY / "shadow-war.yaml").read_text(encoding="utf-8"))
     text = text.replace("blocks: [terrain]}", "blocks: [terrain, tests]}", 1)
     (sources / "shadow-war.yaml").write_text(text, encoding="utf-8")
     sheet = pipeline.check(sources / "shadow-war.yaml")
@@ -228,8 +228,8 @@ def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(t
     two commits, wab2 2.2 tagged v2.2 and a 2.3 that changes the longbow's short-range strength."""
     sources = tmp_path / "sources"
     (sources / "i18n").mkdir(parents=True)
-    shutil.copy(SOURCES / "wab2.yaml", sources)
-    shutil.copy(SOURCES / "i18n" / "wab2.en.po", sources / "i18n")
+    shutil.copy(LIBRARY / "wab2.yaml", sources)
+    shutil.copy(LIBRARY / "i18n" / "wab2.en.po", sources / "i18n")
     author = ("-c", "user.name=t", "-c", "user.email=t@t")
     git(tmp_path, "init", "-q")
     git(tmp_path, *author, "add", ".")

@@ -14,15 +14,15 @@ from generator.composing import words
 from generator.errors import UserError
 from generator.model.types import ArmyChoice, HandoutModel
 from generator.project import Project
-from tests.conftest import SOURCES
+from tests.conftest import LIBRARY
 
-HANDOUTS = sorted((SOURCES / "handouts").glob("*.yaml"))
+HANDOUTS = sorted((LIBRARY / "handouts").glob("*.yaml"))
 ENGLISH_WORDS = dict(words.UI_WORDS)
 
 
 def composed(name: str):
-    project = Project.at(SOURCES)
-    _, handout, _, sheet = pipeline.load_handout(project, SOURCES / "handouts" / f"{name}.yaml")
+    project = Project.at(LIBRARY)
+    _, handout, _, sheet = pipeline.load_handout(project, LIBRARY / "handouts" / f"{name}.yaml")
     return handout, sheet, handouts.compose(handout, sheet, ENGLISH_WORDS)
 
 
@@ -51,7 +51,7 @@ def block(sheet, block_id):
     ("warhammer", ["heavy-armour", "shield", "mounted", "barding"], 2),  # 5+ improved by three, but a 1 always fails
 ])
 def test_a_units_save_is_derived_through_the_sheets_own_table(sheet_id, armour, expected):
-    sheet = pipeline.check(SOURCES / f"{sheet_id}.yaml")
+    sheet = pipeline.check(LIBRARY / f"{sheet_id}.yaml")
     assert handouts.saves_block(sheet).save(armour) == expected
 
 
@@ -121,7 +121,7 @@ def test_an_excluded_section_keeps_the_blocks_named_in_except():
     ("warhammer", ["heavy-armour", "shield"], 0),  # a saves table without move penalties
 ])
 def test_a_units_move_penalty_is_derived_through_the_saves_table(sheet_id, armour, expected):
-    sheet = pipeline.check(SOURCES / f"{sheet_id}.yaml")
+    sheet = pipeline.check(LIBRARY / f"{sheet_id}.yaml")
     assert handouts.saves_block(sheet).move_penalty(armour) == expected
 
 
@@ -148,7 +148,7 @@ def test_a_two_handed_weapon_gives_a_close_combat_save_without_the_shield():
 
 def test_a_printed_move_penalty_that_disagrees_with_the_item_is_an_error(tmp_path):
     sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    shutil.copytree(LIBRARY, sources)
     wab = sources / "wab2.yaml"
     text = wab.read_text(encoding="utf-8")
     wab.write_text(text.replace('extra: ["Aucune / -1ps[^8]"]', 'extra: ["Aucune / -2ps[^8]"]'), encoding="utf-8")
@@ -161,7 +161,7 @@ def test_a_printed_move_penalty_that_disagrees_with_the_item_is_an_error(tmp_pat
 
 def test_move_penalties_must_reduce_one_of_the_sheets_characteristics(tmp_path):
     sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    shutil.copytree(LIBRARY, sources)
     wab = sources / "wab2.yaml"
     wab.write_text(wab.read_text(encoding="utf-8").replace("characteristic: M}", "characteristic: Mv}"), encoding="utf-8")
     with pytest.raises(UserError) as caught:
@@ -187,7 +187,7 @@ units:
     rules: [elan, fear]
 """)
     with pytest.raises(UserError) as caught:
-        pipeline.load_handout(Project.at(SOURCES), path)
+        pipeline.load_handout(Project.at(LIBRARY), path)
     found = {(problem.line, problem.message.split(":")[0]) for problem in caught.value.problems}
     assert all(problem.path == str(path) for problem in caught.value.problems)
     assert found == {
@@ -208,7 +208,7 @@ def test_a_missing_characteristic_and_armour_a_troop_cannot_wear_are_errors(tmp_
     armour: [horse, pavise]
 """)
     with pytest.raises(UserError) as caught:
-        pipeline.load_handout(Project.at(SOURCES), path)
+        pipeline.load_handout(Project.at(LIBRARY), path)
     messages = [(problem.line, problem.message) for problem in caught.value.problems]
     assert (9, "no value for BS, S, T, W, I, A, Ld: the sheet's profile is M WS BS S T W I A Ld") in messages
     assert (10, "'pavise' gives nothing to 'mounted' troops in the saves table 'saves'") in messages
@@ -228,7 +228,7 @@ units:
     weapons: [great-weapon, great-weapn]
 """)
     with pytest.raises(UserError) as caught:
-        pipeline.load_handout(Project.at(SOURCES), path)
+        pipeline.load_handout(Project.at(LIBRARY), path)
     found = {(problem.line, problem.message.split(":")[0]) for problem in caught.value.problems}
     assert found == {
         (6, "unknown section 'magic'"),
@@ -247,7 +247,7 @@ units:
   - {id: knights, name: Chevaliers, profile: {M: "8", WS: "4", BS: "3", S: "3", T: "3", W: "1", I: "3", A: "1", Ld: "8"}}
 """)
     with pytest.raises(UserError) as caught:
-        pipeline.load_handout(Project.at(SOURCES), path)
+        pipeline.load_handout(Project.at(LIBRARY), path)
     [problem] = caught.value.problems
     assert "except keeps blocks of excluded sections: give it with exclude" in problem.message
 
@@ -257,9 +257,9 @@ def built_handouts(built):
     """Every example handout in every language it lists, built as `qrs handout` builds it (kept while fresh)."""
     outputs = {}
     for path in HANDOUTS:
-        _, handout, _, _ = pipeline.load_handout(Project.at(SOURCES), path)
+        _, handout, _, _ = pipeline.load_handout(Project.at(LIBRARY), path)
         for lang in handout.outputs:
-            outputs[(path.stem, lang)] = built(SOURCES, path.stem, lang, handout=True)
+            outputs[(path.stem, lang)] = built(LIBRARY, path.stem, lang, handout=True)
     return outputs
 
 
@@ -268,7 +268,7 @@ def pdf_text(path: Path) -> str:
 
 
 def test_examples_cover_three_games_in_french_and_english(built_handouts):
-    games = {pipeline.load_handout(Project.at(SOURCES), path)[1].sheet for path in HANDOUTS}
+    games = {pipeline.load_handout(Project.at(LIBRARY), path)[1].sheet for path in HANDOUTS}
     assert {"wab2", "warhammer", "irregular-wars"} <= games
     assert {lang for _, lang in built_handouts} == {"fr", "en"}
     assert all(path.parent.name == "handouts" and path.stat().st_size > 0 for path in built_handouts.values())
@@ -309,7 +309,7 @@ def test_the_printed_wab_handout_carries_the_rules_its_army_uses_every_turn(buil
 
 def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
     sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    shutil.copytree(LIBRARY, sources)
     wab = sources / "wab2.yaml"
     wab.write_text(wab.read_text(encoding="utf-8").replace("[Arc long, 30ps (15ps)", "[Arc long, 32ps (16ps)"), encoding="utf-8")
     project = Project.at(sources, tmp_path / "build")
@@ -322,7 +322,7 @@ def test_a_handouts_fallback_text_is_marked_with_its_language(tmp_path):
 
     from generator.rendering import render
 
-    shutil.copytree(SOURCES, tmp_path / "sources")
+    shutil.copytree(LIBRARY, tmp_path / "sources")
     project = Project.at(tmp_path / "sources")
     catalogue_file = project.handouts / "i18n" / "warhammer-dwarfs.en.po"
     with catalogue_file.open("rb") as stream:
@@ -383,7 +383,7 @@ def test_a_handout_brings_the_tables_where_its_rules_act_unless_it_excludes_them
     """The New Spain force without its explicit Resolve section still gets the Resolve triggers, where its Pious and
     Native rules act; excluding the section leaves them out."""
     sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    shutil.copytree(LIBRARY, sources)
     source = sources / "handouts" / "irregular-wars-new-spain.yaml"
     text = source.read_text(encoding="utf-8")
     assert "include: [resolve, turn," in text
@@ -402,7 +402,7 @@ def test_a_handout_keeps_the_modifiers_that_concern_its_army(tmp_path):
     """Modifiers marked with what they concern (a keyword, a unit type) are kept only when the army has it; the
     New Spain force has Native units and Cavalry, and no Savage unit."""
     sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    shutil.copytree(LIBRARY, sources)
     sheet = sources / "irregular-wars.yaml"
     text = sheet.read_text(encoding="utf-8")
     savage = '{value: "-1", text: "Unité engagée par une unité ayant {Savage}"}'
@@ -419,7 +419,7 @@ def test_the_shipped_sheets_mark_the_modifiers_of_one_unit_type_or_rule(tmp_path
     """Without its Caballeros the New Spain force is all foot: the Cavalry rows of movement and melee go, the
     Infantry rows stay; without its Native warriors, the Native Resolve trigger goes."""
     sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    shutil.copytree(LIBRARY, sources)
     path = sources / "handouts" / "irregular-wars-new-spain.yaml"
     text = path.read_text(encoding="utf-8")
     for unit in ("caballeros", "tlaxcaltec-warriors"):
@@ -469,7 +469,7 @@ units:
 def test_a_handout_without_a_sheet_prints_its_units_profiles_by_type_and_rules_in_a_glossary(tmp_path):
     path = tmp_path / "alone.yaml"
     path.write_text(ALONE, encoding="utf-8")
-    _, handout, sheet_located, sheet = pipeline.load_handout(Project.at(SOURCES), path)
+    _, handout, sheet_located, sheet = pipeline.load_handout(Project.at(LIBRARY), path)
     assert sheet is None and sheet_located is None
     composed = handouts.compose(handout, None, ENGLISH_WORDS)
     assert [section.id for section in composed.sections] == ["handout-units", "handout-equipment", "handout-special-rules"]
@@ -506,5 +506,5 @@ def test_what_a_handout_without_a_sheet_names_must_be_its_own(tmp_path, edit, me
     path = tmp_path / "alone.yaml"
     path.write_text(edit(ALONE), encoding="utf-8")
     with pytest.raises(UserError) as caught:
-        pipeline.load_handout(Project.at(SOURCES), path)
+        pipeline.load_handout(Project.at(LIBRARY), path)
     assert any(message in problem.message for problem in caught.value.problems), caught.value.problems

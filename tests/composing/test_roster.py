@@ -15,7 +15,7 @@ import pypdf
 import pytest
 import yaml
 
-from tests.conftest import ROOT, Ran, run_qrs
+from tests.conftest import LIBRARY, Ran, ROOT, run_qrs
 
 ROSTERS = ROOT / "tests" / "fixtures" / "rosters"
 HOSTILE = ROOT / "tests" / "bad_inputs" / "rosters"
@@ -31,7 +31,7 @@ def qrs(sources: Path, *args: str) -> Ran:
 def sources(tmp_path) -> Path:
     """A copy of the project's sources: the import writes into it."""
     copied = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", copied)
+    shutil.copytree(LIBRARY, copied)
     return copied
 
 
@@ -46,7 +46,7 @@ def roster_xml(path: Path) -> ElementTree.Element:
 def sheet_names(sheet: str) -> dict[str, str]:
     """What the sheet prints (in its own language) for a name a roster may use: saves items by alias, keywords
     by original term."""
-    data = yaml.safe_load((ROOT / "sources" / f"{sheet}.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((LIBRARY / f"{sheet}.yaml").read_text(encoding="utf-8"))
     names = {keyword["original"].casefold(): keyword["term"] for keyword in data.get("keywords", []) if "original" in keyword}
     for section in data["sections"]:
         for block in section["blocks"]:
@@ -216,7 +216,7 @@ def test_weapons_match_table_rows_by_id_first_cell_or_alias():
     from generator import pipeline
     from generator.composing.roster import handout_of
 
-    _, wab2 = pipeline.load(ROOT / "sources" / "wab2.yaml")
+    _, wab2 = pipeline.load(LIBRARY / "wab2.yaml")
     for name in ("Longbow", "Arc long", "longbow", "Longbows", "LONGBOW (FAQ'ed)", "3 - Longbow"):
         made = handout_of(longbowmen([name]), "army.ros", wab2, "english", ["fr"])
         assert made.handout["units"][0]["weapons"] == ["longbow"], name
@@ -343,9 +343,9 @@ def test_names_match_the_sheets_words_in_each_of_its_languages():
     from generator.composing import languages as translations
     from generator.composing.roster.names import SheetNames
 
-    project = Project.at(ROOT / "sources")
-    _, warhammer = load(ROOT / "sources" / "warhammer.yaml")
-    english = translations.translated(project, ROOT / "sources" / "warhammer.yaml", "en")
+    project = Project.at(LIBRARY)
+    _, warhammer = load(LIBRARY / "warhammer.yaml")
+    english = translations.translated(project, LIBRARY / "warhammer.yaml", "en")
     names = SheetNames(warhammer, [english])
     assert names.characteristics.find("Weapon Skill") == "WS"  # the English catalogue's for "Capacité de Combat"
     assert names.characteristics.find("Leadership") == "Ld"
@@ -373,7 +373,7 @@ def test_a_save_the_sheet_cannot_derive_is_the_rosters_own_or_unknown(held, save
     from generator import pipeline
     from generator.composing.roster import handout_of
 
-    _, warhammer = pipeline.load(ROOT / "sources" / "warhammer.yaml")
+    _, warhammer = pipeline.load(LIBRARY / "warhammer.yaml")
     unit = handout_of(thane(held), "army.ros", warhammer, "thane", ["fr"]).handout["units"][0]
     assert unit["save"] == save
     assert "Gromril Armour" in unit["save_from"]["unknown"]  # the footnote is written in each language it prints in

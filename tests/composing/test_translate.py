@@ -20,7 +20,7 @@ from generator.cli.main import main
 from generator.errors import UserError
 from generator.reading.sources import load_file
 from generator.model.validate import validate
-from tests.conftest import FIXTURES, ROOT, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, ROOT, run_qrs
 
 
 @pytest.fixture
@@ -136,11 +136,11 @@ def test_the_status_lists_handouts_and_update_prints_paths_as_builds_do(tmp_path
     """qrs i18n status left out handouts; qrs i18n update printed absolute paths (#34)."""
     import shutil
 
-    from tests.conftest import SOURCES, run_qrs
+    from tests.conftest import LIBRARY, run_qrs
 
     status = run_qrs("i18n", "status", "warhammer-dwarfs")
     assert status.returncode == 0 and status.stdout.splitlines()[1].split()[:2] == ["warhammer-dwarfs", "en"]
-    shutil.copytree(SOURCES, tmp_path / "sources")
+    shutil.copytree(LIBRARY, tmp_path / "sources")
     updated = run_qrs("i18n", "update", "shadow-war", cwd=tmp_path)
     assert updated.returncode == 0 and updated.stdout.startswith("sources/i18n/shadow-war.en.po: "), updated.stdout
 
@@ -235,7 +235,7 @@ def test_markup_and_percentages_are_not_flagged_as_format_strings(project):
 
 
 def shipped_catalogues():
-    return sorted([*ROOT.glob("sources/**/*.po"), *ROOT.glob("templates/i18n/*.po")])
+    return sorted([*LIBRARY.glob("**/*.po"), *ROOT.glob("templates/i18n/*.po")])
 
 
 FORMAT_FLAGS = ("python-format", "python-brace-format")
@@ -245,7 +245,7 @@ FORMAT_FLAGS = ("python-format", "python-brace-format")
 def test_shipped_catalogues_pass_babel_checks(catalogue_file):
     text = catalogue_file.read_text(encoding="utf-8")
     declared = {flag for flag in FORMAT_FLAGS if re.search(rf"^#,.*\b{flag}\b", text, re.MULTILINE)}
-    if catalogue_file.is_relative_to(ROOT / "sources"):  # sheets' texts hold markup ({cd|CD}), not placeholders
+    if catalogue_file.is_relative_to(LIBRARY):  # sheets' texts hold markup ({cd|CD}), not placeholders
         assert not declared
     catalogue = read_po(io.BytesIO(text.encode()))
     for message in catalogue:  # Babel guesses format flags when it reads: check with those the file declares, as msgfmt

@@ -14,7 +14,7 @@ from generator.composing import handout as handouts
 from generator.composing.handout_profiles import compose_alone
 from generator.output.json_schema import sheet_schema
 from generator.composing import words
-from tests.conftest import FIXTURES, SOURCES, source_head
+from tests.conftest import FIXTURES, LIBRARY, source_head
 
 BLOCKS = "sections:\n  - id: tour\n    title: Tour\n    blocks:\n      - {id: steps, type: sequence, steps: [{title: Un}]}\n"
 CHANGELOG = 'changelog:\n  - {edition: "1.0", date: 2026-11-21, changes: [{kind: layout, text: Première.}]}\n'
@@ -64,8 +64,8 @@ def test_the_json_schema_describes_edition_date_and_credits_and_requires_none_of
 
 
 def test_a_handout_drawn_on_an_undated_sheet_takes_its_own_date():
-    project = Project.at(SOURCES)
-    _, handout, _, sheet = pipeline.load_handout(project, SOURCES / "handouts" / "wab2-english-hundred-years-war.yaml")
+    project = Project.at(LIBRARY)
+    _, handout, _, sheet = pipeline.load_handout(project, LIBRARY / "handouts" / "wab2-english-hundred-years-war.yaml")
     english = dict(words.UI_WORDS)
     dated = handouts.compose(handout, sheet, english)
     assert (dated.edition, dated.date, dated.credits) == (sheet.edition, sheet.date, sheet.credits)
@@ -74,8 +74,8 @@ def test_a_handout_drawn_on_an_undated_sheet_takes_its_own_date():
 
 
 def test_a_handout_without_a_sheet_invents_no_edition():
-    project = Project.at(SOURCES)
-    _, handout, _, _ = pipeline.load_handout(project, SOURCES / "handouts" / "warhammer-dwarfs.yaml")
+    project = Project.at(LIBRARY)
+    _, handout, _, _ = pipeline.load_handout(project, LIBRARY / "handouts" / "warhammer-dwarfs.yaml")
     alone = compose_alone(handout.model_copy(update={"sheet": None}), dict(words.UI_WORDS))
     assert (alone.edition, alone.date) == (None, handout.date)
 

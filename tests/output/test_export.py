@@ -12,14 +12,14 @@ from PIL import Image
 from generator.errors import UserError
 from generator.output import export
 from generator.project import Project
-from tests.conftest import Ran, SOURCES, run_qrs
+from tests.conftest import Ran, LIBRARY, run_qrs
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     """The project's own sources: a two-page sheet (wab2) and a handout drawn from it."""
     root = tmp_path_factory.mktemp("export")
-    shutil.copytree(SOURCES, root / "sources")
+    shutil.copytree(LIBRARY, root / "sources")
     return Project.at(root / "sources")
 
 

@@ -12,10 +12,10 @@ import yaml
 from yaml.nodes import MappingNode, SequenceNode
 
 from generator.output import json_schema as schema
-from tests.conftest import FIXTURES, ROOT, SOURCES, run_qrs
+from tests.conftest import FIXTURES, ROOT, LIBRARY, run_qrs
 
 FOLDER = ROOT / schema.FOLDER
-HANDOUTS = SOURCES / "handouts"
+HANDOUTS = LIBRARY / "handouts"
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 
@@ -70,7 +70,7 @@ def test_schema_text_is_deterministic_and_ends_with_a_newline():
 
 
 def test_sources_name_their_schema_on_their_first_line():
-    for path in sorted(SOURCES.glob("*.yaml")):
+    for path in sorted(LIBRARY.glob("*.yaml")):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         assert first == "# yaml-language-server: $schema=../schema/sheet.schema.json", path.name
     for path in sorted(HANDOUTS.glob("*.yaml")):
@@ -78,7 +78,7 @@ def test_sources_name_their_schema_on_their_first_line():
         assert first == "# yaml-language-server: $schema=../../schema/handout.schema.json", path.name
 
 
-GOOD = ([("sheet.schema.json", path) for path in sorted(SOURCES.glob("*.yaml")) + sorted(FIXTURES.glob("*.yaml"))]
+GOOD = ([("sheet.schema.json", path) for path in sorted(LIBRARY.glob("*.yaml")) + sorted(FIXTURES.glob("*.yaml"))]
         + [("handout.schema.json", path) for path in sorted(HANDOUTS.glob("*.yaml"))])
 
 
@@ -153,7 +153,7 @@ def test_each_schema_has_its_own_id_and_examples():
 @pytest.mark.parametrize("typo", ["a field's name", "a block type"])
 def test_one_typo_in_a_block_is_one_error(validator, typo):
     """Generic validators pick a block's schema by its `type`, as qrs check does: one typo, one error."""
-    source = as_an_editor_reads((SOURCES / "wab2.yaml").read_text(encoding="utf-8"))
+    source = as_an_editor_reads((LIBRARY / "wab2.yaml").read_text(encoding="utf-8"))
     block = next(block for section in source["sections"] for block in section["blocks"]
                  if block["type"] == "table" and "title" in block)
     if typo == "a field's name":

@@ -27,7 +27,7 @@ from generator.project import Project, variant_of
 from generator.report import Reporter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-SOURCES = ROOT / "sources"
+from tests.conftest import LIBRARY  # noqa: E402 - beside the names it is used with
 FIXTURES = ROOT / "tests" / "fixtures"
 SETTINGS = dict(paper=None, allow_fallback=False)  # pipeline.BuildOptions' fields (the others by default)
 
@@ -35,7 +35,7 @@ SETTINGS = dict(paper=None, allow_fallback=False)  # pipeline.BuildOptions' fiel
 @pytest.fixture
 def project(tmp_path) -> Project:
     sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    shutil.copytree(LIBRARY, sources)
     return Project.at(sources, tmp_path / "build")
 
 
@@ -312,7 +312,7 @@ def planned(project: Project) -> list[manifest.Output]:
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 16, 17])
 def test_shards_partition_the_outputs(n):
-    project = Project.at(SOURCES)
+    project = Project.at(LIBRARY)
     outputs = planned(project)
     key = lambda output: output.key(project)  # noqa: E731
     parts = [manifest.shard(outputs, (k, n), key) for k in range(1, n + 1)]
@@ -335,7 +335,7 @@ def test_the_shard_option_builds_one_part(project, built):
 @pytest.mark.parametrize("text", ["0/4", "5/4", "2", "a/b", "2/0"])
 def test_a_bad_shard_is_refused(text, capsys):
     with pytest.raises(SystemExit) as exit:
-        main(["--sources", str(SOURCES), "build", "--shard", text])
+        main(["--sources", str(LIBRARY), "build", "--shard", text])
     assert exit.value.code == 64 and "--shard" in capsys.readouterr().err  # a usage error
 
 
@@ -345,12 +345,12 @@ def test_a_bad_shard_is_refused(text, capsys):
 def test_the_plan_has_the_languages_the_pipeline_builds():
     from generator.composing import translate as i18n
 
-    project = Project.at(SOURCES)
+    project = Project.at(LIBRARY)
     by_sheet: dict[str, list[str]] = {}
     for output in planned(project):
         if output.kind == "sheet":
             by_sheet.setdefault(output.name, []).append(output.lang)
-    assert by_sheet == {path.stem: i18n.languages(SOURCES, pipeline.check(path)) for path in project.sheet_paths()}
+    assert by_sheet == {path.stem: i18n.languages(LIBRARY, pipeline.check(path)) for path in project.sheet_paths()}
 
 
 @pytest.mark.parametrize("line, lang", [("lang: en", "en"), ('lang: "en"', "en"), ("lang: en  # canonical", "en"),

@@ -9,7 +9,7 @@ from PIL import Image
 
 from generator.output import preview
 from generator.project import Project
-from tests.conftest import FIXTURES, ROOT, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, run_qrs
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_pages_the_pdf_no_longer_has_are_removed(project, tmp_path):
 
 
 def test_qrs_preview_draws_a_handout(tmp_path):
-    shutil.copytree(ROOT / "sources", tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "wab2*"))
+    shutil.copytree(LIBRARY, tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "wab2*"))
     result = run_qrs("--sources", str(tmp_path / "sources"), "preview", "--handout", "warhammer-dwarfs", "--lang", "en",
                      "--scale", "0.3")
     assert result.returncode == 0, result.stderr

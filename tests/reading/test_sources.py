@@ -8,7 +8,7 @@ import yaml
 
 from generator.reading import sources as load
 from generator.reading.sources import MAX_LIST_ITEMS, MAX_SOURCE_BYTES, MAX_SOURCE_ITEMS, load_file
-from tests.conftest import ROOT, Ran, run_qrs
+from tests.conftest import LIBRARY, Ran, ROOT, run_qrs
 
 
 def load_text(tmp_path: Path, text: str | bytes):
@@ -123,8 +123,8 @@ def test_62000_rows_in_tables_of_500_are_refused_by_their_count(tmp_path):
 
 
 def test_a_handout_of_10000_units_is_refused_at_the_501st(tmp_path):
-    shutil.copy(ROOT / "sources" / "warhammer.yaml", write_source(tmp_path, "warhammer.yaml", "").parent)
-    head = (ROOT / "sources" / "handouts" / "warhammer-dwarfs.yaml").read_text(encoding="utf-8").split("\nunits:\n")[0]
+    shutil.copy(LIBRARY / "warhammer.yaml", write_source(tmp_path, "warhammer.yaml", "").parent)
+    head = (LIBRARY / "handouts" / "warhammer-dwarfs.yaml").read_text(encoding="utf-8").split("\nunits:\n")[0]
     unit = '  - id: u{n}\n    name: Unité {n}\n    profile: {{M: "3", WS: "6"}}\n    equipment: Arme de base\n'
     units = "".join(unit.format(n=n) for n in range(10_000))
     path = write_source(tmp_path, "handouts/warhammer-dwarfs.yaml", f"{head}\nunits:\n{units}")
@@ -153,7 +153,7 @@ def _nodes(node):
 
 
 @pytest.mark.skipif(load._FastComposer is None, reason="this PyYAML is built without LibYAML")
-@pytest.mark.parametrize("path", sorted((ROOT / "sources").rglob("*.yaml")) + sorted((ROOT / "tests").rglob("*.yaml")),
+@pytest.mark.parametrize("path", sorted((ROOT / "tests").rglob("*.yaml")),  # the fixture library's too
                          ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_libyaml_composes_what_pyyaml_composes(path):
     """The fast composer's nodes are PyYAML's, to the column of every mark, and a file it refuses is composed

@@ -16,7 +16,7 @@ from generator.project import Project
 from generator.rendering import imprint
 from generator.rendering.render import Inline
 from generator.composing import words
-from tests.conftest import FIXTURES, SOURCES
+from tests.conftest import FIXTURES, LIBRARY
 from tests.test_pipeline import assert_complete, assert_text_complete, squeeze
 
 UNDATED = FIXTURES / "undated-card.yaml"
@@ -84,8 +84,8 @@ def test_a_sheet_without_edition_and_date_builds_to_a_web_page(tmp_path):
 
 
 def test_the_credits_print_in_the_header_of_the_first_page_and_not_in_the_errata_box(built):
-    sheet = pipeline.check(SOURCES / "wab2.yaml")
-    pages = [page.extract_text() for page in PdfReader(built(SOURCES, "wab2", "fr")).pages]
+    sheet = pipeline.check(LIBRARY / "wab2.yaml")
+    pages = [page.extract_text() for page in PdfReader(built(LIBRARY, "wab2", "fr")).pages]
     credits = squeeze(Inline(sheet, "fr").plain(sheet.credits))
     header = next(line for line in pages[0].splitlines() if line.startswith("Warhammer Ancient Battles Feuille"))
     assert credits in squeeze(header)  # on the header's line, after the game, title and subtitle
@@ -103,8 +103,8 @@ def test_the_completeness_check_notices_missing_credits(built):
 
 
 def test_a_handout_prints_its_sheets_credits_in_its_header(tmp_path):
-    project = Project.at(SOURCES, tmp_path)
-    handout = SOURCES / "handouts" / "wab2-english-hundred-years-war.yaml"
+    project = Project.at(LIBRARY, tmp_path)
+    handout = LIBRARY / "handouts" / "wab2-english-hundred-years-war.yaml"
     page = pipeline.build_handout_web(project, handout, "en")
     document = html5lib.HTMLParser(strict=True).parse(page.read_text(encoding="utf-8"))
     credits = document.find(f".//{XHTML}header/{XHTML}span[@class='credits']")

@@ -108,7 +108,7 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
 
     from generator.composing import translate as i18n
     from generator.cli.main import main
-    from tests.conftest import SHEETS, SOURCES
+    from tests.conftest import SHEETS, LIBRARY
     from tests.test_bad_inputs import cases
 
     requested: list[str] = []
@@ -135,9 +135,9 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
     # every sheet, every language: laid out (what fetches); writing the PDF fetches nothing, checked below
     write_pdf = render.pdf
     monkeypatch.setattr(render, "pdf", lambda sheet, document, variant=None: b"%PDF-1.7\n")
-    for path in [SOURCES / f"{sheet}.yaml" for sheet in SHEETS]:  # the shipped sheets, not an author's draft
-        project = pipeline.Project.at(SOURCES, tmp_path / "build")
-        for lang in i18n.languages(SOURCES, pipeline.check(path)):
+    for path in [LIBRARY / f"{sheet}.yaml" for sheet in SHEETS]:  # the fixture library's sheets
+        project = pipeline.Project.at(LIBRARY, tmp_path / "build")
+        for lang in i18n.languages(LIBRARY, pipeline.check(path)):
             pipeline.build(project, path, lang)
     sheets_requested = len(requested)
     monkeypatch.setattr(render, "pdf", write_pdf)
@@ -221,11 +221,11 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
     import shutil
     from collections import OrderedDict
 
-    from tests.conftest import SOURCES
+    from tests.conftest import LIBRARY
 
     monkeypatch.setattr(render, "_laid_pages", OrderedDict())
     monkeypatch.setattr(render, "_pages_kept", 0)
-    shutil.copytree(SOURCES, tmp_path / "sources")
+    shutil.copytree(LIBRARY, tmp_path / "sources")
     project = Project.at(tmp_path / "sources", tmp_path / "build")
     source = project.sources / "wab2.yaml"
     laid_out: list[str] = []

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from generator.composing import languages as translations
 from generator import pipeline
 from generator.project import Project
-from tests.conftest import SOURCES
+from tests.conftest import LIBRARY
 from tests.test_pipeline import assert_text_complete, squeeze
 
 PDFUA = "{http://www.aiim.org/pdfua/ns/id/}"
@@ -24,14 +24,14 @@ PDFAID = "{http://www.aiim.org/pdfa/ns/id/}"
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory) -> dict[str, object]:
     """wab2 in English, built plain and as each variant: {variant: path}."""
-    project = Project.at(SOURCES, tmp_path_factory.mktemp("variants"))
-    source = SOURCES / "wab2.yaml"
+    project = Project.at(LIBRARY, tmp_path_factory.mktemp("variants"))
+    source = LIBRARY / "wab2.yaml"
     return {variant: pipeline.build(project, source, "en", pipeline.BuildOptions(pdf_variant=variant))
             for variant in (None, "pdf/ua-1", "pdf/a-3b")}
 
 
 def english_wab2():
-    return translations.translated(Project.at(SOURCES), SOURCES / "wab2.yaml", "en")
+    return translations.translated(Project.at(LIBRARY), LIBRARY / "wab2.yaml", "en")
 
 
 def structure(pdf: pikepdf.Pdf) -> list[pikepdf.Dictionary]:

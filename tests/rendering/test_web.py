@@ -20,18 +20,18 @@ from generator import pipeline
 from generator.errors import UserError
 from generator.project import Project
 from generator.rendering import web
-from tests.conftest import FIXTURES, Ran, SOURCES, run_qrs
+from tests.conftest import FIXTURES, Ran, LIBRARY, run_qrs
 from tests.test_pipeline import assert_text_complete, editions
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
-PROJECT_HANDOUTS = sorted((SOURCES / "handouts").glob("*.yaml"))
+PROJECT_HANDOUTS = sorted((LIBRARY / "handouts").glob("*.yaml"))
 
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory) -> dict[tuple[str, str], Path]:
     """Every sheet and handout built as web pages once: (id, lang) → the page."""
-    project = Project.at(SOURCES, tmp_path_factory.mktemp("web-build"))
-    built = {(sheet_id, lang): pipeline.build_web(project, SOURCES / f"{sheet_id}.yaml", lang)
+    project = Project.at(LIBRARY, tmp_path_factory.mktemp("web-build"))
+    built = {(sheet_id, lang): pipeline.build_web(project, LIBRARY / f"{sheet_id}.yaml", lang)
              for sheet_id, lang in editions()}
     for path in PROJECT_HANDOUTS:
         for lang in pipeline.load_handout(project, path)[1].outputs:
@@ -59,12 +59,12 @@ def test_every_sheet_and_handout_has_a_page_in_every_language(pages):
 
 @pytest.mark.parametrize("sheet_id, lang", list(editions()))
 def test_every_fact_of_the_source_is_on_the_page(pages, sheet_id, lang):
-    sheet = translations.translated(Project.at(SOURCES), SOURCES / f"{sheet_id}.yaml", lang)
+    sheet = translations.translated(Project.at(LIBRARY), LIBRARY / f"{sheet_id}.yaml", lang)
     assert_text_complete(read_text(parsed(pages[(sheet_id, lang)])), sheet)
 
 
 def test_the_completeness_check_notices_a_missing_row(pages):
-    sheet = translations.translated(Project.at(SOURCES), SOURCES / "wab2.yaml", "fr")
+    sheet = translations.translated(Project.at(LIBRARY), LIBRARY / "wab2.yaml", "fr")
     text = read_text(parsed(pages[("wab2", "fr")]))
     table = next(block for block in sheet.blocks() if block.type == "table" and len(block.rows) > 2)
     table.rows[1].cells[0].text = "Une ligne que la page n'a pas"
@@ -100,7 +100,7 @@ def test_links_lead_to_a_place_on_the_page_and_ids_are_unique(pages):
 
 
 def test_the_contents_list_every_section(pages):
-    sheet = pipeline.check(SOURCES / "wab2.yaml")
+    sheet = pipeline.check(LIBRARY / "wab2.yaml")
     document = parsed(pages[("wab2", "fr")])
     listed = [a.get("href") for a in document.find(f".//{XHTML}nav").iter(f"{XHTML}a")]
     assert listed[:len(sheet.sections)] == [f"#section-{section.id}" for section in sheet.sections]
@@ -115,7 +115,7 @@ def test_keyword_references_link_to_their_definitions(tmp_path):
 
 
 def test_a_keyword_links_to_its_glossary_entry_else_to_the_block_it_names_else_nowhere():
-    sheet = pipeline.check(SOURCES / "wab2.yaml")
+    sheet = pipeline.check(LIBRARY / "wab2.yaml")
     fear = next(keyword for keyword in sheet.keywords if keyword.see == "fear")
     assert web.definition_anchors(sheet)[fear.id] == "fear"  # its long definition: the block 'fear'
     fear.see = None

@@ -14,11 +14,11 @@ import pytest
 from generator.project import Project
 from generator.model.validate import check
 from generator.composing.drafts import import_sheet
-from tests.conftest import ROOT, run_qrs
+from tests.conftest import LIBRARY, ROOT, run_qrs
 from tests.composing.drafts import sheets
 
 SEEDS = sorted((ROOT / "tests" / "fixtures" / "seeds").glob("*.txt"))  # the five hand-made sheets, as extracted
-SHIPPED = sorted((ROOT / "sources").glob("*.yaml"))
+SHIPPED = sorted((LIBRARY).glob("*.yaml"))
 UNSEEN = ROOT / "tests" / "fixtures" / "sheets" / "skirmish-one-page.yaml"
 
 
@@ -43,7 +43,7 @@ def _words(text: str) -> Counter:
 
 @pytest.mark.parametrize("seed", SEEDS, ids=lambda path: path.name[:3])
 def test_nothing_of_a_seed_is_lost_every_word_is_in_the_draft_as_often(seed):
-    content = import_sheet(Project.at(ROOT / "sources", None), seed, sheet_id="x", dry_run=True)[0]
+    content = import_sheet(Project.at(LIBRARY, None), seed, sheet_id="x", dry_run=True)[0]
     strings = " ".join(json.loads(f'"{string}"') for string in re.findall(r'"((?:[^"\\]|\\.)*)"', content))
     original = _words(re.sub(r"</?[bi]>", " ", seed.read_text(encoding="utf-8")))
     kept = _words(strings)
@@ -53,7 +53,7 @@ def test_nothing_of_a_seed_is_lost_every_word_is_in_the_draft_as_often(seed):
 def test_the_seeds_tables_are_typed():
     kinds = {}
     for seed in SEEDS:
-        report = import_sheet(Project.at(ROOT / "sources", None), seed, sheet_id="x", dry_run=True)[1]
+        report = import_sheet(Project.at(LIBRARY, None), seed, sheet_id="x", dry_run=True)[1]
         kinds[seed.name[:3]] = {guess.type for guess in report.guesses}
     assert {"dice", "modifiers", "sequence"} <= kinds["000"]
     assert {"dice", "matrix", "modifiers"} <= kinds["003"]
@@ -143,4 +143,4 @@ SHIPPED_PDF = ROOT / "build" / "shadow-war.fr.pdf"
 
 @pytest.mark.skipif(not SHIPPED_PDF.exists(), reason="build/shadow-war.fr.pdf is made by `make`; not built here")
 def test_a_shipped_sheets_pdf_imports_back_with_its_cells_and_its_block_types(project):
-    _pdf_returns(project, SHIPPED_PDF, ROOT / "sources" / "shadow-war.yaml")  # 116 of 122 when written
+    _pdf_returns(project, SHIPPED_PDF, LIBRARY / "shadow-war.yaml")  # 116 of 122 when written

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import ROOT, run_qrs
+from tests.conftest import LIBRARY, ROOT, run_qrs
 from tests.reading.rosters.test_selections import BSDATA, EXPECTED, SHEET_OF_GAME, printed_name, roster_file
 
 IDS = [path.name.removesuffix(".expected.json") for path in EXPECTED]
@@ -23,7 +23,7 @@ IDS = [path.name.removesuffix(".expected.json") for path in EXPECTED]
 def imported(tmp_path_factory) -> Path:
     """A copy of the project's sources into which every assembled roster is imported once, without --sheet."""
     sources = tmp_path_factory.mktemp("imported") / "sources"
-    shutil.copytree(ROOT / "sources", sources)
+    shutil.copytree(LIBRARY, sources)
     reports = {}
     for expected in EXPECTED:
         result = run_qrs("--sources", str(sources), "handout", "import", str(roster_file(expected)))
@@ -187,7 +187,7 @@ def test_what_matches_nothing_is_reported_once_and_printed_as_written(imported, 
 
 def test_a_roster_of_another_game_than_the_sheet_is_refused_with_both_names_unless_forced(tmp_path):
     sources = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", sources)
+    shutil.copytree(LIBRARY, sources)
     roster = BSDATA / "wh40k-10e-newrecruit.rosz"
     refused = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--sheet", "warhammer")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr

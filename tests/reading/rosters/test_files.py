@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_qrs
+from tests.conftest import LIBRARY, ROOT, run_qrs
 
 MINERS = (ROOT / "tests" / "fixtures" / "rosters" / "dwarf-miners.ros").read_bytes()
 
@@ -20,7 +20,7 @@ MINERS = (ROOT / "tests" / "fixtures" / "rosters" / "dwarf-miners.ros").read_byt
 @pytest.fixture
 def sources(tmp_path) -> Path:
     copied = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", copied)
+    shutil.copytree(LIBRARY, copied)
     return copied
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import LIBRARY, ROOT
 
 BSDATA = ROOT / "tests" / "fixtures" / "rosters" / "bsdata"
 EXPECTED = sorted(BSDATA.glob("*.expected.json"))
@@ -31,7 +31,7 @@ def read_roster(expected: Path):
     facts = json.loads(expected.read_text(encoding="utf-8"))
     root, _ = read(roster_file(expected))
     sheet = SHEET_OF_GAME.get(facts["game_system_name"])
-    names = SheetNames(load(ROOT / "sources" / f"{sheet}.yaml")[1]) if sheet else None
+    names = SheetNames(load(LIBRARY / f"{sheet}.yaml")[1]) if sheet else None
     return facts, roster_of(root, names)
 
 

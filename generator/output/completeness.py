@@ -1,0 +1,174 @@
+"""Is every fact of a sheet printed? Each title, cell, dice row, modifier, matrix value, step, keyword and note of
+its blocks, found in the text read back from its PDF or web page, in the order of its block.
+
+`printed` mirrors the block templates (templates/blocks/): a new block type is added to both, and a block type it
+does not know is refused rather than passed unchecked. Each text comes with its place in the block's source, so that
+a missing one is named where the author edits it."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from generator.model.types import Subheading
+from generator.rendering.inline import Inline
+
+HYPHENS = "-\u2010\u00ad"
+SHEET_LEVEL = "/"  # a place that starts here is in the sheet's data, not its block's (a glossary's keywords)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A text of the source that the output lacks (or prints out of its block's order)."""
+
+    block: str
+    loc: tuple  # where in the sheet's data: ("sections", 0, "blocks", 2, "rows", 3, "cells", 1)
+    text: str
+
+
+def squeeze(text: str) -> str:
+    """Text as printed, whatever its line breaks: white space and hyphenation dropped."""
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(ch for ch in text if not ch.isspace() and ch not in HYPHENS)
+
+
+def pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+
+    return "".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def missing(text: str, sheet) -> list[Missing]:
+    """The texts of the sheet that `text` (a PDF's or a web page's) lacks, each block searched in its own order; and
+    the credits, which the header prints once."""
+    page_text = squeeze(text)
+    inline = Inline(sheet, sheet.lang)
+    lacking = []
+    for place, block in _placed_blocks(sheet):
+        position = 0
+        for loc, wanted in printed(block, sheet):
+            wanted = squeeze(inline.plain(wanted))
+            found = page_text.find(wanted, position)
+            if found < 0:
+                lacking.append(Missing(block.id, loc[1:] if loc[0] == SHEET_LEVEL else place + loc, wanted))
+                continue
+            position = found + len(wanted)
+    if sheet.credits and page_text.count(squeeze(inline.plain(sheet.credits))) != 1:
+        lacking.append(Missing("", ("credits",), f"{squeeze(inline.plain(sheet.credits))} (printed once, in the header)"))
+    return lacking
+
+
+def _placed_blocks(sheet) -> Iterator[tuple[tuple, object]]:
+    for s, section in enumerate(sheet.sections):
+        for b, block in enumerate(section.blocks):
+            yield ("sections", s, "blocks", b), block
+
+
+def printed(block, sheet) -> list[tuple[tuple, str]]:
+    """The texts a block prints, in reading order, each with its place in the block's data."""
+    if block.type not in _BY_TYPE:  # a new block type: its texts would go unchecked
+        raise ValueError(f"the completeness check does not know the block type {block.type!r}")
+    found = [(("title",), block.title), (("intro",), block.intro), *_BY_TYPE[block.type](block, sheet)]
+    found += [(("notes", n, part), getattr(note, part)) for n, note in enumerate(block.notes) for part in ("id", "text")]
+    found.append((("after",), block.after))
+    return [(loc, text) for loc, text in found if text]
+
+
+def _sequence(block, sheet):
+    def steps(items, loc):
+        for n, step in enumerate(items):
+            yield (*loc, n, "title"), step.title
+            yield (*loc, n, "text"), step.text
+            yield from steps(step.steps, (*loc, n, "steps"))
+    return steps(block.steps, ("steps",))
+
+
+def _table(block, sheet):
+    yield from ((("columns", n, "title"), column.title) for n, column in enumerate(block.header))  # a named set too
+    for r, row in enumerate(block.rows):
+        if isinstance(row, Subheading):
+            yield ("rows", r), row.subheading
+        else:
+            yield from ((("rows", r, "cells", c), cell.text) for c, cell in enumerate(row.cells))
+
+
+def _dice(block, sheet):
+    yield ("roll_title",), block.roll_title or block.die
+    yield ("name_title",), block.name_title
+    yield ("text_title",), block.text_title
+    yield from (((("rows", r, part), getattr(row, part)) for r, row in enumerate(block.rows)
+                 for part in ("roll", "name", "text")))
+
+
+def _modifiers(block, sheet):
+    yield from (((title,), getattr(block, title)) for title in ("value_title", "text_title", "detail_title"))
+    for n, item in enumerate(block.items):
+        if isinstance(item, Subheading):
+            yield ("items", n), item.subheading
+        else:
+            yield from ((("items", n, part), getattr(item, part)) for part in ("value", "text", "detail"))
+
+
+def _matrix(block, sheet):
+    yield ("corner",), block.corner or block.row_title
+    yield ("column_title",), block.column_title
+    yield from ((("column_keys", n), key) for n, key in enumerate(block.column_keys))
+    for r, (key, values) in enumerate(zip(block.row_keys, block.grid())):
+        yield ("row_keys", r), key
+        yield from ((("cells", r), value) for value in values)
+    yield from ((("legend", n), line) for n, line in enumerate(block.legend))
+
+
+def _text(block, sheet):
+    for n, item in enumerate(block.content):
+        yield ("content", n, "p"), item.p
+        yield from ((("content", n, "bullets", b), text) for b, text in enumerate(item.bullets or []))
+        yield from ((("content", n, "numbered", b), text) for b, text in enumerate(item.numbered or []))
+        for t, term in enumerate(item.terms or []):
+            yield ("content", n, "terms", t, "term"), term.term
+            yield ("content", n, "terms", t, "text"), term.text
+
+
+def _glossary(block, sheet):
+    for k, keyword in enumerate(sheet.keywords):
+        if keyword.text and (block.keywords is None or keyword.id in block.keywords):
+            yield (SHEET_LEVEL, "keywords", k, "term"), keyword.term
+            yield (SHEET_LEVEL, "keywords", k, "text"), keyword.text
+
+
+def _saves(block, sheet):
+    yield ("item_title",), block.item_title
+    yield from ((("troops", n, "title"), troop.title) for n, troop in enumerate(block.troops))
+    yield from ((("columns", n, "title"), column.title) for n, column in enumerate(block.columns))
+    for n, item in enumerate(block.items):
+        yield ("items", n, "name"), item.name
+        for troop in block.troops:
+            given = item.saves.get(troop.id)
+            if given and (given.save or given.bonus):
+                yield ("items", n, "saves", troop.id, "save"), given.save
+                yield ("items", n, "saves", troop.id, "bonus"), given.bonus
+            else:
+                yield ("items", n, "saves"), block.none
+        yield from ((("items", n, "extra", c), cell.text) for c, cell in enumerate(item.extra))
+
+
+def _roster(block, sheet):
+    yield from ((("characteristics", n), name) for n, name in enumerate(block.characteristics))
+    for n, unit in enumerate(block.units):
+        yield ("units", n, "name"), unit.name
+        yield from ((("units", n, "profile", p), value) for p, value in enumerate(unit.profile))
+        yield from ((("units", n, part), getattr(unit, part)) for part in ("save", "equipment", "rules"))
+
+
+def _figure(block, sheet):
+    yield ("caption",), block.caption  # its alternative text is the picture's, not the page's text
+
+
+_BY_TYPE = {"sequence": _sequence, "table": _table, "dice": _dice, "modifiers": _modifiers, "matrix": _matrix,
+            "text": _text, "glossary": _glossary, "saves": _saves, "roster": _roster, "figure": _figure}
+
+
+def known(block_type: str) -> bool:
+    return block_type in _BY_TYPE
