@@ -17,7 +17,6 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LIBRARY_ROOT = FIXTURES / "library"
 LIBRARY = LIBRARY_ROOT / "sources"
 SHEETS = sorted(path.stem for path in LIBRARY.glob("*.yaml"))
-SOURCES = LIBRARY  # the name tests/rendering/test_layout.py imports it by
 
 
 def source_head(sheet: str, title: str = "Test") -> str:

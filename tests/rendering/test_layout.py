@@ -17,7 +17,7 @@ from generator.composing import words
 from generator import pipeline
 from generator.errors import UserError
 from generator.project import Project
-from tests.conftest import FIXTURES, SHEETS, SOURCES
+from tests.conftest import FIXTURES, SHEETS, LIBRARY
 
 
 def test_a4_landscape_in_three_columns():
@@ -369,24 +369,24 @@ def test_a_column_width_and_nowrap_are_obeyed(tmp_path):
 
 # --- every shipped sheet and handout, as laid out and printed ---------------------------------------------
 
-HANDOUTS = sorted(path.stem for path in (SOURCES / "handouts").glob("*.yaml"))
+HANDOUTS = sorted(path.stem for path in (LIBRARY / "handouts").glob("*.yaml"))
 
 
 @pytest.fixture(scope="session")
 def laid_out(tmp_path_factory):
     """(sheet as printed, laid-out document, PDF path) of a shipped sheet or handout, once per session."""
-    project = Project.at(SOURCES, tmp_path_factory.mktemp("laid-out"))
+    project = Project.at(LIBRARY, tmp_path_factory.mktemp("laid-out"))
     done: dict[tuple, tuple] = {}
 
     def lay_out(kind: str, name: str, lang: str, paper: str):
         if (kind, name, lang, paper) not in done:
             options = pipeline.BuildOptions(paper=paper)
             if kind == "sheet":
-                located, sheet = pipeline.load(SOURCES / f"{name}.yaml")
+                located, sheet = pipeline.load(LIBRARY / f"{name}.yaml")
                 if lang != sheet.lang:
-                    sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(SOURCES, name, lang), False)
+                    sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(LIBRARY, name, lang), False)
             else:
-                _, sheet, _ = pipeline.composed_handout(project, SOURCES / "handouts" / f"{name}.yaml", lang)
+                _, sheet, _ = pipeline.composed_handout(project, LIBRARY / "handouts" / f"{name}.yaml", lang)
             laid = render.layout(project, sheet, options)
             assert list(render.layout_findings(sheet, laid, options)) == []
             pdf = project.build / f"{kind}-{name}.{paper}.{lang}.pdf"
@@ -461,7 +461,7 @@ def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang, pap
 @pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
 def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, kind, name, lang, paper):
     sheet, laid, _ = laid_out(kind, name, lang, paper)
-    word = words.ui_words(Project.at(SOURCES), lang, False)["continued"]
+    word = words.ui_words(Project.at(LIBRARY), lang, False)["continued"]
     continued = [item for page in laid.plan for column in page for item in column if item.continued]
     boxes = render.measure.section_boxes(laid.document)
     for item in continued:
@@ -561,7 +561,7 @@ def test_every_variant_of_every_shipped_sheet_and_handout_builds_without_advice_
     build = tmp_path / "build"
     for variant in VARIANTS:
         for command in (("build", "--all"), ("handout",)):
-            ran = run_qrs("--json", "--sources", str(SOURCES), "--build-dir", str(build), *command, *variant)
+            ran = run_qrs("--json", "--sources", str(LIBRARY), "--build-dir", str(build), *command, *variant)
             assert ran.returncode == 0, (variant, command, ran.stderr)
             events = [json.loads(line) for line in ran.stdout.splitlines()]
             wrote = [event for event in events if event["event"] == "wrote"]
