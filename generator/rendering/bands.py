@@ -1,56 +1,158 @@
 """Wide blocks: a block too wide for a column (or that asks to be `wide`) spans the page, set in a band across it,
-as a typesetter places a wide figure: under the balanced columns of what comes before it, on the page where that
-ends, what follows in columns under the band (a page may so hold two sets of columns: `Packing.feet`); where the
-band does not fit there, across the top of a new page, above shorter columns (`Packing.bands`). `pack_bands` plans
-each stretch between two bands with generator.rendering.layout.pack. Pure, as the packer: measured heights in, a
-plan out."""
+as a typesetter places a wide figure. Under the balanced columns of what comes before it, on the page where that
+ends, what follows in columns under the band (a page may so hold two sets of columns: `Packing.feet`). Where it
+does not fit there, across the top of a page, above shorter columns (`Packing.bands`): the next page, what follows
+it filling the rest of this one first where that saves a page or a hole (it floats, as a figure does: the text's
+heading is then printed by that text, `Packing.moved`), else what comes before it ends this page balanced.
+`pack_bands` plans each stretch of text between two bands with generator.rendering.layout.pack. Pure, as the
+packer: measured heights in, a plan out."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from generator.rendering import layout
 from generator.rendering.layout import Capacity, Packing, Piece
 
-
 MIN_UNDER = 0.2  # the share of a column's height that must stay under a band mid-page for columns to go on there
+
+
+@dataclass
+class _Flow:
+    """Narrow pieces packed as one stretch (`indices` in the whole sheet), with the bands floated across the top of
+    its pages (`tops`: page → band) and the wide pieces whose heading the text after them prints (`moved`)."""
+
+    indices: list[int]
+    tops: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    moved: set[int] = field(default_factory=set)
+
+    def pieces(self, pieces: list[Piece], band: tuple[int, ...]) -> list[Piece]:
+        found = _opened([pieces[index] for index in self.indices], band)
+        for wide in self.moved:  # the text after a floated band prints the heading the band would have
+            position = self.indices.index(_after(pieces, wide))
+            found[position] = _opening(found[position], pieces[wide])
+        return found
+
+    def capacity(self, pieces: list[Piece], room: Capacity) -> Capacity:
+        heights = [0.0] * (max(self.tops, default=-1) + 1)
+        for page, band in self.tops.items():
+            heights[page] += _height(pieces, band) - sum(_heading(pieces[index]) for index in band
+                                                          if index in self.moved)
+        return replace(room, tops=tuple(heights))
+
+    def pack(self, pieces: list[Piece], band: tuple[int, ...], room: Capacity, foot: float = 0.0) -> Packing:
+        if not self.indices:
+            return Packing([[[]]], [[0.0]])
+        return layout.pack(self.pieces(pieces, band), replace(self.capacity(pieces, room), last_page_foot=foot))
 
 
 def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
     """`pack`, with wide pieces set in bands across the page. Each run of wide pieces goes under the balanced columns
-    of the stretch before it, on its last page, where it fits there without a page more, and the stretch after it
-    starts under it, on the same page; else it starts a new page, the columns under it that much shorter, and what
-    comes before it ends the page before, balanced as a last page. Each stretch between two bands is packed alone:
-    a band always ends a page's columns, so no plan of one stretch changes what the next can do, and the fewest
-    pages of each is the fewest of all."""
+    of the text before it, on its last page, where it fits there without a page more, and the text after it starts
+    under it, on the same page; else across the top of the next page, the columns under it that much shorter, the
+    text after it filling the rest of this page first where that takes no more pages (`_floated`), else the text
+    before it ending this page balanced, as a last page."""
     if not any(piece.wide for piece in pieces):
         return layout.pack(pieces, capacity)
     stretches = _stretches(pieces)
     joined = Packing([], [], [])
     above = None  # the millimetres taken above this stretch's first columns, when it starts under a band mid-page
-    for number, (band, start, stop) in enumerate(stretches):
+    number = 0
+    while number < len(stretches):
+        band, start, stop = stretches[number]
         under = above is not None  # starts on the page before's last page, under its band
         on_top = () if under else band
-        top = above if under else (
-            sum(pieces[index].height for index in band) + (capacity.first_page_top if not joined.plan else 0.0))
+        top = above if under else _height(pieces, band) + (capacity.first_page_top if not joined.plan else 0.0)
         room = Capacity(capacity.column_height, top, capacity.columns, capacity.safety)
-        stretch = _opened(pieces[start:stop], band)
-        packing = layout.pack(stretch, room) if stop > start else Packing([[[]]], [[0.0]])
-        following = stretches[number + 1][0] if number + 1 < len(stretches) else ()
+        flow = _Flow(list(range(start, stop)))
+        packing = flow.pack(pieces, band, room)
         above = None
-        if following and stop > start and not (under and packing.pages == 1):  # one band across a page's middle
-            height = sum(pieces[index].height for index in following)
-            below = layout.pack(stretch, replace(room, last_page_foot=height))
-            last = packing.pages - 1
-            taken = (top if last == 0 else 0.0) + max(below.used[last], default=0.0) + height + capacity.safety
-            if (below.pages == packing.pages and len(below.overfull) <= len(packing.overfull)
-                    and capacity.column_height - taken >= MIN_UNDER * capacity.column_height):
-                packing, above = below, taken
-                packing.feet = [()] * last + [following]
-        if top > capacity.column_height - capacity.safety:
-            packing.overfull.append(band[0] - start)  # a band taller than the page: told as an overfull piece
-        _join(joined, start, on_top, packing, under, capacity.columns)
+        while number + 1 < len(stretches) and flow.indices:
+            following = stretches[number + 1][0]
+            footed = None if under and packing.pages == 1 else _footed(pieces, flow, band, room, packing, following)
+            if footed is not None:
+                packing, above = footed
+                break
+            floated = _floated(pieces, flow, band, room, packing, stretches[number + 1])
+            if floated is None:
+                break
+            flow, packing = floated
+            number += 1
+        _join(joined, flow, on_top, packing, under, capacity.columns)
+        if top > capacity.column_height - capacity.safety:  # a band taller than the page: told as an overfull piece
+            joined.overfull = sorted(set(joined.overfull) | {band[0]})
+        number += 1
     return joined
+
+
+def _footed(pieces, flow: _Flow, band, room: Capacity, packing: Packing, following) -> tuple[Packing, float] | None:
+    """The stretch packed with `following` under its last page's balanced columns, and the millimetres then taken
+    above the columns under it; None where that takes a page more, or leaves too little room under it."""
+    height = _height(pieces, following)
+    below = flow.pack(pieces, band, room, foot=height)
+    last = packing.pages - 1
+    taken = (room.first_page_top if last == 0 else 0.0) + max(below.used[last], default=0.0) + height + room.safety
+    if (below.pages != packing.pages or len(below.overfull) > len(packing.overfull)
+            or room.column_height - taken < MIN_UNDER * room.column_height):
+        return None
+    below.feet = [()] * last + [following]
+    return below, taken
+
+
+def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretch) -> tuple[_Flow, Packing] | None:
+    """The stretch and the next one packed as one flow, the band between them across the top of the page after the
+    one the first ends on, where that page, balanced before the band, would leave a hole over MAX_HOLE at the foot
+    of a column: where the text after the band then fills the rest of that page, on no more pages than
+    the band starting a page with the text before it balanced above, nothing more overfull or broken. The text
+    after a band that opens a section (or group) prints its heading."""
+    following, start, stop = stretch
+    last = packing.pages - 1
+    room_last = room.of(last * room.columns) + room.safety
+    if stop == start or all(room_last - used <= layout.MAX_HOLE * room_last for used in packing.used[last]):
+        return None  # no text to float past it, or no hole it would fill: the band starts the next page
+    moved = {following[0]} if _opens(pieces, following[0]) else set()
+    floated = _Flow(flow.indices + list(range(start, stop)), {**flow.tops, last + 1: following}, flow.moved | moved)
+    together = floated.pack(pieces, band, room)
+    apart = _Flow(list(range(start, stop))).pack(pieces, following, replace(room, first_page_top=_height(pieces, following)))
+    anchor = floated.indices.index(start)
+    early = last < together.pages and any(fragment.index == anchor and fragment.start == 0
+                                          for column in together.plan[last] for fragment in column)
+    if (not early or max(together.pages, last + 2) > packing.pages + apart.pages
+            or len(together.overfull) + len(together.broken) > len(packing.overfull) + len(packing.broken)
+            + len(apart.overfull) + len(apart.broken)):
+        return None
+    if together.pages < last + 2:  # the band on a page of its own after the text: that page, empty under it
+        together = replace(together, plan=together.plan + [[[]]], used=together.used + [[0.0]])
+    return floated, together
+
+
+def _opens(pieces: list[Piece], wide: int) -> bool:
+    """Whether a wide piece prints a heading (its section's or group's) that the narrow piece after it, in the same
+    section or group, would otherwise follow."""
+    after = _after(pieces, wide)
+    return after < len(pieces) and ((pieces[wide].opens_section and not pieces[after].opens_section)
+                                    or (pieces[wide].opens_group and not pieces[after].opens_group))
+
+
+def _after(pieces: list[Piece], wide: int) -> int:
+    """The first narrow piece after a wide one."""
+    return next((index for index in range(wide + 1, len(pieces)) if not pieces[index].wide), len(pieces))
+
+
+def _opening(piece: Piece, wide: Piece) -> Piece:
+    """A narrow piece that prints the heading the wide piece before it would have: that much taller."""
+    extra = (piece.heading if wide.opens_section and not piece.opens_section else 0.0) + (
+        piece.group_heading if wide.opens_group and not piece.opens_group else 0.0)
+    return replace(piece, height=piece.height + extra, head=piece.head + extra, opens_section=True, opens_group=True)
+
+
+def _heading(piece: Piece) -> float:
+    """What a wide piece that opens its section (or group) no longer prints when it floats past its text."""
+    return (piece.heading if piece.opens_section else 0.0) + (piece.group_heading if piece.opens_group else 0.0)
+
+
+def _height(pieces: list[Piece], band: tuple[int, ...]) -> float:
+    return sum(pieces[index].height for index in band)
 
 
 def _stretches(pieces: list[Piece]) -> list[tuple[tuple[int, ...], int, int]]:
@@ -76,28 +178,30 @@ def _opened(pieces: list[Piece], band: tuple[int, ...]) -> list[Piece]:
     return [replace(pieces[0], opens_section=True, opens_group=True), *pieces[1:]]
 
 
-def _join(joined: Packing, start: int, band: tuple[int, ...], packing: Packing, merged: bool, count: int) -> None:
+def _join(joined: Packing, flow: _Flow, band: tuple[int, ...], packing: Packing, merged: bool, count: int) -> None:
     """The stretch's pages after those joined, its pieces numbered in the whole sheet; `merged`: its first page is
     the last page joined (it starts under a band there), its columns after that page's."""
-    plan = [[[replace(fragment, index=fragment.index + start) for fragment in column] for column in page]
+    plan = [[[replace(fragment, index=flow.indices[fragment.index]) for fragment in column] for column in page]
             for page in packing.plan]
     offset = len(joined.plan) - 1 if merged else len(joined.plan)
-    feet = packing.feet or [()] * packing.pages
+    feet = (packing.feet or []) + [()] * (packing.pages - len(packing.feet or []))
+    tops = [flow.tops.get(page, ()) for page in range(packing.pages)]
     if merged:
         joined.plan[-1] += plan[0]
         joined.used[-1] += packing.used[0]
-        plan, used, feet = plan[1:], packing.used[1:], feet[1:]
-        joined.bands += [()] * (packing.pages - 1)
+        plan, used, feet, tops = plan[1:], packing.used[1:], feet[1:], tops[1:]
     else:
         used = packing.used
-        joined.bands += [band] + [()] * (packing.pages - 1)
+        tops[0] = band + tops[0]
     joined.plan += plan
     joined.used += used
     joined.feet += feet
-    joined.overfull = sorted(joined.overfull + [index + start for index in packing.overfull])
-    joined.broken = sorted(joined.broken + [index + start for index in packing.broken])
+    joined.bands += tops
+    joined.overfull = sorted(set(joined.overfull + [flow.indices[index] for index in packing.overfull]))
+    joined.broken = sorted(joined.broken + [flow.indices[index] for index in packing.broken])
     joined.salvaged = joined.salvaged or packing.salvaged
     joined.largest_hole = max(joined.largest_hole, packing.largest_hole)
     joined.blank += packing.blank
     joined.exempt |= {(page + offset, slot + (count if merged and page == 0 else 0)) for page, slot in packing.exempt}
     joined.softened += packing.softened
+    joined.moved |= flow.moved

@@ -170,17 +170,21 @@ Plan = list[list[list[Fragment]]]
 
 @dataclass(frozen=True)
 class Capacity:
-    """The room of every column: `column_height` less the sheet's header on the first page, and on the last page
-    less `last_page_foot` (wide blocks set in a band at its foot: generator.rendering.bands)."""
+    """The room of every column: `column_height` less the sheet's header on the first page, less `tops[p]` on page p
+    and on the last page less `last_page_foot` (wide blocks set in a band across the page's top, or under its
+    columns: generator.rendering.bands)."""
 
     column_height: float
     first_page_top: float
     columns: int
     safety: float = SAFETY_MM
     last_page_foot: float = 0.0
+    tops: tuple[float, ...] = ()
 
     def of(self, column: int) -> float:
-        return self.column_height - (self.first_page_top if column < self.columns else 0.0) - self.safety
+        page = column // self.columns
+        band = self.tops[page] if page < len(self.tops) else 0.0
+        return self.column_height - (self.first_page_top if column < self.columns else 0.0) - band - self.safety
 
 
 @dataclass
@@ -195,6 +199,8 @@ class Packing:
     bands: list[tuple[int, ...]] = field(default_factory=list)  # per page: the wide pieces across its top (pack_bands)
     feet: list[tuple[int, ...]] = field(default_factory=list)  # per page: the wide pieces across its foot (pack_bands)
     exempt: set[tuple[int, int]] = field(default_factory=set)  # (page, column) ended by a forced break: no hole
+    # wide pieces set past the text after them (pack_bands' floats), whose section or group heading that text prints
+    moved: set[int] = field(default_factory=set)
     softened: int = 0  # splits of pieces kept together (`soft_keep`), each to fill a hole over MAX_HOLE
 
     @property

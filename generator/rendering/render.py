@@ -265,6 +265,7 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling,
                                   predict)
         context, measured, header, packing = chosen.plan
+        whole = _moved(items(sheet), packing)
         plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id], _tall(frame))
                   for fragment in column] for column in page] for page in packing.plan]
         bands, feet = _bands(whole, packing, measured, packing.band), _bands(whole, packing, measured, packing.foot)
@@ -285,6 +286,20 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     laid.defects += fit.placement_defects(packing, [item.block_id for item in whole], laid.defects)
     laid.defects += figures.fitted(sheet, frame, project.sources)
     return laid
+
+
+def _moved(whole: list[Item], packing: layout_module.Packing) -> list[Item]:
+    """The items as the plan prints them: a wide block set past the text after it (a float: Packing.moved) leaves
+    its section's heading (and its group's) to that text."""
+    banded = {index for page in packing.bands + packing.feet for index in page}
+    found = list(whole)
+    for wide in packing.moved:
+        after = next((index for index in range(wide + 1, len(whole)) if index not in banded), None)
+        if after is not None:
+            found[after] = replace(found[after], first=found[after].first or whole[wide].first,
+                                   group=found[after].group or whole[wide].group)
+        found[wide] = replace(found[wide], first=False, group=None)
+    return found
 
 
 def _bands(whole: list[Item], packing: layout_module.Packing, measured: dict[str, measure.Measured],

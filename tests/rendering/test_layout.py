@@ -714,6 +714,21 @@ def test_a_band_with_too_little_room_under_it_starts_the_next_page_instead():
     assert packing.bands == [(), (3,)] and packing.feet == [(), ()] and packing.pages == 2
 
 
+def test_a_band_too_tall_for_the_room_under_the_text_before_it_floats_to_the_next_page_the_text_after_filling_this():
+    """The text before a 50 mm band fills 40 mm of each column: under it, the band would leave nothing; starting the
+    next page, it would leave this one 55 % empty and the sheet take three pages. It floats: the text after it goes
+    on on this page, printing the heading of the section the band opened (it is that much taller), and the band
+    tops the next page: two pages."""
+    before = whole(40, 40, 40)
+    band = layout.Piece(50, wide=True, heading=5)
+    after = [layout.Piece(45, heading=5, opens_section=False) for _ in range(3)] + whole(20)
+    packing = bands.pack_bands([*before, band, *after], layout.Capacity(100, 10, 3, safety=0))
+    assert packing.bands == [(), (3,)] and packing.moved == {3} and packing.pages == 2
+    first = [fragment.index for column in packing.plan[0] for fragment in column]
+    assert 4 in first and max(packing.used[0]) <= 90 and max(packing.used[1]) <= 50  # under the band
+    assert packing.overfull == [] and packing.broken == []
+
+
 def test_a_band_on_the_first_page_sits_under_the_header_and_the_next_column_repeats_no_heading():
     following = layout.Piece(30, heading=7, opens_section=False)
     packing = bands.pack_bands([layout.Piece(40, wide=True), following, *whole(30, 30)],
