@@ -26,6 +26,10 @@ class _Flow:
     tops: dict[int, tuple[int, ...]] = field(default_factory=dict)
     moved: set[int] = field(default_factory=set)
 
+    @property
+    def floated(self) -> set[int]:
+        return {index for band in self.tops.values() for index in band}
+
     def pieces(self, pieces: list[Piece], band: tuple[int, ...]) -> list[Piece]:
         found = _opened([pieces[index] for index in self.indices], band)
         for wide in self.moved:  # the text after a floated band prints the heading the band would have
@@ -205,3 +209,4 @@ def _join(joined: Packing, flow: _Flow, band: tuple[int, ...], packing: Packing,
     joined.exempt |= {(page + offset, slot + (count if merged and page == 0 else 0)) for page, slot in packing.exempt}
     joined.softened += packing.softened
     joined.moved |= flow.moved
+    joined.floated |= flow.floated

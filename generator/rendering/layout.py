@@ -201,6 +201,7 @@ class Packing:
     exempt: set[tuple[int, int]] = field(default_factory=set)  # (page, column) ended by a forced break: no hole
     # wide pieces set past the text after them (pack_bands' floats), whose section or group heading that text prints
     moved: set[int] = field(default_factory=set)
+    floated: set[int] = field(default_factory=set)  # wide pieces set past the text after them (pack_bands' floats)
     softened: int = 0  # splits of pieces kept together (`soft_keep`), each to fill a hole over MAX_HOLE
 
     @property

@@ -23,7 +23,11 @@ def layout_warnings(report: dict) -> list[str]:
     for number, page in enumerate(pages, start=1):
         if bands[number - 1] and not any(column["blocks"] for column in page):
             continue  # a page the band fills: nothing under it, no blank column to tell
-        ends_stretch = number == len(pages) or bool(bands[number])  # balanced as a last page, not filled
+        # balanced as a last page, not filled: the last, the last with text (a floated band after it), or one a band
+        # starting the next page ends (a floated band does not: the text after it fills this page first)
+        following = pages[number:]
+        ends_stretch = (not any(column["blocks"] for page_after in following for column in page_after)
+                        or bool(bands[number]) and not set(bands[number]) & set(report.get("floated", [])))
         # under a band across its middle, a page holds two sets of columns: those above it balanced
         sets = [(page[:count], True), (page[count:], ends_stretch)] if feet[number - 1] else [(page, ends_stretch)]
         for first, (columns, balanced) in zip((1, count + 1), sets):

@@ -171,6 +171,7 @@ class Laid:
     defects: list = field(default_factory=list)  # what the layout report flags in the plan (fit.defects)
     bands: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its top
     feet: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its foot
+    floated: set[str] = field(default_factory=set)  # the wide blocks set past the text after them (floats)
     banded: list[float] = field(default_factory=list)  # per page: the millimetres its bands take
 
     def room_without_band(self, number: int) -> float:
@@ -224,6 +225,7 @@ class Laid:
             "defects": self.defects,  # a table split with fewer than 3 rows on a side, a group heading not repeated
             "bands": [[item.id for item in band] for band in self.bands] or [[] for _ in self.plan],
             "feet": [[item.id for item in foot] for foot in self.feet] or [[] for _ in self.plan],
+            "floated": sorted(self.floated),
             "band_used": [round(1 - self.room(number) / self.room_without_band(number), 3)
                           for number in range(len(self.plan))],
         }
@@ -272,6 +274,7 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         context.update(plan=plan, bands=bands if any(bands) else None, feet=feet if any(feet) else None)
         laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
                     strict=fit.strict(sheet, options), bands=bands, feet=feet,
+                    floated={whole[index].id for index in packing.floated},
                     banded=[sum(measured[item.id].height for item in band + foot) for band, foot in zip(bands, feet)],
                     declared=sheet.paper.pages, imposed=bool(getattr(options, "impose", None)))
         holds = laid.holds()

@@ -751,6 +751,9 @@ def test_the_page_before_a_band_is_balanced_not_a_hole_and_a_page_the_band_fills
               "pages": [[column(0.5), column(0.4), column(0.4)], [column(0.95), column(0.5), column(0.9)],
                         [column(0.0, blocks=())]]}
     assert layout_report.layout_warnings(report) == []
+    floated = {**report, "floated": ["matrix"]}  # the text after a floated band fills the page before it: not balanced
+    assert layout_report.layout_warnings(floated)[:2] == ["page 1 column 1: 50% of its height left empty",
+                                                   "page 1 column 2: 60% of its height left empty"]
     report["bands"] = [[], [], []]
     assert layout_report.layout_warnings(report)[:2] == ["page 1 column 1: 50% of its height left empty",
                                                   "page 1 column 2: 60% of its height left empty"]
