@@ -238,6 +238,32 @@ def test_a_real_rosters_tall_wargear_row_continues_between_its_lines_and_the_pag
         squeeze(words) in printed for words in shield)
 
 
+def test_a_real_rosters_long_rule_continues_between_its_lines(tmp_path):
+    """Issue #42 item 3, from real catalogue data (tests/fixtures/rosters/bsdata/wh40k-10e-battlescribe.ros,
+    BSData/wh40k-10e): the army's rules are a glossary of texts up to 2,122 characters. "Leader" no longer goes
+    whole to the next page: it continues there between two of its lines, every word printed once, in order."""
+    import json
+    import re
+    from html import unescape
+
+    library = tmp_path / "sources"
+    library.mkdir()
+    shutil.copy(FIXTURES / "sheets" / "tiny-card.yaml", library)
+    roster = FIXTURES / "rosters" / "bsdata" / "wh40k-10e-battlescribe.ros"
+    assert run_qrs("--sources", str(library), "handout", "import", str(roster)).returncode == 0
+    ran = run_qrs("--json", "--sources", str(library), "--build-dir", str(tmp_path / "build"), "handout",
+                  "wh40k-10e-battlescribe", "--lang", "en")
+    assert ran.returncode == 0, ran.stderr
+    (wrote,) = [event for event in map(json.loads, ran.stdout.splitlines()) if event["event"] == "wrote"]
+    printed = pdf_squeezed(wrote["path"]).replace("\u2019", "'")
+    text = roster.read_text(encoding="utf-8")
+    leader = unescape(re.search(r'<rule [^>]*name="Leader"[^>]*>\s*<description>([^<]*)</description>', text).group(1))
+    leader = squeeze(leader).replace("\u2019", "'")
+    assert len(leader) > 1200
+    assert printed_in_parts(leader, printed, 2) and not printed_in_parts(leader, printed, 1)
+    assert wrote["layout"]["warnings"] == []
+
+
 def roster_rule(roster: Path, name: str) -> str:
     """The text of the roster's Wargear profile `name`, as the catalogue writes it."""
     import re

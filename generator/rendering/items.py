@@ -76,9 +76,9 @@ class Item:
         return [over] if over else []
 
     @property
-    def cuts_rows(self) -> bool:
+    def cuts_units(self) -> bool:
         """Whether the block's tall rows may be cut between their lines (generator.rendering.cuts)."""
-        return self.block is not None and self.block.cuts_rows
+        return self.block is not None and self.block.cuts_units
 
     def shows(self, unit: int) -> bool:
         return self.start <= unit and (self.stop is None or unit < self.stop)
@@ -95,9 +95,10 @@ class Item:
             return "head"
         return "whole" if self.shows(row) else None
 
-    def cell(self, row: int, column: int, html: Markup, continued: str) -> Markup:
-        """A cell's markup in the part of its row the fragment prints: the cut cell cut, the first cell of a
-        continued part repeated with `continued`, the others of a continued part empty."""
+    def cell(self, row: int, column: int, html: Markup, continued: str = "", skip: int = 0) -> Markup:
+        """A cell's markup in the part of its unit the fragment prints: the cut cell cut, the first cell of a
+        continued part repeated with `continued`, the others of a continued part empty. `skip`: the printing
+        characters of the unit's source before this markup in its cut cell (a term, before its text)."""
         part = self.part(row)
         if part == "whole":
             return html
@@ -107,11 +108,18 @@ class Item:
                 return html
             return Markup("{} {}").format(html, continued) if column == 0 else Markup("")
         if part in ("head", "middle"):
-            html = _cut(html, self.stop_cut.chars)[0]
-        return _cut(html, self.start_cut.chars)[1] if part in ("tail", "middle") else html
+            html = _cut(html, self.stop_cut.chars - skip)[0]
+        return _cut(html, self.start_cut.chars - skip)[1] if part in ("tail", "middle") else html
+
+    @staticmethod
+    def printing(text: str) -> int:
+        """The printing characters of plain text (what a cut counts)."""
+        return sum(not character.isspace() for character in text)
 
     def shows_any(self, first: int, end: int) -> bool:
-        return first < (self.stop if self.stop is not None else end + 1) and end > self.start
+        """Whether the fragment prints any of units [first, end), or a part of one (a unit cut between lines)."""
+        stop = end + 1 if self.stop is None else self.stop + (1 if self.stop_cut else 0)
+        return first < stop and end > self.start
 
     @property
     def colgroup(self) -> Markup:

@@ -197,25 +197,32 @@ def _unit_boxes(box, kind: str = UNIT) -> list:
     return found
 
 
+CUT_UNITS = ("tr", "p", "div")  # the units that may be cut between lines: a table's row, a paragraph, a term
+
+
 def _cuts(unit: int, row, height: float) -> Cuts | None:
-    """Where a table row may be cut between two lines of its tallest cell: after a line that keeps MIN_LINES on
-    each side (and, after it, one more than the first cell, which a continued part repeats), below every other
-    cell's last line, not after a word WeasyPrint hyphenated; None for a row with no such line (or no cells)."""
-    cells = [child for child in getattr(row, "children", ()) if type(child).__name__ == "TableCellBox"]
+    """Where a unit may be cut between two lines: a table row, of its tallest cell, a paragraph or a term (one
+    "cell"). After a line that keeps MIN_LINES on each side (and, after it, one more than a row's first cell, which
+    a continued part repeats), below every other cell's last line, not after a word WeasyPrint hyphenated; None for
+    a unit with no such line."""
+    if getattr(row, "element_tag", None) not in CUT_UNITS:
+        return None
+    cells = [child for child in getattr(row, "children", ()) if type(child).__name__ == "TableCellBox"] or [row]
     lines = [_lines(cell) for cell in cells]
-    if len(cells) < 1 or max(map(len, lines)) < 2 * MIN_LINES:
+    if max(map(len, lines)) < 2 * MIN_LINES:
         return None
     cell = max(range(len(cells)), key=lambda index: len(lines[index]))
     top = row.position_y
     others = max((line.position_y + line.margin_height() for index, found in enumerate(lines) if index != cell
                   for line in found), default=top)
     keep_after = max(MIN_LINES, len(lines[0]) + 1 if cell else MIN_LINES)
+    source = _printing("".join(cells[cell].element.itertext()))
     found, chars = [], 0
     for number, line in enumerate(lines[cell][:-keep_after], start=1):
         text = "".join(box.text for box in line.descendants() if type(box).__name__ == "TextBox")
-        chars += sum(not character.isspace() for character in text)
+        chars, ends_in_word = _consumed(source, chars, _printing(text))
         foot = line.position_y + line.margin_height()
-        if number >= MIN_LINES and foot >= others and not text.rstrip().endswith((AUTO_HYPHEN, "\u00ad")):
+        if number >= MIN_LINES and foot >= others and not ends_in_word:
             found.append((round((foot - top) / PX_PER_MM, 3), chars))
     if not found:
         return None
@@ -223,6 +230,25 @@ def _cuts(unit: int, row, height: float) -> Cuts | None:
     return Cuts(unit, cell, top=round((first.position_y - top) / PX_PER_MM, 3),
                 bottom=round(height / PX_PER_MM - (last.position_y + last.margin_height() - top) / PX_PER_MM, 3),
                 lines=tuple(found))
+
+
+def _printing(text: str) -> str:
+    return "".join(character for character in text if not character.isspace())
+
+
+def _consumed(source: str, position: int, printed: str) -> tuple[int, bool]:
+    """How far into the cell's source text (its printing characters) a line's printed characters reach, from
+    `position`; and whether the line ends inside a word (hyphenated by WeasyPrint: a cut there would split it).
+    What the page prints that the source does not hold (the hyphen of a hyphenated word, a colon after a term) is
+    passed over; case is not compared (a heading set in capitals)."""
+    hyphenated = False
+    for character in printed:
+        if position < len(source) and source[position].lower() == character.lower():
+            position += 1
+            hyphenated = False
+        else:
+            hyphenated = character in ("-", AUTO_HYPHEN)  # printed, not in the source: the line's own hyphen
+    return position, hyphenated
 
 
 def _lines(box) -> list:

@@ -42,3 +42,14 @@ def test_a_row_taller_than_tall_is_told_as_its_parts_and_the_others_as_they_are(
     assert rows.pads == ((0.0, 0.0), (0.0, 0.0), (0.5, 0.6), (0.5, 0.6))
     assert rows.at(3) == (1, cuts.Cut(1, 260)) and rows.at(None) == (None, None) and rows.unit_of_row(1) == 1
     assert cuts.rows(measured, tall=100.0).units == ((0, None), (1, None))  # no taller than tall: whole
+
+
+def test_a_line_is_counted_in_its_source_s_characters_its_own_hyphen_and_a_term_s_colon_passed_over():
+    from generator.rendering.measure import _consumed
+
+    source = "Leader:".replace(":", "") + "Thebearerre-rollsonefailedroll"  # the term, then its text, as the DOM holds
+    position, inside = _consumed(source, 0, "LEADER:Thebear-")  # in capitals, a colon after it, hyphenated
+    assert (position, inside) == (len("LeaderThebear"), True)
+    position, inside = _consumed(source, position, "erre-")  # a hyphen of the source: the word ends here
+    assert (position, inside) == (len("LeaderThebearerre-"), False)
+    assert _consumed(source, position, "rollsonefailedroll") == (len(source), False)

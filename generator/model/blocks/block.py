@@ -73,8 +73,9 @@ class Subheaded:
 class BlockBase(Model):
     # Whether the block may continue into the next column between two rows, steps or paragraphs.
     may_continue: ClassVar[bool] = True
-    # Whether a row taller than a third of a column may be cut between its lines (its template prints the parts).
-    cuts_rows: ClassVar[bool] = False
+    # Whether a unit (a table's row, a paragraph, a term) taller than a third of a column may be cut between its
+    # lines: its template prints the parts (generator.rendering.items.Item.part, .cell).
+    cuts_units: ClassVar[bool] = False
 
     id: Id
     title: OptionalText | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 
 from generator.model.base import Id
@@ -11,6 +11,8 @@ from generator.model.blocks.block import BlockBase
 
 class GlossaryBlock(BlockBase):
     """The definitions of the sheet's keywords (all of them, or those listed)."""
+
+    cuts_units: ClassVar[bool] = True
 
     type: Literal["glossary"]
     keywords: list[Id] | None = None

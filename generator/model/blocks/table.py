@@ -64,7 +64,7 @@ Columns = Annotated[list[Column], Field(min_length=1, max_length=12)]
 class TableBlock(Subheaded, BlockBase):
     """A table with a header and rows; a cell spans columns as {text: …, span: 2}; a row may be a sub-heading."""
 
-    cuts_rows: ClassVar[bool] = True
+    cuts_units: ClassVar[bool] = True
 
     type: Literal["table"]
     columns: Annotated[Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import ClassVar, Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -31,6 +31,8 @@ class Paragraph(Model):
 
 class TextBlock(BlockBase):
     """Rules text: paragraphs, bullet lists, numbered lists, term/definition lists."""
+
+    cuts_units: ClassVar[bool] = True
 
     type: Literal["text"]
     content: Annotated[list[Paragraph], Field(min_length=1, max_length=MAX_ROWS)]
