@@ -94,10 +94,11 @@ def _footed(pieces, flow: _Flow, band, room: Capacity, packing: Packing, followi
     above the columns under it; None where that takes a page more, or leaves too little room under it."""
     height = _height(pieces, following)
     below = flow.pack(pieces, band, room, foot=height)
+    if below.pages != packing.pages or len(below.overfull) > len(packing.overfull):
+        return None
     last = packing.pages - 1
     taken = (room.first_page_top if last == 0 else 0.0) + max(below.used[last], default=0.0) + height + room.safety
-    if (below.pages != packing.pages or len(below.overfull) > len(packing.overfull)
-            or room.column_height - taken < MIN_UNDER * room.column_height):
+    if room.column_height - taken < MIN_UNDER * room.column_height:
         return None
     below.feet = [()] * last + [following]
     return below, taken

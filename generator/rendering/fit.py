@@ -118,19 +118,38 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
         chosen = predicted(attempt, predict, frame, imposed, ceiling)
         if chosen is not None:
             return chosen
+        return _search(attempt, frame, imposed, ceiling, _adds_pages(attempt(1.0), predict))
     return _search(attempt, frame, imposed, ceiling)
 
 
-def _search(attempt, frame: layout.Frame, imposed: bool, ceiling: float | None) -> Attempt:
-    """choose_scale's search, from 100 %: set smaller to fit, grown to fill, a step either way against a hole."""
+def _search(attempt, frame: layout.Frame, imposed: bool, ceiling: float | None,
+            ruled_out=lambda scale: False) -> Attempt:
+    """choose_scale's search, from 100 %: set smaller to fit, grown to fill, a step either way against a hole.
+    Grown type is not laid out at a scale `ruled_out` (estimated to take a page or a blank column more)."""
     chosen = settled(attempt, frame.pages)
     if imposed or (frame.pages is not None and chosen.pages > frame.pages):
         return chosen  # no larger type for half pages; no other scale for pages that overflow: the report says so
     if chosen.scale == 1.0 and chosen.fill < FULL * chosen.pages:
-        chosen = _grown(attempt, frame, chosen, [scale for scale in GROW if ceiling is None or scale < ceiling])
+        chosen = _grown(attempt, frame, chosen, [scale for scale in GROW if (ceiling is None or scale < ceiling)
+                                                 and not ruled_out(scale)])
     if chosen.hole > GROWN_HOLE * frame.column_height:
-        chosen = _without_hole(attempt, frame, chosen, ceiling)
+        chosen = _without_hole(attempt, frame, chosen, ceiling, ruled_out)
     return chosen
+
+
+def _adds_pages(normal: Attempt, predict):
+    """Whether the estimate of grown type at a scale (`predict`, nothing rendered) takes more pages, or leaves more
+    blank columns, than the layout at 100 %: the search on real layouts does not lay such a scale out (an estimate
+    that fails rules nothing out). Where the estimate is wrong, the type is grown less, never on more pages."""
+    def ruled_out(scale: float) -> bool:
+        if scale <= 1.0:
+            return False
+        try:
+            estimate = predict(normal, scale)
+        except Exception:  # noqa: BLE001 - an estimate that cannot be packed: the real layout decides
+            return False
+        return estimate.pages > normal.pages or estimate.blank > normal.blank
+    return ruled_out
 
 
 GROWTH = 1.5  # a block's height at scale s: its height at 100 % × s^GROWTH (taller lines, more of them wrap)
@@ -248,13 +267,15 @@ def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str, pre
     return (found or settled(attempt, frame.pages)).pages
 
 
-def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None) -> Attempt:
+def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None,
+                  ruled_out=lambda scale: False) -> Attempt:
     """A hole near what the layout report flags, at the foot of a column before the last page (a block that never
     splits does not fit what is left of it): the type a step larger, else a step smaller (as close to 100 %: a step is
     2.5 %), where that takes no more pages, without such a hole."""
     index = SCALES.index(chosen.scale)
     for neighbour in (index - 1, index + 1):
-        if 0 <= neighbour < len(SCALES) and (ceiling is None or SCALES[neighbour] < ceiling or SCALES[neighbour] <= 1):
+        if (0 <= neighbour < len(SCALES) and (ceiling is None or SCALES[neighbour] < ceiling or SCALES[neighbour] <= 1)
+                and not ruled_out(SCALES[neighbour])):
             found = _speculative(attempt, SCALES[neighbour])
             if (found is not None and found.pages <= chosen.pages and found.hole <= GROWN_HOLE * frame.column_height
                     and found.blank <= chosen.blank):

@@ -288,3 +288,23 @@ def test_a_hole_at_100_percent_the_estimates_cannot_fill_is_searched_on_real_lay
 
     found = fit.choose_scale(attempt, frame(2), cache, "key", False, predict=predict)
     assert found.scale >= fit.GROW[4] and found.hole == 0.0 and any(scale > 1 for scale in attempt.tried)
+
+
+def test_where_the_estimates_are_not_trusted_grown_type_they_say_adds_a_page_is_not_laid_out(cache):
+    """A hole at 100 % the estimates find no scale to fill (they are not trusted: the search runs on real layouts);
+    the scales the estimates put on a page more (112.5 % and above, as the real layouts do) are not laid out, and
+    the type is grown to the largest that keeps the pages and fills the hole."""
+    limit = fit.GROWN_HOLE * frame(2).column_height
+
+    def attempt(scale: float) -> fit.Attempt:
+        attempt.tried.append(scale)
+        pages = 3 if scale >= fit.GROW[4] else 2
+        return fit.Attempt(scale, pages, blank=0, hole=0.0 if scale > 1 else 1.5 * limit, fill=1.2 * scale ** 1.5)
+    attempt.tried = []
+
+    def predict(normal: fit.Attempt, scale: float) -> fit.Attempt:  # right on pages, wrong on the hole
+        return fit.Attempt(scale, 3 if scale >= fit.GROW[4] else 2, blank=0, hole=1.5 * limit, fill=1.2 * scale ** 1.5)
+
+    found = fit.choose_scale(attempt, frame(2), cache, "key", False, predict=predict)
+    assert found.pages == 2 and 1 < found.scale < fit.GROW[4]
+    assert not [scale for scale in attempt.tried if scale >= fit.GROW[4]]  # ruled out by their estimates

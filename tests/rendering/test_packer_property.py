@@ -83,3 +83,42 @@ def _forced_page_follows(columns, number: int, count: int, all_pieces) -> bool:
 @given(st.lists(pieces(), min_size=1, max_size=8), capacities)
 def test_the_packer_always_plans_every_unit_once_in_order(all_pieces, capacity):
     check_plan(all_pieces, capacity)
+
+
+@st.composite
+def cut_pieces(draw) -> layout.Piece:
+    """A piece whose units may be the parts of rows cut between lines: each adds padding where a fragment starts
+    or stops inside its row (generator.rendering.cuts)."""
+    piece = draw(pieces())
+    if not piece.units:
+        return piece
+    pads = tuple((draw(small), draw(small)) if unit and draw(st.booleans()) else (0.0, 0.0)
+                 for unit in range(len(piece.units)))
+    return layout.Piece(**{**piece.__dict__, "pads": pads})
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(cut_pieces(), min_size=1, max_size=8), capacities)
+def test_the_packer_plans_pieces_whose_rows_are_cut_between_lines(all_pieces, capacity):
+    check_plan(all_pieces, capacity)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(pieces(), st.booleans()), min_size=1, max_size=8), capacities)
+def test_wide_pieces_are_banded_once_and_the_text_planned_once_in_order(drawn, capacity):
+    """pack_bands: each wide piece in exactly one band (across a page's top or its middle), every unit of the
+    others once, in reading order (a floated band aside, which the text after it passes)."""
+    from generator.rendering import bands
+
+    all_pieces = [layout.Piece(**{**piece.__dict__, "wide": wide, "units": () if wide else piece.units,
+                                  "height": piece.height if not wide else min(piece.height, 0.5 * COLUMN_MM)})
+                  for piece, wide in drawn]
+    packing = bands.pack_bands(all_pieces, capacity)
+    banded = [index for page in packing.bands + packing.feet for index in page]
+    assert sorted(banded) == [index for index, piece in enumerate(all_pieces) if piece.wide]
+    narrow = [(index, unit) for index, piece in enumerate(all_pieces) if not piece.wide
+              for unit in range(len(piece.units) or 1)]
+    assert placed_units(packing, all_pieces) == narrow
+    assert len(packing.plan) == len(packing.used) and all(len(found) in (0, len(packing.plan))
+                                                          for found in (packing.bands, packing.feet))
+    assert all(len(page) <= 2 * capacity.columns for page in packing.plan)
