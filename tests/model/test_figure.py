@@ -110,6 +110,20 @@ def test_a_folder_or_a_picture_too_large_is_refused(tmp_path):
      "a reference to '/usr/share/fonts/a.ttf'"),
     ("figures/nested.svg", SVG.format('<image href="data:image/svg+xml;base64,PHN2Zy8+"/>'), "a reference to 'data:image/svg+xml"),
     ("figures/script.svg", SVG.format("<script>alert(1)</script>"), "a <script> element"),
+    # the five ways round three's check missed (issue #49): case, CSS escapes, an SVG in a data: PNG, handlers
+    ("figures/caps.svg", SVG.format("<style>@IMPORT 'x.css';</style>"), "a reference to '@import'"),
+    ("figures/escaped.svg", SVG.format("<style>rect { fill: \\75 rl(http://example.com/p) }</style>"),
+     "a reference to 'http://example.com/p'"),
+    ("figures/at.svg", SVG.format("<style>@\\69mport 'file:///etc/passwd';</style>"), "a reference to '@import'"),
+    ("figures/png.svg", SVG.format('<image href="data:image/png;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9z'
+                                   'dmciPjxpbWFnZSBocmVmPSJodHRwOi8vZXhhbXBsZS5jb20veCIvPjwvc3ZnPg=="/>'),
+     "a reference to 'data:image/png;base64,"),
+    ("figures/onload.svg", SVG.format('<rect width="1" height="1" onload="fetch(1)"/>'), "an onload attribute"),
+    ("figures/onbegin.svg", SVG.format('<animate onbegin="fetch(1)"/>'), "an onbegin attribute"),
+    ("figures/bomb.svg", SVG.format('<g id="a0"><circle r="1"/></g>' + "".join(
+        f'<g id="a{level}">' + f'<use href="#a{level - 1}"/>' * 10 + "</g>" for level in range(1, 8))),
+     "draw more than 100,000 elements once expanded"),
+    ("figures/loop.svg", SVG.format('<g id="a"><use href="#a"/></g>'), "refers to an element that holds it"),
     ("figures/noviewbox.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="5mm"/>', "has no viewBox"),
     ("figures/skewed.svg", SVG.replace("<svg ", '<svg width="10mm" height="10mm" ').format(""), "other proportions than its viewBox"),
 ])

@@ -31,7 +31,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SVG = "{http://www.w3.org/2000/svg}"
 # What an SVG may reference: a part of itself, or a raster image inside it (an SVG in a data: URI could name others).
 _INSIDE = re.compile(r"^\s*(#|data:image/(png|jpeg|gif);base64,)", re.I)
-_URL = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)", re.I)
+_SIGNATURES = {"png": PNG_SIGNATURE, "jpeg": b"\xff\xd8\xff", "gif": b"GIF8"}
+MAX_USE_ELEMENTS = 100_000  # the elements an SVG may draw once its <use> references are expanded
 _LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|pc|px|)\s*$")
 
 Length = Annotated[str, StringConstraints(pattern=r"^\d{1,4}(\.\d{1,3})?(mm|in)$")]
@@ -160,27 +161,107 @@ def _svg_aspect(data: bytes) -> float:
         raise Refused(f"the root element is <{root.tag}>: expected <svg xmlns=\"http://www.w3.org/2000/svg\">")
     for element in root.iter():
         _refuse_references(element, text)
+    _refuse_use_bomb(root, text)
     return _viewbox_aspect(root)
 
 
 def _refuse_references(element, text: str) -> None:
-    """An SVG element that would make a renderer or a browser read something outside the file."""
+    """An SVG element that would make a renderer or a browser read something outside the file, or run code."""
     name = str(element.tag).rpartition("}")[2]
     if name in ("script", "foreignObject"):
         raise Refused(f"a <{name}> element at {_place(text, '<' + name)} of the SVG: expected a drawing only")
-    values = [(key.rpartition("}")[2], value) for key, value in element.attrib.items()]
+    for key, value in ((key.rpartition("}")[2], value) for key, value in element.attrib.items()):
+        if key.lower().startswith("on"):
+            raise Refused(f"an {key} attribute at {_place(text, key)} of the SVG: expected a drawing only (an event "
+                          "handler runs code in a browser)")
+        for target in [value] if key in ("href", "src") else _css_references(value, declarations=True):
+            _refuse_outside(target, text)
     if name == "style" and element.text:
-        values.append(("style", element.text))
-    for key, value in values:
-        targets = [value] if key in ("href", "src") else _URL.findall(value)
-        if name == "style" and "@import" in value:
-            targets.append("@import")
-        for target in targets:
-            if target and not _INSIDE.match(target):
-                shown = target if len(target) <= 60 else target[:60] + "…"
-                raise Refused(f"a reference to '{shown}' at {_place(text, target)} of the SVG: expected only references "
-                              "inside it (#id) or data: images; a figure never makes the renderer read another file "
-                              "or the network")
+        for target in _css_references(element.text, declarations=False):
+            _refuse_outside(target, text)
+
+
+def _css_references(css: str, declarations: bool) -> list[str]:
+    """What CSS (a <style> element's sheet, or an attribute's value) would fetch: every url() and @import, read with
+    a CSS tokenizer, whatever their case or escapes (`\\75 rl(`, `@\\69mport`)."""
+    import tinycss2  # WeasyPrint's own CSS tokenizer: what the renderer would read is what is checked
+
+    nodes = tinycss2.parse_component_value_list(css) if declarations else tinycss2.parse_stylesheet(css)
+    found: list[str] = []
+    _walk_css(nodes, found)
+    return found
+
+
+def _walk_css(nodes, found: list[str]) -> None:
+    for node in nodes:
+        kind = getattr(node, "type", "")
+        if kind == "url":
+            found.append(node.value)
+        elif kind == "function" and node.lower_name in ("url", "src", "image", "image-set"):
+            strings = [argument.value for argument in node.arguments if getattr(argument, "type", "") == "string"]
+            found += strings or ["url()"]
+        elif kind == "at-rule" and node.lower_at_keyword == "import":
+            found.append("@import")
+        for children in ("prelude", "content", "arguments"):
+            if getattr(node, children, None):
+                _walk_css(getattr(node, children), found)
+
+
+def _refuse_outside(target: str, text: str) -> None:
+    """A reference to anything but the SVG itself, or a data: picture whose bytes are of its declared type."""
+    if not target or target.lstrip().startswith("#") or _inline_picture(target):
+        return
+    shown = target if len(target) <= 60 else target[:60] + "…"
+    raise Refused(f"a reference to '{shown}' at {_place(text, target[:40])} of the SVG: expected only references inside "
+                  "it (#id) or data: PNG, JPEG or GIF images; a figure never makes the renderer read another file or "
+                  "the network")
+
+
+def _inline_picture(target: str) -> bool:
+    """Whether a reference is a data: PNG, JPEG or GIF image whose bytes carry that type's signature (an SVG in
+    them, which could name the outside, is not one)."""
+    import base64
+    import binascii
+
+    found = _INSIDE.match(target)
+    if not found or found.group(2) is None:
+        return False
+    try:
+        data = base64.b64decode(target[found.end():].strip(), validate=False)
+    except (binascii.Error, ValueError):
+        return False
+    return data.startswith(_SIGNATURES[found.group(2).lower()])
+
+
+def _refuse_use_bomb(root, text: str) -> None:
+    """An SVG whose <use> elements, expanded through their chain, draw more than MAX_USE_ELEMENTS elements (seven
+    nested groups of ten <use> of the group below draw ten million), or refer to themselves."""
+    by_id = {element.get("id"): element for element in root.iter() if element.get("id")}
+    drawn: dict[int, int] = {}
+
+    def count(element, path: frozenset) -> int:
+        if id(element) in drawn:
+            return drawn[id(element)]
+        if id(element) in path:
+            raise Refused(f"a <use> at {_place(text, '<use')} of the SVG refers to an element that holds it: expected "
+                          "references that end")
+        inner = path | {id(element)}
+        total = 1 + sum(count(child, inner) for child in element)
+        if str(element.tag).rpartition("}")[2] == "use":
+            href = next((value for key, value in element.attrib.items() if key.rpartition("}")[2] == "href"), "")
+            target = by_id.get(href.lstrip("#")) if href.startswith("#") else None
+            total += count(target, inner) if target is not None else 0
+        if total > MAX_USE_ELEMENTS:
+            raise Refused(f"the <use> elements from {_place(text, '<use')} of the SVG draw more than "
+                          f"{MAX_USE_ELEMENTS:,} elements once expanded: expected a drawing, not a copy bomb")
+        drawn[id(element)] = total
+        return total
+
+    try:
+        count(root, frozenset())
+    except RecursionError:
+        raise Refused("the SVG's elements (or its <use> references) nest too deeply to be read: expected a drawing "
+                      "nested a few hundred levels at most") from None
 
 
 def _viewbox_aspect(root) -> float:
