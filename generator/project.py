@@ -39,6 +39,17 @@ class Project:
         sources = sources.resolve()
         return cls(sources=sources, build=(build or sources.parent / "build").resolve())
 
+    @classmethod
+    def chosen(cls, sources: Path, build: Path | None, sources_given: bool) -> "Project":
+        """The project of the command line: `at`, where the folders it did not name (the default sources/, the
+        build/ beside the sources) are not links out of the library's folder, the one that holds them."""
+        if not sources_given:
+            _refuse_link_out(sources, "the sources folder", "--sources")
+        if build is None:
+            _refuse_link_out(sources.parent / "build", "the build folder", "--build-dir")
+        return cls.at(sources, build)
+
+
     def sheet_paths(self, names: tuple[str, ...] = ()) -> list[Path]:
         """The source of each named sheet (by id or by file path), or of every sheet; an unknown name is an error,
         and so is a sources folder that is missing or holds no sheet (a CI job must not pass having built nothing)."""
@@ -145,3 +156,15 @@ def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()
         said.append(f"no {kind} named {name}: " + (f"did you mean {nearest[0]}?" if nearest else
                                                    f"the {kind}s are {', '.join(known) or 'none'}"))
     return "; ".join(said)
+
+
+def _refuse_link_out(folder: Path, what: str, option: str) -> None:
+    """A default folder that is a symbolic link leading out of the folder that holds it: a cloned repository could
+    so make qrs write its outputs, or read its sheets, anywhere. A link the user names on the command line is theirs."""
+    if not folder.is_symlink():
+        return
+    library, target = folder.parent.resolve(), folder.resolve()
+    if not target.is_relative_to(library):
+        raise UserError.at(folder, 1, 1, f"{what} is a symbolic link to {target}, outside the library's folder "
+                                         f"{library}: qrs follows no such link it was not given (name the folder "
+                                         f"with {option} {target} to use it)")

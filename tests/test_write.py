@@ -294,3 +294,35 @@ def test_a_folder_link_inside_its_own_folder_is_followed(tmp_path):
     (tmp_path / "build" / "html").symlink_to("real-html", target_is_directory=True)
     write.atomically(tmp_path / "build" / "html" / "page.html", b"<p>")
     assert (tmp_path / "build" / "real-html" / "page.html").read_bytes() == b"<p>"
+
+
+def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """qrs run in `folder`, with its default sources/ and build/ (what a cloned repository chooses)."""
+    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=folder,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_a_default_sources_or_build_folder_that_links_out_of_the_library_is_refused_by_name(tmp_path):
+    """Issue #49 item 1: `ln -s /elsewhere build` made qrs write its PDF, manifest and caches there, and a linked
+    sources/ read every sheet from there. A link the user names with --sources or --build-dir is followed."""
+    library, elsewhere = tmp_path / "library", tmp_path / "elsewhere"
+    (elsewhere / "sheets").mkdir(parents=True)
+    (elsewhere / "out").mkdir()
+    shutil.copy(FIXTURES / "sheets" / "tiny-card.yaml", elsewhere / "sheets")
+    library.mkdir()
+    (library / "sources").symlink_to(elsewhere / "sheets")
+    result = run_in(library, "check", "tiny-card")
+    assert result.returncode == 2 and "sources:1:1: the sources folder is a symbolic link to" in result.stderr
+    assert "--sources " + str(elsewhere / "sheets") in result.stderr
+    assert run_in(library, "--sources", str(library / "sources"), "check", "tiny-card").returncode == 0  # named
+    (library / "sources").unlink()
+    shutil.copytree(elsewhere / "sheets", library / "sources")
+    (library / "build").symlink_to(elsewhere / "out")
+    result = run_in(library, "build", "tiny-card")
+    assert result.returncode == 2 and "build:1:1: the build folder is a symbolic link to" in result.stderr
+    assert list((elsewhere / "out").iterdir()) == []  # nothing written there
+    (library / "build").unlink()
+    (library / "real-build").mkdir()
+    (library / "build").symlink_to(library / "real-build")  # a link inside the library's folder is followed
+    assert run_in(library, "build", "tiny-card").returncode == 0
+    assert (library / "real-build" / "tiny-card.en.pdf").is_file()

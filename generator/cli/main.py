@@ -76,7 +76,8 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
     chosen = context.obj if isinstance(context.obj, Reporter) else Reporter()  # main() passes its own
     chosen.quiet, chosen.json, chosen.verbose = quiet, as_json, verbose
     context.meta[META_KEY] = chosen
-    context.obj = Project.at(sources, build_dir)
+    given = context.get_parameter_source("sources") not in (None, click.core.ParameterSource.DEFAULT)
+    context.obj = Project.chosen(sources, build_dir, sources_given=given)
     if context.invoked_subcommand is None:  # bare `qrs`: the help, and success, as git and pip do
         click.echo(context.get_help())
 
