@@ -98,6 +98,18 @@ def _kind(mode: int) -> str:
     return "a device"
 
 
+# Names Windows keeps for devices, whatever the extension: sources/con.yaml could be neither written nor read there.
+_DEVICES = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])$", re.I)
+
+
+def device_problem(ident: str) -> str | None:
+    """Why an id that becomes a file's name is refused: it names a device on Windows (con, nul, com1...)."""
+    if _DEVICES.match(ident):
+        return (f"'{ident}' names a device on Windows (as con, prn, aux, nul, com1-9, lpt1-9 do): a file so named "
+                "can be neither written nor read there; choose another id")
+    return None
+
+
 def relative_problem(name: str, suffixes: tuple[str, ...] = FIGURE_SUFFIXES) -> str | None:
     """Why `name` is not a plain path inside a folder (a/b.svg) to a file with one of `suffixes`, or None."""
     if _SCHEME.match(name) or name.startswith("//"):

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,25 @@ def test_a_link_within_its_folder_is_read(tmp_path):
     (tmp_path / "sources" / "every-block.yaml").symlink_to("original.yaml.txt")
     result = qrs(tmp_path, "check")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("ident", ["con", "NUL", "aux", "prn", "com1", "lpt9"])
+def test_an_id_naming_a_windows_device_is_refused_by_new_import_and_the_model(tmp_path, ident):
+    """Issue #49 item 8: sources/con.yaml can be neither written nor read on Windows."""
+    from tests.conftest import run_qrs
+
+    assert files.device_problem(ident) and not files.device_problem("console")
+    (tmp_path / "sources").mkdir()
+    new = run_qrs("--sources", str(tmp_path / "sources"), "new", ident.lower(), "--game", "G", "--lang", "en")
+    assert new.returncode == 2 and "names a device on Windows" in new.stderr and "Traceback" not in new.stderr
+    document = tmp_path / "notes.md"
+    document.write_text("# Notes\n\nA line.\n", encoding="utf-8")
+    imported = run_qrs("--sources", str(tmp_path / "sources"), "import", str(document), "--id", ident.lower())
+    assert imported.returncode == 2 and "names a device on Windows" in imported.stderr
+    assert not list((tmp_path / "sources").glob("*.yaml"))
+
+
+def test_an_id_made_from_a_file_named_as_a_device_is_made_another():
+    from generator.composing.drafts import sheet_id_for
+
+    assert sheet_id_for(Path("con.md"), None) == "con-sheet" and sheet_id_for(Path("console.md"), None) == "console"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from generator import files
 from generator import lazy
 from generator.output import parallel
 
@@ -121,4 +122,6 @@ def checked_handout_id(context: click.Context, parameter: click.Parameter, value
     """--id names a file in sources/handouts/: lower-case letters, digits and hyphens, never a path."""
     if value is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", value):
         raise click.BadParameter(f"'{value}' is not a handout id: lower-case letters, digits and hyphens (english-army)")
+    if value is not None and files.device_problem(value):
+        raise click.BadParameter(files.device_problem(value))
     return value

@@ -20,6 +20,7 @@ import jinja2
 from babel import Locale, UnknownLocaleError
 
 from generator import write
+from generator import files
 from generator.errors import UserError
 from generator.model.types import Block
 from generator.project import Project
@@ -87,6 +88,8 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
     if not ID.match(sheet_id) or len(sheet_id) > 60:
         raise UserError.at(project.sources, 1, 1, f"{sheet_id!r} is not a valid sheet id: use lowercase letters, "
                                                   "digits and hyphens, starting with a letter or digit (wab2, shadow-war)")
+    if files.device_problem(sheet_id):
+        raise UserError.at(project.sources, 1, 1, files.device_problem(sheet_id))
     if not LANGUAGE.match(lang):
         raise UserError.at(project.sources, 1, 1, f"'{lang}' is not a language code: expected two lowercase letters (fr, en, de)")
     try:

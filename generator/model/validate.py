@@ -17,6 +17,7 @@ from typing import TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
+from generator import files
 from generator.model import glyphs
 
 from generator.model import markup, rules
@@ -49,6 +50,8 @@ def validate(located: Located) -> Sheet:
     problems += [located.problem(loc, message) for loc, message in figure.file_findings(sheet, located.path.parent)]
     if sheet.sheet != located.path.stem:
         problems.append(located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'"))
+    if files.device_problem(sheet.sheet):
+        problems.append(located.problem(("sheet",), files.device_problem(sheet.sheet)))
     if sheet.sheet == RESERVED_SHEET_ID:
         problems.append(located.problem(("sheet",), f"the sheet id '{RESERVED_SHEET_ID}' is reserved: sources/i18n/"
                                                     f"{RESERVED_SHEET_ID}.<lang>.po holds the templates' words"))

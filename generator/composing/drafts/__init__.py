@@ -88,9 +88,12 @@ def sheet_id_for(path: Path, given: str | None) -> str:
     if given is not None:
         if not ID.match(given):
             raise UserError.at(path, 0, 0, f"'{given}' is not a sheet id: lower-case letters, digits and hyphens")
+        if files.device_problem(given):
+            raise UserError.at(path, 0, 0, files.device_problem(given))
         return given
     words = re.findall(r"[a-z0-9]+", _ascii(path.stem.lower()))
-    return "-".join(words)[:60].strip("-") or "imported"
+    made = "-".join(words)[:60].strip("-") or "imported"
+    return f"{made}-sheet" if files.device_problem(made) else made  # con.md: con-sheet
 
 
 def _ascii(text: str) -> str:
