@@ -302,9 +302,54 @@ def served_file(folder: Path, request_path: str, drawn: set[str] | None = None) 
     return target
 
 
+HEAD_SECONDS = 10.0  # a request's whole head (its line and headers), however slowly sent: then it is closed
+HUNG_UP = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)  # a client gone: no error
+
+
+class _Head:
+    """The request's reader while its head is read: past the deadline, reading fails as a silent client's does. A
+    client sending one header line every few seconds never stays silent for `timeout`, and held a thread for ever."""
+
+    def __init__(self, reader, connection, deadline: float):
+        self.reader, self.connection, self.deadline = reader, connection, deadline
+
+    def readline(self, *size):
+        import time
+
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request's head took too long")
+        self.connection.settimeout(min(left, Handler.timeout))
+        return self.reader.readline(*size)
+
+    def __getattr__(self, name):
+        return getattr(self.reader, name)
+
+
 class Handler(BaseHTTPRequestHandler):
     server: "PreviewServer"
     timeout = 10  # seconds a connection may stay silent: a slow client does not hold its thread for ever
+
+    def setup(self) -> None:
+        import time
+
+        super().setup()
+        self.rfile = _Head(self.rfile, self.connection, time.monotonic() + HEAD_SECONDS)
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except HUNG_UP:
+            pass  # a browser's reload or a closed tab hangs up: nothing to tell
+
+    def parse_request(self) -> bool:
+        import time
+
+        parsed = super().parse_request()
+        self.server.headed(self.request)  # its head is read: a slow client's place is not this one's
+        self.rfile.deadline = time.monotonic() + HEAD_SECONDS  # the next request on this connection: its own
+        self.connection.settimeout(self.timeout)  # the answer is sent at the pace a silent client is given
+        return parsed
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         path = urlsplit(self.path).path
@@ -363,25 +408,59 @@ class PreviewServer(ThreadingHTTPServer):
     request_queue_size = MAX_CONNECTIONS
 
     def process_request(self, request, client_address) -> None:
+        """Each connection a thread, MAX_CONNECTIONS at most. When all are taken, the one that has been sending its
+        head longest is closed to make room: a browser's request is read in a moment, so slow clients crowding
+        the server lock no one out."""
+        import time
+
         if not self.slots.acquire(blocking=False):
-            self.shutdown_request(request)
-            return
+            with self.lock:
+                oldest = min(self.heads, key=self.heads.get, default=None)
+                self.heads.pop(oldest, None)
+            if oldest is not None:
+                _hang_up(oldest)
+            if not self.slots.acquire(timeout=1.0):
+                self.shutdown_request(request)
+                return
+        with self.lock:
+            self.heads[request] = time.monotonic()
         super().process_request(request, client_address)
 
     def process_request_thread(self, request, client_address) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self.headed(request)
             self.slots.release()
+
+    def headed(self, request) -> None:
+        """The connection's head is read (or it is gone): it is no longer one to close to make room."""
+        with self.lock:
+            self.heads.pop(request, None)
+
+    def handle_error(self, request, client_address) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], HUNG_UP):  # a client that hung up is no error of the server's
+            super().handle_error(request, client_address)
 
     def __init__(self, address, folder: Path, state: State):
         self.folder = folder
         self.state = state
         self.host_name = address[0].lower()  # the name given with --host, answered as Host too
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.heads: dict = {}  # the connections still sending their request's head, and since when
+        self.lock = threading.Lock()
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
+
+
+def _hang_up(request) -> None:
+    try:
+        request.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # already gone
 
 
 def serve(folder: Path, state: State, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> PreviewServer:

@@ -328,3 +328,44 @@ def test_ctrl_c_stops_the_watch_with_its_exit_code_and_qrs_message(tmp_path):
     out, err = command.communicate(timeout=60)
     assert command.returncode == 130, out + err
     assert "interrupted: the watch stopped" in err and "KeyboardInterrupt" not in err, err
+
+
+def test_a_client_that_hangs_up_is_no_error_and_slow_clients_lock_no_one_out(tmp_path, monkeypatch, capsys):
+    """Issue #49 item 4: a browser's reload hung up with a traceback each time; 32 clients each sending a header
+    line every 4 s were never silent for 10 s and locked a browser out. Now a request's whole head has a deadline,
+    the slowest head makes room for a new client, and a hang-up says nothing."""
+    import socket
+    import time
+
+    monkeypatch.setattr(watch, "HEAD_SECONDS", 3.0)
+    state = watch.State()
+    server = watch.serve(tmp_path / "preview", state, port=0)
+    port = server.server_address[1]
+    slow = []
+    try:
+        for _ in range(watch.MAX_CONNECTIONS):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+            connection.sendall(b"GET /version HTTP/1.1\r\nX-Slow: 1\r\n")  # a head never finished
+            slow.append(connection)
+        for _ in range(3):  # the browser comes while they crawl on, a header line at a time
+            for connection in slow:
+                try:
+                    connection.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    pass
+            browser = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            browser.request("GET", "/version")
+            assert browser.getresponse().status == 200
+            browser.close()
+            time.sleep(1.0)
+        hung_up = socket.create_connection(("127.0.0.1", port), timeout=5)
+        hung_up.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
+        hung_up.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        hung_up.close()  # a reset before the answer is read
+        time.sleep(0.5)
+    finally:
+        for connection in slow:
+            connection.close()
+        server.shutdown()
+        server.server_close()
+    assert "Traceback" not in capsys.readouterr().err
