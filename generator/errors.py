@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+# What a terminal would act upon rather than print: C0 and C1 controls (an escape sequence sets the window's title
+# or clears the screen; a newline forges a problem line) and the marks that reorder text on screen.
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` as a terminal may show it: its control characters escaped (\\x1b, \\n), never acted upon."""
+    return _UNSHOWN.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), str(text))
 
 
 @dataclass(frozen=True, order=True)
@@ -21,8 +32,8 @@ class Problem:
 
     def __str__(self) -> str:
         if not self.line:  # about a whole folder or file, no place in it
-            return f"{self.path}: {self.message}"
-        return f"{self.path}:{self.line}:{self.column}: {self.message}"
+            return f"{printable(self.path)}: {printable(self.message)}"
+        return f"{printable(self.path)}:{self.line}:{self.column}: {printable(self.message)}"
 
 
 class UserError(Exception):

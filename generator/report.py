@@ -29,7 +29,7 @@ from pathlib import Path
 
 import click
 
-from generator.errors import Problem
+from generator.errors import Problem, printable
 
 META_KEY = "qrs.report"
 FOLDED_FROM = 5  # more like problems than this in one file are said in one line (see Reporter._folded)
@@ -61,9 +61,9 @@ class Reporter:
         scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
         timing = f" in {about['seconds']:.1f} s" if self.verbose and about else ""
         fallback = f" ({untranslated} string(s) untranslated, printed in the source's language)" if untranslated else ""
-        click.echo(text or f"wrote {shown(path)}{scale}{timing}{fallback}")
+        click.echo(printable(text or f"wrote {shown(path)}{scale}{timing}{fallback}"))
         for warning in warnings:
-            click.echo(f"  {shown(path)}: {warning}", err=True)
+            click.echo(printable(f"  {shown(path)}: {warning}"), err=True)
         if layout and self.verbose:
             click.echo(f"  {columns_line(layout)}")
 
@@ -71,7 +71,7 @@ class Reporter:
         """A message that is neither an output nor a problem: silent with --quiet and --json."""
         if not (self.quiet or self.json):
             self._erase_progress()
-            click.echo(text)
+            click.echo(printable(text))
 
     def record(self, event: str, text: str, fields: dict) -> None:
         """One record of a command's own output (a sheet listed, a change found): `text` on a line, even with
@@ -79,7 +79,7 @@ class Reporter:
         if self.json:
             self._event({"event": event, **fields})
         else:
-            click.echo(text)
+            click.echo(printable(text))
 
     def result(self, event: str, text: str, fields: dict) -> None:
         """A command's outcome: `text` on a line, or with --json one event carrying `fields`; silent with --quiet."""
@@ -110,7 +110,8 @@ class Reporter:
         """Something qrs set right by itself (nothing lost, nothing to fix): on stderr, silent with --quiet."""
         if not self.quiet:
             self._erase_progress()
-            click.echo(f"{self._styled('warning', fg='yellow', bold=True)}: {text}", err=True, color=self.colour)
+            click.echo(f"{self._styled('warning', fg='yellow', bold=True)}: {printable(text)}", err=True,
+                       color=self.colour)
 
     @property
     def colour(self) -> bool:
@@ -123,7 +124,7 @@ class Reporter:
     def _problem_line(self, problem: Problem, folded: str | None = None) -> str:
         """file:line:column in bold, then what was expected; `folded`, a group's line, is about the whole file."""
         where = f"{problem.path}:{problem.line}:{problem.column}" if problem.line and not folded else problem.path
-        return f"{self._styled(where, bold=True)}: {folded or problem.message}"
+        return f"{self._styled(printable(where), bold=True)}: {printable(folded or problem.message)}"
 
     def problems(self, problems: list[Problem], summary: bool = True) -> None:
         self._erase_progress()
@@ -159,7 +160,7 @@ class Reporter:
         if self.json:
             self._event({"event": event, "message": text, **fields})
         else:
-            word, colon, rest = text.partition(": ")
+            word, colon, rest = printable(text).partition(": ")
             shown = f"{self._styled(word, fg='red', bold=True)}{colon}{rest}" if word == "error" and colon else text
             click.echo(shown, err=True, color=self.colour)
 

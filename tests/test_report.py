@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import re
 import shutil
@@ -173,3 +175,23 @@ def test_problems_are_coloured_on_a_terminal_only(capsys, monkeypatch):
     assert capsys.readouterr().err == "sources/wab2.yaml:3:5: what was expected\n1 problem(s) found\n"
     Reporter(live=True).fault("environment", "error: build/x.pdf: Permission denied", {})
     assert capsys.readouterr().err == "error: build/x.pdf: Permission denied\n"
+
+
+@pytest.mark.parametrize("args", [
+    ("build", "x\x1b]0;PWNED\x07"),
+    ("build", "x\nFORGED.yaml:1:1: a forged problem line"),
+    ("import", "ok.md\nFORGED.yaml:1:1: a forged problem line"),
+    ("import", "x\x1b]0;T\x07\x1b[2J.md"),
+    ("handout", "import", "army\x1b[2J.ros"),
+    ("new", "x\x1b[2J", "--game", "G", "--lang", "en"),
+])
+def test_no_control_character_of_a_name_reaches_the_terminal_raw(tmp_path, args):
+    """Issue #49 item 5: an id or a file name as typed set the terminal's title, cleared the screen or forged a
+    problem line: every name is shown with its control characters escaped."""
+    from tests.conftest import FIXTURES, run_qrs
+
+    ran = run_qrs("--sources", str(FIXTURES / "sheets"), "--build-dir", str(tmp_path / "build"), *args)
+    assert ran.returncode != 0
+    printed = ran.stdout + ran.stderr
+    assert not [character for character in printed if character in "\x1b\x07"], printed
+    assert "\nFORGED.yaml" not in printed and "Traceback" not in printed

@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from generator.output import parallel
-from generator.errors import Interrupted, MissingInput, UnknownName, UserError, WorkerDied, environment_missing
+from generator.errors import (Interrupted, MissingInput, UnknownName, UserError, WorkerDied, environment_missing,
+                              printable)
 from generator.project import Project
 from generator.report import META_KEY, Reporter
 from generator.report import current as reporter
@@ -218,6 +219,7 @@ def main(argv: list[str] | None = None) -> None:
         report.fault("interrupted", str(error) if isinstance(error, Interrupted) else "interrupted", {})
         sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as error:
+        error.message = printable(error.message)  # an id or a file name as typed: its controls escaped
         error.show()
         sys.exit(EXIT_USAGE if isinstance(error, click.UsageError) else error.exit_code)
     except UnknownName as error:
@@ -233,6 +235,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_ENVIRONMENT)
     except Exception as error:  # noqa: BLE001 - a bug: short report, distinct exit code
         frame = traceback.extract_tb(error.__traceback__)[-1]
-        click.echo(f"internal error: {type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})", err=True)
+        click.echo(printable(f"internal error: {type(error).__name__}: {error} (at {Path(frame.filename).name}:"
+                             f"{frame.lineno})"), err=True)
         click.echo("This is a bug in qrs, not in your sources; please report it with the command you ran.", err=True)
         sys.exit(EXIT_INTERNAL_ERROR)
