@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import re
 import shutil
+
+import pytest
 
 from tests.conftest import FIXTURES, ROOT, LIBRARY, Ran, run_qrs, source_head
 
