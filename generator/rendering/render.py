@@ -44,7 +44,7 @@ collect_less_often()
 
 from generator import __version__
 
-from generator.rendering import cuts, figures, fit, heights, layout_report, measure
+from generator.rendering import figures, fit, heights, layout_report, measure, planned
 from generator.rendering.bands import pack_bands
 from generator.rendering.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
 from generator.rendering.layout import page_frame
@@ -267,10 +267,11 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling,
                                   predict)
         context, measured, header, packing = chosen.plan
-        whole = _moved(items(sheet), packing)
-        plan = [[[_fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id], _tall(frame))
+        whole = planned.moved(items(sheet), packing)
+        tall = planned.tall(frame)
+        plan = [[[planned.fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id], tall)
                   for fragment in column] for column in page] for page in packing.plan]
-        bands, feet = _bands(whole, packing, measured, packing.band), _bands(whole, packing, measured, packing.foot)
+        bands, feet = (planned.bands(whole, packing, measured, placed) for placed in (packing.band, packing.foot))
         context.update(plan=plan, bands=bands if any(bands) else None, feet=feet if any(feet) else None)
         laid = Laid(_pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
                     strict=fit.strict(sheet, options), bands=bands, feet=feet,
@@ -289,28 +290,6 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     laid.defects += fit.placement_defects(packing, [item.block_id for item in whole], laid.defects)
     laid.defects += figures.fitted(sheet, frame, project.sources)
     return laid
-
-
-def _moved(whole: list[Item], packing: layout_module.Packing) -> list[Item]:
-    """The items as the plan prints them: a wide block set past the text after it (a float: Packing.moved) leaves
-    its section's heading (and its group's) to that text."""
-    banded = {index for page in packing.bands + packing.feet for index in page}
-    found = list(whole)
-    for wide in packing.moved:
-        after = next((index for index in range(wide + 1, len(whole)) if index not in banded), None)
-        if after is not None:
-            found[after] = replace(found[after], first=found[after].first or whole[wide].first,
-                                   group=found[after].group or whole[wide].group)
-        found[wide] = replace(found[wide], first=False, group=None)
-    return found
-
-
-def _bands(whole: list[Item], packing: layout_module.Packing, measured: dict[str, measure.Measured],
-           placed) -> list[list[Item]]:
-    """Per page: the wide blocks set across its top (`placed`: packing.band) or its foot (packing.foot), whole, with
-    the widths measured at the page's width."""
-    return [[replace(whole[index], wide=True, widths=measured[whole[index].id].widths) for index in placed(page)]
-            for page in range(packing.pages)]
 
 
 def _attempts(project: Project, sheet: Sheet, context, frame: layout_module.Frame, cache: heights.Cache):
@@ -433,7 +412,7 @@ def _packed(frame, whole, context: dict, measured: dict[str, measure.Measured], 
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
     if size is None:
         size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
-    pieces = [fit.piece(item, measured[item.id], size, _tall(frame)) for item in whole]
+    pieces = [fit.piece(item, measured[item.id], size, planned.tall(frame)) for item in whole]
     packing = pack_bands(pieces, capacity)
     page = sum(capacity.of(column) for column in range(frame.columns, 2 * frame.columns))  # a page after the first
     # a band takes its height from every column of its page
@@ -473,20 +452,6 @@ def _decision_key(project: Project, context: dict, chunks: _Chunks, whole: list[
     packing = [repr((item.id, item.block.break_before if item.block else None, item.splits, item.first,
                      item.block.wide if item.block else None)) for item in whole]
     return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
-
-
-def _tall(frame) -> float:
-    """A table row taller than this (millimetres) may be cut between its lines (generator.rendering.cuts)."""
-    return frame.column_height / 3
-
-
-def _fragment(item: Item, fragment: layout_module.Fragment, measured: measure.Measured, tall: float) -> Item:
-    """The packer's fragment as the page prints it: its units read back as rows, and where a row is cut."""
-    rows = cuts.rows(measured, tall if item.cuts_units else float("inf")) if measured.units else None
-    (start, start_cut), (stop, stop_cut) = (rows.at(fragment.start), rows.at(fragment.stop)) if rows else (
-        (fragment.start, None), (fragment.stop, None))
-    return replace(item, start=start, stop=stop, start_cut=start_cut, stop_cut=stop_cut, heading=fragment.heading,
-                   group_heading=fragment.group_heading, widths=measured.widths)
 
 
 def _measured(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache

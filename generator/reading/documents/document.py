@@ -15,8 +15,8 @@ _MARKUP_CHARACTERS = re.compile(r"([*{}\[\]\\])")
 # What a source may not hold (load.py refuses them): controls, separators, bidirectional marks; tabs become spaces.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff\u00ad]")
 _SPACES = re.compile(r"[ \t\u00a0\u202f]+")
-# "<" before a letter, "/", "!" or "?" reads as a tag to the markup's check, which refuses it; the markup has no
-# escape for "<" yet (issue 49), so such text keeps its words with the look-alike U+2039, as rosters print it.
+# "<" before a letter, "/", "!" or "?" reads as a tag to the markup's check, which refuses it: such text keeps it
+# with the markup's escape, \<, and prints "<" (docs/authoring.md).
 _TAG_OPENING = re.compile(r"<(?=[/!?a-zA-Z])")
 
 
@@ -27,7 +27,7 @@ def clean(text: str) -> str:
 
 def escape(text: str) -> str:
     """Plain text as markup: the markup's characters (* { } [ ] \\) print as typed."""
-    return _TAG_OPENING.sub("\u2039", _MARKUP_CHARACTERS.sub(r"\\\1", clean(text)))
+    return _TAG_OPENING.sub(r"\\<", _MARKUP_CHARACTERS.sub(r"\\\1", clean(text)))
 
 
 def emphasis(text: str, style: str) -> str:
@@ -44,7 +44,7 @@ def plain(markup: str) -> str:
     """The text a reader sees of markup: marks and escapes gone (for tests of kinds: is this cell a roll?)."""
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", markup)
     text = re.sub(r"(?<!\\)\*(.+?)(?<!\\)\*", r"\1", text)
-    return re.sub(r"\\([*{}\[\]\\])", r"\1", text).strip()
+    return re.sub(r"\\([*{}\[\]\\<])", r"\1", text).strip()
 
 
 ROLL_PART = r"\d{1,3}(?:\s*[-–~]\s*\d{1,3}|\s*\+)?"

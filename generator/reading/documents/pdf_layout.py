@@ -469,8 +469,11 @@ def _text(lines, body_size: float, indented: bool = False) -> list:
     out, origins = [], []
     for line in lines:
         text = " ".join(_marked(cell, line.bold) for cell in line.cells)
+        numbered = re.match(r"^(\d{1,2}[.)])\s+(\S.*)$", text.replace("**", "")) if line.bold else None
         if line.heading:
             text = "#" * min(line.heading, 3) + " " + text.replace("**", "")
+        elif numbered:  # a numbered step in bold ("1. Mouvements"): an item of its list, not a block's title
+            text = f"{numbered.group(1)} **{numbered.group(2)}**"
         elif (line.bold or line.accent) and len(text) < 80 and not indented:
             text = "#### " + text
         elif line.bold:

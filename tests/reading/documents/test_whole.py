@@ -4,6 +4,8 @@ a Word table merged down thousands of rows read without recursion."""
 
 from __future__ import annotations
 
+import shutil
+
 from pathlib import Path
 
 from generator.reading.documents import docx, html, markdown
@@ -24,10 +26,25 @@ def test_markdown_raw_html_and_comments_are_dropped_and_listed_and_tag_like_text
     assert messages == "The bot answers <@user> rolled **8** and waits for the next player.\nHearts: <3 and a < b."
 
 
-def test_text_that_reads_as_a_tag_keeps_its_words():
+def test_text_that_reads_as_a_tag_keeps_its_words_escaped_and_prints_them(tmp_path):
+    """Issue #49 item 6: text that reads as a tag is kept with the markup's escape \\< (it printed the look-alike
+    U+2039 before there was one), and the sheet prints "<"."""
+    from pypdf import PdfReader
+
+    from tests.conftest import FIXTURES, run_qrs
+
     document = markdown.read("# Sheet\n\nA <notatag> in a sentence, and <unclosed too.\n")
-    assert document.nodes[1].text == "A \u2039notatag> in a sentence, and \u2039unclosed too."
+    assert document.nodes[1].text == "A \\<notatag> in a sentence, and \\<unclosed too."
     assert document.dropped == []
+    (tmp_path / "sources").mkdir()
+    shutil.copy(FIXTURES / "sheets" / "tiny-card.yaml", tmp_path / "sources")
+    source = tmp_path / "notes.md"
+    source.write_text("# Notes\n\nA <notatag> in a sentence, and <unclosed too.\n", encoding="utf-8")
+    assert run_qrs("--sources", str(tmp_path / "sources"), "import", str(source), "--id", "notes").returncode == 0
+    built = run_qrs("--sources", str(tmp_path / "sources"), "--build-dir", str(tmp_path / "build"), "build", "notes")
+    assert built.returncode == 0, built.stderr
+    text = " ".join(page.extract_text() for page in PdfReader(next((tmp_path / "build").glob("notes.*.pdf"))).pages)
+    assert "A <notatag> in a sentence, and <unclosed too." in " ".join(text.split())
 
 
 def test_a_word_file_without_heading_styles_hyperlinks_and_lists():
@@ -74,4 +91,4 @@ def test_html_captions_spans_and_a_table_of_sixteen_columns():
     assert tables[1].rows[3] == ["3-4", "Arm: −1 to hit with that hand.", ""]
     assert len(tables[2].rows[0]) == 16 and tables[2].rows[1][-1] == "+25"
     assert not any(isinstance(node, Paragraph) and "Critical" in node.text for node in document.nodes)
-    assert "a \u2039b> in text stays text" in document.nodes[-1].text  # "&lt;b&gt;": text, not a tag
+    assert "a \\<b> in text stays text" in document.nodes[-1].text  # "&lt;b&gt;": text, not a tag
