@@ -54,10 +54,12 @@ def handout_import(project: Project, roster_path: Path, sheet: str | None, force
     from generator.composing import roster
 
     written, made, label = roster.import_roster(project, roster_path, sheet, handout_id, strict, force)
-    if made.unmatched and reporter().json:
+    if (made.unmatched or made.sections_left_out) and reporter().json:
         for item in made.unmatched:
             reporter().record("unmatched", str(item), {"roster": label, **dataclasses.asdict(item)})
-    elif made.unmatched or made.left_out or not made.handout.get("sheet"):
+        for line in made.sections_left_out:
+            reporter().record("section_left_out", line, {"roster": label})
+    elif made.unmatched or made.left_out or made.sections_left_out or not made.handout.get("sheet"):
         click.echo(made.report(label), err=True)
     reporter().result("wrote", f"wrote {written}", {"path": str(written)})
 

@@ -42,6 +42,7 @@ from generator.errors import UserError
 from generator.reading.sources import Located, load_file
 from generator.project import Project
 from generator.model import glyphs
+from generator.composing.handout_headings import labelled
 from generator.composing.handout_profiles import (
     choices_block,
     compose_alone,
@@ -233,7 +234,7 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
     ]
     sections = [Section(id="handout-units", title=words["units"],
                         blocks=choices_block(handout, words) + [_roster(handout, sheet, saves, words)])]
-    own_equipment, own_abilities = profile_blocks(handout)
+    own_equipment, own_abilities = profile_blocks(handout, words, sheet)
     if equipment or own_equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment + own_equipment))
     army_rules = special_rules(handout, sheet, equipment)
@@ -406,7 +407,7 @@ def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: Saves
     elif any(own[ref].two_handed for ref in unit.weapons if ref in own):
         close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
         save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
-    rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
+    rules = [f"{{{rule}}}" for rule in unit.rules] + ([labelled(unit.other_rules, sheet, words)] if unit.other_rules else [])
     models = [RosterModel(name=counted_name(model), profile=[model.profile.get(characteristic.id, "-")
                                                           for characteristic in sheet.characteristics])
               for model in unit.models]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from generator.composing.handout_headings import heading, labelled
 from generator.model.types import (
     Block,
     Finding,
@@ -52,8 +53,9 @@ def profile_findings(handout: Handout) -> Iterator[Finding]:
         terms |= keys
 
 
-def profile_blocks(handout: Handout) -> tuple[list[Block], list[Block]]:
-    """The tables of the units' profiles, each profile once however many units carry it: (equipment, abilities)."""
+def profile_blocks(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> tuple[list[Block], list[Block]]:
+    """The tables of the units' profiles, each profile once however many units carry it: (equipment, abilities).
+    Their headings in the handout's language; their rows as the roster writes them."""
     equipment, abilities = [], []
     for kind in handout.profile_types:
         rows, seen = [], set()
@@ -67,8 +69,9 @@ def profile_blocks(handout: Handout) -> tuple[list[Block], list[Block]]:
             continue
         long_text = any(len(row[-1]) > 60 for row in rows)
         wordy = [any(len(row[c + 1]) > 8 for row in rows) for c in range(len(kind.characteristics))]
-        columns = [{"title": kind.name, "width": "24%" if long_text else None}] + [
-            {"title": name, "align": "left" if wordy[c] else "center"} for c, name in enumerate(kind.characteristics)]
+        columns = [{"title": heading(kind.name, sheet, words), "width": "24%" if long_text else None}] + [
+            {"title": heading(name, sheet, words), "align": "left" if wordy[c] else "center"}
+            for c, name in enumerate(kind.characteristics)]
         table = TableBlock(id=f"profiles-{kind.id}", type="table", columns=[
             {key: value for key, value in column.items() if value is not None} for column in columns], rows=rows)
         (abilities if ABILITY_TYPES.search(kind.name) or (long_text and len(kind.characteristics) == 1)
@@ -105,7 +108,7 @@ def choices_block(handout: Handout, words: dict[str, str]) -> list[Block]:
     return [TextBlock(id="handout-army", type="text", title=words["army"], content=[{"bullets": items}])]
 
 
-def own_roster(handout: Handout) -> RosterBlock:
+def own_roster(handout: Handout, words: dict[str, str]) -> RosterBlock:
     """The units in the handout's own characteristics, their saves as the roster gives them."""
     notes: dict[str, str] = {}
     labels = [characteristic.label for characteristic in handout.characteristics] or ["-"]
@@ -115,7 +118,7 @@ def own_roster(handout: Handout) -> RosterBlock:
         save = unit.save
         if save and unit.save_note:
             save = f"{save}[^{notes.setdefault(unit.save_note, str(len(notes) + 1))}]"
-        rules = [f"{{{rule}}}" for rule in unit.rules] + ([unit.other_rules] if unit.other_rules else [])
+        rules = [f"{{{rule}}}" for rule in unit.rules] + ([labelled(unit.other_rules, None, words)] if unit.other_rules else [])
         models = [RosterModel(name=counted_name(model), profile=[
             model.profile.get(characteristic.id, "-") for characteristic in handout.characteristics] or ["-"])
             for model in unit.models]
@@ -128,8 +131,9 @@ def own_roster(handout: Handout) -> RosterBlock:
 
 def compose_alone(handout: Handout, words: dict[str, str]) -> Sheet:
     """A handout without a sheet as a sheet: its units, the tables of their profiles, their rules."""
-    equipment, abilities = profile_blocks(handout)
-    sections = [Section(id="handout-units", title=words["units"], blocks=choices_block(handout, words) + [own_roster(handout)])]
+    equipment, abilities = profile_blocks(handout, words)
+    sections = [Section(id="handout-units", title=words["units"],
+                        blocks=choices_block(handout, words) + [own_roster(handout, words)])]
     if equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
     rules = abilities + glossary(handout)

@@ -49,6 +49,12 @@ UI_WORDS = {
     "contents": "Contents",
     "points": "pts",
     "army_total": "Army total: {points}",
+    # a roster's headings (generator.composing.handout_headings): its profiles' columns, its units' labels
+    "weapon": "Weapon",
+    "armour": "Armour",
+    "range": "Range",
+    "save_modifier": "Save modifier",
+    "troop_type": "Type",
 }
 
 

@@ -130,6 +130,8 @@ equipment 'Dwarf Handgun' ('Master Engineer'): no row of the sheet's tables, nor
 rule 'Entrenchment' ('Master Engineer'): no keyword of the sheet, by id, term or original term: printed with the roster's text
 equipment 'Pick' ('Miners'): no row of the sheet's tables, nor item of its saves table, by id, name or alias: printed as written
 rule 'Stubborn' ('Miners'): no keyword of the sheet, by id, term or original term: printed with the roster's text
+left out: the section 'Phase de magie' (magic) (kept: dispel-dice): it is about 'sorcier' ('Wizard'), which no \
+selection, profile, rule or category of the roster names
 """
 
 

@@ -20,6 +20,7 @@ from generator.model.types import Sheet
 from generator.model.validate import load
 from generator.composing.roster.making import Report, Unmatched, alone, literal, slug, with_sheet
 from generator.composing.roster.names import SheetNames, answers_to, folded
+from generator.composing.roster.sections import unused
 from generator.reading.rosters.files import quoted, read
 from generator.reading.rosters.selections import Roster, model_types, profile_types, read_roster
 
@@ -35,6 +36,7 @@ class Import:
     unmatched: list[Unmatched]
     game: str = ""
     left_out: list[str] = field(default_factory=list)
+    sections_left_out: list[str] = field(default_factory=list)  # a line each: the section, and why
 
     def report(self, roster: str) -> str:
         """The one report of what the sheet could not name: a heading, then a line per name (its units beside it)."""
@@ -46,6 +48,7 @@ class Import:
         lines = [heading, *(str(item) for item in self.unmatched)]
         if self.left_out:
             lines.append(f"left out, holding no profile, rule or cost: {', '.join(map(quoted, self.left_out))}")
+        lines += self.sections_left_out
         return "\n".join(lines)
 
 
@@ -94,12 +97,18 @@ def handout_of(root: Element, label: str, sheet: Sheet | None, handout_id: str, 
                                         "or carrying a model's profile")
     report = Report()
     army = roster.name or Path(label.split(":")[0]).stem
+    sections = []
     if sheet is not None:
         data = with_sheet(roster, sheet, names, handout_id, "", languages, report)
+        unusable = unused(sheet, list(translations), root)
+        data["exclude"] = unusable.exclude  # the rest of the sheet prints: the army's reference, edited down at will
+        if unusable.kept:
+            data["except"] = unusable.kept
+        sections = unusable.lines
     else:
         data = alone(roster, handout_id, "", ROSTER_LANGUAGE, report)
     data["army"] = _army(army, report)
-    return Import(data, report.list(), roster.game, roster.left_out)
+    return Import(data, report.list(), roster.game, roster.left_out, sections)
 
 
 def _army(name: str, report: Report) -> str:

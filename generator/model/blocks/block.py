@@ -89,6 +89,10 @@ class BlockBase(Model):
         None, alias="break", description="Start the block at the top of a new column or page: a rare manual decision.")
     group: Id | None = Field(None, description="The id of one of its section's groups: the group's blocks follow "
                                                "one another under the group's heading.")
+    concerns: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
+        default_factory=list, description="What the whole block is about, when an army may have none of it (a "
+                                          "keyword, by id or term: sorcier): a roster's import leaves the block out "
+                                          "of the handout of an army that has none of them.")
     # Described in generator/model/descriptions.py (COMMON["wide"]); the packer sets it as a band (layout.py).
     wide: Literal[2, "all"] | None = None
 
