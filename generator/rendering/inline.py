@@ -34,7 +34,10 @@ class Inline:
         return self.anchors.get(self.keywords[key.casefold()].id)
 
     def name_keyword(self, key: str, shown: str | None) -> str:
-        return shown or self.keywords[key.casefold()].term
+        """The words a reference prints: the author's, else the keyword's term, read as markup as the glossary
+        reads it (its escapes undone: `Brave \\{x\\}` prints `Brave {x}`)."""
+        return shown or markup.to_plain(markup.parse(self.keywords[key.casefold()].term), str,
+                                        lambda inner, words: words or inner)
 
     def name_keyword_glossed(self, key: str, shown: str | None) -> str:
         """With --gloss: the game's English term beside the first mention of each keyword."""

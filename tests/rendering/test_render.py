@@ -325,3 +325,16 @@ def test_a_heading_in_capitals_keeps_what_is_typed_in_lower_case_in_parentheses(
     assert '<h2 id="section-moving">Moving <span class="as-typed">(p.45)</span></h2>' in delvers_html
     assert '<span class="as-typed">(see p.52)</span>' in delvers_html
     assert '.as-typed { text-transform: none; }' in (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
+
+
+def test_a_keyword_reference_prints_its_term_as_the_glossary_does_escapes_undone(tmp_path):
+    """Issue #49 item 6: a term written `Brave \\{x\\}` printed `The Brave \\{x\\} unit.` where referenced, while the
+    glossary printed `Brave {x}`."""
+    source = tmp_path / "every-block.yaml"
+    text = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
+    source.write_text(text.replace("    term: Savage\n", "    term: 'Savage \\{x\\}'\n"), encoding="utf-8")
+    sheet = pipeline.check(source)
+    from generator.rendering.render import Inline
+
+    assert str(Inline(sheet, "fr")("Une unité {savage} charge.")) == "Une unité <span class=\"kw\">Savage {x}</span> charge."
+    assert Inline(sheet, "fr").plain("{savage}") == "Savage {x}"
