@@ -132,7 +132,8 @@ def _png_aspect(data: bytes) -> float:
     try:
         Image.open(io.BytesIO(data)).verify()
     except Exception as error:  # noqa: BLE001 - Pillow's errors have no common type
-        raise Refused(f"the PNG is damaged ({error}): expected a PNG that image programs open") from None
+        why = re.sub(r"<[^<>]* object at 0x[0-9a-fA-F]+>", "the file", str(error))  # no object's repr
+        raise Refused(f"the PNG is damaged ({why}): expected a PNG that image programs open") from None
     return height / width
 
 
