@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from generator.reading.documents import docx, html, markdown, text
 
@@ -84,3 +85,11 @@ def test_plain_text_detached_minus_signs_in_a_list_of_modifiers():
 def test_html_tags_in_plain_text_become_emphasis():
     document = text.read("Title\n\nUnit with <b>Savage</b> and <i>Pious</i> ones\n")
     assert document.nodes[1].text == "Unit with **Savage** and *Pious* ones"
+
+
+def test_a_doctype_with_an_internal_subset_leaves_nothing_behind():
+    """Issue #49 item 7: html.parser ended the declaration inside the subset and its "]>" became a paragraph."""
+    from generator.reading.documents import html
+
+    document = html.read(Path("x.html"), '<!DOCTYPE html [<!ENTITY x "y">]>\n<h1>Title</h1><p>Text.</p>')
+    assert [node.text for node in document.nodes] == ["Title", "Text."]
