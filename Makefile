@@ -17,6 +17,7 @@ install: $(STAMP)
 
 build: $(STAMP)
 	$(QRS) build --all --format pdf --format html
+	@$(QRS) doctor --summary
 
 bench: $(STAMP)
 	$(PY) bench/bench.py $(BENCH)

@@ -30,6 +30,8 @@ SLOW_TESTS = {
     "test_shell_completion_offers_sheet_and_handout_ids",
     # tests/cli/test_scaffold.py
     "test_new_then_check_and_build",
+    # tests/cli/test_starter.py
+    "test_init_writes_a_library_that_checks_builds_and_tests",
     # tests/cli/test_watch.py
     "test_a_failed_build_keeps_the_last_good_preview",
     "test_a_translators_save_shows_the_translation",

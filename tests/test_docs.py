@@ -13,14 +13,16 @@ from generator.cli.main import GLOBAL_FLAGS, GLOBAL_WITH_VALUE, cli, global_opti
 from tests.conftest import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
+FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```", re.S | re.M)
 INLINE = re.compile(r"`([^`\n]*\bqrs\b[^`\n]*)`")
 SHELL_OPERATORS = {"|", ">", ">>", ";", "&&", "||"}  # a shell line goes on after qrs's arguments
 
 
 def commands_in(text: str) -> list[list[str]]:
     """The arguments after `qrs` (or `python -m generator`) in each command line of the text."""
-    lines = [line for block in FENCE.findall(text) for line in block.splitlines()] + INLINE.findall(text)
+    lines = [line for language, block in FENCE.findall(text) for line in block.splitlines()
+             if language.strip() != "console" or line.startswith("$ ")]  # a console block's other lines are output
+    lines += INLINE.findall(text)
     found = []
     for line in lines:
         try:

@@ -12,12 +12,15 @@ pages run side by side, one test each.
 
 A command exits 0, or with the code its comment states as `(exit N)` (a page showing a refusal on purpose).
 In a synopsis, `[SHEET...]` and `...` stand for what may be left out: the command runs without them. The files a
-page takes from its reader (their Word sheet, their army's roster) are given stand-ins (STAND_INS). A command that
-cannot run here is in NOT_RUN, with why and what is checked instead; a new one, neither runnable nor listed, fails.
+page takes from its reader (a Word sheet, an army's roster) are the samples of docs/examples/, named as the reader
+types them; a command given one prints what its `console` block shows under it (SAMPLES: the lines, `…` standing
+for what the page leaves out). A command that cannot run here is in NOT_RUN, with why and what is checked instead; a
+new one, neither runnable nor listed, fails.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shlex
@@ -31,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, ROOT, kept_folder
+from tests.conftest import ROOT, kept_folder
 
 # docs/ci/publish.yml is a CI workflow, not a page a reader pastes from: test_docs.py checks its build command
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -54,15 +57,8 @@ NOT_RUN = {
         "installed, else it must exit 69 saying how to install it", "{command}", 0 if PDFTOCAIRO else 69),
 }
 
-# a file a page's commands take from its reader → its stand-in (a path under tests/fixtures, or a sheet there
-# written out as a Word file)
-STAND_INS = {
-    "sheet.docx": "sheets/tiny-card.yaml",
-    "my-sheet.docx": "sheets/tiny-card.yaml",
-    "army.rosz": "rosters/ork-boyz.rosz",
-    "karak-hirn.ros": "rosters/bsdata/whfb8-dwarfs.ros",
-    "strike-force.rosz": "rosters/bsdata/wh40k-10e-newrecruit.rosz",
-}
+SAMPLES = "docs/examples/"  # a command naming one prints what its page shows (the other outputs depend on the build)
+ELIDED = "…"
 
 
 @dataclass(frozen=True)
@@ -70,6 +66,7 @@ class Command:
     line: str  # as written, without its prompt and comment
     expected: int  # its exit code
     instead: str | None = None  # what runs in its place (NOT_RUN)
+    shows: tuple[str, ...] = ()  # the lines its console block shows it printing
 
 
 def split_comment(line: str) -> tuple[str, str]:
@@ -91,12 +88,13 @@ def commands_of(text: str) -> list[Command]:
         language = language.strip()
         if language not in SHELL_BLOCKS | {"console"}:
             continue
+        first = len(found)
         for line in block.splitlines():
-            if language == "console":
-                if not line.startswith("$ "):
-                    continue  # what the command printed
-                line = line[2:]
-            command, comment = split_comment(line)
+            if language == "console" and not line.startswith("$ "):
+                if len(found) > first and line.strip() != ELIDED:  # what the command above printed
+                    found[-1] = dataclasses.replace(found[-1], shows=(*found[-1].shows, line))
+                continue
+            command, comment = split_comment(line.removeprefix("$ ") if language == "console" else line)
             if not command:
                 continue
             command = " ".join(word for word in command.split(" ") if not PLACEHOLDER.match(word))
@@ -108,8 +106,20 @@ def commands_of(text: str) -> list[Command]:
 def not_run(command: Command) -> Command:
     for pattern, (_, instead, expected) in NOT_RUN.items():
         if re.search(pattern, command.line):
-            return Command(command.line, expected, instead.format(command=command.line))
+            return dataclasses.replace(command, expected=expected, instead=instead.format(command=command.line))
     return command
+
+
+def shown_but_not_printed(command: Command, output: str) -> list[str]:
+    """The lines the page shows a sample's command printing that it did not print (`…` matches anything)."""
+    if SAMPLES not in command.line:
+        return []
+    printed = output.splitlines()
+
+    def matches(shown: str, line: str) -> bool:
+        return re.fullmatch(".*".join(map(re.escape, shown.split(ELIDED))), line) is not None
+
+    return [shown for shown in command.shows if not any(matches(shown, line) for line in printed)]
 
 
 COMMANDS = {page.relative_to(ROOT).as_posix(): commands_of(page.read_text(encoding="utf-8")) for page in PAGES}
@@ -117,12 +127,19 @@ RUN = sorted(page for page, commands in COMMANDS.items() if commands)
 
 
 def test_the_pages_hold_commands_and_every_exception_is_still_needed():
-    """NOT_RUN and STAND_INS name only what a page still has, so neither list outlives its reason."""
+    """NOT_RUN names only what a page still has, so that it does not outlive its reason."""
     assert {"README.md", "docs/commands.md", "docs/editions.md", "docs/handouts.md"} <= set(RUN), RUN
     lines = [command.line for commands in COMMANDS.values() for command in commands]
     assert all(any(re.search(pattern, line) for line in lines) for pattern in NOT_RUN), NOT_RUN
-    unused = [name for name in STAND_INS if not any(name in shlex.split(line) for line in lines)]
-    assert not unused, f"stand-ins no page takes: {unused}"
+
+
+def test_a_sample_shown_printing_is_checked_line_by_line():
+    """The console blocks give the lines a sample's command prints, `…` for what they leave out."""
+    [karak] = [command for command in COMMANDS["docs/handouts.md"] if "karak-hirn.ros" in command.line]
+    assert karak.shows[-1] == "wrote sources/handouts/karak-hirn.yaml" and ELIDED not in karak.shows
+    printed = "\n".join(line.replace(ELIDED, "'Quarrellers', 'Cannon'") for line in karak.shows)
+    assert not shown_but_not_printed(karak, printed)
+    assert shown_but_not_printed(karak, printed.replace("33 name(s)", "34 name(s)")) == [karak.shows[0]]
 
 
 @pytest.mark.parametrize("page", sorted(COMMANDS))
@@ -150,20 +167,9 @@ def _bash(line: str, cwd: Path) -> subprocess.CompletedProcess:
                           timeout=TIMEOUT)
 
 
-def _stand_ins(folder: Path) -> None:
-    from generator import pipeline
-    from tests.composing.drafts.sheets import docx
-
-    for name, fixture in STAND_INS.items():
-        if name.endswith(".docx"):
-            (folder / name).write_bytes(docx(pipeline.check(FIXTURES / fixture)))
-        else:
-            shutil.copyfile(FIXTURES / fixture, folder / name)
-
-
 def _clone(folder: Path) -> None:
     """The committed files of this checkout (as in its working tree, times kept: `make` must find the virtualenv
-    up to date), a link to the virtualenv as .venv, and the reader's stand-in files."""
+    up to date, the samples of docs/examples/ among them) and a link to the virtualenv as .venv."""
     listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, text=True, check=True)
     for name in filter(None, listed.stdout.split("\0")):
         source = ROOT / name
@@ -171,7 +177,6 @@ def _clone(folder: Path) -> None:
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, folder / name, follow_symlinks=False)
     (folder / ".venv").symlink_to(VENV, target_is_directory=True)
-    _stand_ins(folder)
 
 
 @pytest.fixture(scope="module")
@@ -244,6 +249,9 @@ def test_every_command_of_the_page_runs_as_written(pages, page):
               + f"\n  exit {run.returncode}, expected {run.command.expected}:\n"
               + "\n".join("    " + line for line in run.output.strip().splitlines()[-15:])
               for run in ran if run.returncode != run.command.expected]
+    failed += [f"$ {run.command.line}\n  printed:\n" + "\n".join("    " + line for line in run.output.splitlines()[-15:])
+               + "\n  not the lines the page shows:\n" + "\n".join("    " + line for line in missing)
+               for run in ran if (missing := shown_but_not_printed(run.command, run.output))]
     for run in ran:  # shown with -s, or -rP: where the time goes
         print(f"{run.seconds:6.1f} s  exit {run.returncode}  {run.command.instead or run.command.line}")
     assert not failed, f"{page}: {len(failed)} command(s) of {len(ran)} failed:\n" + "\n".join(failed)

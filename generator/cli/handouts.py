@@ -10,7 +10,7 @@ import click
 from generator.errors import UserError
 from generator.output import parallel
 from generator.project import Project
-from generator.report import current as reporter
+from generator.report import current as reporter, shown
 from generator.cli.options import (language_codes, complete_sheets, complete_handouts, speed_options, format_option,
                                    print_options, print_settings, checked_handout_id)
 
@@ -61,7 +61,7 @@ def handout_import(project: Project, roster_path: Path, sheet: str | None, force
             reporter().record("section_left_out", line, {"roster": label})
     elif made.unmatched or made.left_out or made.sections_left_out or not made.handout.get("sheet"):
         click.echo(made.report(label), err=True)
-    reporter().result("wrote", f"wrote {written}", {"path": str(written)})
+    reporter().result("wrote", f"wrote {shown(written)}", {"path": str(written)})
 
 
 @handout_group.command("build")

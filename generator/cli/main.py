@@ -192,11 +192,12 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
         raise UserError(problems)
 
 
-from generator.cli import authoring, editions, handouts, importing, testing, translating  # noqa: E402 - they use the group's options
+from generator.cli import authoring, doctor, editions, handouts, importing, starter, testing, translating  # noqa: E402 - they use the group's options
 
 for command in (handouts.handout_group, editions.diff_command, editions.changelog_command, translating.i18n_group,
                 authoring.schema_command, authoring.new, authoring.preview_command, authoring.export_command,
-                authoring.watch_command, importing.import_command, testing.content_test_command):
+                authoring.watch_command, importing.import_command, testing.content_test_command, doctor.doctor_command,
+                starter.init_command):
     cli.add_command(command)
 
 
