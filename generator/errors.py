@@ -10,7 +10,7 @@ from pathlib import Path
 
 # What a terminal would act upon rather than print: C0 and C1 controls (an escape sequence sets the window's title
 # or clears the screen; a newline forges a problem line) and the marks that reorder text on screen.
-_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSHOWN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # a tab is shown
 
 
 def printable(text: str) -> str:
