@@ -254,7 +254,8 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
         sheet=handout.handout, game=sheet.game, title=handout.army, subtitle=handout.subtitle or sheet.title,
         lang=sheet.lang, edition=sheet.edition, date=sheet.date or handout.date, credits=sheet.credits,
         accent=handout.accent or sheet.accent, paper=handout.paper, keywords=keywords_of(handout, sheet),
-        characteristics=sheet.characteristics, column_sets=sheet.column_sets, sections=sections,
+        characteristics=sheet.characteristics, column_sets=sheet.column_sets, heading_case=sheet.heading_case,
+        sections=sections,
     )
 
 

@@ -113,6 +113,9 @@ class Edition(Model):
     changes: Annotated[list[Change], Field(min_length=1, max_length=MAX_ROWS)]
 
 
+HeadingCase = Literal["upper", "as-typed"]
+
+
 class Paper(Model):
     size: Literal["A4", "letter"] = "A4"
     orientation: Literal["portrait", "landscape"] = "landscape"
@@ -167,6 +170,10 @@ class Sheet(Document):
                                                            "page; in the web edition, at the top).")
     accent: Accent = "#7a1f1f"
     paper: Paper = Field(default_factory=Paper)
+    heading_case: HeadingCase = Field(
+        "upper", description="How section and group headings print: upper sets them in capitals (the default); "
+                             "as-typed prints them as they are typed (a plural after a name in capitals, a word "
+                             "in lower case on purpose).")
     keywords: list[Keyword] = Field(default_factory=list)
     characteristics: list[Characteristic] = Field(default_factory=list, description="The game's unit profile, for handouts.")
     column_sets: dict[Id, Columns] = Field(

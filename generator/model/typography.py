@@ -2,7 +2,7 @@
 
 Sources are typed with a plain keyboard; what prints follows the language of the edition:
 French non-breaking spaces before : ; ! ? and inside « », typographic apostrophes,
-English curly quotes; everywhere a true minus sign in numbers and an en dash in ranges (3–4).
+English curly quotes; everywhere a true minus sign in numbers (and before -N, -∞) and an en dash in ranges (3–4).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ NBSP = "\u00a0"
 NNBSP = "\u202f"  # narrow no-break space, French usage before ; ! ?
 MINUS = "\u2212"
 
-_MINUS = re.compile(r"(?<![\w\-–])-(?=\d|½|¼|D\d)")  # -1, -½, and dice: -D3, -D6"
+# -1, -½, dice (-D3, -D6"), a capital standing for a number (-N, -X: a letter alone, so -Tank and -V8 stay
+# hyphens) and infinity (-∞)
+_MINUS = re.compile(r"(?<![\w\-–])-(?=\d|½|¼|D\d|[A-Z](?!\w)|∞)")
 _RANGE = re.compile(r"(?<=\d)-(?=\d)")
 _APOSTROPHE = re.compile(r"(?<=\w)'(?=\w|$)")  # at the end: before a keyword, « d'{Archaic missiles} »
 _COMPARISONS = (("<=", "≤"), (">=", "≥"))

@@ -95,7 +95,7 @@ def _table(block, sheet):
 
 
 def _dice(block, sheet):
-    yield ("roll_title",), block.roll_title or block.die
+    yield ("roll_title",), block.roll_header  # nothing where no header band prints
     yield ("name_title",), block.name_title
     yield ("text_title",), block.text_title
     yield from (((("rows", r, part), getattr(row, part)) for r, row in enumerate(block.rows)

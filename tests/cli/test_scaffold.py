@@ -135,3 +135,18 @@ def test_a_sheet_in_a_language_the_templates_lack_gets_its_words_beside_the_sour
     assert not (tmp_path / "sources" / "i18n" / "mein-spiel.de.po").exists()  # its own language: no catalogue
     words = (tmp_path / "sources" / "i18n" / "ui.de.po").read_text(encoding="utf-8")
     assert 'msgctxt "page"\nmsgid "page"\nmsgstr ""' in words
+
+
+@pytest.mark.parametrize("lang", scaffold.TEMPLATE_LANGUAGES)
+def test_a_new_sheet_shows_headings_as_typed_dice_without_a_header_and_minus_before_a_letter(tmp_path, lang):
+    """Issue #48, items 3, 6 and 8: heading_case in a comment that checks once uncommented, roll_title: "" named
+    beside the lookup's title, and a -N among the modifiers."""
+    (source, *_) = scaffold.create(Project.at(tmp_path / "sources"), "shown", "Shown", lang)
+    text = source.read_text(encoding="utf-8")
+    assert "\n# heading_case: as-typed " in text and 'roll_title: "")' in text
+    assert pipeline.check(source).heading_case == "upper"
+    source.write_text(text.replace("\n# heading_case:", "\nheading_case:"), encoding="utf-8")
+    sheet = pipeline.check(source)
+    assert sheet.heading_case == "as-typed"
+    modifiers = next(block for block in sheet.blocks() if block.type == "modifiers")
+    assert any("-N" in item.text for item in modifiers.modifiers)

@@ -93,6 +93,15 @@ def test_a_keyword_defined_by_a_block_brings_that_block():
     assert "fear" not in {found.id for found in sheet.blocks()}
 
 
+def test_a_handout_prints_its_headings_in_the_case_its_sheet_asks_for():
+    """Issue #48 item 3: a sheet's heading_case is its handouts' too."""
+    project = Project.at(LIBRARY)
+    _, handout, _, sheet = pipeline.load_handout(project, HANDOUTS[0])
+    assert handouts.compose(handout, sheet, ENGLISH_WORDS).heading_case == "upper"
+    as_typed = sheet.model_copy(update={"heading_case": "as-typed"})
+    assert handouts.compose(handout, as_typed, ENGLISH_WORDS).heading_case == "as-typed"
+
+
 def test_sections_are_chosen_by_id_or_left_out():
     handout, source, sheet = composed("warhammer-dwarfs")
     assert handout.exclude == ["magic"]

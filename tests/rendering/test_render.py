@@ -338,3 +338,86 @@ def test_a_keyword_reference_prints_its_term_as_the_glossary_does_escapes_undone
 
     assert str(Inline(sheet, "fr")("Une unité {savage} charge.")) == "Une unité <span class=\"kw\">Savage {x}</span> charge."
     assert Inline(sheet, "fr").plain("{savage}") == "Savage {x}"
+
+
+# --- headings as typed, dice without a die, minus before a letter (issue #48, items 3, 6 and 8) ---------------
+
+AS_TYPED = FIXTURES / "as-typed-card.yaml"
+
+
+def _pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+@pytest.fixture(scope="module")
+def as_typed_pdf(built) -> str:
+    return _pdf_text(built(FIXTURES, "as-typed-card"))
+
+
+@pytest.fixture(scope="module")
+def in_capitals_pdf(tmp_path_factory) -> str:
+    """The same card without heading_case: its headings in capitals, as every sheet's before issue #48."""
+    folder = tmp_path_factory.mktemp("capitals")
+    source = folder / "as-typed-card.yaml"
+    text = AS_TYPED.read_text(encoding="utf-8")
+    assert "heading_case: as-typed\n" in text
+    source.write_text(text.replace("heading_case: as-typed\n", ""), encoding="utf-8")
+    return _pdf_text(pipeline.build(Project.at(folder, folder / "build"), source, "en"))
+
+
+def test_headings_print_as_typed_when_the_sheet_says_so(as_typed_pdf):
+    """A face name's plural after capitals ("SKIDs") and a group typed in lower case on purpose keep their case,
+    in the section's and the group's headings and in their repetitions atop a column."""
+    lines = as_typed_pdf.splitlines()
+    assert "Driving the SKIDs" in lines and "hazards on the track" in lines
+    assert "Driving the SKIDs (cont.)" in lines  # the column that continues the section repeats it as typed
+    assert "DRIVING" not in as_typed_pdf and "HAZARDS" not in as_typed_pdf
+
+
+def test_headings_are_set_in_capitals_by_default(in_capitals_pdf):
+    lines = in_capitals_pdf.splitlines()
+    assert "DRIVING THE SKIDS" in lines and "HAZARDS ON THE TRACK" in lines
+    assert "Driving the SKIDs" not in lines
+
+
+def test_the_web_edition_prints_headings_as_typed_too(tmp_path):
+    page = pipeline.build_web(Project.at(FIXTURES, tmp_path / "build"), AS_TYPED, "en").read_text(encoding="utf-8")
+    assert '<html lang="en" class="headings-as-typed">' in page
+    assert ".headings-as-typed h2, .headings-as-typed h3.group { text-transform: none;" in page
+    assert re.search(r"<h2[^>]*>Driving the SKIDs</h2>", page)
+    default = pipeline.build_web(Project.at(FIXTURES, tmp_path / "default"), FIXTURES / "undated-card.yaml", "en")
+    assert '<html lang="en">' in default.read_text(encoding="utf-8")  # capitals: no class, as before
+
+
+def test_a_dice_table_without_a_die_prints_no_header_band(tmp_path):
+    """`range` alone, or `roll_title: ""`, names no die: no header band (it printed an empty or a "D6" one); a
+    dice table with a die keeps its header."""
+    sheet = pipeline.check(AS_TYPED)
+    page = render.html(Project.at(FIXTURES, tmp_path / "build"), sheet, pipeline.BuildOptions())
+    blocks = {block.id: block for block in sheet.blocks()}
+    assert blocks["debris"].range and blocks["debris"].roll_title is None
+    assert blocks["oil"].die and blocks["oil"].roll_title == ""
+    for ident in ("debris", "oil"):
+        assert "<thead>" not in _block(page, ident) and "<th" not in _block(page, ident)
+        assert not blocks[ident].has_header
+    assert '<th class="roll">D6</th>' in _block(page, "skid") and blocks["skid"].has_header
+
+
+def test_a_dice_table_without_a_die_prints_no_header_words_in_the_pdf(as_typed_pdf):
+    lines = as_typed_pdf.splitlines()
+    debris, oil = lines.index("Debris"), lines.index("Oil slick")
+    assert lines[debris + 1].startswith("1–3") and lines[oil + 1].startswith("1–3")  # no band between
+    assert lines[lines.index("Skid table") + 1] == "D6"  # a table with a die keeps its header
+    assert as_typed_pdf.count("D6") == 1
+
+
+def test_a_lookup_with_a_title_keeps_its_header(fixture_html):
+    shards = _block(fixture_html, "shards")  # range: 1+, roll_title: Total
+    assert "<thead>" in shards and '<th class="roll">Total</th>' in shards
+
+
+def test_a_letter_standing_for_a_number_and_infinity_take_a_true_minus(as_typed_pdf):
+    assert "Turning: \u2212N where N" in as_typed_pdf and "falls to \u2212\u221e," in as_typed_pdf
+    assert "-N" not in as_typed_pdf and "-\u221e" not in as_typed_pdf

@@ -74,7 +74,9 @@ class DiceBlock(BlockBase):
     die: Annotated[str, StringConstraints(pattern=r"^(\d*)D(\d+)$")] | None = None
     range: Annotated[str, StringConstraints(pattern=r"^\d{1,4}(\+|-\d{1,4})$")] | None = Field(
         None, description="Instead of a die: the numbers the rows cover, '1-40', or '1+' (the last row ends in +).")
-    roll_title: OptionalText | None = Field(None, description="Header of the roll column; the die by default.")
+    roll_title: OptionalText | None = Field(
+        None, description="Header of the roll column; the die by default, nothing for a lookup; \"\" leaves it "
+                          "empty. A dice table whose titles are all empty prints no header band.")
     name_title: OptionalText | None = None
     text_title: OptionalText | None = None
     align: Align | DiceAlign | None = Field(
@@ -91,6 +93,19 @@ class DiceBlock(BlockBase):
         if (self.die is None) == (self.range is None):
             raise ValueError("a dice table has a die (D6, 2D6, D66…) or, as a lookup, a range (1-40, 1+): one of them")
         return self
+
+    @property
+    def roll_header(self) -> str:
+        """What heads the roll column, untranslated: its title, else the die; nothing for a lookup without a title,
+        or where the author wrote roll_title: "" (a roll of "the token's own die" names no die)."""
+        if self.roll_title is None:
+            return self.die or ""
+        return self.roll_title
+
+    @property
+    def has_header(self) -> bool:
+        """A header band only where it has something to say, as a table whose column titles are all empty."""
+        return bool(self.roll_header or self.name_title or self.text_title)
 
     @property
     def rolled(self) -> str:
