@@ -70,35 +70,48 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
         room = Capacity(capacity.column_height, top, capacity.columns, capacity.safety)
         flow = _Flow(list(range(start, stop)))
         packing = flow.pack(pieces, band, room)
+        lead = band  # the band right above the stretch's first column, whose headings it does not repeat
+        if on_top and packing.overfull:
+            past = _past(pieces, flow, band, replace(room, first_page_top=top - _height(pieces, band)), packing)
+            if past is not None:
+                (flow, packing), on_top, lead = past, (), ()
         above = None
         while number + 1 < len(stretches) and flow.indices:
-            following = stretches[number + 1][0]
-            footed = None if under and packing.pages == 1 else _footed(pieces, flow, band, room, packing, following)
+            following, after, _ = stretches[number + 1]
+            footed = None if under and packing.pages == 1 else _footed(pieces, flow, lead, room, packing, following,
+                                                                         after)
             if footed is not None:
                 packing, above = footed
                 break
-            floated = _floated(pieces, flow, band, room, packing, stretches[number + 1])
+            floated = _floated(pieces, flow, lead, room, packing, stretches[number + 1])
             if floated is None:
                 break
             flow, packing = floated
             number += 1
         _join(joined, flow, on_top, packing, under, capacity.columns)
-        if top > capacity.column_height - capacity.safety:  # a band taller than the page: told as an overfull piece
-            joined.overfull = sorted(set(joined.overfull) | {band[0]})
+        tall = [placed[0] for placed in flow.tops.values()  # a band taller than its page: told as overfull
+                if _height(pieces, placed) > capacity.column_height - capacity.safety]
+        if on_top and top > capacity.column_height - capacity.safety:
+            tall.append(band[0])
+        joined.overfull = sorted(set(joined.overfull) | set(tall))
         number += 1
     return joined
 
 
-def _footed(pieces, flow: _Flow, band, room: Capacity, packing: Packing, following) -> tuple[Packing, float] | None:
+def _footed(pieces, flow: _Flow, band, room: Capacity, packing: Packing, following,
+            after: int) -> tuple[Packing, float] | None:
     """The stretch packed with `following` under its last page's balanced columns, and the millimetres then taken
-    above the columns under it; None where that takes a page more, or leaves too little room under it."""
+    above the columns under it; None where that takes a page more, or leaves too little room under it (less than
+    MIN_UNDER of a column, or less than the block after the band needs: `after`, if it never splits)."""
     height = _height(pieces, following)
     below = flow.pack(pieces, band, room, foot=height)
     if below.pages != packing.pages or len(below.overfull) > len(packing.overfull):
         return None
     last = packing.pages - 1
     taken = (room.first_page_top if last == 0 else 0.0) + max(below.used[last], default=0.0) + height + room.safety
-    if room.column_height - taken < MIN_UNDER * room.column_height:
+    left = room.column_height - taken
+    first = pieces[after] if after < len(pieces) and not pieces[after].wide else None
+    if left < MIN_UNDER * room.column_height or (first is not None and not first.units and first.height > left):
         return None
     below.feet = [()] * last + [following]
     return below, taken
@@ -108,7 +121,8 @@ def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretc
     """The stretch and the next one packed as one flow, the band between them across the top of the page after the
     one the first ends on, where that page, balanced before the band, would leave a hole over MAX_HOLE at the foot
     of a column: where the text after the band then fills the rest of that page, on no more pages than
-    the band starting a page with the text before it balanced above, nothing more overfull or broken. The text
+    the band starting a page with the text before it balanced above, nothing overfull or broken that the stretch
+    before was not. The text
     after a band that opens a section (or group) prints its heading."""
     following, start, stop = stretch
     last = packing.pages - 1
@@ -123,12 +137,25 @@ def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretc
     early = last < together.pages and any(fragment.index == anchor and fragment.start == 0
                                           for column in together.plan[last] for fragment in column)
     if (not early or max(together.pages, last + 2) > packing.pages + apart.pages
-            or len(together.overfull) + len(together.broken) > len(packing.overfull) + len(packing.broken)
-            + len(apart.overfull) + len(apart.broken)):
-        return None
+            or len(together.overfull) + len(together.broken) > len(packing.overfull) + len(packing.broken)):
+        return None  # (where the text after the band runs past a column either way, _past gives it a page first)
     if together.pages < last + 2:  # the band on a page of its own after the text: that page, empty under it
         together = replace(together, plan=together.plan + [[[]]], used=together.used + [[0.0]])
     return floated, together
+
+
+def _past(pieces, flow: _Flow, band, room: Capacity, packing: Packing) -> tuple[_Flow, Packing] | None:
+    """The band set across the top of the stretch's second page, not its first, where a block under it ran past
+    the column's foot (a block that never splits, taller than the room the band leaves): the stretch's first page
+    has its whole height. None where that leaves as much overfull."""
+    moved = {band[0]} if _opens(pieces, band[0]) else set()
+    past = _Flow(flow.indices, {1: band}, moved)
+    found = past.pack(pieces, (), room)
+    if len(found.overfull) >= len(packing.overfull):
+        return None
+    if found.pages < 2:  # the band on a page of its own after the stretch
+        found = replace(found, plan=found.plan + [[[]]], used=found.used + [[0.0]])
+    return past, found
 
 
 def _opens(pieces: list[Piece], wide: int) -> bool:

@@ -735,8 +735,10 @@ def test_a_band_on_the_first_page_sits_under_the_header_and_the_next_column_repe
                                 layout.Capacity(100, 20, 3, safety=0))
     assert packing.bands == [(0,)] and packing.pages == 1
     assert packing.plan[0][0][0].heading is False and packing.used[0][0] == 30  # the band printed the heading
-    assert bands.pack_bands([layout.Piece(90, wide=True), *whole(30)],
-                             layout.Capacity(100, 20, 3, safety=0)).overfull == [0, 1]  # band and header: too tall
+    packed = bands.pack_bands([layout.Piece(90, wide=True), *whole(30)], layout.Capacity(100, 20, 3, safety=0))
+    assert packed.overfull == [] and packed.bands == [(), (0,)]  # band and header too tall: the band a page later
+    assert bands.pack_bands([layout.Piece(120, wide=True), *whole(30)],
+                            layout.Capacity(100, 20, 3, safety=0)).overfull == [0]  # taller than any page
 
 
 def test_a_sheet_without_wide_blocks_is_packed_as_before():
