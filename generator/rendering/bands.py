@@ -55,7 +55,8 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
     of the text before it, on its last page, where it fits there without a page more, and the text after it starts
     under it, on the same page; else across the top of the next page, the columns under it that much shorter, the
     text after it filling the rest of this page first where that takes no more pages (`_floated`), else the text
-    before it ending this page balanced, as a last page."""
+    before it ending this page balanced, as a last page. A band whose text would run past a column under it goes a
+    page later (`_past`)."""
     if not any(piece.wide for piece in pieces):
         return layout.pack(pieces, capacity)
     stretches = _stretches(pieces)
@@ -120,10 +121,9 @@ def _footed(pieces, flow: _Flow, band, room: Capacity, packing: Packing, followi
 def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretch) -> tuple[_Flow, Packing] | None:
     """The stretch and the next one packed as one flow, the band between them across the top of the page after the
     one the first ends on, where that page, balanced before the band, would leave a hole over MAX_HOLE at the foot
-    of a column: where the text after the band then fills the rest of that page, on no more pages than
-    the band starting a page with the text before it balanced above, nothing overfull or broken that the stretch
-    before was not. The text
-    after a band that opens a section (or group) prints its heading."""
+    of a column: where the text after the band then fills the rest of that page, on no more pages than the band
+    starting a page with the text before it balanced above, nothing overfull or broken that the stretch before was
+    not. The text after a band that opens a section (or group) prints its heading."""
     following, start, stop = stretch
     last = packing.pages - 1
     room_last = room.of(last * room.columns) + room.safety
