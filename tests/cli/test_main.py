@@ -37,7 +37,7 @@ def test_check_does_not_import_weasyprint():
 def test_an_unknown_id_is_a_usage_error_with_the_nearest_name():
     """A slip of the command line, exit 64 (#34): the nearest sheet or handout is suggested, else the sheets listed."""
     result = qrs("--sources", str(FIXTURES), "check", "nope")
-    assert result.returncode == 64 and "error: no sheet named nope: the sheets are every-block" in result.stderr
+    assert result.returncode == 64 and "error: no sheet named nope: the sheets are as-typed-card, every-block" in result.stderr
     slip = run_qrs("build", "warhamer")
     assert slip.returncode == 64 and slip.stderr == "error: no sheet named warhamer: did you mean warhammer?\n"
     handout = run_qrs("handout", "warhammer-dwarf")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from generator import pipeline
-from generator.errors import UserError
+from generator.errors import UserError, printable
 from tests.conftest import ROOT, block_types
 
 BAD_INPUTS = ROOT / "tests" / "bad_inputs"
@@ -24,7 +24,7 @@ def test_bad_input_names_each_problem_where_it_is(path):
     assert expected, f"{path.name} declares no '# expect:' line"
     with pytest.raises(UserError) as caught:
         pipeline.check(path)
-    reported = [(p.line, p.column, p.message) for p in caught.value.problems]
+    reported = [(p.line, p.column, printable(p.message)) for p in caught.value.problems]  # as the terminal shows it
     assert all(p.path == str(path) for p in caught.value.problems)
     for line, column, message in expected:
         assert any(
