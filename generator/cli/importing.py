@@ -40,7 +40,7 @@ def import_command(project: Project, file: Path, sheet_id: str | None, game: str
         if dry_run:
             click.echo(content, nl=False)
         if not report.quiet or made.problems:
-            click.echo("\n".join(made.lines()), err=dry_run)
+            click.echo("\n".join(made.lines(problems=False)), err=dry_run)  # the problems: once, below
     if made.problems:
         raise UserError([importer.draft_problem(made, problem) for problem in made.problems])
     if written:

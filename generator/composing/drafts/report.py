@@ -50,8 +50,9 @@ class Report:
     def as_dict(self) -> dict:
         return asdict(self)
 
-    def lines(self) -> list[str]:
-        """The report as a terminal shows it."""
+    def lines(self, problems: bool = True) -> list[str]:
+        """The report as a terminal shows it; its problems too unless `problems` is False (the command line then
+        reports them once, as problems)."""
         counts: dict[str, int] = {}
         for guess in self.guesses:
             counts[guess.type] = counts.get(guess.type, 0) + 1
@@ -68,7 +69,7 @@ class Report:
                 out += [f"  {note.origin}: {note.why}: {_short(note.text)}" for note in notes]
         if self.keywords:
             out.append("offered as keywords (bold, repeated): " + ", ".join(self.keywords))
-        for problem in self.problems:
+        for problem in self.problems if problems else ():
             out.append(f"{self.draft}:{problem.line}:{problem.column}: {problem.message} (original: {problem.origin})")
         return out
 

@@ -53,3 +53,14 @@ def test_an_html_page_with_captions_spans_and_a_table_of_sixteen_columns(folder)
         assert draft.count(f'"{cell}"') >= 1, cell
     parts = re.findall(r'title: "Hired swords by month of the campaign \((\d)/(\d)\)"', draft)
     assert len(parts) >= 2 and draft.count('"Ogre bodyguard"') == len(parts)  # the key column in every part
+
+
+def test_each_problem_of_a_draft_is_printed_once(tmp_path):
+    """Issue #49 item 7: the report listed a draft's problem, then the command reported it again."""
+    (tmp_path / "sources").mkdir()
+    document = tmp_path / "notes.md"
+    document.write_text("# Notes\n\nRoll the die \U0001f3b2 twice.\n", encoding="utf-8")
+    ran = run_qrs("--sources", str(tmp_path / "sources"), "import", str(document), "--id", "notes")
+    assert ran.returncode == 2 and "Traceback" not in ran.stderr
+    printed = ran.stdout + ran.stderr
+    assert printed.count("(U+1F3B2) not in the sheet's font") == 1, printed
