@@ -195,8 +195,8 @@ def _deleted(run, paragraph) -> bool:
 def _run_text(run) -> str:
     out = []
     for child in run:
-        if child.tag == W + "t":
-            out.append(child.text or "")
+        if child.tag == W + "t":  # an entity left unexpanded (never resolved: no XXE) is a node: its tail is text
+            out.append((child.text or "") + "".join(inner.tail or "" for inner in child))
         elif child.tag in (W + "tab", W + "ptab"):
             out.append(" ")
         elif child.tag in (W + "br", W + "cr"):

@@ -93,3 +93,27 @@ def test_a_doctype_with_an_internal_subset_leaves_nothing_behind():
 
     document = html.read(Path("x.html"), '<!DOCTYPE html [<!ENTITY x "y">]>\n<h1>Title</h1><p>Text.</p>')
     assert [node.text for node in document.nodes] == ["Title", "Text."]
+
+
+def test_a_word_entity_left_unexpanded_keeps_the_rest_of_its_run():
+    """Issue #49 item 7: "Roll &xxe; two dice." read "Roll": the entity (declared in the file's own DTD, never
+    resolved) is a node whose tail the reader dropped."""
+    import zipfile
+
+    import docx as word
+
+    made = word.Document()
+    made.add_paragraph("Roll MARK two dice.")
+    stream = io.BytesIO()
+    made.save(stream)
+    source, patched = zipfile.ZipFile(io.BytesIO(stream.getvalue())), io.BytesIO()
+    with zipfile.ZipFile(patched, "w") as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "word/document.xml":
+                declaration, _, body = data.partition(b"?>")
+                data = (declaration + b'?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/hostname">]>'
+                        + body.replace(b"MARK", b"&xxe;"))
+            target.writestr(item, data)
+    document = docx.read(None, patched.getvalue())
+    assert " ".join(document.nodes[0].text.split()) == "Roll two dice."  # the entity's file never read
