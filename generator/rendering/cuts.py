@@ -48,6 +48,12 @@ class Rows:
         return self.units[unit]
 
 
+def told(item, measured: measure.Measured, tall: float) -> Rows:
+    """The units the packer is told of an item's block: its rows taller than `tall` cut at every line they may be,
+    where the block's template prints the parts (`item.cuts_units`), else its rows as they are."""
+    return rows(measured, tall if item.cuts_units else float("inf"))
+
+
 def rows(measured: measure.Measured, tall: float) -> Rows:
     """The units of a measured block, rows taller than `tall` (millimetres) cut at every line they may be."""
     cuts = {cut.unit: cut for cut in measured.cuts if measured.units[cut.unit] > tall}
@@ -77,9 +83,9 @@ def cut_markup(html: str, chars: int) -> tuple[Markup, Markup] | None:
             head.append(token)
             continue
         text = unescape(token) if token.startswith("&") else token
-        printing = sum(not character.isspace() for character in text)
-        if seen + printing < chars:
-            seen += printing
+        count = len(measure.printing(text))
+        if seen + count < chars:
+            seen += count
             head.append(token)
             continue
         split = _after(token, chars - seen)

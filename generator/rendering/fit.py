@@ -391,7 +391,7 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
     units too, as `soft_keep`: the packer splits it only where keeping it whole would leave a hole over
     layout.MAX_HOLE. A block that never continues (a matrix, saves, a figure) has none: it is never split. A table
     row taller than `tall` is told as its parts between lines (generator.rendering.cuts)."""
-    rows = cuts.rows(measured, tall if item.cuts_units else float("inf")) if item.may_continue else None
+    rows = cuts.told(item, measured, tall) if item.may_continue else None
     units = rows.heights if rows else ()
     return layout.Piece(soft_keep=bool(units) and not item.splits,
         height=measured.height, units=units, head=measured.head, tail=measured.tail,

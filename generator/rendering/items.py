@@ -113,8 +113,8 @@ class Item:
 
     @staticmethod
     def printing(text: str) -> int:
-        """The printing characters of plain text (what a cut counts)."""
-        return sum(not character.isspace() for character in text)
+        """How many printing characters plain text holds (what a cut counts: measure.printing)."""
+        return len(measure.printing(text))
 
     def shows_any(self, first: int, end: int) -> bool:
         """Whether the fragment prints any of units [first, end), or a part of one (a unit cut between lines)."""

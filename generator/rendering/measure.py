@@ -216,11 +216,11 @@ def _cuts(unit: int, row, height: float) -> Cuts | None:
     others = max((line.position_y + line.margin_height() for index, found in enumerate(lines) if index != cell
                   for line in found), default=top)
     keep_after = max(MIN_LINES, len(lines[0]) + 1 if cell else MIN_LINES)
-    source = _printing("".join(cells[cell].element.itertext()))
+    source = printing("".join(cells[cell].element.itertext()))
     found, chars = [], 0
     for number, line in enumerate(lines[cell][:-keep_after], start=1):
         text = "".join(box.text for box in line.descendants() if type(box).__name__ == "TextBox")
-        chars, ends_in_word = _consumed(source, chars, _printing(text))
+        chars, ends_in_word = _consumed(source, chars, printing(text))
         foot = line.position_y + line.margin_height()
         if number >= MIN_LINES and foot >= others and not ends_in_word:
             found.append((round((foot - top) / PX_PER_MM, 3), chars))
@@ -232,7 +232,8 @@ def _cuts(unit: int, row, height: float) -> Cuts | None:
                 lines=tuple(found))
 
 
-def _printing(text: str) -> str:
+def printing(text: str) -> str:
+    """The printing characters of text, what a cut between lines counts (generator.rendering.cuts): no spaces."""
     return "".join(character for character in text if not character.isspace())
 
 

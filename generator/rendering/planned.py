@@ -39,7 +39,7 @@ def tall(frame) -> float:
 
 def fragment(item: Item, fragment: layout.Fragment, measured: measure.Measured, tall: float) -> Item:
     """The packer's fragment as the page prints it: its units read back as rows, and where a row is cut."""
-    rows = cuts.rows(measured, tall if item.cuts_units else float("inf")) if measured.units else None
+    rows = cuts.told(item, measured, tall) if measured.units else None
     (start, start_cut), (stop, stop_cut) = (rows.at(fragment.start), rows.at(fragment.stop)) if rows else (
         (fragment.start, None), (fragment.stop, None))
     return replace(item, start=start, stop=stop, start_cut=start_cut, stop_cut=stop_cut, heading=fragment.heading,
