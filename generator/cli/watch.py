@@ -18,6 +18,7 @@ import html
 import json
 import socket
 import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -314,8 +315,6 @@ class _Head:
         self.reader, self.connection, self.deadline = reader, connection, deadline
 
     def readline(self, *size):
-        import time
-
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError("the request's head took too long")
@@ -331,8 +330,6 @@ class Handler(BaseHTTPRequestHandler):
     timeout = 10  # seconds a connection may stay silent: a slow client does not hold its thread for ever
 
     def setup(self) -> None:
-        import time
-
         super().setup()
         self.rfile = _Head(self.rfile, self.connection, time.monotonic() + HEAD_SECONDS)
 
@@ -343,8 +340,6 @@ class Handler(BaseHTTPRequestHandler):
             pass  # a browser's reload or a closed tab hangs up: nothing to tell
 
     def parse_request(self) -> bool:
-        import time
-
         parsed = super().parse_request()
         self.server.headed(self.request)  # its head is read: a slow client's place is not this one's
         self.rfile.deadline = time.monotonic() + HEAD_SECONDS  # the next request on this connection: its own
@@ -411,8 +406,6 @@ class PreviewServer(ThreadingHTTPServer):
         """Each connection a thread, MAX_CONNECTIONS at most. When all are taken, the one that has been sending its
         head longest is closed to make room: a browser's request is read in a moment, so slow clients crowding
         the server lock no one out."""
-        import time
-
         if not self.slots.acquire(blocking=False):
             with self.lock:
                 oldest = min(self.heads, key=self.heads.get, default=None)

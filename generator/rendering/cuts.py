@@ -1,6 +1,7 @@
-"""Table rows cut between two lines: a row taller than a third of a column continues into the next, as text does.
+"""Units cut between two lines: a table row, a paragraph or a term taller than a third of a column continues into
+the next (a block's template prints the parts where its type says it may: `cuts_units`).
 
-The measuring pass finds where each row of many lines may be cut (measure.Cuts). Here: which rows the packer is
+The measuring pass finds where each unit of many lines may be cut (measure.Cuts). Here: which rows the packer is
 told to cut (`Rows`: each such row becomes as many of the packer's units as it has parts, the other rows one unit
 each), a unit of the packer's plan read back as (row, cut), and a cell's markup cut after a count of printing
 characters, its open tags closed before the cut and opened again after it. The two parts of the cell then wrap as

@@ -17,9 +17,10 @@ than a column, a block taller than every column), the packer plans again, allowe
 nothing else fits: between any two units, else one unit alone, overfull. The Packing names the pieces so placed
 (`broken`, `overfull`), for the build to warn of them.
 
-A wide block (`wide`, or a table too wide for a column) spans the page: `pack_bands` sets each run of them in a
-band across the top of a new page, measured at the page's width, and packs what lies between two bands alone,
-the columns under a band that much shorter (`Packing.bands`: per page, the pieces above its columns).
+A wide block (`wide`, or a table too wide for a column) spans the page, measured at the page's width:
+generator.rendering.bands.pack_bands sets each run of them in a band across a page, under the balanced columns of
+what comes before it (`Packing.feet`) or across the top of a page (`Packing.bands`), and packs what lies between
+two bands with `pack`, the columns beside a band that much shorter (`Capacity.tops`, `last_page_foot`).
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ class Piece:
     min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
     repeats: tuple[float, ...] = ()  # by unit: what a fragment starting there repeats above it (its sub-heading)
     kept: frozenset[int] = frozenset()  # the units no fragment starts at: each is kept with the unit before it
-    wide: bool = False  # spans the page: set in a band across the top of a page (pack_bands), never in a column
+    wide: bool = False  # spans the page: set in a band across it (bands.pack_bands), never in a column
     # kept together (`keep: together`) though it could continue: split between its units (at `breaks`) only where
     # keeping it whole would leave a hole over MAX_HOLE (pack's softened pass); otherwise planned whole
     soft_keep: bool = False

@@ -11,8 +11,8 @@ repeats every one of the block's, above its first unit). From the boxes:
 - the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same;
 - how far its content reaches past its right edge: a block too wide for a column is measured again at the page's
   width (generator.rendering.render), to span the page in a band (generator.rendering.layout.pack_bands);
-- for a table row of many lines, where it may be cut between two of its lines (`Cuts`): a row taller than a
-  third of a column continues into the next column as text does, rather than leave the foot of one empty.
+- for a table row, a paragraph or a term of many lines, where it may be cut between two of its lines (`Cuts`): one
+  taller than a third of a column continues into the next column, rather than leave the foot of one empty.
 
 A measurement is plain data (`Measured.from_json` refuses anything that is not exactly its shape), so
 that it can be kept between builds (generator.rendering.heights).
@@ -41,7 +41,8 @@ AUTO_HYPHEN = "\u2010"  # what WeasyPrint adds at the end of a line it hyphenate
 
 @dataclass(frozen=True)
 class Cuts:
-    """Where table row `unit` may be cut between two lines of its tallest cell, `cell`: after each of `lines`,
+    """Where unit `unit` (a table row, a paragraph, a term) may be cut between two lines of its tallest cell,
+    `cell` (0 for a paragraph or a term): after each of `lines`,
     (height from the row's top to that line's foot, the printing characters of the cell before the cut: what
     generator.rendering.cuts counts to cut the cell's markup there). A part printed alone adds the row's padding
     on the side of the cut: `top` above a continued part, `bottom` below a part continued."""
@@ -78,7 +79,7 @@ class Measured:
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
     overflow: float = 0.0  # how far its content reaches past its right edge: too wide for where it was measured
     wide: bool = False  # measured at the page's width, to span the page (generator.rendering.layout.pack_bands)
-    cuts: tuple[Cuts, ...] = ()  # the rows of many lines, where each may be cut between two lines
+    cuts: tuple[Cuts, ...] = ()  # the units of many lines, where each may be cut between two lines
 
     def to_json(self) -> dict:
         """As a JSON file holds it (lists, not tuples): what from_json reads back."""
