@@ -61,9 +61,14 @@ def link_out(path: Path) -> Path | None:
     the last component alone would read and write through it. (The folders qrs is given are resolved first, so a
     link above them is the user's own choice.)"""
     for part in [*reversed(Path(os.path.abspath(path)).parents), Path(os.path.abspath(path))]:
-        if part.is_symlink() and not part.resolve().is_relative_to(part.parent.resolve()):
+        if leads_out(part):
             return part
     return None
+
+
+def leads_out(path: Path) -> bool:
+    """Whether `path` itself is a symbolic link leading out of the folder it stands in."""
+    return path.is_symlink() and not path.resolve().is_relative_to(path.parent.resolve())
 
 
 def refuse_folder_link(folder: Path, verb: str) -> None:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import files
 from generator.errors import MissingInput, UnknownName, UserError
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
@@ -161,10 +162,8 @@ def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()
 def _refuse_link_out(folder: Path, what: str, option: str) -> None:
     """A default folder that is a symbolic link leading out of the folder that holds it: a cloned repository could
     so make qrs write its outputs, or read its sheets, anywhere. A link the user names on the command line is theirs."""
-    if not folder.is_symlink():
-        return
-    library, target = folder.parent.resolve(), folder.resolve()
-    if not target.is_relative_to(library):
+    if files.leads_out(folder):
+        target = folder.resolve()
         raise UserError.at(folder, 1, 1, f"{what} is a symbolic link to {target}, outside the library's folder "
-                                         f"{library}: qrs follows no such link it was not given (name the folder "
-                                         f"with {option} {target} to use it)")
+                                         f"{folder.parent.resolve()}: qrs follows no such link it was not given "
+                                         f"(name the folder with {option} {target} to use it)")

@@ -139,9 +139,7 @@ def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretc
     if (not early or max(together.pages, last + 2) > packing.pages + apart.pages
             or len(together.overfull) + len(together.broken) > len(packing.overfull) + len(packing.broken)):
         return None  # (where the text after the band runs past a column either way, _past gives it a page first)
-    if together.pages < last + 2:  # the band on a page of its own after the text: that page, empty under it
-        together = replace(together, plan=together.plan + [[[]]], used=together.used + [[0.0]])
-    return floated, together
+    return floated, _reaching(together, last + 1)
 
 
 def _past(pieces, flow: _Flow, band, room: Capacity, packing: Packing) -> tuple[_Flow, Packing] | None:
@@ -153,9 +151,15 @@ def _past(pieces, flow: _Flow, band, room: Capacity, packing: Packing) -> tuple[
     found = past.pack(pieces, (), room)
     if len(found.overfull) >= len(packing.overfull):
         return None
-    if found.pages < 2:  # the band on a page of its own after the stretch
-        found = replace(found, plan=found.plan + [[[]]], used=found.used + [[0.0]])
-    return past, found
+    return past, _reaching(found, 1)
+
+
+def _reaching(packing: Packing, page: int) -> Packing:
+    """The packing with page `page`, where a band goes: one more, empty under the band, where the text ends before."""
+    missing = page + 1 - packing.pages
+    if missing <= 0:
+        return packing
+    return replace(packing, plan=packing.plan + [[[]]] * missing, used=packing.used + [[0.0]] * missing)
 
 
 def _opens(pieces: list[Piece], wide: int) -> bool:
