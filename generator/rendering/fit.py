@@ -118,15 +118,16 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
         chosen = predicted(attempt, predict, frame, imposed, ceiling)
         if chosen is not None:
             return chosen
-        return _search(attempt, frame, imposed, ceiling, _adds_pages(attempt(1.0), predict))
+        return _search(attempt, frame, imposed, ceiling, _adds_pages(attempt(1.0), predict), predict)
     return _search(attempt, frame, imposed, ceiling)
 
 
 def _search(attempt, frame: layout.Frame, imposed: bool, ceiling: float | None,
-            ruled_out=lambda scale: False) -> Attempt:
+            ruled_out=lambda scale: False, predict=None) -> Attempt:
     """choose_scale's search, from 100 %: set smaller to fit, grown to fill, a step either way against a hole.
-    Grown type is not laid out at a scale `ruled_out` (estimated to take a page or a blank column more)."""
-    chosen = settled(attempt, frame.pages)
+    Grown type is not laid out at a scale `ruled_out` (estimated to take a page or a blank column more); smaller
+    type is looked for from `predict`'s estimates where given (settled)."""
+    chosen = settled(attempt, frame.pages, predict)
     if imposed or (frame.pages is not None and chosen.pages > frame.pages):
         return chosen  # no larger type for half pages; no other scale for pages that overflow: the report says so
     if chosen.scale == 1.0 and chosen.fill < FULL * chosen.pages:
@@ -182,10 +183,11 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     if failed:
         return None
     limit = GROWN_HOLE * frame.column_height
+    if guess.scale >= 1.0 and _target(normal, frame.pages) is not None:
+        return None  # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more
     if guess.scale == 1.0:
-        # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more; nor
-        # those that no scale fills a hole at 100 %: where blocks fall is what an estimate of heights tells worst
-        return normal if _target(normal, frame.pages) is None and normal.hole <= limit else None
+        # nor those that no scale fills a hole at 100 %: where blocks fall is what an estimate of heights tells worst
+        return normal if normal.hole <= limit else None
     found = _speculative(attempt, guess.scale)
     if (found is not None and found.pages == guess.pages and found.blank == guess.blank
             and (found.hole <= limit) == (guess.hole <= limit)):
@@ -231,20 +233,44 @@ def _speculative(attempt, scale: float) -> Attempt | None:
         return None
 
 
-def settled(attempt, most: int | None) -> Attempt:
+def settled(attempt, most: int | None, predict=None) -> Attempt:
     """The sheet at 100 %, or set smaller (down to SHRINK[-1], the largest type that fits) only to take fewer pages:
     within `most` where there is one; without one, a page fewer, where that saves a whole page (a player prints one
     sheet less for type 10 % smaller at most, as a declared most would ask). Where even the smallest type does not
-    fit them, 100 %: smaller type would save no page that was asked for (the build or the report says so)."""
+    fit them, 100 %: smaller type would save no page that was asked for (the build or the report says so).
+
+    The pages taken grow as type does: the largest type that fits is the one whose step above does not. Each step is
+    laid out from the first, from 97.5 % down; with `predict(normal, scale, low)` (estimates between the layouts at
+    100 % and at the smallest type, `low`), the smallest is laid out first and the walk starts at the largest type
+    estimated to fit: a layout or two where the walk from the top took up to four. A step laid out before that fits
+    starts the walk."""
     normal = attempt(1.0)
     target = _target(normal, most)
     if target is None:
         return normal  # it fits; or even the smallest type would not fit it (estimated): no layout is tried for it
-    for scale in SHRINK:
-        found = attempt(scale)
-        if found.pages <= target:
-            return found
-    return normal
+    made = getattr(attempt, "made", {})  # laid out already (_Once): the largest that fits starts the walk
+    index = next((index for index, scale in enumerate(SHRINK) if scale in made and made[scale].pages <= target), None)
+    if index is None and predict is not None:
+        low = attempt(SHRINK[-1])
+        if low.pages > target:
+            return normal
+        index = next(index for index, scale in enumerate(SHRINK)
+                     if scale == low.scale or _estimated_pages(predict, normal, scale, low) <= target)
+    index = index or 0
+    fits = [attempt(SHRINK[index]).pages <= target]
+    while fits[-1] and index > 0 and attempt(SHRINK[index - 1]).pages <= target:
+        index -= 1
+    while not fits[-1] and index < len(SHRINK) - 1:
+        index += 1
+        fits.append(attempt(SHRINK[index]).pages <= target)
+    return attempt(SHRINK[index]) if fits[-1] else normal
+
+
+def _estimated_pages(predict, normal: Attempt, scale: float, low: Attempt) -> int:
+    try:
+        return predict(normal, scale, low).pages
+    except Exception:  # noqa: BLE001 - an estimate that cannot be packed: the layout decides
+        return OVERFULL_PAGES
 
 
 def _target(normal: Attempt, most: int | None) -> int | None:
@@ -264,7 +290,7 @@ def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str, pre
         return attempt(decided).pages
     attempt = _Once(attempt)
     found = predicted(attempt, predict, frame, True, None) if predict is not None else None  # imposed: not grown
-    return (found or settled(attempt, frame.pages)).pages
+    return (found or settled(attempt, frame.pages, predict)).pages
 
 
 def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None,

@@ -109,7 +109,7 @@ def test_the_page_count_a_variant_keeps_is_the_one_the_sheet_itself_is_laid_out_
 def estimates(fake: Fake, wrong=lambda scale, pages: pages):
     """fit.choose_scale's `predict` for a fake: its own fill at the scale (the s^1.5 estimate), packed into pages
     as the fake packs them, told `wrong` where the estimate is to be mistaken; nothing is laid out."""
-    def predict(normal: fit.Attempt, scale: float) -> fit.Attempt:
+    def predict(normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:
         assert normal.scale == 1.0
         fill = fake.fill(scale)
         return fit.Attempt(scale, wrong(scale, fake.pages_at(scale, fill)), blank=0, hole=0.0, fill=fill)
@@ -197,8 +197,24 @@ def test_an_estimate_that_no_smaller_type_fits_is_not_trusted(cache):
     assert found.pages == 2 and found.scale == chosen(Fake(2.3), 2, cache).scale
 
 
+@pytest.mark.parametrize(("content", "scale"), [(2.3, fit.SHRINK[-1]), (2.15, fit.SHRINK[1])])
+def test_smaller_type_the_first_estimate_misses_is_found_from_the_smallest_laid_out_and_the_step_above(
+        cache, content, scale):
+    """A roster's tables wrap more as type shrinks, so heights at 100 % scaled as s^1.5 say no smaller type fits:
+    the smallest is laid out, estimates between it and 100 % start the walk, the step above confirms it."""
+    fake = Fake(content)
+    right = estimates(fake)
+
+    def predict(normal, at, low=None):
+        return right(normal, at) if low is not None else fit.Attempt(at, 3, 0, 0.0, fake.fill(at))
+    found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=predict)
+    assert (found.scale, found.pages) == (scale, 2) == (chosen(Fake(content), 2, cache).scale, 2)
+    above = fit.SHRINK[fit.SHRINK.index(scale) - 1]
+    assert fake.tried == [1.0, fit.SHRINK[-1]] + ([scale] if scale != fit.SHRINK[-1] else []) + [above]
+
+
 def test_an_estimate_that_fails_leaves_the_choice_to_the_search(cache):
-    def failing(normal, scale):
+    def failing(normal, scale, low=None):
         raise AssertionError("the packer found no plan")
     fake = Fake(0.5)
     found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=failing)
@@ -283,7 +299,7 @@ def test_a_hole_at_100_percent_the_estimates_cannot_fill_is_searched_on_real_lay
         return fit.Attempt(scale, 2, blank=0, hole=hole, fill=1.2 * scale ** 1.5)
     attempt.tried = []
 
-    def predict(normal: fit.Attempt, scale: float) -> fit.Attempt:  # every scale keeps the hole
+    def predict(normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:  # every scale keeps the hole
         return fit.Attempt(scale, 2, blank=0, hole=1.5 * limit, fill=1.2 * scale ** 1.5)
 
     found = fit.choose_scale(attempt, frame(2), cache, "key", False, predict=predict)
@@ -302,7 +318,7 @@ def test_where_the_estimates_are_not_trusted_grown_type_they_say_adds_a_page_is_
         return fit.Attempt(scale, pages, blank=0, hole=0.0 if scale > 1 else 1.5 * limit, fill=1.2 * scale ** 1.5)
     attempt.tried = []
 
-    def predict(normal: fit.Attempt, scale: float) -> fit.Attempt:  # right on pages, wrong on the hole
+    def predict(normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:  # right on pages, wrong on the hole
         return fit.Attempt(scale, 3 if scale >= fit.GROW[4] else 2, blank=0, hole=1.5 * limit, fill=1.2 * scale ** 1.5)
 
     found = fit.choose_scale(attempt, frame(2), cache, "key", False, predict=predict)
