@@ -130,10 +130,23 @@ def built(request, tmp_path_factory):
 
 def pytest_collection_modifyitems(config, items):
     """Mark the slow tier (tests/slow.py) so that `make quick` leaves it out: the tests named there, and every test
-    on the layouts of all the shipped sheets and handouts (the `laid_out` fixture lays out 32 of them)."""
+    on the layouts of all the shipped sheets and handouts (the `laid_out` fixture lays out 32 of them). The heaviest
+    files run first (tests/scheduling.py)."""
+    from tests.scheduling import heaviest_first
     from tests.slow import SLOW_FILES, SLOW_FIXTURES, SLOW_TESTS
 
+    items[:] = heaviest_first(items)
     for item in items:
         if (item.path.name in SLOW_FILES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """With `--dist loadfile` (pyproject.toml), the heaviest tests first and the variants spread (tests/scheduling.py)."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from tests.scheduling import HeaviestFirst
+
+    config.option.loadscopereorder = False  # the collection's order: heaviest first, not the files of most tests
+    return HeaviestFirst(config, log)

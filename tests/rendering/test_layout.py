@@ -546,38 +546,6 @@ def test_build_edit_revert_build_gives_the_bytes_of_a_build_in_an_empty_folder(t
     assert build(original, "used") == first == build(original, "fresh")
 
 
-# --- every variant laid out for its own page box (issue #31) ------------------------------------------------
-
-VARIANTS = [("--ink-saver",), ("--marks",), ("--paper", "letter"), ("--impose", "2up"), ("--impose", "booklet")]
-
-
-def test_every_variant_of_every_shipped_sheet_and_handout_builds_without_advice_it_cannot_follow(tmp_path):
-    """`qrs build --all` and `qrs handout` with each variant the README shows: each output keeps the sheet's own page
-    count or takes the pages it needs and says so (exit 0), and no warning tells the author to declare fewer pages."""
-    import json
-
-    from tests.conftest import run_qrs
-
-    build = tmp_path / "build"
-    for variant in VARIANTS:
-        for command in (("build", "--all"), ("handout",)):
-            ran = run_qrs("--json", "--sources", str(LIBRARY), "--build-dir", str(build), *command, *variant)
-            assert ran.returncode == 0, (variant, command, ran.stderr)
-            events = [json.loads(line) for line in ran.stdout.splitlines()]
-            wrote = [event for event in events if event["event"] == "wrote"]
-            advice = [(event["path"], warning) for event in wrote for warning in event["layout"]["warnings"]
-                      if "declare fewer" in warning]
-            assert not advice, (variant, advice)
-            for event in wrote:  # pages beyond the sheet's own are told, with the count taken
-                report = event["layout"]
-                beyond = [warning for warning in report["warnings"] if " where the sheet" in warning]
-                longer = len(report["pages"]) > report["kept_pages"]
-                assert longer == bool(beyond) and all(warning.startswith(f"{len(report['pages'])} ") for warning in beyond), (variant, event["path"], beyond)
-    built = {path.name for path in build.rglob("*.pdf")}
-    for name in SHEETS:
-        assert {f"{name}.ink-saver.fr.pdf", f"{name}.letter.en.pdf", f"{name}.booklet.fr.pdf"} <= built, name
-
-
 # --- sheets the project did not write fill the pages they take, within those their authors allow (#31, #42) ---
 
 

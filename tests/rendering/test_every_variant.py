@@ -1,0 +1,39 @@
+"""Every variant the README shows, of every sheet and handout of the fixture library (#31, #42): each output keeps
+the sheet's own page count or takes the pages it needs and says so (exit 0), and no warning tells the author to
+declare fewer pages. One test a variant and command, so that the session's workers share them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import LIBRARY, SHEETS, run_qrs
+
+VARIANTS = [("--ink-saver",), ("--marks",), ("--paper", "letter"), ("--impose", "2up"), ("--impose", "booklet")]
+COMMANDS = [("build", "--all"), ("handout",)]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda command: command[0])
+@pytest.mark.parametrize("variant", VARIANTS, ids=" ".join)
+def test_every_variant_of_every_sheet_and_handout_builds_without_advice_it_cannot_follow(tmp_path, variant, command):
+    build = tmp_path / "build"
+    ran = run_qrs("--json", "--sources", str(LIBRARY), "--build-dir", str(build), *command, *variant)
+    assert ran.returncode == 0, (variant, command, ran.stderr)
+    events = [json.loads(line) for line in ran.stdout.splitlines()]
+    wrote = [event for event in events if event["event"] == "wrote"]
+    assert wrote, ran.stdout
+    advice = [(event["path"], warning) for event in wrote for warning in event["layout"]["warnings"]
+              if "declare fewer" in warning]
+    assert not advice, advice
+    for event in wrote:  # pages beyond the sheet's own are told, with the count taken
+        report = event["layout"]
+        beyond = [warning for warning in report["warnings"] if " where the sheet" in warning]
+        longer = len(report["pages"]) > report["kept_pages"]
+        assert longer == bool(beyond) and all(warning.startswith(f"{len(report['pages'])} ") for warning in beyond), (
+            event["path"], beyond)
+    if command[0] == "build":
+        built = {path.name for path in build.rglob("*.pdf")}
+        suffix = {"--ink-saver": "ink-saver.fr", "--marks": "marks.fr", "--paper": "letter.en",
+                  "--impose": f"{variant[-1]}.fr"}[variant[0]]
+        assert all(f"{name}.{suffix}.pdf" in built for name in SHEETS), (suffix, sorted(built))
