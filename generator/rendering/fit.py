@@ -160,41 +160,55 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     """The scale chosen by the search run on estimates (`predict(normal, scale)`: the heights measured at 100 %
     grown or shrunk as s^GROWTH, packed; nothing rendered) from the real layout at 100 %, then laid out for real
     and taken where it agrees with its estimate in all the search weighs: its pages, its blank columns, and whether
-    its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). None where it does
-    not agree, or the estimates fail: the caller searches on real layouts (those already made are not made again).
+    its largest hole is within GROWN_HOLE (so that it passes every test the search put it to). Grown type that does
+    not agree is estimated again, once, from the two layouts made (`predict(normal, scale, found)`: each block as its
+    own two heights say), and the scale those estimates choose laid out. None where it does not agree, or the
+    estimates fail: the caller searches on real layouts (those already made are not made again).
     The rule: a scale the estimates rule out is not laid out, but for smaller type, whose step above the one
     chosen is laid out too (`_larger_may_fit`): smaller type is the search's wherever the pages do not grow as type
     shrinks; an estimate that no smaller type fits is not trusted. Grown type is the search's where the estimates
     are right; where they rule out a grown scale that would have done, the type is grown less than the search would
     grow it, never on more pages. The shipped sheets and handouts get the search's scale (docs/performance.md)."""
     normal = attempt(1.0)
+    limit = GROWN_HOLE * frame.column_height
+    other = None
+    for _ in range(2):
+        guess = _estimated(predict, normal, other, frame, imposed, ceiling)
+        if guess is None or (guess.scale >= 1.0 and _target(normal, frame.pages) is not None):
+            return None  # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more
+        if guess.scale == 1.0:
+            # nor those that no scale fills a hole at 100 %: where blocks fall is what an estimate of heights tells worst
+            return normal if normal.hole <= limit else None
+        found = _speculative(attempt, guess.scale)
+        if found is None:
+            return None
+        if found.pages == guess.pages and found.blank == guess.blank and (found.hole <= limit) == (guess.hole <= limit):
+            return found if not _larger_may_fit(attempt, normal, found, frame.pages) else None
+        if found.scale < 1.0 or other is not None:
+            break
+        other = found  # grown type the page does not bear out: estimated again from the two layouts made
+    # an estimate the page does not bear out: the search on real layouts decides (grown type included: without it,
+    # warhammer's English sheet on Letter stayed at 100 % with a hole of 16 % where the search grows it to fill)
+    return None
+
+
+def _estimated(predict, normal: Attempt, other: Attempt | None, frame: layout.Frame, imposed: bool,
+               ceiling: float | None) -> Attempt | None:
+    """The search run on estimates from the layout at 100 % (and `other`, a second layout, where given); None where
+    an estimate cannot be packed."""
     failed = []
 
     def estimate(scale: float) -> Attempt:
         if scale == 1.0:
             return normal
         try:
-            return predict(normal, scale)
+            return predict(normal, scale) if other is None else predict(normal, scale, other)
         except Exception as error:  # noqa: BLE001 - estimates that cannot be packed: the real search decides
             failed.append(error)
             return Attempt(scale, OVERFULL_PAGES, 0, 0.0, normal.fill)
 
     guess = _search(estimate, frame, imposed, ceiling)
-    if failed:
-        return None
-    limit = GROWN_HOLE * frame.column_height
-    if guess.scale >= 1.0 and _target(normal, frame.pages) is not None:
-        return None  # estimates that no smaller type fits are not trusted: the sheet would overflow, or take a page more
-    if guess.scale == 1.0:
-        # nor those that no scale fills a hole at 100 %: where blocks fall is what an estimate of heights tells worst
-        return normal if normal.hole <= limit else None
-    found = _speculative(attempt, guess.scale)
-    if (found is not None and found.pages == guess.pages and found.blank == guess.blank
-            and (found.hole <= limit) == (guess.hole <= limit)):
-        return found if not _larger_may_fit(attempt, normal, found, frame.pages) else None
-    # an estimate the page does not bear out: the search on real layouts decides (grown type included: without it,
-    # warhammer's English sheet on Letter stayed at 100 % with a hole of 16 % where the search grows it to fill)
-    return None
+    return None if failed else guess
 
 
 def _larger_may_fit(attempt, normal: Attempt, found: Attempt, most: int | None) -> bool:

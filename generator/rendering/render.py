@@ -423,24 +423,24 @@ def _packed(frame, whole, context: dict, measured: dict[str, measure.Measured], 
                        packing.largest_hole, fill, (context, measured, header, packing))
 
 
-def _predict(frame, whole, normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:
+def _predict(frame, whole, normal: fit.Attempt, scale: float, other: fit.Attempt | None = None) -> fit.Attempt:
     """An estimate of the attempt at `scale` from the one at 100 % (fit.choose_scale's `predict`): every height
-    measured at 100 % times scale^fit.GROWTH, packed at that scale's line height; nothing rendered. With `low`, the
-    attempt laid out at a smaller scale, each block grows as its own two measurements say (a table whose cells wrap
+    measured at 100 % times scale^fit.GROWTH, packed at that scale's line height; nothing rendered. With `other`,
+    an attempt laid out at another scale, each block grows as its own two measurements say (a table whose cells wrap
     more as type shrinks shrinks less than prose). Its plan is never laid out: the scale it leads to is measured."""
     context, measured, header, _ = normal.plan
-    lows, low_header = (low.plan[1], low.plan[2]) if low is not None else ({}, 0.0)
+    others, other_header = (other.plan[1], other.plan[2]) if other is not None else ({}, 0.0)
 
-    def factor(height: float, smaller: float | None) -> float:
-        if low is None or smaller is None or height <= 0 or smaller <= 0:
+    def factor(height: float, there: float | None) -> float:
+        if other is None or there is None or height <= 0 or there <= 0:
             return scale ** fit.GROWTH
-        return scale ** (math.log(smaller / height) / math.log(low.scale))
+        return scale ** (math.log(there / height) / math.log(other.scale))
 
     size = round(TYPE_SIZES["size"] * _base(context["sheet"]) * scale, 3) / TYPE_SIZES["size"]
     return _packed(frame, whole, context,
-                   {ident: _scaled(value, factor(value.height, lows[ident].height if ident in lows else None))
+                   {ident: _scaled(value, factor(value.height, others[ident].height if ident in others else None))
                     for ident, value in measured.items()},
-                   header * factor(header, low_header), scale, size)
+                   header * factor(header, other_header), scale, size)
 
 
 def _scaled(measured: measure.Measured, factor: float) -> measure.Measured:

@@ -181,6 +181,21 @@ def test_a_grown_scale_its_layout_does_not_confirm_is_searched_on_real_layouts(c
     assert found.scale == fit.GROW[3] and found.pages == 1 and len(fake.tried) == len(set(fake.tried))
 
 
+def test_grown_type_the_page_does_not_bear_out_is_estimated_again_from_both_layouts(cache):
+    """warhammer's French sheet: estimated from 100 % alone, 112.5 % fills the page; laid out, a block that never
+    splits leaves a hole. Estimated again from the two layouts, the scale chosen is laid out alone, not every step."""
+    def pages_at(scale, fill):
+        return 1 if scale <= fit.GROW[3] else 2  # larger type than 110 % pushes a block onto a second page
+    fake = Fake(0.5, pages_at)
+    right = estimates(fake)
+
+    def predict(normal, scale, other=None):  # wrong from 100 % alone, right from two layouts
+        return right(normal, scale) if other is not None else fit.Attempt(scale, 1, 0, 0.0, fake.fill(scale))
+    found = fit.choose_scale(fake, frame(1), cache, "key", False, predict=predict)
+    assert found.scale == fit.GROW[3] == chosen(Fake(0.5, pages_at), 1, cache).scale
+    assert fake.tried == [1.0, fit.GROW[-1], fit.GROW[3]]
+
+
 @pytest.mark.parametrize(("content", "most"), CASES)
 @pytest.mark.parametrize("mistake", [-1, 0, 1])
 def test_the_page_count_a_variant_keeps_is_the_same_from_estimates_right_or_wrong(cache, content, most, mistake):
