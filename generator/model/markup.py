@@ -176,11 +176,7 @@ def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordN
 def _line_html(line: str, typo: Typographer) -> Markup:
     """A line of text in the language's typography, but for the addresses in it: printed as typed, never
     hyphenated (sheet.css: .url)."""
-    parts, last = [], 0
-    for found in URL.finditer(line):
-        parts += [escape(typo(line[last:found.start()])), _url_html(found.group(0))]
-        last = found.end()
-    return Markup("").join([*parts, escape(typo(line[last:]))]) if parts else escape(typo(line))
+    return Markup("").join(_url_html(piece) if address else escape(piece) for piece, address in _typeset(line, typo))
 
 
 def _url_html(url: str) -> Markup:
@@ -192,15 +188,23 @@ def _url_html(url: str) -> Markup:
 
 
 _AFTER_HYPHEN = re.compile(r"(-+[^-]?)")
+_STANDS_FOR_URL = "\ua66e"  # a letter no text uses: the typography sees a word where an address stands
 
 
-def _typeset(text: str, typo: Typographer) -> str:
-    """As _line_html, in plain text."""
-    parts, last = [], 0
-    for found in URL.finditer(text):
-        parts += [typo(text[last:found.start()]), found.group(0)]
-        last = found.end()
-    return "".join(parts) + typo(text[last:])
+def _typeset(text: str, typo: Typographer) -> list[tuple[str, bool]]:
+    """The text in the language's typography, in pieces, each marked whether it is an address (left as typed). The
+    typography sees the whole text, each address as one letter: the French space before a "!" that follows one."""
+    addresses = [found.group(0) for found in URL.finditer(text)]
+    if not addresses:
+        return [(typo(text), False)]
+    if _STANDS_FOR_URL in text:  # the letter typed: each piece between addresses typeset alone
+        pieces = [typo(piece) for piece in URL.split(text)]
+    else:
+        pieces = typo(URL.sub(_STANDS_FOR_URL, text)).split(_STANDS_FOR_URL)
+    found = [(pieces[0], False)]
+    for address, piece in zip(addresses, pieces[1:]):
+        found += [(address, True), (piece, False)]
+    return [(piece, address) for piece, address in found if piece]
 
 
 def _result_name(token: ResultRef, name_result: ResultNamer | None) -> str:
@@ -213,7 +217,7 @@ def to_plain(tokens: tuple[Token, ...], typo: Typographer, name_keyword: Keyword
     parts: list[str] = []
     for token in tokens:
         if isinstance(token, Text):
-            parts.append(_typeset(token.value, typo))
+            parts.append("".join(piece for piece, _ in _typeset(token.value, typo)))
         elif isinstance(token, (Styled, Link)):
             parts.append(to_plain(token.children, typo, name_keyword, name_result))
         elif isinstance(token, ResultRef):
