@@ -122,10 +122,11 @@ def _checked_pdf(project: Project, sheet: Sheet, options: BuildOptions, untransl
     then measure the layout on the laid-out pages. `problem` places a finding in the source the author edits;
     the layout's report goes to `layouts`, with the count of strings printed in the canonical language under
     UNTRANSLATED."""
-    from generator.rendering import figures, render  # render imports WeasyPrint: only when something is rendered
+    from generator.rendering import figures, render, widths  # render imports WeasyPrint: only when something is rendered
 
     frame = render.page_frame(sheet, options)  # a true-size figure the column cannot hold: before any layout
     refused = [problem(loc, message) for loc, message in figures.findings(sheet, frame, project.sources)]
+    refused += [problem(loc, message) for loc, message in widths.preformatted_findings(sheet, frame)]  # nor the page
     if refused:
         raise UserError(refused)
     laid = render.layout(project, sheet, options, untranslated, marks)

@@ -115,8 +115,8 @@ def update_translations(project: Project, path: Path, languages: tuple[str, ...]
 def _memory(project: Project, siblings: list[str], lang: str) -> list:
     """The catalogues whose translations a sheet's new strings are offered: those of the other sheets of its game
     (`siblings`, by id), in this language."""
-    catalogues = [i18n.catalogue_path(project.sources, sheet_id, lang) for sheet_id in siblings]
-    return [catalogues.read(catalogue) for catalogue in catalogues if catalogue.is_file()]
+    paths = [i18n.catalogue_path(project.sources, sheet_id, lang) for sheet_id in siblings]
+    return [catalogues.read(path) for path in paths if path.is_file()]
 
 
 def _game_of(path: Path) -> str | None:

@@ -21,6 +21,8 @@ from babel.messages.pofile import write_po
 from generator import write
 from generator.errors import Problem, UserError
 from generator.reading.sources import Located
+from generator.model import markup
+from generator.model.typography import URL
 from generator.model.types import Cell, Handout, Row, Sheet, prose
 from generator.model.validate import describe_error, findings
 from generator.reading.catalogues import read
@@ -49,8 +51,8 @@ def translated_languages(sources: Path, sheet: Sheet) -> list[str]:
 
 
 def needs_translation(text: str) -> bool:
-    """Words need translating, even one letter ("F" for Strength); dice and numbers do not."""
-    return bool(_HAS_WORDS.search(_DICE.sub("", text))) and not _MARKUP_ONLY.match(text.strip())
+    """Words need translating, even one letter ("F" for Strength); dice, numbers and addresses do not."""
+    return bool(_HAS_WORDS.search(_DICE.sub("", URL.sub("", text)))) and not _MARKUP_ONLY.match(text.strip())
 
 
 def context_of(sheet: Sheet, loc: tuple) -> str:
@@ -120,7 +122,7 @@ def entries(located: Located, sheet: Sheet | Handout, lang: str) -> list[Entry]:
     """The strings a `lang` edition prints, in the order of the source (a catalogue reads like its source)."""
     found = [
         Entry(loc, context_of(sheet, loc), text, *located.position(loc))
-        for loc, text in prose(sheet)
+        for loc, text in prose(sheet, verbatim=True)
         if needs_translation(text) and _printed_in(sheet, loc, lang) and text not in getattr(sheet, "untranslatable", ())
     ]
     return sorted(found, key=lambda entry: (entry.line, entry.column))
@@ -168,6 +170,7 @@ def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Pat
     wanted = entries(located, sheet, lang)
     found = status(catalogue, wanted)
     problems = [] if allow_fallback else _untranslated_problems(located, catalogue_file, lang, found)
+    problems += _moved_links(found, lang, catalogue_file)
     data = sheet.model_dump(exclude_defaults=False)
     for entry in found.translated:
         _set(data, entry.loc, found.messages[entry.context].string)
@@ -188,6 +191,19 @@ def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Pat
     fallen_back = [entry for entry, _ in found.stale] + found.missing
     translated.mark_fallback({entry.source for entry in fallen_back}, sheet.lang)
     return translated, len(fallen_back)
+
+
+def _moved_links(found: Status, lang: str, catalogue_file: Path) -> list[Problem]:
+    """A link's text is translated, its address is not: a translation keeps the source's links, in order."""
+    problems = []
+    for entry, message in found.messages_by_entry():
+        kept, given = markup.links(entry.source), markup.links(message.string)
+        if kept != given:
+            problems.append(Problem(str(catalogue_file), _line(message), 1, (
+                f"in the '{lang}' translation of {entry.context}: the links lead to {', '.join(given) or 'nothing'}; "
+                f"expected the source's, as typed: {', '.join(kept) or 'none'} (a link's text is translated, its "
+                "address is not)")))
+    return problems
 
 
 def _line(message: Message) -> int:
@@ -264,8 +280,11 @@ def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: 
     fresh = _empty_catalogue(sheet, lang)
     for entry in wanted:
         string, flags, previous_id = _carried(entry, previous.get(entry.context), (old, *memory))
+        addresses = markup.links(entry.source)
         message = fresh.add(entry.source, string, locations=[(located.path.name, None)], flags=flags,
-                            context=entry.context, previous_id=previous_id)
+                            context=entry.context, previous_id=previous_id,
+                            auto_comments=[f"Translate each link's text; keep its address: {', '.join(addresses)}"]
+                            if addresses else ())
         message.flags -= _FORMAT_FLAGS  # qrs markup ({cd|CD}) and "25%" are not format strings
     buffer = io.BytesIO()
     write_po(buffer, fresh, width=100, include_previous=True, sort_output=False, omit_header=False)

@@ -21,6 +21,17 @@ class Translatable:
 
 TRANSLATABLE = Translatable()
 
+
+class Verbatim:
+    """Marks a translatable string printed as typed, character for character: no markup, no typography (a
+    preformatted diagram). The walk over prose leaves it out unless asked (`prose(..., verbatim=True)`)."""
+
+    def __repr__(self) -> str:
+        return "Verbatim"
+
+
+VERBATIM = Verbatim()
+
 MAX_TEXT = 4000
 
 
@@ -34,6 +45,17 @@ Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), Afte
                  TRANSLATABLE]
 OptionalText = Annotated[str, StringConstraints(max_length=MAX_TEXT), AfterValidator(_without_final_newline),
                          TRANSLATABLE]
+
+
+def _printing(text: str) -> str:
+    if not text.strip():
+        raise ValueError("the text is empty: type at least one line that prints something")
+    return text
+
+
+# Lines printed as typed (a diagram): a YAML block scalar's last line break ends the value; spaces are kept.
+AsTyped = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), AfterValidator(_without_final_newline),
+                    AfterValidator(_printing), TRANSLATABLE, VERBATIM]
 EARLIEST_DATE = datetime.date(1970, 1, 1)  # the PDF's timestamps (SOURCE_DATE_EPOCH, font tables) start in 1970
 
 
@@ -115,10 +137,10 @@ def edition_key(edition: str) -> tuple[int, ...]:
 
 
 
-def _mentions_translatable(annotation) -> bool:
-    if annotation is TRANSLATABLE:
+def _mentions(annotation, marker) -> bool:
+    if annotation is marker:
         return True
-    return any(_mentions_translatable(arg) for arg in get_args(annotation))
+    return any(_mentions(arg, marker) for arg in get_args(annotation))
 
 
 @cache
@@ -126,26 +148,41 @@ def _prose_fields(model_class: type[BaseModel]) -> frozenset[str]:
     return frozenset(
         name
         for name, info in model_class.model_fields.items()
-        if TRANSLATABLE in info.metadata or _mentions_translatable(info.annotation)
+        if TRANSLATABLE in info.metadata or _mentions(info.annotation, TRANSLATABLE)
     )
 
 
-def prose(model: BaseModel, loc: tuple = ()) -> Iterator[tuple[tuple, str]]:
-    """Every prose string of a model, with its path: what markup checks and translators see."""
-    prose_fields = _prose_fields(type(model))
+@cache
+def _verbatim_fields(model_class: type[BaseModel]) -> frozenset[str]:
+    return frozenset(name for name, info in model_class.model_fields.items()
+                     if VERBATIM in info.metadata or _mentions(info.annotation, VERBATIM))
+
+
+def prose(model: BaseModel, loc: tuple = (), verbatim: bool = False) -> Iterator[tuple[tuple, str]]:
+    """Every prose string of a model, with its path: what markup checks see; with `verbatim`, the strings printed
+    as typed too (a preformatted diagram), which translators and diffs see and markup checks do not."""
+    prose_fields, kept = _prose_fields(type(model)), _verbatim_fields(type(model))
     for name in type(model).model_fields:
+        if name in kept and not verbatim:
+            continue
         value = getattr(model, name)
-        yield from _prose_in(value, loc + (name,), name in prose_fields)
+        yield from _prose_in(value, loc + (name,), name in prose_fields, verbatim)
 
 
-def _prose_in(value, loc: tuple, is_prose: bool) -> Iterator[tuple[tuple, str]]:
+def verbatim_texts(model: BaseModel) -> Iterator[tuple[tuple, str]]:
+    """The strings of a model printed as typed (AsTyped), with their paths."""
+    marked = {loc for loc, _ in prose(model)}
+    return ((loc, text) for loc, text in prose(model, verbatim=True) if loc not in marked)
+
+
+def _prose_in(value, loc: tuple, is_prose: bool, verbatim: bool = False) -> Iterator[tuple[tuple, str]]:
     if isinstance(value, BaseModel):
-        yield from prose(value, loc)
+        yield from prose(value, loc, verbatim)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _prose_in(item, loc + (index,), is_prose)
+            yield from _prose_in(item, loc + (index,), is_prose, verbatim)
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _prose_in(item, loc + (key,), is_prose)
+            yield from _prose_in(item, loc + (key,), is_prose, verbatim)
     elif is_prose and isinstance(value, str) and value:
         yield loc, value

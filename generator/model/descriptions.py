@@ -11,7 +11,7 @@ COMMON = {
     "id": "A stable identifier: lowercase letters, digits and hyphens. Translations, handouts and diffs refer to it.",
     "title": "The title printed above it.",
     "type": "The block's type; it decides which other fields the block takes.",
-    "text": "The text printed, with the sheet's markup: **bold**, *italic*, {keyword}, [^note].",
+    "text": "The text printed, with the sheet's markup: **bold**, *italic*, {keyword}, [^note], [a link](https://…).",
     "name": "The name printed.",
     "rows": "The rows, in printed order.",
     "items": "The entries, in printed order.",

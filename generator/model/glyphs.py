@@ -16,12 +16,13 @@ from generator.project import TEMPLATES
 from generator.model import markup
 
 from generator.model import typography
-from generator.model.types import Keyword, Model, prose
+from generator.model.types import Keyword, Model, prose, verbatim_texts
 
 FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
 # The fallbacks sheet.css and web.css name after Source Sans (templates/symbols/README.md): what they have prints too.
 SYMBOLS = TEMPLATES / "symbols"
 SYMBOL_FONTS = ("NotoSansSymbols2-Regular.subset.ttf", "DejaVuSans.subset.ttf")
+MONO_FONT = "DejaVuSansMono.subset.ttf"  # preformatted text's, alone: a character of another font would not line up
 
 
 @cache
@@ -39,6 +40,14 @@ def symbol_characters() -> frozenset[int]:
     from fontTools.ttLib import TTFont
 
     return frozenset().union(*(TTFont(SYMBOLS / name, lazy=True).getBestCmap() for name in SYMBOL_FONTS))
+
+
+@cache
+def mono_characters() -> frozenset[int]:
+    """The characters the monospace font has (Latin, Latin-1, box drawing, arrows, shapes)."""
+    from fontTools.ttLib import TTFont
+
+    return frozenset(TTFont(SYMBOLS / MONO_FONT, lazy=True).getBestCmap())
 
 
 def printable_characters() -> frozenset[int]:
@@ -61,3 +70,9 @@ def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> 
         if missing:
             shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
             yield loc, f"{shown} not in the sheet's font (Source Sans Pro): it would print in another font"
+    for loc, text in verbatim_texts(document):
+        missing = sorted({char for char in text if ord(char) not in mono_characters() and not char.isspace()})
+        if missing:
+            shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
+            yield loc, (f"{shown} not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, "
+                        "box drawing, arrows and shapes): its lines would not line up; draw with those")

@@ -2,6 +2,8 @@
 
     **bold**   *italic*   {keyword}   {keyword|shown text}   [^footnote]   \\* a literal star   \\< a literal "<" before a letter
     {result:BLOCK/ROW}   {result:BLOCK/ROW|shown text}   a named result of a dice table, printed as its name
+    [shown text](https://…)   a link: its text printed (a PDF link annotation, a link on the web page), its address
+        not; http, https and mailto only (validate.markup_findings refuses the rest by link_problem)
     a line break (a YAML block scalar's, or "\\n") is printed as one: a new line in the same item or cell
 
 Anything that looks like an HTML tag is refused: sources carry data, templates carry HTML.
@@ -15,8 +17,11 @@ from typing import Callable, Iterator, Union
 
 from markupsafe import Markup, escape
 
+from generator.model.typography import URL
+
 _TOKEN = re.compile(
     r"\\(?P<escaped>[*{}\[\]\\<])"
+    r"|\[(?P<link>(?!\^)(?:\\.|[^\[\]\\])+)\]\((?P<target>(?:[^\s()]|\([^\s()]*\))+)\)"
     r"|\*\*(?P<strong>(?=\S).+?(?<=\S))\*\*"
     r"|\*(?P<em>(?=[^\s*]).+?(?<=[^\s*]))\*"
     r"|\{result:(?P<result>[^{}|]+)(?:\|(?P<result_shown>[^{}]+))?\}"
@@ -55,7 +60,40 @@ class FootnoteRef:
     key: str
 
 
-Token = Union[Text, Styled, KeywordRef, ResultRef, FootnoteRef]
+@dataclass(frozen=True)
+class Link:
+    target: str  # the address, as typed: never translated, never typeset
+    children: tuple["Token", ...]  # the words printed
+
+
+Token = Union[Text, Styled, KeywordRef, ResultRef, FootnoteRef, Link]
+
+LINK_SCHEMES = ("http://", "https://", "mailto:")
+
+
+def link_problem(link: Link) -> str | None:
+    """What is wrong with a link, or None: an address of another scheme than http, https and mailto (file:,
+    javascript:, a relative path), one with no host or address, or a text that holds what prints as a link
+    or a mark of its own."""
+    shown = f"[{to_plain(link.children, str, lambda key, words: words or key)}]({link.target})"
+    scheme = next((prefix for prefix in LINK_SCHEMES if link.target.lower().startswith(prefix)), None)
+    if scheme is None:
+        given = f"starts with '{link.target.split(':', 1)[0]}:'" if ":" in link.target else "names no scheme"
+        return (f"the link {shown} is refused: its address {given}; expected an address starting with http://, "
+                "https:// or mailto: (write \\[ for a literal bracket)")
+    if not link.target[len(scheme):].strip("/"):
+        return f"the link {shown} has no address after {scheme}"
+    inner = next((token for token in walk(link.children) if isinstance(token, (Link, KeywordRef, ResultRef, FootnoteRef))),
+                 None)
+    if inner is not None:
+        return (f"the link {shown} holds a {type(inner).__name__.replace('Ref', '').lower()} mark in its text: "
+                "a link's text is words (bold or italic at most)")
+    return None
+
+
+def links(text: str) -> list[str]:
+    """The addresses of a text's links, in order."""
+    return [token.target for token in walk(parse(text)) if isinstance(token, Link)]
 
 
 def html_tag_at(text: str) -> int | None:
@@ -84,6 +122,8 @@ def _token(match: re.Match) -> Token:
         return Styled("strong", parse(match["strong"]))
     if match["em"] is not None:
         return Styled("em", parse(match["em"]))
+    if match["link"] is not None:
+        return Link(match["target"], parse(match["link"]))
     if match["result"] is not None:
         return ResultRef(match["result"].strip(), match["result_shown"])
     if match["keyword"] is not None:
@@ -94,7 +134,7 @@ def _token(match: re.Match) -> Token:
 def walk(tokens: tuple[Token, ...]) -> Iterator[Token]:
     for token in tokens:
         yield token
-        if isinstance(token, Styled):
+        if isinstance(token, (Styled, Link)):
             yield from walk(token.children)
 
 
@@ -112,10 +152,13 @@ def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordN
     parts: list[str] = []
     for token in tokens:
         if isinstance(token, Text):
-            parts.append(Markup("<br>").join(escape(typo(line)) for line in token.value.split("\n")))
+            parts.append(Markup("<br>").join(_line_html(line, typo) for line in token.value.split("\n")))
         elif isinstance(token, Styled):
             inner = to_html(token.children, typo, name_keyword, link_keyword, name_result)
             parts.append(Markup(f"<{token.style}>{inner}</{token.style}>"))
+        elif isinstance(token, Link):
+            inner = to_html(token.children, typo, name_keyword, link_keyword, name_result)
+            parts.append(Markup('<a class="link" href="{}">{}</a>').format(token.target, inner))
         elif isinstance(token, ResultRef):
             parts.append(Markup('<em class="result-ref">{}</em>').format(typo(_result_name(token, name_result))))
         elif isinstance(token, KeywordRef):
@@ -130,6 +173,40 @@ def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordN
     return Markup("".join(parts))
 
 
+def _line_html(line: str, typo: Typographer) -> Markup:
+    """A line of text in the language's typography, but for the addresses in it: printed as typed, never
+    hyphenated (sheet.css: .url)."""
+    return Markup("").join(_url_html(piece) if address else escape(piece) for piece, address in _typeset(line, typo))
+
+
+def _url_html(url: str) -> Markup:
+    """An address printed as text: broken anywhere but after one of its hyphens (a reader would take the hyphen at a
+    line's end for a word cut in two, and leave it out)."""
+    pieces = (Markup('<span class="nb">{}</span>').format(piece) if piece.startswith("-") else escape(piece)
+              for piece in _AFTER_HYPHEN.split(url) if piece)
+    return Markup('<span class="url">{}</span>').format(Markup("").join(pieces))
+
+
+_AFTER_HYPHEN = re.compile(r"(-+[^-]?)")
+_STANDS_FOR_URL = "\ua66e"  # a letter no text uses: the typography sees a word where an address stands
+
+
+def _typeset(text: str, typo: Typographer) -> list[tuple[str, bool]]:
+    """The text in the language's typography, in pieces, each marked whether it is an address (left as typed). The
+    typography sees the whole text, each address as one letter: the French space before a "!" that follows one."""
+    addresses = [found.group(0) for found in URL.finditer(text)]
+    if not addresses:
+        return [(typo(text), False)]
+    if _STANDS_FOR_URL in text:  # the letter typed: each piece between addresses typeset alone
+        pieces = [typo(piece) for piece in URL.split(text)]
+    else:
+        pieces = typo(URL.sub(_STANDS_FOR_URL, text)).split(_STANDS_FOR_URL)
+    found = [(pieces[0], False)]
+    for address, piece in zip(addresses, pieces[1:]):
+        found += [(address, True), (piece, False)]
+    return [(piece, address) for piece, address in found if piece]
+
+
 def _result_name(token: ResultRef, name_result: ResultNamer | None) -> str:
     return token.shown or (name_result(token.ref) if name_result else None) or token.ref
 
@@ -140,8 +217,8 @@ def to_plain(tokens: tuple[Token, ...], typo: Typographer, name_keyword: Keyword
     parts: list[str] = []
     for token in tokens:
         if isinstance(token, Text):
-            parts.append(typo(token.value))
-        elif isinstance(token, Styled):
+            parts.append("".join(piece for piece, _ in _typeset(token.value, typo)))
+        elif isinstance(token, (Styled, Link)):
             parts.append(to_plain(token.children, typo, name_keyword, name_result))
         elif isinstance(token, ResultRef):
             parts.append(typo(_result_name(token, name_result)))

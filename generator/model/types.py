@@ -11,6 +11,7 @@ carry markup too. Each part is defined in its own module: `base` (the kinds of t
 from generator.model.base import (
     Accent,
     Aliases,
+    AsTyped,
     CharacteristicId,
     counted,
     Date,
@@ -32,6 +33,7 @@ from generator.model.base import (
     Text,
     Translatable,
     TRANSLATABLE,
+    verbatim_texts,
 )
 from generator.model.blocks.block import BlockBase, Footnote, Subheading
 from generator.model.blocks import Block
@@ -44,6 +46,7 @@ from generator.model.blocks.text import Paragraph, Term, TextBlock
 from generator.model.blocks.saves import MoveColumn, MovePenalty, NO_SAVE, Protection, SaveItem, SavesBlock, Troop
 from generator.model.blocks.roster import RosterBlock, RosterModel, RosterUnit
 from generator.model.blocks.glossary import GlossaryBlock
+from generator.model.blocks.preformatted import PreformattedBlock
 from generator.model.sheet import (
     Change,
     ChangeKind,

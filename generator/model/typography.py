@@ -24,6 +24,10 @@ _FR_BEFORE_COLON = re.compile(r"(?<=[\w)»\"”%…])\s*:(?=\s|$)")
 _FR_GUILLEMETS_OPEN = re.compile(r"«\s*")
 _FR_GUILLEMETS_CLOSE = re.compile(r"\s*»")
 _EN_DOUBLE_QUOTES = re.compile(r'(?<![\w\d])"(?=\S)(.+?)(?<=\S)"')
+# An address as typed: a link's target, or one printed as text. It keeps every character as typed (no apostrophe,
+# dash, minus or French space in it); one in text ends before the punctuation that follows it in the sentence.
+URL = re.compile(r"\b(?:https?://|mailto:|www\.)(?:[^\s<>\"()\[\]]|\([^\s<>\"()]*\))*(?:[^\s<>\"()\[\].,;:!?'’]|\([^\s<>\"()]*\))",
+                 re.IGNORECASE)
 
 
 def common(text: str) -> str:
@@ -57,9 +61,11 @@ _STYLE_MARKS = "*"
 def quotes(text: str, lang: str) -> str:
     """Straight quotes and apostrophes made typographic in the source's markup itself, where a mark's neighbours
     may be markup ("{Fear}'s", "d'{archaic-missiles}", "'**Hammered**'"): the apostrophe ’ in every language,
-    English ‘single’ and “double” quotes. A keyword reference's key is left as typed; so are feet and inches (6', 6")."""
+    English ‘single’ and “double” quotes. A keyword reference's key is left as typed; so are addresses (a link's, one
+    printed as text) and feet and inches (6', 6")."""
     english_quotes = lang.split("-")[0] == "en"
-    protected = {index for match in _KEYWORD_KEY.finditer(text) for index in range(match.start(), match.end())}
+    protected = {index for pattern in (_KEYWORD_KEY, URL) for match in pattern.finditer(text)
+                 for index in range(match.start(), match.end())}
     chars = list(text)
     for index, char in enumerate(text):
         if char != "'" or index in protected:

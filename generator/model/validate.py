@@ -200,13 +200,16 @@ def _markup(sheet: Sheet):
 
 
 def markup_findings(model: Model, keywords: dict[str, Keyword], results: dict[str, str]):
-    """Raw HTML, unknown keyword and result references in the prose of a sheet or handout."""
+    """Raw HTML, links to refused addresses, unknown keyword and result references in the prose of a sheet or
+    handout."""
     for loc, text in prose(model):
         offset = markup.html_tag_at(text)
         if offset is not None:
             yield loc, f"raw HTML is not allowed (at '{text[offset:offset + 12]}'): use **bold**, *italic*, {{keyword}}"
             continue
         for token in markup.walk(markup.parse(text)):
+            if isinstance(token, markup.Link) and markup.link_problem(token):
+                yield loc, markup.link_problem(token)
             if isinstance(token, markup.KeywordRef) and token.key.casefold() not in keywords:
                 near = difflib.get_close_matches(token.key.casefold(), sorted(keywords), n=1)
                 hint = f"did you mean {{{near[0]}}}? Else define it" if near else "define it"

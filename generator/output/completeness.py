@@ -49,7 +49,7 @@ def missing(text: str, sheet) -> list[Missing]:
     for place, block in _placed_blocks(sheet):
         position = 0
         for loc, wanted in printed(block, sheet):
-            wanted = squeeze(inline.plain(wanted))
+            wanted = squeeze(wanted if isinstance(wanted, AsTyped) else inline.plain(wanted))
             found = page_text.find(wanted, position)
             if found < 0:
                 lacking.append(Missing(block.id, loc[1:] if loc[0] == SHEET_LEVEL else place + loc, wanted))
@@ -58,6 +58,10 @@ def missing(text: str, sheet) -> list[Missing]:
     if sheet.credits and page_text.count(squeeze(inline.plain(sheet.credits))) != 1:
         lacking.append(Missing("", ("credits",), f"{squeeze(inline.plain(sheet.credits))} (printed once, in the header)"))
     return lacking
+
+
+class AsTyped(str):
+    """A text printed as typed, character for character (preformatted text): no markup, no typography."""
 
 
 def _placed_blocks(sheet) -> Iterator[tuple[tuple, object]]:
@@ -166,8 +170,13 @@ def _figure(block, sheet):
     yield ("caption",), block.caption  # its alternative text is the picture's, not the page's text
 
 
+def _preformatted(block, sheet):
+    yield from ((("text",), AsTyped(line)) for line in block.lines())
+
+
 _BY_TYPE = {"sequence": _sequence, "table": _table, "dice": _dice, "modifiers": _modifiers, "matrix": _matrix,
-            "text": _text, "glossary": _glossary, "saves": _saves, "roster": _roster, "figure": _figure}
+            "text": _text, "glossary": _glossary, "saves": _saves, "roster": _roster, "figure": _figure,
+            "preformatted": _preformatted}
 
 
 def known(block_type: str) -> bool:

@@ -45,7 +45,7 @@ collect_less_often()
 
 from generator import __version__
 
-from generator.rendering import figures, fit, heights, layout_report, measure, planned
+from generator.rendering import figures, fit, heights, layout_report, measure, planned, widths
 from generator.rendering.bands import pack_bands
 from generator.rendering.fit import SCALES, layout_findings  # noqa: F401  (named here by the pipeline and tests)
 from generator.rendering.layout import page_frame
@@ -136,6 +136,7 @@ def _context(project: Project, sheet: Sheet, options, untranslated: int, marks: 
         figure=partial(figures.data_uri, project.sources),  # a figure's picture, as a data: URI
         figure_width=partial(figures.printed_width, project.sources, frame),  # scaled to fit a column's height
         web=False,  # the web edition (generator.rendering.web): tables in a box that scrolls sideways
+        preformatted_points=widths.preformatted_points,  # a diagram's size: its longest line fits the column
     )
 
 
@@ -492,10 +493,12 @@ def _wide(project: Project, context: dict, chunks: _Chunks, cache: heights.Cache
           found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
     """The blocks that span the page, measured again at its width: those the source makes `wide`, and those that
     span it without the author asking: tables too wide for a column by their many columns (fit.spans), figures at
-    true size wider than a column (figures.spans)."""
-    column = context["frame"].column_width
+    true size wider than a column (figures.spans), preformatted text too wide for one at 6 pt (widths.too_wide)."""
+    frame = context["frame"]
+    column = frame.column_width
     wide = [ident for ident, item in chunks.items.items() if item.block is not None
-            and (item.block.wide or fit.spans(found[ident], column) or figures.spans(item.block, column))]
+            and (item.block.wide or fit.spans(found[ident], column) or figures.spans(item.block, column)
+                 or item.block.type == "preformatted" and widths.too_wide(item.block, frame, 0.0))]
     if not wide:
         return {}
     environment, style = _environment(project.templates), _style_key(project, context)

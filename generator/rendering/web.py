@@ -19,7 +19,7 @@ from markupsafe import Markup
 from generator import files, write
 from generator.errors import UserError
 from generator.rendering import heights, render, widths
-from generator.model.glyphs import FONTS, SYMBOL_FONTS, SYMBOLS, font_characters
+from generator.model.glyphs import FONTS, MONO_FONT, SYMBOL_FONTS, SYMBOLS, font_characters
 from generator.composing.diff import Marks
 from generator.model.types import Sheet
 from generator.project import Project
@@ -43,7 +43,8 @@ def page(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
                            template="web.html.j2", web=True, t=inline, fonts=Markup(FONTS_HERE),
                            stylesheet=Markup(stylesheet))
     # The fonts are cut to the characters of the page as rendered: put in the first style element afterwards.
-    faces = font_faces(frozenset(document), heights.folder(project.build))
+    mono = any(block.type == "preformatted" for block in sheet.blocks())
+    faces = font_faces(frozenset(document), heights.folder(project.build), mono)
     return document.replace(FONTS_HERE, faces, 1)
 
 
@@ -70,9 +71,10 @@ def definition_anchors(sheet: Sheet) -> dict[str, str]:
     return anchors
 
 
-def font_faces(characters: frozenset[str], cache: Path) -> str:
-    """@font-face rules for every face, each cut down to the common Latin set and these characters, in a data: URL.
-    The cut fonts are kept in `cache` (most pages use the same characters: each face is cut once)."""
+def font_faces(characters: frozenset[str], cache: Path, mono: bool = False) -> str:
+    """@font-face rules for every face, each cut down to the common Latin set and these characters, in a data: URL;
+    with `mono`, preformatted text's monospace font too, cut to these characters. The cut fonts are kept in `cache`
+    (most pages use the same characters: each face is cut once)."""
     rules = []
     for weight, style, name in FACES:
         data = base64.b64encode(_subset(name, characters, cache)).decode("ascii")
@@ -80,8 +82,9 @@ def font_faces(characters: frozenset[str], cache: Path) -> str:
                      f'font-display: block; src: url("data:font/woff2;base64,{data}") format("woff2"); }}')
     # The symbols Source Sans lacks, as the PDF prints them (sheet.css): only on a page that prints one of them.
     symbols = frozenset(char for char in characters if ord(char) not in font_characters())
-    for family, name in zip(SYMBOL_FAMILIES, SYMBOL_FONTS):
-        font = _subset(name, symbols, cache, SYMBOLS, frozenset()) if symbols else None
+    fallbacks = [(family, name, symbols) for family, name in zip(SYMBOL_FAMILIES, SYMBOL_FONTS) if symbols]
+    for family, name, wanted in fallbacks + ([(MONO_FAMILY, MONO_FONT, characters)] if mono else []):
+        font = _subset(name, wanted, cache, SYMBOLS, frozenset())
         if font is not None:
             data = base64.b64encode(font).decode("ascii")
             rules.append(f'@font-face {{ font-family: "{family}"; font-display: block; '
@@ -90,6 +93,7 @@ def font_faces(characters: frozenset[str], cache: Path) -> str:
 
 
 SYMBOL_FAMILIES = ("QRS Symbols", "QRS Symbols DejaVu")  # as sheet.css and web.css name the fonts of SYMBOL_FONTS
+MONO_FAMILY = "QRS Mono"  # MONO_FONT's, for preformatted text
 
 
 # Every page carries these, so that most pages share one cut of each face: Latin-1 and Latin Extended-A,

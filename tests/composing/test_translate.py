@@ -406,3 +406,29 @@ def test_a_catalogue_s_syntax_is_checked_whole_and_each_problem_named_at_its_lin
             f"{len(lines)}:1: unreadable catalogue: this msgid has no msgstr after it (is the catalogue cut off?)",
         ], ran.stderr
         assert not (project.build / "every-block.en.pdf").exists()
+
+
+def test_a_link_is_offered_with_its_address_named_and_a_translation_must_keep_the_address(project):
+    update(project, "en")
+    catalogue_file = i18n.catalogue_path(project.sources, "every-block", "en")
+    with catalogue_file.open("rb") as stream:
+        (linked,) = [message for message in read_po(stream) if "](" in str(message.id)]
+    assert linked.auto_comments == ["Translate each link's text; keep its address: https://example.com/regles"]
+    fill(catalogue_file, lambda message: message.id.replace("[règles](", "[rules](")
+         if message.context == linked.context else english(message))
+    translations.check_with_translations(project, project.sources / "every-block.yaml")  # the text translated: fine
+
+    fill(catalogue_file, lambda message: message.id.replace("example.com/regles", "example.com/rules")
+         if message.context == linked.context else english(message))
+    with pytest.raises(UserError) as caught:
+        translations.check_with_translations(project, project.sources / "every-block.yaml")
+    [problem] = caught.value.problems
+    assert problem.path == str(catalogue_file) and read_line(catalogue_file, problem.line).startswith("msgid")
+    assert "the links lead to https://example.com/rules; expected the source's, as typed: " \
+           "https://example.com/regles" in problem.message
+
+
+def test_an_address_alone_and_a_diagram_without_words_are_not_offered_for_translation():
+    assert not i18n.needs_translation("https://example.com/ashen-barrows/terrain")
+    assert not i18n.needs_translation("+--+\n|  |\n+--+")
+    assert i18n.needs_translation("[Terrain guide](https://example.com/terrain)")

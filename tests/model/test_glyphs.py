@@ -45,3 +45,19 @@ def test_a_symbol_in_a_source_checks_and_an_emoji_is_reported(tmp_path, capsys):
     (sources / "font-lacks-emoji.yaml").write_text(emoji.replace("\U0001f600", "\u2681"), encoding="utf-8")
     main(["--sources", str(sources), "check"])  # returns: no problem to exit with
     assert "not in the sheet's font" not in capsys.readouterr().err  # the die face prints through the symbols font
+
+
+def test_preformatted_text_prints_in_the_monospace_font_alone_and_is_never_read_as_markup():
+    from generator.model import glyphs
+    from generator.model.types import Sheet
+
+    def findings(text: str) -> list[str]:
+        sheet = Sheet.model_validate({
+            "sheet": "x", "game": "G", "title": "T", "lang": "en",
+            "sections": [{"id": "s", "blocks": [{"id": "d", "type": "preformatted", "text": text}]}]})
+        return [message for _, message in glyphs.glyph_findings(sheet, "en", {})]
+
+    assert findings("┌─┐ ← → ▲ é\n│*{x}[^1]│ <b\n└─┘ ×°") == []  # box drawing, arrows, Latin-1; no markup read
+    assert findings("⚔ ⚀") == [  # in the symbol fonts, not in the monospace one: they would not line up
+        "'⚀' (U+2680), '⚔' (U+2694) not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, "
+        "box drawing, arrows and shapes): its lines would not line up; draw with those"]

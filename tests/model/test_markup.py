@@ -59,3 +59,38 @@ def test_a_line_break_of_the_source_is_printed_as_one_in_html_and_kept_in_plain_
     assert render("Falling less than 3\" – no effect\n**Falling 3\" or more**\n{kw}") == (
         'Falling less than 3&#34; – no effect<br><strong>Falling 3&#34; or more</strong><br><span class="kw">KW</span>')
     assert markup.to_plain(markup.parse("a\nb"), str, str) == "a\nb"
+
+
+def test_a_link_prints_its_text_with_its_address_as_typed():
+    assert render("Voir [les **règles**](https://example.com/a-1?b=(2)&c) ici") == (
+        'Voir <a class="link" href="https://example.com/a-1?b=(2)&amp;c">les <strong>règles</strong></a> ici')
+    assert markup.to_plain(markup.parse("[the designer](mailto:a@example.com)."), str, str) == "the designer."
+    assert markup.links("[a](https://x.org/1) and [b](mailto:b@x.org)") == ["https://x.org/1", "mailto:b@x.org"]
+
+
+def test_a_footnote_mark_and_an_escaped_bracket_are_not_links():
+    assert markup.links("a[^1](https://x.org) \\[b\\](https://x.org)") == []
+
+
+def test_a_link_to_another_scheme_or_holding_marks_is_a_problem():
+    def problem(text: str) -> str | None:
+        (link,) = [token for token in markup.parse(text) if isinstance(token, markup.Link)]
+        return markup.link_problem(link)
+
+    assert problem("[rules](https://example.com/rules)") is None and problem("[me](mailto:me@x.org)") is None
+    assert "starts with 'javascript:'" in problem("[x](javascript:alert(1))")
+    assert "starts with 'file:'" in problem("[x](file:///etc/passwd)")
+    assert "names no scheme" in problem("[x](rules.pdf)")
+    assert "no address after https://" in problem("[x](https://)")
+    assert "keyword mark" in problem("[{savage}](https://x.org)")
+
+
+def test_an_address_keeps_every_character_and_is_never_hyphenated_nor_broken_after_its_hyphens():
+    from generator.model import typography
+
+    html = str(markup.to_html(markup.parse(typography.quotes("voir https://x.org/l'a-1?b-2 !", "fr")),
+                              typography.french, str))
+    assert html == ('voir <span class="url">https://x.org/l&#39;a<span class="nb">-1</span>?b<span class="nb">-2</span>'
+                    '</span>\u202f!')
+    assert markup.to_plain(markup.parse("see https://x.org/v1-2?a, then"), typography.english, str) == (
+        "see https://x.org/v1-2?a, then")  # no en dash in 1-2, and the comma is the sentence's

@@ -122,7 +122,7 @@ class BlockBase(Model):
         yield from self.row_facts()
 
     def row_facts(self) -> Iterator[Fact]:
-        for loc, text in prose(self):
+        for loc, text in prose(self, verbatim=True):
             if loc[0] in ("title", "intro", "after", "notes"):
                 continue
             key, words, node = [], [], self
