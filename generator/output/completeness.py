@@ -81,6 +81,7 @@ def _sequence(block, sheet):
         for n, step in enumerate(items):
             yield (*loc, n, "title"), step.title
             yield (*loc, n, "text"), step.text
+            yield from (((*loc, n, "items", i), line) for i, line in enumerate(step.items))
             yield from steps(step.steps, (*loc, n, "steps"))
     return steps(block.steps, ("steps",))
 
@@ -103,10 +104,15 @@ def _dice(block, sheet):
 
 
 def _modifiers(block, sheet):
-    yield from (((title,), getattr(block, title)) for title in ("value_title", "text_title", "detail_title"))
+    yield ("value_title",), block.value_title
+    yield from ((("value_titles", n), title) for n, title in enumerate(block.value_titles or []))
+    yield from (((title,), getattr(block, title)) for title in ("text_title", "detail_title"))
     for n, item in enumerate(block.items):
         if isinstance(item, Subheading):
             yield ("items", n), item.subheading
+        elif isinstance(item.value, list):  # one value a column, each where it is in the list
+            yield from ((("items", n, "value", v), value) for v, value in enumerate(item.value))
+            yield from ((("items", n, part), getattr(item, part)) for part in ("text", "detail"))
         else:
             yield from ((("items", n, part), getattr(item, part)) for part in ("value", "text", "detail"))
 

@@ -49,7 +49,7 @@ def test_a_new_sheet_shows_what_authors_of_other_games_reached_for(tmp_path, lan
     (source, *_) = scaffold.create(Project.at(tmp_path / "sources"), "shown", "Shown", lang)
     sheet = pipeline.check(source)
     blocks = {block.type: block for block in sheet.blocks()}
-    assert any(blocks["modifiers"].split(item)[1] for item in blocks["modifiers"].modifiers)
+    assert any(blocks["modifiers"].split(item.value)[1] for item in blocks["modifiers"].modifiers)
     assert blocks["modifiers"].subheadings()  # issue #42: sub-heading rows
     assert blocks["matrix"].legend and any(block.type == "dice" and block.align for block in sheet.blocks())
     assert any("\n" in line for entry in blocks["text"].content for line in entry.bullets or [])
