@@ -70,9 +70,9 @@ def printed(block, sheet) -> list[tuple[tuple, str]]:
     """The texts a block prints, in reading order, each with its place in the block's data."""
     if block.type not in _BY_TYPE:  # a new block type: its texts would go unchecked
         raise ValueError(f"the completeness check does not know the block type {block.type!r}")
-    found = [(("title",), block.title), (("intro",), block.intro), *_BY_TYPE[block.type](block, sheet)]
+    found = [(("title",), block.title), (("intro",), block.lead("intro")), *_BY_TYPE[block.type](block, sheet)]
     found += [(("notes", n, part), getattr(note, part)) for n, note in enumerate(block.notes) for part in ("id", "text")]
-    found.append((("after",), block.after))
+    found.append((("after",), block.lead("after")))
     return [(loc, text) for loc, text in found if text]
 
 
