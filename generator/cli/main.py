@@ -95,7 +95,7 @@ def list_sheets(project: Project) -> None:
         languages = [sheet.lang, *(lang for lang in i18n.languages(project.sources, sheet) if lang != sheet.lang)]
         fields = {"sheet": sheet.sheet, "game": sheet.game, "title": sheet.title, "edition": sheet.edition,
                   "lang": sheet.lang, "languages": languages, "path": str(path)}
-        report.record("sheet", "\t".join([sheet.sheet, sheet.game, sheet.title, sheet.edition or "", " ".join(languages)]),
+        report.record("sheet", "\t".join([sheet.sheet, sheet.game, sheet.title or "", sheet.edition or "", " ".join(languages)]),
                       fields)
     for path in project.handout_paths():
         handout = pipeline.load_handout(project, path)[1]

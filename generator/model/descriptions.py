@@ -35,7 +35,8 @@ COMMON = {
 FIELDS = {
     "Sheet.sheet": "The sheet's id; the source's file name without .yaml.",
     "Sheet.game": "The game's name, printed at the top of the sheet.",
-    "Sheet.title": "The sheet's title, printed beside the game's name.",
+    "Sheet.title": "The sheet's title, printed beside the game's name; optional: without it, the header prints the "
+                   "game alone.",
     "Sheet.keywords": "The game's special rules and terms, referenced in any text as {id} or {Term}.",
     "Sheet.sections": "The sheet's sections, in reading order.",
     "Handout.handout": "The handout's id; the file name without .yaml.",
@@ -59,7 +60,12 @@ FIELDS = {
     "Row.cells": "The row's cells, one a column.",
     "Section.title": "The section's heading, printed in a band.",
     "Section.blocks": "The section's blocks, in reading order; each has a type (table, dice, matrix…).",
-    "SequenceBlock.numbering": "How steps are numbered: \"1\", \"A\", \"a\" or \"none\".",
+    "SequenceBlock.numbering": "How steps are numbered: \"1\", \"A\", \"a\" or \"none\"; or a list, one style a level "
+                               "([\"1\", \"1\"]: sub-steps numbered 1, 2… too). A level the list does not reach takes "
+                               "the style under the level above (1 → a → 1, A → 1).",
+    "SequenceBlock.separator": "What joins a step's title to its text, as typed (\": \"), in the language's spacing; "
+                               "an en dash ( – ) without it.",
+    "Step.items": "Bullets under the step's text, above its sub-steps.",
     "Step.title": "The step's name, printed in bold.",
     "Step.text": "What happens in the step.",
     "TableBlock.columns": "The table's columns: title, align, width, nowrap.",
@@ -72,9 +78,12 @@ FIELDS = {
     "DiceRow.roll": "The results this row covers: 4, 3-5, 7+, 2-.",
     "DiceRow.text": "What happens on these results.",
     "ModifiersBlock.value_title": "Header of the values' column.",
+    "ModifiersBlock.value_titles": "Several columns of values, one header each (To hit, To be hit): every item's "
+                                   "value is then a list of as many values.",
     "ModifiersBlock.text_title": "Header of the conditions' column.",
     "ModifiersBlock.detail_title": "Header of the details' column.",
-    "Modifier.value": "The signed value: +1, -1, x2.",
+    "Modifier.value": "The signed value: +1, -1, x2; under the block's value_titles, a list of one value a column "
+                      "([\"-1\", \"+1\"], \"\" for none).",
     "Modifier.text": "When it applies.",
     "MatrixBlock.row_title": "What the rows stand for (Strength), printed beside the row keys.",
     "MatrixBlock.column_title": "What the columns stand for (Toughness), printed above the column keys.",
@@ -108,7 +117,7 @@ EXAMPLES = {
     "Handout.lang": ["en"],
     "DiceBlock.die": ["D6", "2D6", "D66"],
     "DiceRow.roll": ["4", "3-5", "7+"],
-    "Modifier.value": ["+1", "-1", "+2 & Quick Kill"],
+    "Modifier.value": ["+1", "-1", "+2 & Quick Kill", ["-1", "+1"]],
     "MatrixBlock.cells": ["4 5 6 6"],
     "Column.width": ["20mm", "15%"],
     "Protection.save": ["5+"],

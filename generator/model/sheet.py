@@ -157,7 +157,7 @@ class Sheet(Document):
     game_names: Aliases = Field(default_factory=list, description="The game names rosters give this sheet's game "
                                                                 "(gameSystemName: Warhammer Fantasy 8th ed): qrs "
                                                                 "handout import picks the sheet by them.")
-    title: Text
+    title: Text | None = None
     subtitle: OptionalText | None = None
     lang: LanguageCode
     edition: EditionNumber | None = Field(

@@ -74,9 +74,9 @@ def printed(block, sheet) -> list[tuple[tuple, str]]:
     """The texts a block prints, in reading order, each with its place in the block's data."""
     if block.type not in _BY_TYPE:  # a new block type: its texts would go unchecked
         raise ValueError(f"the completeness check does not know the block type {block.type!r}")
-    found = [(("title",), block.title), (("intro",), block.intro), *_BY_TYPE[block.type](block, sheet)]
+    found = [(("title",), block.title), (("intro",), block.lead("intro")), *_BY_TYPE[block.type](block, sheet)]
     found += [(("notes", n, part), getattr(note, part)) for n, note in enumerate(block.notes) for part in ("id", "text")]
-    found.append((("after",), block.after))
+    found.append((("after",), block.lead("after")))
     return [(loc, text) for loc, text in found if text]
 
 
@@ -85,6 +85,7 @@ def _sequence(block, sheet):
         for n, step in enumerate(items):
             yield (*loc, n, "title"), step.title
             yield (*loc, n, "text"), step.text
+            yield from (((*loc, n, "items", i), line) for i, line in enumerate(step.items))
             yield from steps(step.steps, (*loc, n, "steps"))
     return steps(block.steps, ("steps",))
 
@@ -107,10 +108,15 @@ def _dice(block, sheet):
 
 
 def _modifiers(block, sheet):
-    yield from (((title,), getattr(block, title)) for title in ("value_title", "text_title", "detail_title"))
+    yield ("value_title",), block.value_title
+    yield from ((("value_titles", n), title) for n, title in enumerate(block.value_titles or []))
+    yield from (((title,), getattr(block, title)) for title in ("text_title", "detail_title"))
     for n, item in enumerate(block.items):
         if isinstance(item, Subheading):
             yield ("items", n), item.subheading
+        elif isinstance(item.value, list):  # one value a column, each where it is in the list
+            yield from ((("items", n, "value", v), value) for v, value in enumerate(item.value))
+            yield from ((("items", n, part), getattr(item, part)) for part in ("text", "detail"))
         else:
             yield from ((("items", n, part), getattr(item, part)) for part in ("value", "text", "detail"))
 

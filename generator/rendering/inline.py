@@ -66,6 +66,11 @@ class Inline:
         html = self(text) + (Markup(" ") + continued if continued else "")
         return Markup(_IN_PARENTHESES.sub(r'<span class="as-typed">(\1)</span>', str(html)))
 
+    def between(self, separator: str) -> str:
+        """What joins two words (a step's title to its text), as typed, in the language's spacing: French ": "
+        prints with a no-break space before the colon. Plain text, escaped by the template."""
+        return typography.for_language(self.lang)(f"a{separator}a")[1:-1]
+
     def plain(self, text: str) -> str:
         lang = self.sheet.language_of(text)
         return markup.to_plain(markup.parse(typography.quotes(text, lang)), self.typeset(lang), self.name_keyword,

@@ -48,8 +48,8 @@ def test_a_new_sheet_shows_what_authors_of_other_games_reached_for(tmp_path, lan
     cites a page, and a comment that shows a matrix's corner; issue #42: sub-headings among the modifiers."""
     (source, *_) = scaffold.create(Project.at(tmp_path / "sources"), "shown", "Shown", lang)
     sheet = pipeline.check(source)
-    blocks = {block.type: block for block in sheet.blocks()}
-    assert any(blocks["modifiers"].split(item)[1] for item in blocks["modifiers"].modifiers)
+    blocks = {block.type: block for block in reversed(list(sheet.blocks()))}  # the first block of each type
+    assert any(blocks["modifiers"].split(item.value)[1] for item in blocks["modifiers"].modifiers)
     assert blocks["modifiers"].subheadings()  # issue #42: sub-heading rows
     assert blocks["matrix"].legend and any(block.type == "dice" and block.align for block in sheet.blocks())
     assert any("\n" in line for entry in blocks["text"].content for line in entry.bullets or [])
@@ -150,3 +150,22 @@ def test_a_new_sheet_shows_headings_as_typed_dice_without_a_header_and_minus_bef
     assert sheet.heading_case == "as-typed"
     modifiers = next(block for block in sheet.blocks() if block.type == "modifiers")
     assert any("-N" in item.text for item in modifiers.modifiers)
+
+
+@pytest.mark.parametrize("lang", scaffold.TEMPLATE_LANGUAGES)
+def test_a_new_sheet_shows_nested_steps_several_values_a_plain_intro_and_an_optional_title(tmp_path, lang):
+    """Issue #48 items 2, 7 and 8: a sequence with a numbering a level, bullets under a step and a separator, its
+    intro upright; modifiers with two columns of values; the title said optional in a comment (checked once left
+    out)."""
+    (source, *_) = scaffold.create(Project.at(tmp_path / "sources"), "shown", "Shown", lang)
+    sheet = pipeline.check(source)
+    blocks = {block.id: block for block in sheet.blocks()}
+    activation, fire = blocks["activation"], blocks["fire-modifiers"]
+    assert activation.numbering == ["1", "1"] and activation.separator == ": " and activation.plain("intro")
+    assert activation.steps[0].items and activation.steps[1].steps
+    assert fire.value_columns == 2 and all(len(item.value) == 2 for item in fire.modifiers)
+    text = source.read_text(encoding="utf-8")
+    untitled = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("title: "))
+    assert untitled != text
+    source.write_text(untitled, encoding="utf-8")
+    assert pipeline.check(source).title is None

@@ -70,6 +70,23 @@ class Subheaded:
         return [line for index, line in enumerate(self.lines) if index in kept or index in heads]
 
 
+class Lead(Model):
+    """A block's intro or after sentence with how it is set: {text: …, style: plain}."""
+
+    text: Text
+    style: Literal["italic", "plain"] = Field("italic", description="italic (the default, as a sentence written "
+                                                                    "alone), or plain: upright, as the block's text.")
+
+
+def sentence(name: str) -> Any:
+    """A block's `intro` or `after`: a sentence, or a mapping that says how it is set. The sentence's tag is the
+    field's name: pydantic puts it in an error's path, where the messages expect the field's name."""
+    def kind(value: Any) -> str:
+        return "set" if isinstance(value, (dict, Lead)) else name
+
+    return Annotated[Union[Annotated[OptionalText, Tag(name)], Annotated[Lead, Tag("set")]], Discriminator(kind)]
+
+
 class BlockBase(Model):
     # Whether the block may continue into the next column between two rows, steps or paragraphs.
     may_continue: ClassVar[bool] = True
@@ -79,8 +96,10 @@ class BlockBase(Model):
 
     id: Id
     title: OptionalText | None = None
-    intro: OptionalText | None = Field(None, description="A sentence printed before the block's content.")
-    after: OptionalText | None = Field(None, description="A sentence printed after the block's content.")
+    intro: sentence("intro") | None = Field(None, description="A sentence printed before the block's content, in italics; "
+                                                          "{text: …, style: plain} prints it upright.")
+    after: sentence("after") | None = Field(None, description="A sentence printed after the block's content, in italics; "
+                                                          "{text: …, style: plain} prints it upright.")
     notes: list[Footnote] = Field(default_factory=list, description="Footnotes, referenced as [^id].")
     keep: Literal["together"] | None = Field(
         None, description="together: do not continue the block into the next column, unless keeping it whole would "
@@ -95,6 +114,15 @@ class BlockBase(Model):
                                           "of the handout of an army that has none of them.")
     # Described in generator/model/descriptions.py (COMMON["wide"]); the packer sets it as a band (layout.py).
     wide: Literal[2, "all"] | None = None
+
+    def lead(self, name: str) -> str | None:
+        """The text of the block's `intro` or `after`, however it is written."""
+        value = getattr(self, name)
+        return value.text if isinstance(value, Lead) else value
+
+    def plain(self, name: str) -> bool:
+        """Whether the block's `intro` or `after` is set upright."""
+        return isinstance(getattr(self, name), Lead) and getattr(self, name).style == "plain"
 
     @property
     def splits(self) -> bool:
@@ -114,9 +142,9 @@ class BlockBase(Model):
 
         Blocks with rows override `row_facts`; the rest are compared string by string, keyed by
         the ids or titles on the way to each string."""
-        for name in ("title", "intro", "after"):
-            if getattr(self, name):
-                yield (name,), "", getattr(self, name), None, None
+        for name, text in (("title", self.title), ("intro", self.lead("intro")), ("after", self.lead("after"))):
+            if text:
+                yield (name,), "", text, None, None
         for note in self.notes:
             yield ("note", note.id), f"note {note.id}", note.text, None, None
         yield from self.row_facts()

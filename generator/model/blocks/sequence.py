@@ -1,18 +1,29 @@
-"""Sequence blocks: numbered steps (a turn sequence, a phase's order), optionally nested."""
+"""Sequence blocks: numbered steps (a turn sequence, a phase's order), optionally nested, with bullets under a step."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, StringConstraints, model_validator
 
-from generator.model.base import MAX_ROWS, Model, OptionalText
+from generator.model.base import MAX_ROWS, Model, OptionalText, Text
 from generator.model.blocks.block import BlockBase
+
+Numbering = Literal["1", "A", "a", "none"]
+# A level without a style of its own: the style under its parent's, as a single `numbering` always nested them.
+_UNDER = {"A": "1", "1": "a", "a": "1", "none": "none"}
+MAX_LEVELS = 12  # deeper than steps may nest in a source (two of generator.reading.sources.MAX_NESTING a level)
+
+
+def _one_or_more(value):
+    """`numbering: "1"` is the list of one style: the top level's."""
+    return [value] if isinstance(value, str) else value
 
 
 class Step(Model):
     title: OptionalText | None = None
     text: OptionalText | None = None
+    items: Annotated[list[Text], Field(default_factory=list, max_length=MAX_ROWS)]
     steps: list[Step] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -26,8 +37,17 @@ class SequenceBlock(BlockBase):
     """Numbered steps (turn sequence, phase order), optionally nested."""
 
     type: Literal["sequence"]
-    numbering: Literal["1", "A", "a", "none"] = "1"
+    numbering: Annotated[list[Numbering], Field(min_length=1, max_length=MAX_LEVELS),
+                         BeforeValidator(_one_or_more, json_schema_input_type=Numbering | list[Numbering])] = Field(
+        "1", validate_default=True)
+    separator: Annotated[str, StringConstraints(min_length=1, max_length=12)] | None = None
     steps: Annotated[list[Step], Field(min_length=1, max_length=MAX_ROWS)]
+
+    def numbering_at(self, level: int) -> str:
+        """The style of the steps at `level` (0: the block's own): the list's, else the style under the level above."""
+        if level < len(self.numbering):
+            return self.numbering[level]
+        return _UNDER[self.numbering_at(level - 1)]
 
 
 Step.model_rebuild()
