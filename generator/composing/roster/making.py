@@ -19,6 +19,7 @@ from generator.model import glyphs
 from generator.composing.handout import saves_block
 from generator.model.types import Sheet
 from generator.composing.roster.fitting import fit
+from generator.composing.roster.marks import marked
 from generator.composing.roster.names import SheetNames, folded, plain
 from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
 
@@ -27,7 +28,6 @@ MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less 
 ARMOUR_LIKE = re.compile(r"armou?r|shield|mail|plate|barding|carapace|bouclier|armure", re.IGNORECASE)
 SUBSTITUTES = {"\u2011": "-"}  # a character no font of the sheet has, given its nearest that prints
 STRAY_APOSTROPHE = re.compile(r"^['\u2018\u2019](?=[-+\u2212]?\d)")  # '+2, '4: a spreadsheet's text mark
-NEW_RECRUIT_KEYWORD = re.compile(r"\^\^(\S(?:.*?\S)?)\^\^")  # New Recruit's ^^Infantry^^: a keyword, shown bold
 
 
 @dataclass
@@ -73,13 +73,9 @@ class Text:
         text = "".join(" " if unicodedata.category(char)[0] in "CZ" and char != " " else char for char in text)
         text = " ".join(text.split())
         text = "".join(char if ord(char) in self.font else self._substitute(char, where) for char in text)
-        text = NEW_RECRUIT_KEYWORD.sub(r"**\1**", text)
         if len(text) > limit:
             text = text[:limit - 1].rstrip() + "\u2026"
-        shown = literal(text)
-        if shown.count("\\*\\*") % 2 == 0:  # the roster's **bold**, as 40k's rule texts write it, is bold here too
-            shown = re.sub(r"\\\*\\\*(\S(?:.*?\S)?)\\\*\\\*", r"**\1**", shown)
-        return shown
+        return marked(text, literal)  # New Recruit's ^^keywords^^ and **bold**, as its app shows them
 
     def value(self, text: str, limit: int = MAX_VALUE, where: str = "") -> str:
         """A characteristic's value: as a text, less the apostrophe a spreadsheet leaves before a number or a sign
