@@ -152,7 +152,8 @@ class Maker:
         for name in values:
             if name not in wanted and values[name]:  # a characteristic the first profile of its type had not
                 row[-1] = f"{row[-1]}; {self.text(name, 200, unit)}: {self.text(values[name], 400, unit)}"
-        return {"type": kind["id"], "name": self.text(profile.name or "-", 200, unit), "values": row}
+        return {"type": kind["id"], "name": self.text(profile.name or "-", 200, unit), "values": row,
+                "_by": self.text(profile.carrier or unit, 200, unit)}
 
     def keyword(self, rule: Rule, unit: str, taken: set[str] = frozenset()) -> str:
         """The handout keyword of a roster's rule, made as first met: its id."""
@@ -169,6 +170,7 @@ class Maker:
 
     def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
         types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
+        told_apart(units)
         fit(types, units)
         data = {"handout": handout_id, **extra, "army": army, "date": datetime.date.today(),
                 "paper": {"size": "A4", "orientation": "landscape", "columns": 3},  # no page count: as few as it takes
@@ -177,6 +179,21 @@ class Maker:
                 "profile_types": types,
                 "units": units}
         return {key: value for key, value in data.items() if value not in (None, [])}
+
+
+def told_apart(units: list[dict]) -> None:
+    """Profiles of one name and type with different values (the Silent King's Armoured bulk, A1, and the Doomsday
+    Ark's, A3) each named with what carries it: "Armoured bulk (Triarchal Menhir)". In place; the carriers dropped."""
+    rows = [profile for unit in units for profile in unit.get("profiles", [])]
+    carriers: dict[tuple, dict[tuple, list[str]]] = {}
+    for row in rows:
+        by = carriers.setdefault((row["type"], row["name"]), {}).setdefault(tuple(row["values"]), [])
+        by.extend([row["_by"]] if row["_by"] not in by else [])
+    for row in rows:
+        kinds = carriers[(row["type"], row["name"])]
+        if len(kinds) > 1:
+            row["name"] = f"{row['name']} ({', '.join(kinds[tuple(row['values'])])})"
+        del row["_by"]
 
 
 def unit_base(entry: RosterEntry, unit_id: str, maker: Maker) -> dict:
