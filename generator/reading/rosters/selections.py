@@ -232,7 +232,7 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
                 profile.carrier = carriers[id(holder)]
                 profiles.append(profile)
             elif (kept := seen[_key(profile)]) is not None and kept.carrier != carriers[id(holder)]:
-                kept.carrier = _name(selection)  # carried by several of its models: the unit's
+                kept.carrier = carriers[id(selection)]  # carried by several of its models: the unit's
     costs = [points for points in (_cost(element, cost_name) for element in [selection, *held]) if points is not None]
     gear = [_name(child) for child in held if child.get("type") not in UNIT_TYPES and not _own_stat(child, stat_types)]
     return RosterEntry(
@@ -244,11 +244,14 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
 def _carriers(selection: Element, held: list[Element], stat_types: set[str]) -> dict[int, str]:
     """The name of what carries each selection's profiles: the nearest model that holds it (itself, a selection
     typed model or with a stat line of its own: the Silent King's Menhirs, a squad's Sergeant), else the unit."""
-    found = {id(selection): _name(selection)}
+    def called(element: Element) -> str:  # a Kill Team operative by the name its player gave it
+        return (element.get("customName") or "").strip() or _entry_name(element)
+
+    found = {id(selection): called(selection)}
     for parent in [selection, *held]:  # in document order: a parent before what it holds
         for child in _children_of(parent):
             model = child.get("type") == "model" or _own_stat(child, stat_types)
-            found[id(child)] = _name(child) if model else found.get(id(parent), _name(selection))
+            found[id(child)] = called(child) if model else found.get(id(parent), called(selection))
     return found
 
 

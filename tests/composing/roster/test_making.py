@@ -303,3 +303,18 @@ def test_a_40k_rosters_keyword_marks_never_print(built, handout_id):
     marked = [value for unit in facts_of(handout_id)["units"] for profiles in unit["profiles"].values()
               for profile in profiles for value in profile["values"].values() if "^^" in value]
     assert marked and not any(mark in text for mark in ("^^", "**", "\\"))
+
+
+def test_a_kill_team_weapon_a_modifier_changed_for_one_operative_names_its_operatives(built):
+    """Kill Team's Lasgun does D 3/4 for the Medic (a catalogue modifier) and 2/3 for the others: each row names
+    who carries it, by the name the player gave each operative."""
+    facts = facts_of("killteam-2021")
+    text = " ".join(" ".join(pdf_pages(built / "killteam-2021.en.pdf")).split())
+    carriers: dict[str, list[str]] = {}
+    for unit in facts["units"]:
+        for profile in unit["profiles"].get("Weapons", []):
+            if profile["name"] == "⌖ Lasgun":
+                carriers.setdefault(profile["values"]["D"], []).append(unit["custom_name"] or unit["name"])
+    assert carriers == {"3/4": ["Doc Ulver"], "2/3": ["Voxman Reyes", "Trooper Mott", "Trooper Veteran"]}
+    for damage, names in carriers.items():
+        assert f"Lasgun ({', '.join(names)}) 4 4+ {damage}" in text, damage
