@@ -19,6 +19,7 @@ from generator.model import glyphs
 from generator.composing.handout import saves_block
 from generator.model.types import Sheet
 from generator.composing.roster.fitting import fit
+from generator.composing.roster.marks import marked
 from generator.composing.roster.names import SheetNames, folded, plain
 from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
 
@@ -27,7 +28,6 @@ MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less 
 ARMOUR_LIKE = re.compile(r"armou?r|shield|mail|plate|barding|carapace|bouclier|armure", re.IGNORECASE)
 SUBSTITUTES = {"\u2011": "-"}  # a character no font of the sheet has, given its nearest that prints
 STRAY_APOSTROPHE = re.compile(r"^['\u2018\u2019](?=[-+\u2212]?\d)")  # '+2, '4: a spreadsheet's text mark
-NEW_RECRUIT_KEYWORD = re.compile(r"\^\^(\S(?:.*?\S)?)\^\^")  # New Recruit's ^^Infantry^^: a keyword, shown bold
 
 
 @dataclass
@@ -73,13 +73,9 @@ class Text:
         text = "".join(" " if unicodedata.category(char)[0] in "CZ" and char != " " else char for char in text)
         text = " ".join(text.split())
         text = "".join(char if ord(char) in self.font else self._substitute(char, where) for char in text)
-        text = NEW_RECRUIT_KEYWORD.sub(r"**\1**", text)
         if len(text) > limit:
             text = text[:limit - 1].rstrip() + "\u2026"
-        shown = literal(text)
-        if shown.count("\\*\\*") % 2 == 0:  # the roster's **bold**, as 40k's rule texts write it, is bold here too
-            shown = re.sub(r"\\\*\\\*(\S(?:.*?\S)?)\\\*\\\*", r"**\1**", shown)
-        return shown
+        return marked(text, literal)  # New Recruit's ^^keywords^^ and **bold**, as its app shows them
 
     def value(self, text: str, limit: int = MAX_VALUE, where: str = "") -> str:
         """A characteristic's value: as a text, less the apostrophe a spreadsheet leaves before a number or a sign
@@ -156,7 +152,8 @@ class Maker:
         for name in values:
             if name not in wanted and values[name]:  # a characteristic the first profile of its type had not
                 row[-1] = f"{row[-1]}; {self.text(name, 200, unit)}: {self.text(values[name], 400, unit)}"
-        return {"type": kind["id"], "name": self.text(profile.name or "-", 200, unit), "values": row}
+        return {"type": kind["id"], "name": self.text(profile.name or "-", 200, unit), "values": row,
+                "_by": self.text(profile.carrier or unit, 200, unit)}
 
     def keyword(self, rule: Rule, unit: str, taken: set[str] = frozenset()) -> str:
         """The handout keyword of a roster's rule, made as first met: its id."""
@@ -173,6 +170,7 @@ class Maker:
 
     def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
         types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
+        told_apart(units)
         fit(types, units)
         data = {"handout": handout_id, **extra, "army": army, "date": datetime.date.today(),
                 "paper": {"size": "A4", "orientation": "landscape", "columns": 3},  # no page count: as few as it takes
@@ -181,6 +179,21 @@ class Maker:
                 "profile_types": types,
                 "units": units}
         return {key: value for key, value in data.items() if value not in (None, [])}
+
+
+def told_apart(units: list[dict]) -> None:
+    """Profiles of one name and type with different values (the Silent King's Armoured bulk, A1, and the Doomsday
+    Ark's, A3) each named with what carries it: "Armoured bulk (Triarchal Menhir)". In place; the carriers dropped."""
+    rows = [profile for unit in units for profile in unit.get("profiles", [])]
+    carriers: dict[tuple, dict[tuple, list[str]]] = {}
+    for row in rows:
+        by = carriers.setdefault((row["type"], row["name"]), {}).setdefault(tuple(row["values"]), [])
+        by.extend([row["_by"]] if row["_by"] not in by else [])
+    for row in rows:
+        kinds = carriers[(row["type"], row["name"])]
+        if len(kinds) > 1:
+            row["name"] = f"{row['name']} ({', '.join(kinds[tuple(row['values'])])})"
+        del row["_by"]
 
 
 def unit_base(entry: RosterEntry, unit_id: str, maker: Maker) -> dict:

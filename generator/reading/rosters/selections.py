@@ -42,6 +42,7 @@ class Profile:
     type: str  # the roster's typeName: Unit, Model, Weapon, Abilities…
     name: str
     values: list[tuple[str, str]]  # (characteristic, value), as the roster writes them
+    carrier: str = ""  # the model that carries it (of several, the unit): two weapons of one name told apart
 
 
 @dataclass
@@ -219,21 +220,39 @@ def _own_stat(selection: Element, stat_types: set[str]) -> bool:
 
 def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost_name: str | None) -> RosterEntry:
     held = _within(selection, nested)
+    carriers = _carriers(selection, held, stat_types)
     count = _count(selection, held, stat_types)
     stat = _stat_line(selection, held, stat_types)
     models = _model_lines(selection, held, stat_types)
-    profiles, seen = [], {_key(line.profile) for line in models} | ({_key(stat)} if stat else set())
+    profiles, seen = [], {_key(line.profile): None for line in models} | ({_key(stat): None} if stat else {})
     for holder in [selection, *held]:
         for profile in _profiles(holder):
             if _key(profile) not in seen:
-                seen.add(_key(profile))
+                seen[_key(profile)] = profile
+                profile.carrier = carriers[id(holder)]
                 profiles.append(profile)
+            elif (kept := seen[_key(profile)]) is not None and kept.carrier != carriers[id(holder)]:
+                kept.carrier = carriers[id(selection)]  # carried by several of its models: the unit's
     costs = [points for points in (_cost(element, cost_name) for element in [selection, *held]) if points is not None]
     gear = [_name(child) for child in held if child.get("type") not in UNIT_TYPES and not _own_stat(child, stat_types)]
     return RosterEntry(
         name=_name(selection), count=count, points=sum(costs) if costs else None, stat=stat, profiles=profiles,
         gear=_unique(gear), rules=_unique_rules(rule for holder in [selection, *held] for rule in _rules(holder)),
         models=models)
+
+
+def _carriers(selection: Element, held: list[Element], stat_types: set[str]) -> dict[int, str]:
+    """The name of what carries each selection's profiles: the nearest model that holds it (itself, a selection
+    typed model or with a stat line of its own: the Silent King's Menhirs, a squad's Sergeant), else the unit."""
+    def called(element: Element) -> str:  # a Kill Team operative by the name its player gave it
+        return (element.get("customName") or "").strip() or _entry_name(element)
+
+    found = {id(selection): called(selection)}
+    for parent in [selection, *held]:  # in document order: a parent before what it holds
+        for child in _children_of(parent):
+            model = child.get("type") == "model" or _own_stat(child, stat_types)
+            found[id(child)] = called(child) if model else found.get(id(parent), called(selection))
+    return found
 
 
 def _key(profile: Profile) -> tuple:

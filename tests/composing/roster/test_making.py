@@ -272,3 +272,49 @@ def test_a_devastator_squad_prints_each_models_line_under_its_name_with_its_coun
     for line in squad["model_lines"]:
         values = " ".join(lines[line["name"]].values())
         assert flat(f"{line['count']} × {line['name']} {values}") in text, line
+
+
+def test_the_silent_kings_row_prints_his_own_line_and_his_menhirs_theirs(built):
+    facts = facts_of("wh40k-10e-silent-king")
+    text = flat(" ".join(pdf_pages(built / "wh40k-10e-silent-king.en.pdf")))
+    king = facts["units"][0]
+    lines = {profile["name"]: profile["values"] for profile in king["profiles"]["Unit"]}
+    assert [line["name"] for line in king["model_lines"]] == ["Szarekh", "Triarchal Menhir"]
+    assert lines["Szarekh"]["W"] == "16" and lines["Triarchal Menhir"]["W"] == "5"
+    for line in king["model_lines"]:
+        assert flat(f"{line['count']} × {line['name']} {' '.join(lines[line['name']].values())}") in text, line
+
+
+def test_two_weapons_of_one_name_and_different_profiles_each_print_with_what_carries_it(built):
+    facts = facts_of("wh40k-10e-silent-king")
+    text = flat(" ".join(pdf_pages(built / "wh40k-10e-silent-king.en.pdf")))
+    bulks = {unit["name"]: profile["values"] for unit in facts["units"]
+             for profile in unit["profiles"]["Melee Weapons"] if profile["name"] == "Armoured bulk"}
+    assert len({tuple(values.values()) for values in bulks.values()}) == 2  # the Menhirs' A1 S4, the Ark's A3 S6
+    carriers = {"The Silent King": "Triarchal Menhir", "Doomsday Ark": "Doomsday Ark"}
+    for unit, values in bulks.items():
+        assert flat(f"Armoured bulk ({carriers[unit]}) {' '.join(values.values())}") in text, unit
+
+
+@pytest.mark.parametrize("handout_id", ["wh40k-10e-battlescribe", "wh40k-10e-silent-king"])
+def test_a_40k_rosters_keyword_marks_never_print(built, handout_id):
+    """BSData's ^^**Leagues of Votann^^** and ^^**Necrons**^^ print as the keyword alone, in bold."""
+    text = " ".join(pdf_pages(built / f"{handout_id}.en.pdf"))
+    marked = [value for unit in facts_of(handout_id)["units"] for profiles in unit["profiles"].values()
+              for profile in profiles for value in profile["values"].values() if "^^" in value]
+    assert marked and not any(mark in text for mark in ("^^", "**", "\\"))
+
+
+def test_a_kill_team_weapon_a_modifier_changed_for_one_operative_names_its_operatives(built):
+    """Kill Team's Lasgun does D 3/4 for the Medic (a catalogue modifier) and 2/3 for the others: each row names
+    who carries it, by the name the player gave each operative."""
+    facts = facts_of("killteam-2021")
+    text = " ".join(" ".join(pdf_pages(built / "killteam-2021.en.pdf")).split())
+    carriers: dict[str, list[str]] = {}
+    for unit in facts["units"]:
+        for profile in unit["profiles"].get("Weapons", []):
+            if profile["name"] == "⌖ Lasgun":
+                carriers.setdefault(profile["values"]["D"], []).append(unit["custom_name"] or unit["name"])
+    assert carriers == {"3/4": ["Doc Ulver"], "2/3": ["Voxman Reyes", "Trooper Mott", "Trooper Veteran"]}
+    for damage, names in carriers.items():
+        assert f"Lasgun ({', '.join(names)}) 4 4+ {damage}" in text, damage

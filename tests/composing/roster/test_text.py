@@ -42,3 +42,25 @@ def test_a_values_stray_apostrophe_is_cleaned_and_reported_a_names_is_kept():
     assert plain(text("Harker's Hounds")) == "Harker's Hounds"
     assert [(item.kind, item.name, item.units) for item in report.list()] == [
         ("value", "'+2", ["Longbeards"]), ("value", "'4", ["roster"])]
+
+
+def test_every_way_bsdatas_40k_data_marks_a_keyword_prints_it_bold_without_a_mark():
+    """As BSData/wh40k-10e writes them (Necrons.cat's Silent King, Leagues of Votann's Hearthband and Sagitaur,
+    Chaos Space Marines' Warpsmith, Astra Militarum's Lord Solar, Genestealer Cults' relic): crossed, nested, a
+    space inside, a caret lost."""
+    cases = {
+        "a ^^**Necrons**^^ unit (excluding ^^**Monster^^** units)": ("a Necrons unit (excluding Monster units)", 2),
+        "transport ^**Artillery**^^, ^^**Exoframe^^** or ^^**Ironkin Steeljack**^^ models":
+            ("transport Artillery, Exoframe or Ironkin Steeljack models", 3),
+        "That **^^ Vehicle**^^ model": ("That Vehicle model", 1),
+        "friendly ^^Aeldari Psyker ^^ model": ("friendly Aeldari Psyker model", 1),
+        "**^^Abominant ^^** or **^^Patriarch^^** model only": ("Abominant or Patriarch model only", 2),
+        "**Hostile Acquisition** - Each time a ^^Leagues of Votann^^ model": (
+            "Hostile Acquisition - Each time a Leagues of Votann model", 2),
+        "**Fortify ^^Infantry^^ Takeover**": ("Fortify Infantry Takeover", 1),
+        "a ^^**Leagues of Votann** model": ("a Leagues of Votann model", 1),
+    }
+    for written, (printed, bold) in cases.items():
+        shown = Text(Report())(written)
+        styles = [token.style for token in markup.parse(shown) if isinstance(token, markup.Styled)]
+        assert (plain(shown), styles) == (printed, ["strong"] * bold), written
