@@ -45,6 +45,16 @@ def test_a_word_file_without_heading_styles_with_hyperlinks_and_lists(folder):
     assert 'term: "Sprint"' in draft
 
 
+def test_a_real_word_file_with_unstyled_numbered_chapters_and_tables_typed_with_tabs(folder):
+    """Bare Metal Edition's Word text (CC BY 4.0, cut): 5 sections instead of 3 (its unstyled chapters "6.0
+    Professions" and "7.0 Skills" were paragraphs of "5.0 Culture"), each culture a group, its skills a table."""
+    draft = imported(folder, "bme-bare-text.docx", "bare-metal")
+    sections = re.findall(r'^  - id: "[^"]+"\n    title: "([^"]+)"', draft, re.M)
+    assert sections == ["Glossary", "The Bare Metal Universe", "5.0 Culture", "6.0 Professions", "7.0 Skills"]
+    assert '- ["Driving", "2 ranks"]' in draft and 'group: "5-1-cosmopolitan"' in draft
+    assert "Driving 2 ranks" not in draft and 'term: "Action Point (AP)"' in draft
+
+
 def test_an_html_page_with_captions_spans_and_a_table_of_sixteen_columns(folder):
     draft = imported(folder, "charts.html", "charts")
     assert 'row_title: "Attacker\'s WS"' in draft and 'column_title: "Defender\'s WS"' in draft
