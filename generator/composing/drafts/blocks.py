@@ -329,6 +329,11 @@ class Typing:
         if len(rows[0]) == 1:
             return self.text_items([{"bullets": [row[0] for row in rows]}], node.origin,
                                    "a table of one column: a bulleted list")
+        parts = grids.side_by_side(rows)  # tables side by side, an empty column between: each its own
+        for part in parts:
+            self.table(Table(part, node.header, node.origin))
+        if parts:
+            return
         if self.matrix(rows, node):
             return
         header, body = (rows[0], rows[1:]) if node.header else (None, rows)

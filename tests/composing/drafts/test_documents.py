@@ -55,6 +55,19 @@ def test_a_real_word_file_with_unstyled_numbered_chapters_and_tables_typed_with_
     assert "Driving 2 ranks" not in draft and 'term: "Action Point (AP)"' in draft
 
 
+@pytest.mark.parametrize("name", ["bme-action-points.md", "bme-action-points.pdf"])
+def test_two_tables_side_by_side_in_one_come_in_as_two_tables(folder, name):
+    """Bare Metal Edition's AP costs (CC BY 4.0): "|Action|AP| |Action|AP|" in Markdown, printed to PDF: one table
+    of five (Markdown) or four (PDF) columns before, two tables of two columns now, each with its header."""
+    draft = imported(folder, name, "ap-costs")
+    tables = re.findall(r'type: "table"\n        columns:\n((?:          - title: "[^"]*"\n)+)        rows:\n'
+                        r'((?:          - \[.*\]\n)+)', draft)
+    assert [columns.count("title:") for columns, _ in tables] == [2, 2]
+    assert all('title: "Action"' in columns and 'title: "AP"' in columns for columns, _ in tables)
+    assert '- ["Cast Psion/Meditation/Gift", "3"]' in tables[0][1] and '- ["Concentration", "2"]' in tables[1][1]
+    assert '- ["Stalk/Hide Test", "1"]' in tables[1][1]
+
+
 def test_an_html_page_with_captions_spans_and_a_table_of_sixteen_columns(folder):
     draft = imported(folder, "charts.html", "charts")
     assert 'row_title: "Attacker\'s WS"' in draft and 'column_title: "Defender\'s WS"' in draft
