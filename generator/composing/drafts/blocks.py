@@ -15,6 +15,7 @@ from generator.composing.drafts import grids, kinds, pieces
 from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
 from generator.composing.drafts.report import Note, Report
 
+_NUMBER_LEAD = re.compile(r"^[+\-−]?\d")  # a cell opening with a number
 _TERM = re.compile(r"^(?P<term>(?:\*\*)?[^:*\n]{1,40}?(?:\*\*)?)\s*:\s+(?P<text>\S.*)$", re.S)
 _NUMBERED = re.compile(r"^\s*(\d{1,2}|[A-Za-z])\s*[.)]\s+(\S.*)$", re.S)
 MAX_COLUMNS = 12
@@ -328,6 +329,11 @@ class Typing:
         if len(rows[0]) == 1:
             return self.text_items([{"bullets": [row[0] for row in rows]}], node.origin,
                                    "a table of one column: a bulleted list")
+        parts = grids.side_by_side(rows)  # tables side by side, an empty column between: each its own
+        for part in parts:
+            self.table(Table(part, node.header, node.origin))
+        if parts:
+            return
         if self.matrix(rows, node):
             return
         header, body = (rows[0], rows[1:]) if node.header else (None, rows)
@@ -493,11 +499,14 @@ class Typing:
 
 
 def _looks_like_header(rows: list[list[str]]) -> bool:
-    """A first row of short cells over longer rows reads as a header."""
+    """A first row of short cells over longer rows reads as a header, unless it holds a number where every row
+    below holds one ("Driving | 2 ranks" over "Languages | 5 ranks": a row like the others)."""
     if len(rows) < 2:
         return False
     first = [len(plain(cell)) for cell in rows[0]]
-    return all(0 < length <= 60 for length in first) and not any(kinds.is_roll(cell) for cell in rows[0])
+    numbered = [all(_NUMBER_LEAD.match(plain(row[c])) for row in rows) for c in range(len(rows[0]))]
+    return all(0 < length <= 60 for length in first) and not any(kinds.is_roll(cell) for cell in rows[0]) and \
+        not any(numbered)
 
 
 def _term(line: str) -> dict:

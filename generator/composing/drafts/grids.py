@@ -67,3 +67,29 @@ def agreeing_rule(row_keys: list[str], column_keys: list[str], cells: list[str])
         if not list(candidate.check()):
             return rule, impossible
     return None, impossible
+
+
+def side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
+    """Tables set side by side in one (Markdown's "|Action|AP| |Action|AP|", a PDF's or a page's tables in a row):
+    the parts of a table between its columns empty in every row, header included, or under a header that repeats
+    itself ("Action | AP | Action | AP": a PDF draws no empty column), each of two columns or more and its rows
+    that hold something; [] where there is neither."""
+    width = len(rows[0]) if rows else 0
+    empty = [column for column in range(1, width - 1) if not any(row[column].strip() for row in rows)]
+    if not empty:
+        return _repeated(rows)
+    bounds = [-1, *empty, width]
+    parts = [[row[low + 1:high] for row in rows] for low, high in zip(bounds, bounds[1:]) if high - low > 1]
+    if len(parts) < 2 or any(len(part[0]) < 2 for part in parts):
+        return []
+    return [[row for row in part if any(cell.strip() for cell in row)] for part in parts]
+
+
+def _repeated(rows: list[list[str]]) -> list[list[list[str]]]:
+    """The parts of a table whose first row is the same cells two times or more, each part its own table."""
+    first = [plain(cell).casefold() for cell in rows[0]]
+    for size in range(2, len(first) // 2 + 1):
+        if len(first) % size == 0 and all(first[:size]) and first == first[:size] * (len(first) // size):
+            parts = [[row[start:start + size] for row in rows] for start in range(0, len(first), size)]
+            return [[row for row in part if any(cell.strip() for cell in row)] for part in parts]
+    return []

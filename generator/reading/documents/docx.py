@@ -1,8 +1,8 @@
 """Word files (.docx) through python-docx, which opens the package; the body is read from its XML directly:
 paragraphs in body order with their runs (bold, italic; a hyperlink's runs too, which python-docx's `runs`
-leaves out), headings from their style (Title, Heading N), their outline level, or, in a document whose styles
-say nothing, from a larger size in bold; lists numbered or bulleted as their numbering defines them; tables with
-their cells, a merged cell once. Styles are looked up in one table made once: python-docx's `paragraph.style`
+leaves out), tabs kept between a paragraph's cells; lists numbered or bulleted as their numbering defines them;
+tables with their cells, a merged cell once. Which paragraphs are headings (by style, outline level, number, size
+or bold) and which lines typed with tabs are a table, `docx_nodes` says. Styles are looked up in one table made once: python-docx's `paragraph.style`
 scans every style for each paragraph. The zip is measured before it is opened: too many parts, or parts that
 unpack to more than a sheet could hold (a zip bomb), are refused."""
 
@@ -12,11 +12,11 @@ import io
 import re
 import zipfile
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import UserError
-from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
+from generator.reading.documents.document import Document, Table
+from generator.reading.documents.docx_nodes import Para, nodes
 from generator.reading.documents.inline import runs
 
 MAX_UNPACKED = 64 * 1024 * 1024  # every part of the zip unpacked: a sheet's text and pictures hold far less
@@ -50,8 +50,6 @@ W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OFF = {"0", "false", "off", "none"}
 _SKIPPED_RUNS = {W + "del", W + "moveFrom"}  # deleted text of a tracked change
 MAX_DEPTH = 20  # a style based on a style…, a content control in one: a loop or a deep nest ends here
-HEADING_SIZE = 1.15  # a bold paragraph this much larger than the body's type is a heading, where no style says
-MAX_HEADING = 120  # characters: a longer bold paragraph is a paragraph
 
 
 def read(path: Path, raw: bytes) -> Document:
@@ -69,20 +67,7 @@ def read(path: Path, raw: bytes) -> Document:
             found.append(_paragraph_of(child, styles, numbering, f"paragraph {count}"))
         elif child.tag == W + "tbl":
             found.append(Table(_rows(child, styles), None, f"table at paragraph {count}"))
-    return Document(_nodes(found), "docx")
-
-
-@dataclass
-class _Para:
-    """A paragraph as read, before the document's body size says which ones are headings."""
-
-    text: str
-    origin: str
-    level: int = 0  # a heading's level from its style or outline level; 0: none said
-    size: float = 0.0  # its most used type size, in points (0: not known)
-    bold: bool = False  # every run in bold
-    list_level: int = 0  # 1 and more: an item of a list at that depth
-    ordered: bool = False
+    return Document(nodes(found), "docx")
 
 
 def _body(body):
@@ -157,9 +142,9 @@ def _numbering(word) -> dict[str, dict[int, str]]:
             for num in part.iterchildren(W + "num")}
 
 
-def _runs_of(paragraph, styles: dict, default: dict) -> tuple[str, list[tuple[str, float]], bool]:
-    """(markup, (text, size) of each run, every run bold) of a paragraph: every run in it, a hyperlink's, a
-    field's and an insertion's included, a deletion's left out."""
+def _runs_of(paragraph, styles: dict, default: dict) -> tuple[str, list[tuple[str, float]], bool, list[str]]:
+    """(markup, (text, size) of each run, every run bold, its cells: the markup cut at its tabs) of a paragraph:
+    every run in it, a hyperlink's, a field's and an insertion's included, a deletion's left out."""
     parts, sized = [], []
     for run in paragraph.iter(W + "r"):
         if _deleted(run, paragraph):
@@ -176,7 +161,26 @@ def _runs_of(paragraph, styles: dict, default: dict) -> tuple[str, list[tuple[st
         parts.append((text, bool(bold), bool(italic)))
         sized.append((text, size))
     every_bold = bool(parts) and all(bold for text, bold, _ in parts if text.strip())
-    return runs(parts), sized, every_bold
+    return runs(parts), sized, every_bold, _cells(parts)
+
+
+def _cells(parts: list[tuple[str, bool, bool]]) -> list[str]:
+    """A paragraph's runs cut at its tabs, each piece as markup, empty ones at either end left out; [] where it
+    holds no tab between words."""
+    if not any("\t" in text for text, _, _ in parts):
+        return []
+    pieces: list[list] = [[]]
+    for text, bold, italic in parts:
+        for number, piece in enumerate(text.split("\t")):
+            if number:
+                pieces.append([])
+            pieces[-1].append((piece, bold, italic))
+    cells = [runs(piece) for piece in pieces]
+    while cells and not cells[-1]:
+        cells.pop()
+    while cells and not cells[0]:
+        cells.pop(0)
+    return cells if len(cells) > 1 else []
 
 
 def _first(*values):
@@ -198,7 +202,7 @@ def _run_text(run) -> str:
         if child.tag == W + "t":  # an entity left unexpanded (never resolved: no XXE) is a node: its tail is text
             out.append((child.text or "") + "".join(inner.tail or "" for inner in child))
         elif child.tag in (W + "tab", W + "ptab"):
-            out.append(" ")
+            out.append("\t")
         elif child.tag in (W + "br", W + "cr"):
             out.append("\n")
         elif child.tag in (W + "noBreakHyphen",):
@@ -206,13 +210,13 @@ def _run_text(run) -> str:
     return "".join(out)
 
 
-def _paragraph_of(paragraph, styles: dict, numbering: dict, origin: str) -> _Para:
+def _paragraph_of(paragraph, styles: dict, numbering: dict, origin: str) -> Para:
     ppr = paragraph.find(W + "pPr")
     style = styles.get(_val(ppr, W + "pStyle"), {}) if ppr is not None else {}
     if not style:
         style = next((s for s in styles.values() if s["name"] == "Normal"), {})
-    text, sized, bold = _runs_of(paragraph, styles, style)
-    made = _Para(text, origin, bold=bold)
+    text, sized, bold, cells = _runs_of(paragraph, styles, style)
+    made = Para(text, origin, bold=bold, cells=cells)
     weights = Counter()
     for piece, size in sized:
         weights[size] += len(piece.strip())
@@ -230,7 +234,7 @@ def _paragraph_of(paragraph, styles: dict, numbering: dict, origin: str) -> _Par
     return made
 
 
-def _list_of(made: _Para, ppr, style: dict, numbering: dict) -> None:
+def _list_of(made: Para, ppr, style: dict, numbering: dict) -> None:
     """An item of a list: numbered (its numbering's format is not a bullet) or bulleted, at its depth."""
     numpr = ppr.find(W + "numPr") if ppr is not None else None
     num = (_val(numpr, W + "numId"), _val(numpr, W + "ilvl")) if numpr is not None else style.get("num")
@@ -260,58 +264,3 @@ def _rows(table, styles: dict) -> list[list[str]]:
             cells += [text] + [""] * (min(int(span), 63) - 1 if span and span.isdigit() and int(span) > 1 else 0)
         rows.append(cells)
     return rows
-
-
-def _nodes(found: list) -> list:
-    """Paragraphs as headings, list items or paragraphs; headings by size and bold only in a document where no
-    paragraph has a heading's style or outline level."""
-    styled = any(isinstance(item, _Para) and item.level for item in found)
-    sizes = [] if styled else _heading_sizes(found)
-    nodes: list = []
-    for item in found:
-        if isinstance(item, Table):
-            nodes.append(item)
-        elif item.text.strip():
-            _place(item, sizes, nodes)
-    return nodes
-
-
-def _heading_sizes(found: list) -> list[float]:
-    """The sizes of type, largest first, that headings are set in: larger than the body's, in bold."""
-    body = Counter()
-    for item in found:
-        if isinstance(item, _Para) and item.size:
-            body[item.size] += len(plain(item.text))
-    if not body:
-        return []
-    body_size = body.most_common(1)[0][0]
-    return sorted({item.size for item in found if isinstance(item, _Para) and _heading_like(item, body_size)},
-                  reverse=True)[:3]
-
-
-def _heading_like(item: _Para, body_size: float) -> bool:
-    return item.bold and not item.list_level and item.size > body_size * HEADING_SIZE and \
-        0 < len(plain(item.text)) <= MAX_HEADING
-
-
-def _place(item: _Para, sizes: list[float], nodes: list) -> None:
-    if item.level:
-        nodes.append(Heading(item.level, item.text.replace("**", ""), item.origin))  # a heading's bold is its own
-    elif item.size in sizes and item.bold and not item.list_level and len(plain(item.text)) <= MAX_HEADING:
-        nodes.append(Heading(sizes.index(item.size) + 1, item.text.replace("**", ""), item.origin))
-    elif item.list_level:
-        _list_item(item, nodes)
-    else:
-        nodes.append(Paragraph(item.text, item.origin))
-
-
-def _list_item(item: _Para, nodes: list) -> None:
-    """An item joins the list just before it (at its depth, under that list's last item), or opens a list."""
-    last = nodes[-1] if nodes and isinstance(nodes[-1], ListBlock) else None
-    if last is None or item.list_level == 1 and last.ordered != item.ordered:
-        nodes.append(ListBlock([ListItem(item.text)], item.ordered, "1", item.origin))
-        return
-    items, depth = last.items, 1
-    while depth < item.list_level and items:
-        items, depth = items[-1].children, depth + 1
-    items.append(ListItem(item.text))

@@ -3,14 +3,17 @@ kept by the Executable Books project); its tokens carry the lines each block sto
 
 from __future__ import annotations
 
+import html
 import re
 
 from markdown_it import MarkdownIt
 
 from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, emphasis
-from generator.reading.documents.inline import escape_keep_spaces
+from generator.reading.documents.inline import escape_keep_spaces, inline
 from generator.reading.documents.text import heading_text
 
+_HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)", re.S | re.I)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<![^<>]*>|<\?[^<>]*>")
 _HTML_STYLES = {"<b>": "strong", "<strong>": "strong", "<i>": "em", "<em>": "em"}
 # Inline elements an author's raw HTML uses around words: the tag goes (the model refuses HTML), its words stay.
 # Anything else that CommonMark calls a tag ("<notatag>", "<3 dice>") is text its author typed, and stays text.
@@ -54,8 +57,12 @@ def _blocks(tokens, at: int, closing: str | None, dropped: list):
             table.origin = _origin(token)
             nodes.append(table)
         elif token.type == "html_block":
+            words = _words_of(token.content)
             if token.content.strip():
-                dropped.append((_origin(token), "raw HTML: " + " ".join(token.content.split())))
+                kept = " (its words kept)" if words else ""
+                dropped.append((_origin(token), "raw HTML: " + " ".join(_tags_of(token.content).split()) + kept))
+            if words:
+                nodes.append(Paragraph(words, _origin(token)))
             at += 1
         elif token.type in ("fence", "code_block"):
             text = token.content.strip()
@@ -65,6 +72,19 @@ def _blocks(tokens, at: int, closing: str | None, dropped: list):
         else:
             at += 1
     return nodes, at
+
+
+def _words_of(raw: str) -> str:
+    """The words a raw HTML block shows (a <div>'s text, as a browser prints it), as markup: comments, scripts,
+    styles and every tag gone."""
+    text = _HIDDEN.sub(" ", raw)
+    text = html.unescape(_TAG.sub(" ", text))
+    return inline(text)
+
+
+def _tags_of(raw: str) -> str:
+    """What of a raw HTML block is left out: its comments, scripts, styles and tags."""
+    return " ".join(match.group(0) for match in re.finditer(rf"{_HIDDEN.pattern}|{_TAG.pattern}", raw, re.S | re.I))
 
 
 def _list(tokens, at: int, closing: str, dropped: list):
@@ -101,6 +121,7 @@ def _inline(token, dropped: list) -> str:
     """An inline token's children → markup; comments and HTML elements' tags dropped (listed), their words kept."""
     out, styles = [], []
     buffer: list[str] = []
+    line = token.map[0] + 1 if token.map else 0
 
     def flush():
         if buffer:
@@ -114,6 +135,7 @@ def _inline(token, dropped: list) -> str:
             buffer.append(escape_keep_spaces(child.content))
         elif kind in ("softbreak", "hardbreak"):
             buffer.append("\n")
+            line += 1
         elif kind in ("strong_open", "em_open") or kind == "html_inline" and child.content.lower() in _HTML_STYLES:
             flush()
             styles.append("strong" if kind == "strong_open" or _HTML_STYLES.get(child.content.lower()) == "strong"
@@ -126,7 +148,8 @@ def _inline(token, dropped: list) -> str:
         elif kind == "html_inline" and child.content.lower().startswith("<br"):
             buffer.append("\n")
         elif kind == "html_inline" and (child.content.startswith("<!--") or _HTML_ELEMENT.match(child.content)):
-            dropped.append((_origin(token), "raw HTML: " + " ".join(child.content.split())))
+            dropped.append((f"line {line}" if line else "", "raw HTML: " + " ".join(child.content.split())))
+            line += child.content.count("\n")
         elif kind == "html_inline":
             buffer.append(escape_keep_spaces(child.content))  # "<notatag>": its author's words
         elif kind == "image":

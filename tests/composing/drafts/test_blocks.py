@@ -128,3 +128,16 @@ def test_a_grid_whose_rows_are_ranges_is_a_matrix():
     blocks, _ = typed(Table([["x/y", "1", "2", "3"], ["1-3", "50", "90", "130"], ["4-6", "45", "80", "115"],
                              ["10+", "35", "60", "85"]], True))
     assert blocks[0]["type"] == "matrix" and blocks[0]["row_keys"] == ["1-3", "4-6", "10+"]
+
+
+def test_tables_side_by_side_are_parted_only_at_an_empty_column_or_a_repeated_header():
+    from generator.composing.drafts.grids import side_by_side
+
+    spaced = [["Action", "AP", "", "Action", "AP"], ["Melee", "2", "", "Reload", "2"], ["Aim", "1", "", "", ""]]
+    assert side_by_side(spaced) == [[["Action", "AP"], ["Melee", "2"], ["Aim", "1"]],
+                                    [["Action", "AP"], ["Reload", "2"]]]
+    repeated = [["Action", "AP", "Action", "AP"], ["Melee", "2", "Reload", "2"]]
+    assert side_by_side(repeated) == [[["Action", "AP"], ["Melee", "2"]], [["Action", "AP"], ["Reload", "2"]]]
+    notes = [["Weapon", "Range", "Notes", "Cost"], ["Bow", "24", "", "5"], ["Sword", "-", "", "3"]]
+    grid = [["WS", "1", "2", "1", "2"], ["1", "4", "4", "5", "5"]]
+    assert side_by_side(notes) == side_by_side(grid) == []  # a column titled but empty; a matrix's keys

@@ -45,6 +45,29 @@ def test_a_word_file_without_heading_styles_with_hyperlinks_and_lists(folder):
     assert 'term: "Sprint"' in draft
 
 
+def test_a_real_word_file_with_unstyled_numbered_chapters_and_tables_typed_with_tabs(folder):
+    """Bare Metal Edition's Word text (CC BY 4.0, cut): 5 sections instead of 3 (its unstyled chapters "6.0
+    Professions" and "7.0 Skills" were paragraphs of "5.0 Culture"), each culture a group, its skills a table."""
+    draft = imported(folder, "bme-bare-text.docx", "bare-metal")
+    sections = re.findall(r'^  - id: "[^"]+"\n    title: "([^"]+)"', draft, re.M)
+    assert sections == ["Glossary", "The Bare Metal Universe", "5.0 Culture", "6.0 Professions", "7.0 Skills"]
+    assert '- ["Driving", "2 ranks"]' in draft and 'group: "5-1-cosmopolitan"' in draft
+    assert "Driving 2 ranks" not in draft and 'term: "Action Point (AP)"' in draft
+
+
+@pytest.mark.parametrize("name", ["bme-action-points.md", "bme-action-points.pdf"])
+def test_two_tables_side_by_side_in_one_come_in_as_two_tables(folder, name):
+    """Bare Metal Edition's AP costs (CC BY 4.0): "|Action|AP| |Action|AP|" in Markdown, printed to PDF: one table
+    of five (Markdown) or four (PDF) columns before, two tables of two columns now, each with its header."""
+    draft = imported(folder, name, "ap-costs")
+    tables = re.findall(r'type: "table"\n        columns:\n((?:          - title: "[^"]*"\n)+)        rows:\n'
+                        r'((?:          - \[.*\]\n)+)', draft)
+    assert [columns.count("title:") for columns, _ in tables] == [2, 2]
+    assert all('title: "Action"' in columns and 'title: "AP"' in columns for columns, _ in tables)
+    assert '- ["Cast Psion/Meditation/Gift", "3"]' in tables[0][1] and '- ["Concentration", "2"]' in tables[1][1]
+    assert '- ["Stalk/Hide Test", "1"]' in tables[1][1]
+
+
 def test_an_html_page_with_captions_spans_and_a_table_of_sixteen_columns(folder):
     draft = imported(folder, "charts.html", "charts")
     assert 'row_title: "Attacker\'s WS"' in draft and 'column_title: "Defender\'s WS"' in draft

@@ -19,11 +19,22 @@ def test_markdown_raw_html_and_comments_are_dropped_and_listed_and_tag_like_text
     document = markdown.read((FIXTURES / "panels.md").read_text(encoding="utf-8"))
     dropped = {origin: text for origin, text in document.dropped}
     assert dropped["line 5"].startswith("raw HTML: <!-- panels:start -->")
-    assert "left-panel" in dropped["line 9"] and dropped["line 23"] == "raw HTML: <!-- the sum -->"
+    assert dropped["line 9"] == 'raw HTML: <div class="left-panel"> </div> (its words kept)'
+    assert dropped["line 23"] == "raw HTML: <!-- the sum -->"
+    assert Paragraph("Roll to hit for every shot.", "line 9") in document.nodes  # the <div>'s words, in place
     table = next(node for node in document.nodes if isinstance(node, Table))
     assert table.rows[2][1] == "Graze: -1 to the target's next roll"  # the <span>'s words, without its tags
     messages = [node.text for node in document.nodes if isinstance(node, Paragraph)][-1]
     assert messages == "The bot answers <@user> rolled **8** and waits for the next player.\nHearts: <3 and a < b."
+
+
+def test_markdown_raw_html_is_listed_at_its_own_line_and_a_script_or_comment_leaves_no_words():
+    document = markdown.read("# Notes\n\nFirst line\nsecond <!-- a note --> line\nthird <span>x</span>.\n\n"
+                             "<script>alert(1)</script>\n\n<!--\nmany\nlines\n-->\n\nEnd.\n")
+    assert document.dropped == [("line 4", "raw HTML: <!-- a note -->"), ("line 5", "raw HTML: <span>"),
+                                ("line 5", "raw HTML: </span>"), ("line 7", "raw HTML: <script>alert(1)</script>"),
+                                ("line 9", "raw HTML: <!-- many lines -->")]
+    assert [node.text for node in document.nodes] == ["Notes", "First line\nsecond line\nthird x.", "End."]
 
 
 def test_text_that_reads_as_a_tag_keeps_its_words_escaped_and_prints_them(tmp_path):
@@ -92,3 +103,44 @@ def test_html_captions_spans_and_a_table_of_sixteen_columns():
     assert len(tables[2].rows[0]) == 16 and tables[2].rows[1][-1] == "+25"
     assert not any(isinstance(node, Paragraph) and "Critical" in node.text for node in document.nodes)
     assert "a \\<b> in text stays text" in document.nodes[-1].text  # "&lt;b&gt;": text, not a tag
+
+
+def test_a_real_word_file_whose_later_chapters_have_no_heading_style_keeps_them_and_its_tabbed_tables():
+    """Bare Metal Edition's Word text (CC BY 4.0, cut): chapters 2 to 5 in Heading styles, from "6.0 Professions"
+    on numbered Normal paragraphs; skill lists typed as lines of tab-separated cells. It read as one section
+    "5.0 Culture" of paragraphs ("Driving 2 ranks"); now each numbered heading is a heading of the level its styled
+    twins have, and each run of tabbed lines a table."""
+    document = docx.read(None, (FIXTURES / "bme-bare-text.docx").read_bytes())
+    headings = {node.text.strip(): node.level for node in document.nodes if isinstance(node, Heading)}
+    assert headings["5.0 Culture"] == headings["6.0 Professions"] == headings["7.0 Skills"]
+    assert headings["5.1 Cosmopolitan"] == headings["6.3 Professions"] == headings["7.5 Skill Descriptions"] == \
+        headings["5.0 Culture"] + 1
+    assert "Example Profession - Aristocrat" not in headings and "Professional Skills:" not in headings
+    tables = [node for node in document.nodes if isinstance(node, Table)]
+    assert tables[0].rows[:2] == [["Driving", "2 ranks"], ["Languages", "5 ranks"]] and len(tables[0].rows) == 9
+    star_faring = next(table for table in tables if table.rows[0] == ["Space Pilot", "2 ranks"])
+    assert ["Scanners", "2 ranks"] in star_faring.rows and ["Science: General", "2 ranks"] in star_faring.rows
+    assert not any(isinstance(node, Paragraph) and "\t" in node.text for node in document.nodes)
+
+
+def test_a_word_file_of_bold_lines_and_no_styles_has_its_bold_lines_as_headings():
+    def build(document):
+        for text, bold in (("Movement", True), ("Each model moves up to 6 inches.", False),
+                           ("Shooting", True), ("Roll a D6 for each shot.", False), ("Quick shot: twice.", False),
+                           ("Close combat", True), ("Models in contact fight.", False), ("1. Charge", False),
+                           ("2. Strike", False), ("3. Break", False)):
+            document.add_paragraph().add_run(text).bold = bold
+
+    document = docx.read(None, making.word(build))
+    assert [(node.level, node.text) for node in document.nodes if isinstance(node, Heading)] == \
+        [(1, "Movement"), (1, "Shooting"), (1, "Close combat")]
+    assert [node.text for node in document.nodes[-3:]] == ["1. Charge", "2. Strike", "3. Break"]  # a typed list
+
+
+def test_a_word_file_in_bold_throughout_says_nothing_of_headings_by_its_bold():
+    def build(document):
+        for text in ("Movement", "Each model moves up to 6 inches.", "Shooting", "Roll a D6 for each shot."):
+            document.add_paragraph().add_run(text).bold = True
+
+    document = docx.read(None, making.word(build))
+    assert not any(isinstance(node, Heading) for node in document.nodes)
