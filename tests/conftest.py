@@ -83,7 +83,11 @@ def session_environment(request, tmp_path_factory):
       after it. Without pytest's cache (-p no:cacheprovider) the folder lasts one session. Tests of the cache itself
       unset it.
     - QRS_JOBS=1: pytest-xdist runs a worker per core already, so a build in a test builds in its own process
-      instead of starting more, each importing WeasyPrint; a test of the workers asks for them with --jobs."""
+      instead of starting more, each importing WeasyPrint; a test of the workers asks for them with --jobs.
+    And the speed-ups the command line enables (generator.rendering.speedups), for builds called in-process."""
+    from generator.rendering import speedups
+
+    speedups.enable()
     folder = kept_folder(request, tmp_path_factory, "qrs-heights")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("QRS_CACHE_DIR", str(folder))

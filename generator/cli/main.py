@@ -13,6 +13,7 @@ from generator.output import parallel
 from generator.errors import (Interrupted, MissingInput, UnknownName, UserError, WorkerDied, environment_missing,
                               printable)
 from generator.project import Project
+from generator.rendering import speedups
 from generator.report import META_KEY, Reporter
 from generator.report import current as reporter
 from generator.cli.options import (EXIT_ENVIRONMENT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_NO_INPUT, EXIT_UNAVAILABLE,
@@ -203,6 +204,7 @@ for command in (handouts.handout_group, editions.diff_command, editions.changelo
 
 def main(argv: list[str] | None = None) -> None:
     report = Reporter()  # set from --quiet/--json by the group, used here for the problems
+    speedups.enable()  # the command's own process; the build's workers enable them too
     try:
         cli.main(args=argv, prog_name="qrs", standalone_mode=False, obj=report)
     except MissingInput as error:

@@ -30,6 +30,7 @@ from generator.errors import Interrupted, Problem, UserError, WorkerDied
 from generator.digests import Digests
 from generator.output.manifest import Manifest, Output
 from generator.project import Project, page_variant_of, variant_of
+from generator.rendering import speedups
 from generator.report import Reporter
 
 
@@ -73,6 +74,7 @@ def _worker_start(parent: int, scratch: str) -> None:
     signal.signal(signal.SIGTERM, _stop_now)
     _die_with(parent)
     write.only_while_alive(parent)  # a worker whose command was killed writes nothing more
+    speedups.enable()
 
 
 def _stop_now(signum: int, frame) -> None:

@@ -6,7 +6,6 @@ package's files. Anything else a template or stylesheet names stops the render.
 
 from __future__ import annotations
 
-import gc
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 import hashlib
@@ -20,28 +19,14 @@ from urllib.parse import unquote, urlsplit
 import jinja2
 from markupsafe import Markup
 
-from generator.rendering import libraries, subsets
+from generator.rendering import speedups
 from generator.rendering.inline import Inline, css_string  # noqa: F401 (Inline: the renderer's, named here)
 
-with libraries.found_quickly():  # a third of a second less of every process's start
+with speedups.importing_weasyprint():
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import URLFetcher, URLFetcherResponse
-subsets.keep()
-
-COLLECT_EVERY = 10_000  # new container objects between two collections of the youngest generation (Python: 700)
-
-
-def collect_less_often() -> None:
-    """A layout makes hundreds of thousands of objects (boxes, styles, text runs). At Python's default thresholds
-    the collector took a fifth of a warm build's time, scanning the whole heap about twice a build; at
-    COLLECT_EVERY it takes less than half as much, for some 20 MB more. Cycles are still collected; a higher
-    threshold set by the host is kept."""
-    young, *older = gc.get_threshold()
-    gc.set_threshold(max(young, COLLECT_EVERY), *older)
-
-
-collect_less_often()
+speedups.weasyprint_imported()
 
 from generator import __version__
 

@@ -253,14 +253,16 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
 def test_a_rendering_process_collects_garbage_less_often_but_keeps_a_higher_threshold():
     import gc
 
+    from generator.rendering import speedups
+
     before = gc.get_threshold()
     try:
         gc.set_threshold(700, 10, 10)  # Python's defaults
-        render.collect_less_often()
-        assert gc.get_threshold() == (render.COLLECT_EVERY, 10, 10)
-        gc.set_threshold(render.COLLECT_EVERY * 5, 20, 30)
-        render.collect_less_often()
-        assert gc.get_threshold() == (render.COLLECT_EVERY * 5, 20, 30)
+        speedups._collect_less_often()
+        assert gc.get_threshold() == (speedups.COLLECT_EVERY, 10, 10)
+        gc.set_threshold(speedups.COLLECT_EVERY * 5, 20, 30)
+        speedups._collect_less_often()
+        assert gc.get_threshold() == (speedups.COLLECT_EVERY * 5, 20, 30)
     finally:
         gc.set_threshold(*before)
 

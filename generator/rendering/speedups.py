@@ -1,0 +1,70 @@
+"""What qrs changes of its libraries and of Python to run faster, in one place, and only once asked: `enable()`,
+called by the command line (generator.cli.main), the build's workers (generator.output.parallel) and the test
+session. Importing a module of qrs changes nothing; a program using qrs as a library gets its libraries as they are.
+
+- The collector runs less often (`_collect_less_often`).
+- WeasyPrint's C libraries are found in one reading of the linker's cache while WeasyPrint is imported
+  (generator.rendering.libraries): generator.rendering.render imports it within `importing_weasyprint()`.
+- Font subsets made once a process are given again (generator.rendering.subsets), on the WeasyPrint they were
+  written for (WEASYPRINT) only: that change reaches into WeasyPrint's own code, so on another version the
+  library's own subsetting is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+WEASYPRINT = "70."  # the versions whose private font subsetting generator.rendering.subsets wraps
+COLLECT_EVERY = 10_000  # new container objects between two collections of the youngest generation (Python: 700)
+
+_enabled = False
+
+
+def enable() -> None:
+    """Make the changes above, from now on in this process (again: nothing more)."""
+    global _enabled
+    if _enabled:
+        return
+    _enabled = True
+    _collect_less_often()
+    import sys
+
+    if "weasyprint" in sys.modules:  # imported before: its fonts are kept from now on
+        weasyprint_imported()
+
+
+def enabled() -> bool:
+    return _enabled
+
+
+@contextlib.contextmanager
+def importing_weasyprint() -> Iterator[None]:
+    """Around WeasyPrint's import: its libraries found quickly, where enabled."""
+    if not _enabled:
+        yield
+        return
+    from generator.rendering import libraries
+
+    with libraries.found_quickly():  # a third of a second less of every process's start
+        yield
+
+
+def weasyprint_imported() -> None:
+    """After WeasyPrint's import: font subsets kept, where enabled and on the version they were written for."""
+    import weasyprint
+
+    if _enabled and weasyprint.__version__.startswith(WEASYPRINT):
+        from generator.rendering import subsets
+
+        subsets.keep()
+
+
+def _collect_less_often() -> None:
+    """A layout makes hundreds of thousands of objects (boxes, styles, text runs). At Python's default thresholds
+    the collector took a fifth of a warm build's time, scanning the whole heap about twice a build; at
+    COLLECT_EVERY it takes less than half as much, for some 20 MB more. Cycles are still collected; a higher
+    threshold set by the host is kept."""
+    young, *older = gc.get_threshold()
+    gc.set_threshold(max(young, COLLECT_EVERY), *older)
