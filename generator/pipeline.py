@@ -111,7 +111,7 @@ def _glyph_problems(sheet: Sheet, problem: Callable[[tuple, str], Problem]) -> N
 
 
 def _web_page(project: Project, sheet: Sheet, options: BuildOptions, untranslated: int, marks) -> bytes:
-    from generator.rendering import web  # imports the renderer, and so WeasyPrint: only when something is rendered
+    from generator.rendering import web  # the templates and fonts (not WeasyPrint): only when a page is made
 
     return web.page(project, sheet, options, untranslated, marks).encode("utf-8")
 

@@ -18,7 +18,10 @@ from markupsafe import Markup
 
 from generator import files, write
 from generator.errors import UserError
-from generator.rendering import heights, render, widths
+from generator.rendering import heights, templating, widths
+from generator.rendering.items import Item, items
+from generator.rendering.layout import page_frame
+from generator.rendering.inline import Inline
 from generator.model.glyphs import FONTS, MONO_FONT, SYMBOL_FONTS, SYMBOLS, font_characters
 from generator.composing.diff import Marks
 from generator.model.types import Sheet
@@ -38,8 +41,8 @@ FONTS_HERE = "/* the fonts */"  # where web.html.j2 puts the @font-face rules, t
 def page(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None) -> str:
     """The sheet's web page: one HTML document holding its styles and fonts."""
     stylesheet = (project.templates / "web.css").read_text(encoding="utf-8")
-    inline = render.Inline(sheet, sheet.lang, gloss=options.gloss, anchors=definition_anchors(sheet))
-    document = render.html(project, sheet, options, untranslated, marks, plan=[[spanning(sheet, options)]],
+    inline = Inline(sheet, sheet.lang, gloss=options.gloss, anchors=definition_anchors(sheet))
+    document = templating.html(project, sheet, options, untranslated, marks, plan=[[spanning(sheet, options)]],
                            template="web.html.j2", web=True, t=inline, fonts=Markup(FONTS_HERE),
                            stylesheet=Markup(stylesheet))
     # The fonts are cut to the characters of the page as rendered: put in the first style element afterwards.
@@ -48,12 +51,12 @@ def page(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
     return document.replace(FONTS_HERE, faces, 1)
 
 
-def spanning(sheet: Sheet, options) -> list[render.Item]:
+def spanning(sheet: Sheet, options) -> list[Item]:
     """The sheet's blocks in reading order, those that span the PDF's columns marked wide: across the screen's
     columns too. The page measures nothing: a matrix is found too wide for a column from the font (widths)."""
-    frame, points = render.page_frame(sheet, options), sheet.paper.type_points
+    frame, points = page_frame(sheet, options), sheet.paper.type_points
     return [replace(item, wide=True) if item.block is not None
-            and (item.block.wide or widths.too_wide(item.block, frame, points)) else item for item in render.items(sheet)]
+            and (item.block.wide or widths.too_wide(item.block, frame, points)) else item for item in items(sheet)]
 
 
 def definition_anchors(sheet: Sheet) -> dict[str, str]:

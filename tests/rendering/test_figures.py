@@ -16,7 +16,8 @@ from generator import pipeline
 from generator.project import TEMPLATES, Project
 from generator.model.blocks import figure
 from generator.model.blocks.figure import PNG_SIGNATURE
-from generator.rendering import figures, render
+from generator.rendering import chunks as chunking
+from generator.rendering import figures, render, templating
 from tests.conftest import FIXTURES, run_qrs
 
 FIGURE_FIXTURE = FIXTURES / "figure"
@@ -175,8 +176,8 @@ def test_a_new_drawing_builds_again_and_is_measured_again(tmp_path):
 
 def _figure_keys(project: Project, sheet) -> dict[str, str]:
     """The keys the heights cache keeps each block's measurement under."""
-    context = render._context(project, sheet, pipeline.BuildOptions(), 0, None, 1.0)
-    chunks = render._Chunks.of(project, context, render.items(sheet))
+    context = templating.context(project, sheet, pipeline.BuildOptions(), 0, None, 1.0)
+    chunks = chunking.Chunks.of(project, context, render.items(sheet))
     return chunks.keys(project, context)[1]
 
 

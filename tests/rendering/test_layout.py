@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 import re
 from pathlib import Path
 
@@ -361,7 +362,7 @@ def test_a_column_width_and_nowrap_are_obeyed(tmp_path):
     laid = render.layout(Project.at(sources, tmp_path / "build"), sheet, pipeline.BuildOptions())
     (beasts,) = [item for page in laid.plan for column in page for item in column if item.block_id == "beasts"]
     assert beasts.widths[0] / layout.PX_PER_MM == pytest.approx(40, abs=0.1)
-    cost_cells = [box for box in render.measure.section_boxes(laid.document)["beasts"][0].descendants()
+    cost_cells = [box for box in measure.section_boxes(laid.document)["beasts"][0].descendants()
                   if type(box).__name__ == "TableCellBox" and box.element_tag == "td" and "nowrap" in box.element.get("class", "")]
     assert len(cost_cells) == 3
     assert all(len([line for line in cell.descendants() if type(line).__name__ == "LineBox"]) == 1 for cell in cost_cells)
@@ -463,7 +464,7 @@ def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, ki
     sheet, laid, _ = laid_out(kind, name, lang, paper)
     word = words.ui_words(Project.at(LIBRARY), lang, False)["continued"]
     continued = [item for page in laid.plan for column in page for item in column if item.continued]
-    boxes = render.measure.section_boxes(laid.document)
+    boxes = measure.section_boxes(laid.document)
     for item in continued:
         section = boxes[item.id][0]
         headings = [_text(box) for box in section.descendants() if getattr(box, "element_tag", None) in ("h2", "h3")
@@ -471,7 +472,7 @@ def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, ki
         assert headings and all(heading.casefold().endswith(word.casefold()) for heading in headings), (item.id, headings)
         if item.block is not None and item.block.title:  # the section's, the group's (if any), then the block's
             assert len(headings) == 2 + (item.in_group is not None), (item.id, headings)
-        whole = render.measure.section_boxes(laid.document)[item.block_id][0]
+        whole = measure.section_boxes(laid.document)[item.block_id][0]
         assert _has(section, "thead") == _has(whole, "thead"), f"{item.id}: the table header is not repeated"
 
 
@@ -508,7 +509,7 @@ def _text(box) -> str:
 @pytest.mark.parametrize("kind, name, lang, paper", [output for output in OUTPUTS if output[0] == "sheet"])
 def test_the_changes_box_prints_at_most_8_lines(laid_out, kind, name, lang, paper):
     _, laid, _ = laid_out(kind, name, lang, paper)
-    boxes = [box for ident, found in render.measure.section_boxes(laid.document).items() if ident.startswith("errata")
+    boxes = [box for ident, found in measure.section_boxes(laid.document).items() if ident.startswith("errata")
              for box in found]
     lines = [_text(line) for box in boxes for line in box.descendants()
              if type(line).__name__ == "LineBox" and "::" not in line.element_tag]
@@ -615,20 +616,20 @@ def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_say
     assert all(f"{item.in_group.title}(cont.)".replace(" ", "").casefold() in text for item in starting)
     assert laid.report()["defects"] == []
     # the price tables name one column set: every fragment of each has the same column widths
-    boxes = render.measure.section_boxes(laid.document)
+    boxes = measure.section_boxes(laid.document)
     priced = [item for page in laid.plan for column in page for item in column
               if item.block is not None and item.block.type == "table" and item.block.columns == "price"]
     widths = {tuple(round(width, 1) for width in next(box for box in section.descendants()
                                                         if hasattr(box, "column_widths")).column_widths)
               for item in priced for section in boxes[item.id]}
     assert len({item.block_id for item in priced}) >= 3 and len(widths) == 1, widths
-    bare = [[[render.replace(item, group_heading=False) for item in column] for column in page] for page in laid.plan]
-    measured = {item.block_id: render.measure.Measured(height=1.0, units=(1.0,) * 16) for item in render.items(sheet)}
+    bare = [[[replace(item, group_heading=False) for item in column] for column in page] for page in laid.plan]
+    measured = {item.block_id: measure.Measured(height=1.0, units=(1.0,) * 16) for item in render.items(sheet)}
     assert any("group" in defect and "not repeated" in defect for defect in fit.defects(bare, measured))
     weapons = next(item for item in render.items(sheet) if item.block_id == "weapons")
     assert weapons.block.type == "table" and len(weapons.block.rows) == 16
-    measured["weapons"] = render.measure.Measured(height=16.0, units=(1.0,) * 16)
-    split = [[[render.replace(weapons, stop=14)], [render.replace(weapons, start=14, group_heading=True)]]]  # 14, 2
+    measured["weapons"] = measure.Measured(height=16.0, units=(1.0,) * 16)
+    split = [[[replace(weapons, stop=14)], [replace(weapons, start=14, group_heading=True)]]]  # 14, 2
     assert fit.defects(split, measured) == ["page 1 column 2: block 'weapons' continued with 2 row(s) on a side"]
 
 

@@ -14,6 +14,7 @@ from tinycss2.color4 import parse_color
 
 from generator import pipeline
 
+from generator.rendering import pages as pages_module
 from generator.rendering import render
 from generator.project import TEMPLATES, Project
 from generator.errors import UserError
@@ -127,8 +128,8 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
         elsewhere.append(f"socket {address}")
         raise PermissionError(f"network access to {address}")
 
-    monkeypatch.setattr(render, "ProjectFetcher", Spy)
-    render._stylesheet.cache_clear()  # parsed again, through the spy: the fonts its @font-face rules load
+    monkeypatch.setattr(pages_module, "ProjectFetcher", Spy)
+    pages_module._stylesheet.cache_clear()  # parsed again, through the spy: the fonts its @font-face rules load
     monkeypatch.setattr(weasyprint.urls.URLFetcher, "fetch", default_fetch)
     monkeypatch.setattr(socket.socket, "connect", connect)
 
@@ -223,14 +224,14 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
 
     from tests.conftest import LIBRARY
 
-    monkeypatch.setattr(render, "_laid_pages", OrderedDict())
-    monkeypatch.setattr(render, "_pages_kept", 0)
+    monkeypatch.setattr(pages_module, "_laid_pages", OrderedDict())
+    monkeypatch.setattr(pages_module, "_pages_kept", 0)
     shutil.copytree(LIBRARY, tmp_path / "sources")
     project = Project.at(tmp_path / "sources", tmp_path / "build")
     source = project.sources / "wab2.yaml"
     laid_out: list[str] = []
-    original = render._render
-    monkeypatch.setattr(render, "_render",
+    original = pages_module.render
+    monkeypatch.setattr(pages_module, "render",
                         lambda project, html, *rest: laid_out.append(html) or original(project, html, *rest))
     render.keep_pages(8)
     pipeline.build(project, source, "fr")
