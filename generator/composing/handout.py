@@ -50,6 +50,7 @@ from generator.composing.handout_profiles import (
     glossary,
     keywords_of,
     profile_blocks,
+    unit_tables,
     profile_findings,
 )
 from generator.model.validate import keyword_index, load, markup_findings, mentioned_keywords, parse
@@ -233,7 +234,8 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
         if block.id not in chosen_ids and (block.id in used_rows or (block is saves and worn))
     ]
     sections = [Section(id="handout-units", title=words["units"],
-                        blocks=choices_block(handout, words) + [_roster(handout, sheet, saves, words)])]
+                        blocks=choices_block(handout, words) + [_roster(handout, sheet, saves, words)]
+                        + unit_tables(handout, words, sheet))]
     own_equipment, own_abilities = profile_blocks(handout, words, sheet)
     if equipment or own_equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment + own_equipment))

@@ -25,6 +25,9 @@ from generator.model.types import (
 )
 
 ABILITY_TYPES = re.compile(r"abilit|rule|spell|psychic|power|prayer|trait|invocation|enhancement|lore", re.IGNORECASE)
+# a profile that says how one unit degrades as it is wounded: printed with its unit, not among the weapons
+TRACK_TYPES = re.compile(r"wound ?track|damage ?table|damage ?chart|bracket|degrad", re.IGNORECASE)
+SHORT = 8  # a value of at most this many characters (N/A, 2+, -1, 18") prints on one line: its column never breaks
 
 
 def profile_findings(handout: Handout) -> Iterator[Finding]:
@@ -58,6 +61,8 @@ def profile_blocks(handout: Handout, words: dict[str, str], sheet: Sheet | None 
     Their headings in the handout's language; their rows as the roster writes them."""
     equipment, abilities = [], []
     for kind in handout.profile_types:
+        if TRACK_TYPES.search(kind.name):
+            continue  # printed with its unit (unit_tables)
         rows, seen = [], set()
         for unit in handout.units:
             for profile in unit.profiles:
@@ -68,15 +73,38 @@ def profile_blocks(handout: Handout, words: dict[str, str], sheet: Sheet | None 
         if not rows:
             continue
         long_text = any(len(row[-1]) > 60 for row in rows)
-        wordy = [any(len(row[c + 1]) > 8 for row in rows) for c in range(len(kind.characteristics))]
-        columns = [{"title": heading(kind.name, sheet, words), "width": "24%" if long_text else None}] + [
-            {"title": heading(name, sheet, words), "align": "left" if wordy[c] else "center"}
-            for c, name in enumerate(kind.characteristics)]
-        table = TableBlock(id=f"profiles-{kind.id}", type="table", columns=[
-            {key: value for key, value in column.items() if value is not None} for column in columns], rows=rows)
+        table = _table(f"profiles-{kind.id}", None, heading(kind.name, sheet, words), kind, rows, long_text, sheet, words)
         (abilities if ABILITY_TYPES.search(kind.name) or (long_text and len(kind.characteristics) == 1)
          else equipment).append(table)
     return equipment, abilities
+
+
+def unit_tables(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> list[Block]:
+    """The profiles that belong to one unit (a vehicle's wound track, a monster's damage table): a table for each
+    unit, titled with its name, printed after the units' table rather than among the weapons."""
+    kinds = {kind.id: kind for kind in handout.profile_types if TRACK_TYPES.search(kind.name)}
+    tables: list[Block] = []
+    for unit in handout.units:
+        for kind in kinds.values():
+            rows = [[profile.name, *(value or "-" for value in profile.values)]
+                    for profile in unit.profiles if profile.type == kind.id]
+            if rows:
+                tables.append(_table(f"profiles-{kind.id}-{unit.id}", f"{unit.name}: {heading(kind.name, sheet, words)}",
+                                     heading(kind.name, sheet, words), kind, rows, False, sheet, words))
+    return tables
+
+
+def _table(ident: str, title: str | None, name: str, kind, rows: list[list[str]], long_text: bool,
+           sheet: Sheet | None, words: dict[str, str]) -> TableBlock:
+    """A table of profiles of one type: its name's column, then a column a characteristic, short values centred and
+    never broken (N/A, 2+), wordy ones set left."""
+    wordy = [any(len(row[c + 1]) > SHORT for row in rows) for c in range(len(kind.characteristics))]
+    columns = [{"title": name, "width": "24%" if long_text else None}] + [
+        {"title": heading(characteristic, sheet, words), "align": "left" if wordy[c] else "center",
+         "nowrap": None if wordy[c] else True}
+        for c, characteristic in enumerate(kind.characteristics)]
+    return TableBlock(id=ident, type="table", title=title, columns=[
+        {key: value for key, value in column.items() if value is not None} for column in columns], rows=rows)
 
 
 def keywords_of(handout: Handout, sheet: Sheet | None) -> list[Keyword]:
@@ -133,7 +161,7 @@ def compose_alone(handout: Handout, words: dict[str, str]) -> Sheet:
     """A handout without a sheet as a sheet: its units, the tables of their profiles, their rules."""
     equipment, abilities = profile_blocks(handout, words)
     sections = [Section(id="handout-units", title=words["units"],
-                        blocks=choices_block(handout, words) + [own_roster(handout, words)])]
+                        blocks=choices_block(handout, words) + [own_roster(handout, words)] + unit_tables(handout, words))]
     if equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
     rules = abilities + glossary(handout)

@@ -34,6 +34,8 @@ def fit(types: list[dict], units: list[dict]) -> None:
         while kept > 0 and sum(widths[:kept + 1]) + GATHERED_MM > COLUMN_MM:
             kept -= 1
         gathered = names[kept:]
+        if len(gathered) < 2:  # its last column alone, a rule's text: it wraps as it is, under its own heading
+            continue
         kind["characteristics"] = names[:kept] + [" / ".join(gathered)]
         for row in rows:
             rest = [f"{name}: {value}" for name, value in zip(gathered, row["values"][kept:]) if value not in ("", "-")]

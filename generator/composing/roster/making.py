@@ -19,6 +19,7 @@ from generator.model import glyphs
 from generator.composing.handout import saves_block
 from generator.model.types import Sheet
 from generator.composing.roster.fitting import fit
+from generator.composing.roster.labels import label
 from generator.composing.roster.marks import marked
 from generator.composing.roster.names import SheetNames, folded, plain
 from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule, SAVE_NAMES
@@ -27,6 +28,9 @@ MAX_VALUE = 20  # a stat line's value (the handout's limit): longer ones are cut
 MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less room for escaping
 ARMOUR_LIKE = re.compile(r"armou?r|shield|mail|plate|barding|carapace|bouclier|armure", re.IGNORECASE)
 SUBSTITUTES = {"\u2011": "-"}  # a character no font of the sheet has, given its nearest that prints
+BULLET = re.compile(r"^[-\u2013\u25a0\u25aa\u25cf\u2022*]\s+")  # a list's item, as catalogues mark it: - ■ ▪ ● • *
+BLANK = " \u2800"  # a line of nothing but Braille blanks (Warcry's texts end in one) is no paragraph
+WORDS = re.compile(r"[^\W\d_]{3,}(?:[\s,/]+[^\W\d_]+)*")  # a value in words, no number: March, Infantry
 STRAY_APOSTROPHE = re.compile(r"^['\u2018\u2019](?=[-+\u2212]?\d)")  # '+2, '4: a spreadsheet's text mark
 
 
@@ -68,22 +72,28 @@ class Text:
         self.report = report
         self.font = glyphs.printable_characters()
 
-    def __call__(self, text: str, limit: int = MAX_TEXT, where: str = "") -> str:
+    def __call__(self, text: str, limit: int = MAX_TEXT, where: str = "", lines: bool = False) -> str:
+        """`lines`: a rule's or an ability's text, its paragraphs kept as lines and its "- " or "■ " lists as
+        bullets; else one line."""
         text = unicodedata.normalize("NFC", text)
-        text = "".join(" " if unicodedata.category(char)[0] in "CZ" and char != " " else char for char in text)
-        text = " ".join(text.split())
-        text = "".join(char if ord(char) in self.font else self._substitute(char, where) for char in text)
+        kept = [self._line(line, where) for line in (text.splitlines() if lines else [text])]
+        text = "\n".join(BULLET.sub("\u2022 ", line) for line in kept if line.strip(BLANK))
         if len(text) > limit:
             text = text[:limit - 1].rstrip() + "\u2026"
         return marked(text, literal)  # New Recruit's ^^keywords^^ and **bold**, as its app shows them
 
-    def value(self, text: str, limit: int = MAX_VALUE, where: str = "") -> str:
+    def _line(self, text: str, where: str) -> str:
+        text = "".join(" " if unicodedata.category(char)[0] in "CZ" and char != " " else char for char in text)
+        text = " ".join(text.split())
+        return "".join(char if ord(char) in self.font else self._substitute(char, where) for char in text)
+
+    def value(self, text: str, limit: int = MAX_VALUE, where: str = "", lines: bool = False) -> str:
         """A characteristic's value: as a text, less the apostrophe a spreadsheet leaves before a number or a sign
         (BSData's WHFB Great Weapon: S '+2), reported."""
         cleaned = STRAY_APOSTROPHE.sub("", text.strip())
         if cleaned != text.strip():
             self.report.add(where or "roster", "value", text.strip(), f"a stray apostrophe: printed as '{cleaned}'")
-        return self(cleaned, limit, where)
+        return self(cleaned, limit, where, lines)
 
     def _substitute(self, char: str, where: str) -> str:
         """A character no font of the sheet has: its nearest that prints, else its Unicode name in brackets (never a
@@ -144,11 +154,11 @@ class Maker:
                 "characteristics": [self.text(name or "-", 200, unit) for name in shown], "_names": names}
         values = dict(profile.values)
         wanted = kind["_names"]
-        row = [self.text.value(values.get(name, "") or "-", MAX_TEXT, unit) for name in wanted[:10]]
+        row = [self.text.value(values.get(name, "") or "-", MAX_TEXT, unit, lines=True) for name in wanted[:10]]
         if len(wanted) > 11:  # the rest in the last column, each named
             row.append(self.text("; ".join(f"{name}: {values.get(name, '-')}" for name in wanted[10:]), MAX_TEXT, unit))
         elif len(wanted) == 11:
-            row.append(self.text(values.get(wanted[10], "") or "-", MAX_TEXT, unit))
+            row.append(self.text(values.get(wanted[10], "") or "-", MAX_TEXT, unit, lines=True))
         for name in values:
             if name not in wanted and values[name]:  # a characteristic the first profile of its type had not
                 row[-1] = f"{row[-1]}; {self.text(name, 200, unit)}: {self.text(values[name], 400, unit)}"
@@ -163,9 +173,9 @@ class Maker:
             self.keyword_ids.add(ident)
             known = self.keywords[rule.name] = {"id": ident, "term": self.text(rule.name, 200, unit)}
             if rule.text:
-                known["text"] = self.text(rule.text, MAX_TEXT, unit)
+                known["text"] = self.text(rule.text, MAX_TEXT, unit, lines=True)
         elif rule.text and "text" not in known:
-            known["text"] = self.text(rule.text, MAX_TEXT, unit)
+            known["text"] = self.text(rule.text, MAX_TEXT, unit, lines=True)
         return known["id"]
 
     def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
@@ -242,13 +252,15 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
             name, ""), entry.name) for name in names}) for line in entry.models]
         wordy = [f"{name}: {values[name]}" for name in every if name not in names and values.get(name)]
         unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
-        unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear) or None
+        unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear
+                                      if name not in entry.tabled) or None  # weapons print in their tables
         unit["rules"] = [maker.keyword(rule, entry.name) for rule in entry.rules]
         unit["other_rules"] = "; ".join(maker.text(text, MAX_TEXT, entry.name) for text in wordy) or None
         units.append(clean(unit))
     for rule in roster.army_rules:
         maker.keyword(rule, "army")
-    characteristics = [{"id": ids[name], "label": maker.text(_label(name), 200), "name": maker.text(name or "-", 200)}
+    characteristics = [{"id": ids[name], "label": maker.text(label(name, roster.game), 200),
+                        "name": maker.text(name or "-", 200)}
                        for name in names]
     return maker.handout(handout_id, army, units, {
         "game": maker.text(roster.game, 200) if roster.game else None, "lang": lang, "languages": [lang],
@@ -271,16 +283,13 @@ def _stat_names(roster: Roster) -> list[str]:
     return names
 
 
-def _label(name: str) -> str:
-    """A column's heading: the roster's name, its first three letters when longer than four (Movement: Mov)."""
-    return name if len(name) <= 4 else name[:3]
-
-
 def _short(roster: Roster, name: str) -> bool:
-    """A characteristic whose every value fits a column of the stat line (not a list of keywords)."""
+    """A characteristic whose every value fits a column of the stat line: not a list of keywords, nor words (MESBG's
+    Heroic Actions: March), which read as the unit's rules."""
     lines = [profile for entry in roster.units for profile in [entry.stat, *(line.profile for line in entry.models)]
              if profile]
-    return all(len(value) <= 8 for profile in lines for found, value in profile.values if found == name)
+    return all(len(value) <= 8 and not WORDS.fullmatch(value) for profile in lines
+               for found, value in profile.values if found == name)
 
 
 def _value(maker: Maker, value: str, unit: str) -> str:

@@ -79,6 +79,7 @@ class RosterEntry:
     stat: Profile | None  # the rank-and-file model's stat line
     profiles: list[Profile] = field(default_factory=list)  # every other profile it carries or holds, in order
     gear: list[str] = field(default_factory=list)  # the names of the upgrades it holds, in order
+    tabled: list[str] = field(default_factory=list)  # those of them carrying profiles: their weapons, a wound track
     rules: list[Rule] = field(default_factory=list)
     models: list[ModelLine] = field(default_factory=list)  # each distinct stat line, when there are several
 
@@ -234,10 +235,12 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
             elif (kept := seen[_key(profile)]) is not None and kept.carrier != carriers[id(holder)]:
                 kept.carrier = carriers[id(selection)]  # carried by several of its models: the unit's
     costs = [points for points in (_cost(element, cost_name) for element in [selection, *held]) if points is not None]
-    gear = [_name(child) for child in held if child.get("type") not in UNIT_TYPES and not _own_stat(child, stat_types)]
+    kit = [child for child in held if child.get("type") not in UNIT_TYPES and not _own_stat(child, stat_types)]
+    gear = [_name(child) for child in kit]
     return RosterEntry(
         name=_name(selection), count=count, points=sum(costs) if costs else None, stat=stat, profiles=profiles,
-        gear=_unique(gear), rules=_unique_rules(rule for holder in [selection, *held] for rule in _rules(holder)),
+        gear=_unique(gear), tabled=_unique(_name(child) for child in kit if _profiles(child)),
+        rules=_unique_rules(rule for holder in [selection, *held] for rule in _rules(holder)),
         models=models)
 
 
@@ -393,9 +396,14 @@ def _rules(holder: Element) -> list[Rule]:
     found = []
     for rule in children(holder, "rule"):
         description = rule.find(f"{NAMESPACE}description")
-        text = " ".join(((description.text or "") if description is not None else "").split())
+        text = _lines((description.text or "") if description is not None else "")
         found.append(Rule((rule.get("name") or "").strip(), "" if text in (".", "-") else text))
     return found
+
+
+def _lines(text: str) -> str:
+    """A rule's text with its lines kept (a 40k rule's paragraphs and "- " or "■ " lists), their spacing made one."""
+    return "\n".join(" ".join(line.split()) for line in text.splitlines() if line.split())
 
 
 def _other_costs(selection: Element, cost_name: str | None) -> str:

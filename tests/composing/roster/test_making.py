@@ -318,3 +318,48 @@ def test_a_kill_team_weapon_a_modifier_changed_for_one_operative_names_its_opera
     assert carriers == {"3/4": ["Doc Ulver"], "2/3": ["Voxman Reyes", "Trooper Mott", "Trooper Veteran"]}
     for damage, names in carriers.items():
         assert f"Lasgun ({', '.join(names)}) 4 4+ {damage}" in text, damage
+
+
+def test_stat_headings_are_the_games_names_or_its_own_abbreviations_never_cut(imported):
+    """Warcry prints Move, Toughness, Wounds in full (not "Tou", "Wou"); MESBG its own letters, its Heroic Actions
+    (words, not numbers) with the unit's rules; 40k 8th its M WS BS, its Save as Sv."""
+    headings = {handout_id: roster_block(dict(composed(imported, handout_id))["en"]).characteristics
+                for handout_id in ("warcry-corvus-cabal", "mesbg-warband", "wh40k-8e")}
+    assert headings == {"warcry-corvus-cabal": ["Move", "Toughness", "Wounds"],
+                        "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M", "W", "F"],
+                        "wh40k-8e": ["M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"]}
+    captain = roster_block(dict(composed(imported, "mesbg-warband"))["en"]).units[0]
+    assert "Heroic Actions: March" in captain.rules
+
+
+@pytest.mark.parametrize("handout_id", ["warcry-corvus-cabal", "wh40k-8e", "killteam-2021"])
+def test_the_equipment_line_names_no_weapon_nor_wound_track_that_a_table_prints(imported, handout_id):
+    sheet = dict(composed(imported, handout_id))["en"]
+    tabled = {row.cells[0].text for section in sheet.sections for block in section.blocks if block.type == "table"
+              for row in block.lines}
+    for unit in roster_block(sheet).units:
+        listed = {name.strip() for name in (unit.equipment or "").split(",")}
+        assert not listed & tabled and "Wound Track" not in listed, (unit.name, listed & tabled)
+    if handout_id == "wh40k-8e":
+        captain = roster_block(sheet).units[0]
+        assert "Warlord" in captain.equipment  # an upgrade with no profile stays
+
+
+def test_a_wound_track_prints_with_its_unit_in_the_units_section_titled_with_its_name(imported):
+    sheet = dict(composed(imported, "wh40k-8e"))["en"]
+    units, *others = sheet.sections
+    tracks = [block for block in units.blocks if block.type == "table"]
+    assert [block.title for block in tracks] == ["Stormraven Gunship: Wound Track"]
+    assert [row.cells[0].text for row in tracks[0].lines][:1] == ["Stormraven Gunship 1"]
+    assert not any(block.id.startswith("profiles-wound-track") for section in others for block in section.blocks)
+
+
+def test_short_values_never_break_and_rule_texts_keep_their_paragraphs_and_bullets(imported):
+    """N/A, 2+, 18": a column of short values is nowrap; 10th edition's "■" items print as bullets, each a line."""
+    sheet = dict(composed(imported, "wh40k-10e-silent-king"))["en"]
+    ranged = next(block for section in sheet.sections for block in section.blocks
+                  if block.id == "profiles-ranged-weapons")
+    assert [column.nowrap for column in ranged.header] == [False, True, True, True, True, True, True, False]
+    text = next(keyword.text for keyword in sheet.keywords if keyword.term == "Reanimation Protocols")
+    lines = text.split("\n")
+    assert len(lines) == 4 and [line[:2] for line in lines[1:3]] == ["\u2022 ", "\u2022 "], lines

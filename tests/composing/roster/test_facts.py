@@ -1,0 +1,54 @@
+"""#46's fact checker over every roster of tests/fixtures/rosters/: each imported as a player would (no --sheet),
+its handout built, and the share of the roster's facts (unit names, counts, points, each characteristic of each
+profile under its name, each rule's name, the army's choices, the total) its English PDF prints, counted by
+tests/composing/roster/facts.py from the roster file and the PDF's text."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.composing.roster.facts import Count, count, pdf_text
+from tests.conftest import LIBRARY, ROOT, run_qrs
+
+ROSTERS = sorted(path for path in (ROOT / "tests" / "fixtures" / "rosters").rglob("*")
+                 if path.suffix in (".ros", ".rosz"))
+# Rosters that do not reach 95 % yet, the share they reach (a floor: no change may lose more) and why
+SHORT_OF = {
+    "whfb8-empire.ros": (0.90, "the nested Swordsmen detachment prints its Empire Swordsman line under the unit's name "
+                               "alone; the Halberdiers' 20 print as 19 + 1 with the detachment's 5 after them"),
+    "mesbg-warband.ros": (0.92, "a warband's total of models and points is printed nowhere: each group prints its own"),
+}
+
+
+def handout_id(roster: Path) -> str:
+    return roster.name.split(".")[0]
+
+
+@pytest.fixture(scope="module")
+def counts(tmp_path_factory) -> dict[str, Count]:
+    sources = tmp_path_factory.mktemp("facts") / "sources"
+    shutil.copytree(LIBRARY, sources)
+    for roster in ROSTERS:
+        result = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--id", handout_id(roster))
+        assert result.returncode == 0, result.stderr
+    result = run_qrs("--sources", str(sources), "handout", *map(handout_id, ROSTERS), "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    built = sources.parent / "build" / "handouts"
+    return {roster.name: count(roster, pdf_text(built / f"{handout_id(roster)}.en.pdf")) for roster in ROSTERS}
+
+
+@pytest.mark.parametrize("roster", [roster.name for roster in ROSTERS])
+def test_a_rosters_handout_prints_95_percent_of_its_facts(counts, roster):
+    counted = counts[roster]
+    least, why = SHORT_OF.get(roster, (0.95, ""))
+    assert counted.total > 20 and counted.share >= least, f"{counted} ({why}); missing: {counted.missing[:12]}"
+
+
+def test_pooled_the_rosters_handouts_print_95_percent_of_their_facts_and_nearly_every_roster_does(counts):
+    found, total = sum(each.found for each in counts.values()), sum(each.total for each in counts.values())
+    reached = [name for name, each in counts.items() if each.share >= 0.95]
+    assert found / total >= 0.95, "\n".join(map(str, counts.values()))
+    assert set(counts) - set(reached) <= set(SHORT_OF), "\n".join(map(str, counts.values()))
