@@ -10,7 +10,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator.project import Project
-from generator.rendering import figures, fit, heights, measure, widths
+from generator.rendering import figures, findings, heights, measure, widths
 from generator.rendering.items import Item
 from generator.rendering.pages import render, stylesheet_text
 from generator.rendering import templating
@@ -94,12 +94,12 @@ def measured(project: Project, context: dict, chunks: Chunks, cache: heights.Cac
 def _wide(project: Project, context: dict, chunks: Chunks, cache: heights.Cache,
           found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
     """The blocks that span the page, measured again at its width: those the source makes `wide`, and those that
-    span it without the author asking: tables too wide for a column by their many columns (fit.spans), figures at
+    span it without the author asking: tables too wide for a column by their many columns (findings.spans), figures at
     true size wider than a column (figures.spans), preformatted text too wide for one at 6 pt (widths.too_wide)."""
     frame = context["frame"]
     column = frame.column_width
     wide = [ident for ident, item in chunks.items.items() if item.block is not None
-            and (item.block.wide or fit.spans(found[ident], column) or figures.spans(item.block, column)
+            and (item.block.wide or findings.spans(found[ident], column) or figures.spans(item.block, column)
                  or item.block.type == "preformatted" and widths.too_wide(item.block, frame, 0.0))]
     if not wide:
         return {}

@@ -14,9 +14,9 @@ from generator.model.glyphs import FONTS  # noqa: F401 (named here by the tests)
 from generator.model.types import Sheet
 from generator.project import Project
 from generator.rendering import chunks as chunking
-from generator.rendering import estimates, figures, fit, heights, layout_report, planned
+from generator.rendering import estimates, figures, findings, fit, heights, layout_report, planned
 from generator.rendering import layout as layout_module
-from generator.rendering.fit import layout_findings  # noqa: F401 (named here by the pipeline and tests)
+from generator.rendering.findings import layout_findings  # noqa: F401 (named here by the pipeline and tests)
 from generator.rendering.inline import Inline  # noqa: F401 (the renderer's, named here)
 from generator.rendering.items import Item, items
 from generator.rendering.layout import page_frame
@@ -42,7 +42,7 @@ class Laid:
     declared: int | None = None  # the most pages the author allows (`paper.pages`), if any
     imposed: bool = False  # half pages, two to a side of paper (`--impose`)
     findings: list = field(default_factory=list)  # layout problems found on the laid-out boxes (layout_findings)
-    defects: list = field(default_factory=list)  # what the layout report flags in the plan (fit.defects)
+    defects: list = field(default_factory=list)  # what the layout report flags in the plan (findings.defects)
     bands: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its top
     feet: list[list[Item]] = field(default_factory=list)  # per page: the wide blocks across its foot
     floated: set[str] = field(default_factory=set)  # the wide blocks set past the text after them (floats)
@@ -66,7 +66,7 @@ class Laid:
                        if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
             rooms = [room * layout_module.PX_PER_MM for room in self.segments(number)]
             count = self.frame.columns
-            shares.append([round(fit.content_height(column) / rooms[slot // count], 3)
+            shares.append([round(findings.content_height(column) / rooms[slot // count], 3)
                            for slot, column in enumerate(columns)])
         return shares
 
@@ -81,7 +81,7 @@ class Laid:
 
     def holds(self, tolerance: float = 0.5) -> bool:
         """Whether the pages are those planned: as many, each column as tall as the packer expected (millimetres)."""
-        return fit.holds(self.document, self.plan, self.planned, tolerance)
+        return findings.holds(self.document, self.plan, self.planned, tolerance)
 
     def report(self) -> dict:
         """The layout in numbers: what `qrs build --json` tells and the layout warnings are made of."""
@@ -159,9 +159,9 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
             break
         ceiling = 1.0  # grown type whose pages are not those planned (a measurement that does not hold): 100 %
     cache.decide(key, chosen.scale)
-    laid.findings = list(fit.findings(sheet, laid))
-    laid.defects = fit.defects(plan, measured)
-    laid.defects += fit.placement_defects(packing, [item.block_id for item in whole], laid.defects)
+    laid.findings = list(findings.findings(sheet, laid))
+    laid.defects = findings.defects(plan, measured)
+    laid.defects += findings.placement_defects(packing, [item.block_id for item in whole], laid.defects)
     laid.defects += figures.fitted(sheet, frame, project.sources)
     return laid
 

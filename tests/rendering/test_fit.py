@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator.rendering import fit, heights, layout
+from generator.rendering import findings, fit, heights, layout
 
 
 class Fake:
@@ -285,7 +285,7 @@ def test_the_page_count_finding_never_names_a_limit_the_pages_are_within(strict)
     for pages in range(1, 7):
         for planned in range(1, pages + 1):
             for declared in range(1, 7):
-                message = fit._pages_finding(laid(pages, planned, declared, strict))
+                message = findings._pages_finding(laid(pages, planned, declared, strict))
                 told[pages, planned, declared] = message
                 if message and "must fit" in message:
                     assert pages > int(message.split("must fit ")[1].split(",")[0])
@@ -298,7 +298,7 @@ def test_the_page_count_finding_never_names_a_limit_the_pages_are_within(strict)
 def test_blocks_placed_against_the_rules_are_warned_of_by_name_once():
     packing = layout.Packing([[[]]], overfull=[2], broken=[0, 1, 2])
     flagged = ["page 1 column 2: block 'wargear' continued with 2 row(s) on a side"]
-    warnings = fit.placement_defects(packing, ["wargear", "steps", "giant"], flagged)
+    warnings = findings.placement_defects(packing, ["wargear", "steps", "giant"], flagged)
     assert [warning.split(" is ")[0] for warning in warnings] == ["block 'steps'", "block 'giant'"]
     assert "too tall" in warnings[0] and "taller than its column" in warnings[1]
 

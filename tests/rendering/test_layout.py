@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from generator.composing import translate as i18n
 
-from generator.rendering import bands, cuts, fit, layout, layout_report, measure, render
+from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, render
 from generator.composing import words
 
 from generator import pipeline
@@ -625,12 +625,12 @@ def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_say
     assert len({item.block_id for item in priced}) >= 3 and len(widths) == 1, widths
     bare = [[[replace(item, group_heading=False) for item in column] for column in page] for page in laid.plan]
     measured = {item.block_id: measure.Measured(height=1.0, units=(1.0,) * 16) for item in render.items(sheet)}
-    assert any("group" in defect and "not repeated" in defect for defect in fit.defects(bare, measured))
+    assert any("group" in defect and "not repeated" in defect for defect in findings.defects(bare, measured))
     weapons = next(item for item in render.items(sheet) if item.block_id == "weapons")
     assert weapons.block.type == "table" and len(weapons.block.rows) == 16
     measured["weapons"] = measure.Measured(height=16.0, units=(1.0,) * 16)
     split = [[[replace(weapons, stop=14)], [replace(weapons, start=14, group_heading=True)]]]  # 14, 2
-    assert fit.defects(split, measured) == ["page 1 column 2: block 'weapons' continued with 2 row(s) on a side"]
+    assert findings.defects(split, measured) == ["page 1 column 2: block 'weapons' continued with 2 row(s) on a side"]
 
 
 def test_a_sheet_sets_its_base_type_size_and_the_fit_steps_scale_from_it(tmp_path):
@@ -737,5 +737,5 @@ def test_a_table_too_wide_by_its_many_columns_spans_the_page_one_too_wide_by_a_w
     narrow = [column / 20 * layout.PX_PER_MM] * 16  # sixteen keys of a matrix, together wider than the column
     many = measure.Measured(height=50, widths=tuple(narrow), overflow=column * 0.3)
     word = measure.Measured(height=20, widths=(50.0, 320.0), overflow=8.0)  # one cell's word: 85 mm of it
-    assert fit.spans(many, column) and not fit.spans(word, column)
-    assert not fit.spans(measure.Measured(height=50, widths=tuple(narrow)), column)  # it fits: it stays
+    assert findings.spans(many, column) and not findings.spans(word, column)
+    assert not findings.spans(measure.Measured(height=50, widths=tuple(narrow)), column)  # it fits: it stays
