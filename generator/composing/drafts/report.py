@@ -77,3 +77,10 @@ class Report:
 def _short(text: str, width: int = 70) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def note(origin: str, text: str, why: str) -> Note:
+    """What the report says of a part of the original: where it stood, its text (without markup), and why."""
+    from generator.reading.documents.document import plain
+
+    return Note(origin, plain(text), why)

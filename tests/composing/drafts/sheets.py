@@ -15,6 +15,7 @@ def plain(sheet: Sheet, text: str) -> str:
     text = words(sheet, text)
     text = re.sub(r"(?<!\\)\*\*", "", text)
     text = re.sub(r"(?<!\\)\*", "", text)
+    text = re.sub(r"(?<!\\)\[([^\]]*)\]\((?:https?|mailto):[^)\s]*\)", r"\1", text)  # a link: its text
     return re.sub(r"\\([*{}\[\]\\])", r"\1", text)
 
 
@@ -48,7 +49,7 @@ def facts(sheet: Sheet) -> list[str]:
         elif kind == "sequence":
             def steps(items):
                 for step in items:
-                    yield from (part for part in (step.title, step.text) if part)
+                    yield from (part for part in (step.title, step.text, *step.items) if part)
                     yield from steps(step.steps)
             out += list(steps(block.steps))
         elif kind == "text":
@@ -67,7 +68,9 @@ def _row_texts(row) -> list[str]:
 
 
 def _item_texts(item) -> tuple:
-    return (item.subheading,) if isinstance(item, Subheading) else (item.value, item.text, item.detail)
+    if isinstance(item, Subheading):
+        return (item.subheading,)
+    return (*(item.value if isinstance(item.value, list) else [item.value]), item.text, item.detail)
 
 
 def normal(text: str) -> str:
@@ -86,6 +89,11 @@ def returned(expected: list[str], draft_text: str) -> tuple[int, int, list[str]]
     haystack_tight = haystack.replace(" ", "")
     missing = [fact for fact in expected if normal(fact) not in haystack and normal(fact).replace(" ", "") not in haystack_tight]
     return len(expected) - len(missing), len(expected), missing
+
+
+def _lead(lead) -> str:
+    """A block's intro or after sentence: a text, or {text, style}."""
+    return getattr(lead, "text", lead)
 
 
 def _cell(text: str) -> str:
@@ -109,7 +117,7 @@ def _markdown(sheet: Sheet) -> str:
             if block.title:
                 out += [f"#### {block.title}", ""]
             if block.intro:
-                out += [block.intro, ""]
+                out += [_lead(block.intro), ""]
             header, rows, items = _shape(sheet, block)
             if header is not None:
                 out += ["| " + " | ".join(_cell(cell) for cell in header) + " |",
@@ -124,7 +132,7 @@ def _markdown(sheet: Sheet) -> str:
             for note in block.notes:
                 out += [f"({note.id}) {note.text}", ""]
             if block.after:
-                out += [block.after, ""]
+                out += [_lead(block.after), ""]
     return "\n".join(out)
 
 
@@ -155,9 +163,11 @@ def _shape(sheet: Sheet, block):
         return header, rows, []
     if kind == "modifiers":
         detail = any(item.detail for item in block.items)
-        header = [block.value_title or "Mod.", block.text_title or ""] + ([block.detail_title or ""] if detail else [])
-        return header, [[item.subheading, ""] + ([""] if detail else []) if isinstance(item, Subheading) else
-                        [item.value, item.text] + ([item.detail or ""] if detail else []) for item in block.items], []
+        titles = list(block.value_titles or [block.value_title or "Mod."])
+        header = [*(title or "" for title in titles), block.text_title or ""] + ([block.detail_title or ""] if detail else [])
+        return header, [[item.subheading] + [""] * len(titles) + ([""] if detail else []) if isinstance(item, Subheading)
+                        else [*(item.value if isinstance(item.value, list) else [item.value]), item.text]
+                        + ([item.detail or ""] if detail else []) for item in block.items], []
     if kind == "matrix":
         header = [block.corner or block.row_title or block.column_title or ""] + list(block.column_keys)
         return (header, [[key, *values] for key, values in zip(block.row_keys, block.grid())],
@@ -171,6 +181,7 @@ def _shape(sheet: Sheet, block):
             for step in list_:
                 title = f"**{step.title}**" if step.title and step.text else step.title or ""
                 items.append(("numbered", " ".join(part for part in (title, step.text) if part), depth))
+                items.extend(("bullet", item, depth + 1) for item in step.items)
                 steps(step.steps, depth + 1)
         steps(block.steps, 0)
     elif kind == "text":
@@ -196,7 +207,8 @@ def docx(sheet: Sheet) -> bytes:
     document.add_heading(sheet.title, 0)
 
     def styled(paragraph, text):
-        text = words(sheet, text)
+        # a link as a Word author keeps it: its text (the address is in a field python-docx does not write)
+        text = re.sub(r"(?<!\\)\[([^\]]*)\]\((?:https?|mailto):[^)\s]*\)", r"\1", words(sheet, text))
         for part in re.split(r"(\*\*[^*]+\*\*|\*[^*]+\*)", text):
             if part.startswith("**"):
                 paragraph.add_run(part[2:-2]).bold = True
@@ -216,7 +228,7 @@ def docx(sheet: Sheet) -> bytes:
             if block.title:
                 document.add_heading(block.title, 3)
             if block.intro:
-                styled(document.add_paragraph(), block.intro)
+                styled(document.add_paragraph(), _lead(block.intro))
             header, rows, items = _shape(sheet, block)
             if header is not None:
                 table = document.add_table(rows=len(rows) + 1, cols=len(header))
@@ -231,7 +243,7 @@ def docx(sheet: Sheet) -> bytes:
             for note in block.notes:
                 document.add_paragraph(plain(sheet, f"({note.id}) {note.text}"))
             if block.after:
-                styled(document.add_paragraph(), block.after)
+                styled(document.add_paragraph(), _lead(block.after))
     stream = io.BytesIO()
     document.save(stream)
     return stream.getvalue()
