@@ -98,7 +98,7 @@ def _neighbour(text: str, index: int, step: int) -> str:
 # the breaks it may take ("re-rolled": after "re" only, never "rer-olled"). Matched whole, in any case; the printed
 # word carries them as soft hyphens, and only them (generator.model.markup: a word of its own, hyphens: manual).
 HYPHENATION_EXCEPTIONS = {
-    "en": ("re-roll", "re-rolls", "re-rolled", "re-rolling", "re-sult", "re-sults", "ini-tia-tive", "ini-tia-tives"),
+    "en": ("re-roll", "re-rolls", "re-rolled", "re-rolling"),  # never "rer-olled"
     "fr": ("in-fran-chissable", "in-fran-chissables"),  # never "infranchis-sable": a word "sable" (sand)
 }
 SOFT_HYPHEN = "\u00ad"
