@@ -70,6 +70,8 @@ def facts(sheet: Sheet) -> dict[tuple, Fact]:
             value = getattr(keyword, part)
             if value:
                 found[("keyword", keyword.id, part)] = Fact(("keyword", keyword.id, part), f"{keyword.term} ({part})", value)
+    for note in sheet.notes:  # the sheet's shared notes
+        found[("note", note.id)] = Fact(("note", note.id), f"note {note.id}", note.text)
     for section in sheet.sections:
         named = section.title or section.id
         found[("section", section.id)] = Fact(("section", section.id), named, section.title or "")

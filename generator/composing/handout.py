@@ -257,7 +257,7 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
         lang=sheet.lang, edition=sheet.edition, date=sheet.date or handout.date, credits=sheet.credits,
         accent=handout.accent or sheet.accent, paper=handout.paper, keywords=keywords_of(handout, sheet),
         characteristics=sheet.characteristics, column_sets=sheet.column_sets, heading_case=sheet.heading_case,
-        sections=sections,
+        notes=sheet.notes, sections=sections,  # the sheet's shared notes: under the last printed block marking each
     )
 
 

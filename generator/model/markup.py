@@ -150,7 +150,7 @@ KeywordLinker = Callable[[str], "str | None"]
 def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer,
             link_keyword: KeywordLinker | None = None, name_result: ResultNamer | None = None) -> Markup:
     parts: list[str] = []
-    for token in tokens:
+    for before, token in zip((None, *tokens), tokens):
         if isinstance(token, Text):
             parts.append(Markup("<br>").join(_line_html(line, typo) for line in token.value.split("\n")))
         elif isinstance(token, Styled):
@@ -168,15 +168,37 @@ def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordN
                 parts.append(Markup('<a class="kw" href="#{}">{}</a>').format(target, name))
             else:
                 parts.append(Markup('<span class="kw">{}</span>').format(name))
+        elif _ends_with(before, INCH_MARKS):  # 6"¹: a thin space between the inch mark and the mark (sheet.css)
+            parts.append(Markup('<sup class="fn after-inch">{}</sup>').format(token.key))
         else:
             parts.append(Markup('<sup class="fn">{}</sup>').format(token.key))
     return Markup("".join(parts))
 
 
+INCH_MARKS = "\"″'′"  # what a length ends with, in inches or feet (6", 6′): a footnote mark there keeps apart
+
+
+def _ends_with(token: Token | None, characters: str) -> bool:
+    """Whether the text a token prints ends with one of `characters` (inside bold or a link too)."""
+    while isinstance(token, (Styled, Link)) and token.children:
+        token = token.children[-1]
+    return isinstance(token, Text) and token.value[-1:] in characters
+
+
 def _line_html(line: str, typo: Typographer) -> Markup:
     """A line of text in the language's typography, but for the addresses in it: printed as typed, never
     hyphenated (sheet.css: .url)."""
-    return Markup("").join(_url_html(piece) if address else escape(piece) for piece, address in _typeset(line, typo))
+    return Markup("").join(_url_html(piece) if address else _words_html(piece) for piece, address in _typeset(line, typo))
+
+
+_WITH_SOFT_HYPHENS = re.compile(r"([^\s\u00ad]*\u00ad\S*)")
+
+
+def _words_html(text: str) -> Markup:
+    """Text, each word that carries its own breaks (soft hyphens: typography.breaks) in a span of its own, hyphenated
+    only there (sheet.css: .hy); a soft hyphen in a text box turns the dictionary's breaks off in all of it."""
+    return Markup("").join(Markup('<span class="hy">{}</span>').format(piece) if index % 2 else escape(piece)
+                           for index, piece in enumerate(_WITH_SOFT_HYPHENS.split(text)) if piece)
 
 
 def _url_html(url: str) -> Markup:

@@ -24,6 +24,7 @@ from generator.model.base import (
     edition_key,
 )
 from generator.model.blocks import Block
+from generator.model.blocks.block import Footnote
 from generator.model.blocks.table import Columns
 
 
@@ -182,15 +183,41 @@ class Sheet(Document):
     untranslatable: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
         default_factory=list, description="Names printed as they are in every language (the game's name, a faction): "
                                           "not offered for translation.")
+    notes: list[Footnote] = Field(
+        default_factory=list, description="Footnotes several blocks share (the marks *, ** of two matrices), "
+                                          "referenced as [^id] as a block's own: each is printed once, under the last "
+                                          "block that references it. A block's own note wins on the same mark.")
     changelog: list[Edition] = Field(default_factory=list, description="Newest first; the first is this edition.")
     changes_box: bool | list[ChangeKind] = Field(
         True, description="The box of this edition's changes: true lists rules and clarifications, a list of kinds "
                           "lists those, false prints no box.")
     sections: Annotated[list[Section], Field(min_length=1)]
+    # where each of the sheet's notes prints (notes_under), by mark: the id of its block, found for these blocks
+    _placed_notes: tuple[tuple, dict[str, str]] | None = PrivateAttr(default=None)
 
     def blocks(self):
         for section in self.sections:
             yield from section.blocks
+
+    def shared_refs(self, block) -> set[str]:
+        """The marks of the sheet's notes that `block` references: those it has no note of its own for."""
+        own = {note.id for note in block.notes}
+        return {key for _, key in block.footnote_refs() if key not in own}
+
+    def notes_under(self, block) -> list[Footnote]:
+        """The notes printed under a block: its own, then the sheet's notes it is the last block to reference (in
+        reading order), in the order of the sheet's notes."""
+        if not self.notes:
+            return list(block.notes)
+        blocks = tuple(self.blocks())
+        placed = self._placed_notes
+        if placed is None or len(placed[0]) != len(blocks) or any(a is not b for a, b in zip(placed[0], blocks)):
+            last: dict[str, str] = {}
+            for each in blocks:
+                last.update((key, each.id) for key in self.shared_refs(each))
+            placed = self._placed_notes = (blocks, last)
+        last = placed[1]
+        return [*block.notes, *(note for note in self.notes if last.get(note.id) == block.id)]
 
     @model_validator(mode="after")
     def _shared_columns(self):

@@ -1,7 +1,8 @@
 """Each language's typographic conventions, applied to text at render time.
 
 Sources are typed with a plain keyboard; what prints follows the language of the edition:
-French non-breaking spaces before : ; ! ? and inside « », typographic apostrophes,
+French spaces, whatever was typed before them (none, a space, a no-break space): a narrow no-break space before
+; ! ?, a no-break space before : and % (after a number) and inside « »; typographic apostrophes,
 English curly quotes; everywhere a true minus sign in numbers (and before -N, -∞) and an en dash in ranges (3–4).
 """
 
@@ -21,6 +22,7 @@ _APOSTROPHE = re.compile(r"(?<=\w)'(?=\w|$)")  # at the end: before a keyword, �
 _COMPARISONS = (("<=", "≤"), (">=", "≥"))
 _FR_BEFORE_HIGH = re.compile(r"(?<=[\w)»\"”%…])\s*([;!?])")
 _FR_BEFORE_COLON = re.compile(r"(?<=[\w)»\"”%…])\s*:(?=\s|$)")
+_FR_BEFORE_PERCENT = re.compile(r"(?<=[\d½¼¾])\s*%")  # 25% and 25 % alike: 25 %
 _FR_GUILLEMETS_OPEN = re.compile(r"«\s*")
 _FR_GUILLEMETS_CLOSE = re.compile(r"\s*»")
 _EN_DOUBLE_QUOTES = re.compile(r'(?<![\w\d])"(?=\S)(.+?)(?<=\S)"')
@@ -43,6 +45,7 @@ def french(text: str) -> str:
     text = common(text)
     text = _FR_BEFORE_HIGH.sub(NNBSP + r"\1", text)
     text = _FR_BEFORE_COLON.sub(NBSP + ":", text)
+    text = _FR_BEFORE_PERCENT.sub(NBSP + "%", text)
     text = _FR_GUILLEMETS_OPEN.sub("«" + NBSP, text)
     return _FR_GUILLEMETS_CLOSE.sub(NBSP + "»", text)
 
@@ -89,6 +92,39 @@ def _neighbour(text: str, index: int, step: int) -> str:
     while 0 <= index < len(text) and text[index] in _STYLE_MARKS:
         index += step
     return text[index] if 0 <= index < len(text) else ""
+
+
+# Words the hyphenation dictionaries (pyphen's, which WeasyPrint uses) break wrongly, by language: each written with
+# the breaks it may take ("re-rolled": after "re" only, never "rer-olled"). Matched whole, in any case; the printed
+# word carries them as soft hyphens, and only them (generator.model.markup: a word of its own, hyphens: manual).
+HYPHENATION_EXCEPTIONS = {
+    "en": ("re-roll", "re-rolls", "re-rolled", "re-rolling"),  # never "rer-olled"
+    "fr": ("in-fran-chissable", "in-fran-chissables"),  # never "infranchis-sable": a word "sable" (sand)
+}
+SOFT_HYPHEN = "\u00ad"
+
+
+def _exceptions(lang: str) -> tuple[re.Pattern | None, dict[str, str]]:
+    words = {word.replace("-", "").casefold(): word for word in HYPHENATION_EXCEPTIONS.get(lang.split("-")[0], ())}
+    if not words:
+        return None, {}
+    return re.compile(r"\b(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")\b", re.IGNORECASE), words
+
+
+def breaks(lang: str):
+    """What sets the listed words' own breaks (HYPHENATION_EXCEPTIONS) in a text of the language: soft hyphens where
+    the list puts its hyphens, the word's case kept."""
+    pattern, words = _exceptions(lang)
+
+    def broken(text: str) -> str:
+        def mark(found: re.Match) -> str:
+            typed, listed, out, at = found.group(0), words[found.group(0).casefold()], [], 0
+            for part in listed.split("-"):
+                out.append(typed[at:at + len(part)])
+                at += len(part)
+            return SOFT_HYPHEN.join(out)
+        return pattern.sub(mark, text) if pattern else text
+    return broken
 
 
 def for_language(lang: str):

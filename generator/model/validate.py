@@ -100,6 +100,8 @@ def findings(sheet: Sheet):
     yield from _metadata(sheet)
     yield from _duplicate_ids(sheet)
     yield from _markup(sheet)
+    shared = {note.id for note in sheet.notes}
+    yield from _sheet_notes(sheet)
     for s, section in enumerate(sheet.sections):
         for b, block in enumerate(section.blocks):
             here = ("sections", s, "blocks", b)
@@ -114,7 +116,7 @@ def findings(sheet: Sheet):
                 sets = ", ".join(sheet.column_sets) or "none: declare them under column_sets"
                 yield here + ("columns",), f"no column set '{block.columns}' (the sheet's: {sets})"
             yield from _characteristics_named(block, here, [c.id for c in sheet.characteristics])
-            yield from _footnotes(block, here)
+            yield from _footnotes(block, here, shared)
             if block.type == "glossary":
                 for k, key in enumerate(block.keywords or []):
                     if key not in {kw.id for kw in sheet.keywords}:
@@ -221,7 +223,8 @@ def markup_findings(model: Model, keywords: dict[str, Keyword], results: dict[st
                 yield loc, f"no named result '{token.ref}': expected BLOCK/ROW, a dice table's row with an id and a name{hint}"
 
 
-def _footnotes(block, here: tuple):
+def _footnotes(block, here: tuple, shared: set[str] = frozenset()):
+    """A block's notes and marks: each mark names the block's own note, else one of the sheet's (`shared`)."""
     defined = Counter(note.id for note in block.notes)
     for n, note in enumerate(block.notes):
         if note.id in (earlier.id for earlier in block.notes[:n]):
@@ -229,11 +232,22 @@ def _footnotes(block, here: tuple):
     referenced: set[str] = set()
     for loc, key in block.footnote_refs():
         referenced.add(key)
-        if key not in defined:
-            yield here + loc, f"unknown footnote [^{key}]: add it to this block's notes"
+        if key not in defined and key not in shared:
+            yield here + loc, f"unknown footnote [^{key}]: add it to this block's notes (or to the sheet's, shared)"
     for n, note in enumerate(block.notes):
         if note.id not in referenced:
             yield here + ("notes", n), f"footnote '{note.id}' is never referenced: mark it in a cell with [^{note.id}]"
+
+
+def _sheet_notes(sheet: Sheet):
+    """The sheet's shared notes: one id each, each referenced by a block that has no note of its own on that mark."""
+    referenced = set().union(*(sheet.shared_refs(block) for block in sheet.blocks()))
+    for n, note in enumerate(sheet.notes):
+        if note.id in (earlier.id for earlier in sheet.notes[:n]):
+            yield ("notes", n, "id"), f"duplicate footnote '{note.id}': each of the sheet's notes needs its own id"
+        elif note.id not in referenced:
+            yield ("notes", n), (f"the sheet's footnote '{note.id}' is never referenced: mark it in a block with "
+                                 f"[^{note.id}] (a block's own note '{note.id}' wins over it)")
 
 
 def _changelog(sheet: Sheet):

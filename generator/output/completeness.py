@@ -76,6 +76,9 @@ def printed(block, sheet) -> list[tuple[tuple, str]]:
         raise ValueError(f"the completeness check does not know the block type {block.type!r}")
     found = [(("title",), block.title), (("intro",), block.lead("intro")), *_BY_TYPE[block.type](block, sheet)]
     found += [(("notes", n, part), getattr(note, part)) for n, note in enumerate(block.notes) for part in ("id", "text")]
+    shared = sheet.notes_under(block)[len(block.notes):]  # the sheet's notes it is the last block to mark
+    found += [((SHEET_LEVEL, "notes", sheet.notes.index(note), part), getattr(note, part)) for note in shared
+              for part in ("id", "text")]
     found.append((("after",), block.lead("after")))
     return [(loc, text) for loc, text in found if text]
 

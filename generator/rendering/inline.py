@@ -54,8 +54,9 @@ class Inline:
         namer = self.name_keyword_glossed if self.gloss else self.name_keyword
         lang = self.sheet.language_of(text)
         link = self.keyword_anchor if self.anchors else None
-        html = markup.to_html(markup.parse(typography.quotes(text, lang)), self.typeset(lang), namer, link,
-                              self.results.get)
+        typeset, broken = self.typeset(lang), typography.breaks(lang)  # the listed words' own breaks, printed only
+        html = markup.to_html(markup.parse(typography.quotes(text, lang)), lambda words: broken(typeset(words)), namer,
+                              link, self.results.get)
         if lang == self.lang:
             return html
         return Markup('<span lang="{}">{}</span>').format(lang, html)  # its own hyphenation, its own quotes

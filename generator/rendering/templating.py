@@ -71,6 +71,8 @@ def context(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         figure_width=partial(figures.printed_width, project.sources, frame),  # scaled to fit a column's height
         web=False,  # the web edition (generator.rendering.web): tables in a box that scrolls sideways
         preformatted_points=widths.preformatted_points,  # a diagram's size: its longest line fits the column
+        matrix_column=widths.matrix_column,  # a matrix's data columns: one width, the widest's
+        words_fit=widths.words_fit,  # a table whose columns may widen for a long word: hyphens: manual
     )
 
 

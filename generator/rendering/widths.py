@@ -1,8 +1,9 @@
 """How wide a matrix is at least, and a preformatted block, read from the fonts alone: what `qrs check` tells before
 anything is laid out, and the size a preformatted block is set at to fit its column.
 
-A matrix never wraps a value: its width is at least its corner, then, for each column, its widest value or key
-set in the sheet's type at the smallest scale the build may choose, and the cells' padding (sheet.css). A matrix
+A matrix never wraps a value, and its data columns are all one width (matrix_column, printed in its template): its
+width is at least its corner, then, for each column, the widest value or key of them all set in the sheet's type at
+the smallest scale the build may choose, and the cells' padding (sheet.css). A matrix
 wider than the page's content width cannot fit even spanning the page (`wide`); one wider than a column spans
 the page without the author asking (the build measures it, generator.rendering.measure; the web edition, which
 measures nothing, asks here). Nothing here imports WeasyPrint.
@@ -12,16 +13,20 @@ from __future__ import annotations
 
 from functools import cache
 from math import floor
-from typing import Iterator
+from typing import Callable, Iterator
 
-from generator.model import markup
+from generator.model import markup, typography
 from generator.model.blocks.preformatted import MIN_POINTS, MONO_ADVANCE
 from generator.model.glyphs import FONTS
-from generator.rendering.fit import SHRINK
+from generator.rendering.fit import SCALES, SHRINK
 from generator.rendering.layout import Frame
 
 CORNER_MM = 20.0  # sheet.css: table.matrix th.corner { width: 20mm }
 PADDING_REM = 2 * 0.1492  # sheet.css: table.matrix td, th.key { padding: … 0.1492rem }, each side
+TABLE_PADDING_REM = 0.373  # sheet.css: table.data td { padding: … 0.373rem }, each side
+AXIS_PADDING_REM = 0.373  # sheet.css: table.data th { padding: … 0.373rem }: the column title's, each side
+MIN_COLUMN_REM = 1.8  # sheet.css: table.matrix td, table.matrix thead th.key { min-width: 1.8rem }
+SUPERSCRIPT = 0.7  # sheet.css: sup.fn { font-size: 70% }
 MM_PER_PT = 25.4 / 72
 MONO_SHARE = 0.9  # a preformatted block's largest size, against the body's
 
@@ -38,20 +43,70 @@ def _advances(face: str) -> tuple[dict[int, int], int]:
 
 def text_width(text: str, points: float, face: str = "Regular") -> float:
     """The width, mm, of the widest word of `text` (its markup's words), set in `points` in the face."""
+    return word_width(" ".join(token.value for token in markup.walk(markup.parse(text))
+                               if isinstance(token, markup.Text)), points, face)
+
+
+def word_width(text: str, points: float, face: str = "Regular") -> float:
+    """The width, mm, of the widest word of plain `text` (as printed: no markup), set in `points` in the face."""
     advances, per_em = _advances(face)
-    words = " ".join(token.value for token in markup.walk(markup.parse(text)) if isinstance(token, markup.Text)).split()
-    return max((sum(advances.get(ord(character), per_em // 2) for character in word) for word in words),
+    return max((sum(advances.get(ord(character), per_em // 2) for character in word) for word in text.split()),
                default=0) / per_em * points * MM_PER_PT
 
 
-def matrix_width(block, points: float) -> float:
-    """The least width, mm, of the matrix `block` set with a body of `points`: no value of it wraps."""
-    padding = PADDING_REM * points * MM_PER_PT
-    grid = block.grid()
-    columns = [[block.column_keys[c], *(row[c] for row in grid if c < len(row))] for c in range(len(block.column_keys))]
-    widest = [max(text_width(key, points, "Semibold"), *(text_width(value, points) for value in values))
-              for key, *values in columns]
-    return CORNER_MM + sum(width + padding for width in widest)
+def matrix_column(block, plain: Callable[[str], str] = typography.common) -> float:
+    """The width, rem (the body's size), of every data column of the matrix `block`, inside its padding: one width
+    for all, the widest its keys (semibold) and values need, with their footnote marks, at least MIN_COLUMN_REM, and
+    its share of the column title over them. `plain`: a text as printed (the edition's words and typography)."""
+    def width(text: str, face: str) -> float:
+        marks = "".join(token.key for token in markup.walk(markup.parse(text)) if isinstance(token, markup.FootnoteRef))
+        words = plain(markup.without_footnotes(text)) if text.strip() else ""
+        return (word_width(words, 1.0, face) + word_width(marks, SUPERSCRIPT, "Semibold")) / MM_PER_PT
+    values = [value for row in block.grid() for value in row]
+    widest = max([width(key, "Semibold") for key in block.column_keys] + [width(value, "Regular") for value in values])
+    title = (width(block.column_title, "Semibold") + 2 * AXIS_PADDING_REM) / len(block.column_keys) - PADDING_REM
+    return round(max(MIN_COLUMN_REM, widest, title), 3)
+
+
+def matrix_width(block, points: float, plain: Callable[[str], str] = typography.common) -> float:
+    """The least width, mm, of the matrix `block` set with a body of `points`: no value of it wraps, every data
+    column as wide as the widest (matrix_column)."""
+    column = (matrix_column(block, plain) + PADDING_REM) * points * MM_PER_PT
+    return CORNER_MM + len(block.column_keys) * column
+
+
+def words_fit(block, plain: Callable[[str], str], width: float, body: float) -> bool:
+    """Whether the table `block` fits `width` mm with no word of it hyphenated, in the largest type the build may set
+    for a body of `body` points at 100 % (a block's HTML is the same at every scale, generator.rendering.render): each
+    column as wide as its widest word (its title's semibold; a nowrap column's, its longest line), with the cells'
+    padding, a column of a declared width as that width. Then its template sets its cells hyphens: manual, and
+    the table widens a column for a long word ("Infranchissable") rather than break it while another has room."""
+    points = body * max(SCALES)
+    columns: list[list[tuple[str, str]]] = [[(column.title, "Semibold")] for column in block.header]
+    for row in block.rows:
+        position = 0
+        for cell in getattr(row, "cells", ()):
+            if cell.span == 1 and position < len(columns):
+                columns[position].append((cell.text, "Regular"))
+            position += cell.span
+    total = 0.0
+    for column, texts in zip(block.header, columns):
+        if column.width:
+            number = float(column.width.rstrip("m%"))
+            total += number if column.width.endswith("mm") else width * number / 100
+            continue
+        measured = line_width if column.nowrap else word_width
+        total += max(measured(plain(text), points, face) for text, face in texts if text) if any(
+            text for text, _ in texts) else 0.0
+        total += 2 * TABLE_PADDING_REM * points * MM_PER_PT
+    return total <= width
+
+
+def line_width(text: str, points: float, face: str = "Regular") -> float:
+    """The width, mm, of the longest line of plain `text` set in `points` in the face."""
+    advances, per_em = _advances(face)
+    return max((sum(advances.get(ord(character), per_em // 2) for character in line) for line in text.split("\n")),
+               default=0) / per_em * points * MM_PER_PT
 
 
 def preformatted_width(block, points: float) -> float:
@@ -82,7 +137,7 @@ def findings(sheet, frame: Frame) -> Iterator[tuple[tuple, str]]:
     yield from preformatted_findings(sheet, frame)
     points = sheet.paper.type_points * SHRINK[-1]
     for here, block in _blocks(sheet, "matrix"):
-        width = matrix_width(block, points)
+        width = matrix_width(block, points, typography.for_language(sheet.lang))
         if width > frame.content_width:
             yield here, (
                 f"matrix '{block.id}' is at least {width:.0f} mm wide, in the smallest type the build sets: the "
