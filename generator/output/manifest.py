@@ -26,7 +26,7 @@ import importlib.util
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -35,7 +35,7 @@ from generator import __version__
 from generator import files
 from generator.digests import Digests
 from generator.errors import Problem, UserError
-from generator.project import PACKAGE_ROOT, SHEET_ID, Project
+from generator.project import PACKAGE_ROOT, SHEET_ID, Project, page_variant_of, variant_of
 from generator.report import shown
 
 NAME = ".qrs-manifest.json"
@@ -63,6 +63,7 @@ class Output:
     sheet: str | None = None  # a handout's sheet id
     variant: str | None = None  # what the options add to its name (project.variant_of, or page_variant_of for a page)
     form: str = "pdf"  # one of FORMATS
+    own_paper: bool = False  # --paper names the paper its source declares: built as the plain PDF (settings_of)
 
     def path(self, project: Project) -> Path:
         if self.form == "html":
@@ -85,6 +86,43 @@ class Output:
         sheet = [project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po"]
         return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po", *(sheet if self.sheet else []), words,
                 *(_figures(project, sheet[0]) if self.sheet else [])]
+
+
+def settings_of(output: Output, settings: dict) -> dict:
+    """The build options of one output: `--paper` left out where it is the paper its source declares, so that
+    `--paper A4` on an A4 sheet builds (or finds up to date) the plain PDF, not a copy of it under another name."""
+    return {**settings, "paper": None} if output.own_paper else settings
+
+
+def named(outputs: list[Output], settings: dict) -> list[Output]:
+    """The outputs with the names the build options give them (project.variant_of for a PDF, page_variant_of for a
+    page), each from its own options (settings_of): `qrs build --all --paper letter` names the letter sheets'
+    PDFs plainly and the A4 sheets' build/<sheet>.letter.<lang>.pdf."""
+    papers: dict[Path, str | None] = {}
+    found = []
+    for output in outputs:
+        if settings.get("paper") and output.source not in papers:
+            papers[output.source] = declared_paper(output.source)
+        own = bool(settings.get("paper")) and papers[output.source] == settings["paper"]
+        chosen = settings_of(replace(output, own_paper=own), settings)
+        variant = variant_of(chosen) if output.form == "pdf" else page_variant_of(chosen)
+        found.append(replace(output, own_paper=own, variant=variant))
+    return found
+
+
+def declared_paper(path: Path) -> str | None:
+    """The paper size a sheet's or handout's source declares (A4 where it says none), read as plain data, without
+    the model; None where the source cannot be read so (its build says why)."""
+    from generator.reading.sources import load_file
+
+    try:
+        data = load_file(path).data
+    except (OSError, UserError):
+        return None
+    paper = data.get("paper") if isinstance(data, dict) else None
+    if paper is None:
+        return "A4"
+    return paper.get("size", "A4") if isinstance(paper, dict) else None
 
 
 def _figures(project: Project, source: Path) -> list[Path]:
@@ -168,6 +206,14 @@ def inputs_digest(project: Project, output: Output, shared: str, options: str, d
     for path in output.inputs(project):
         digest.update(f"{_name(project, path)}\0{digests.file(path)}\n".encode())
     return digest.hexdigest()
+
+
+def inputs_digests(project: Project, outputs: list[Output], settings: dict, shared: str, manifest: "Manifest",
+                   digests: Digests) -> dict[str, str]:
+    """Each output's inputs digest, by its key in the manifest, with its own build options (settings_of)."""
+    return {output.key(project): inputs_digest(project, output, shared,
+                                               options_digest(settings_of(output, settings), shared, manifest), digests)
+            for output in outputs}
 
 
 @dataclass

@@ -155,6 +155,20 @@ def test_a_template_or_an_option_rebuilds_everything(project, built, tmp_path):
     assert run(project, built) == set()  # the plain PDFs were not overwritten
 
 
+def test_paper_that_is_the_sources_own_builds_the_plain_pdf(project, built):
+    """--paper A4 on an A4 sheet wrote a copy, build/wab2.a4.en.pdf (#45): each output is named from the paper its
+    own source declares, so that --all over sheets of both papers names each right, and finds the plain PDFs fresh."""
+    edit(project.sources / "shadow-war.yaml", "size: A4", "size: letter")
+    everything = run(project, built)
+    assert "shadow-war.fr.pdf" in everything
+    assert run(project, built, dict(SETTINGS, paper="A4")) == {"shadow-war.a4.fr.pdf", "shadow-war.a4.en.pdf"}
+    on_letter = run(project, built, dict(SETTINGS, paper="letter"))
+    assert "shadow-war.fr.pdf" not in on_letter and "shadow-war.letter.fr.pdf" not in on_letter
+    assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
+                         for name in everything if not name.startswith("shadow-war.")}
+    assert not (project.build / "wab2.a4.fr.pdf").exists() and not (project.build / "handouts" / "warhammer-dwarfs.a4.fr.pdf").exists()
+
+
 def test_web_pages_are_outputs_as_pdfs_are(project, built):
     both = run(project, built, formats=("pdf", "html"))
     pages = {name for name in both if name.endswith(".html")}
