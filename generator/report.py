@@ -67,6 +67,15 @@ class Reporter:
         if layout and self.verbose:
             click.echo(f"  {columns_line(layout)}")
 
+    def up_to_date(self, path: Path, columns: str | None) -> None:
+        """An output found up to date: said with --verbose only, with how full its columns were when it was
+        written (kept in the build manifest), as a build of it would have said."""
+        if self.verbose and not (self.quiet or self.json):
+            self._erase_progress()
+            click.echo(printable(f"up to date {shown(path)}"))
+            if columns:
+                click.echo(printable(f"  {columns}"))
+
     def say(self, text: str) -> None:
         """A message that is neither an output nor a problem: silent with --quiet and --json."""
         if not (self.quiet or self.json):

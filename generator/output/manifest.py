@@ -219,7 +219,7 @@ def inputs_digests(project: Project, outputs: list[Output], settings: dict, shar
 @dataclass
 class Manifest:
     """build/.qrs-manifest.json: per output, {"inputs": digest, "pdf": digest of the file written (a PDF or a page),
-    "seconds": build time};
+    "seconds": build time, "columns": how full its columns were (a PDF's, for --verbose)};
     per handout source, the plan read from it ({"source": digest, "sheet": id, "languages": [...]});
     the digests of the build options met (see options_digest)."""
 
@@ -278,6 +278,10 @@ class Manifest:
         entry = self.outputs.get(key)
         return bool(entry) and entry.get("inputs") == inputs and digests.file(written) == entry.get("pdf")
 
+    def columns(self, key: str) -> str | None:
+        """How full each column of the output was when it was written (report.columns_line), if it was told."""
+        return (self.outputs.get(key) or {}).get("columns")
+
     def seconds(self, key: str) -> float:
         return float((self.outputs.get(key) or {}).get("seconds") or 0.0)
 
@@ -305,6 +309,8 @@ def _output_flaw(entry) -> str | None:
     for name in ("inputs", "pdf"):
         if not isinstance(entry.get(name), str):
             return f"'{name}' is not a digest"
+    if not isinstance(entry.get("columns", ""), str):
+        return "'columns' is not a line of text"
     seconds = entry.get("seconds", 0)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf"):
         return f"'seconds' is {seconds!r}, not a number of seconds"

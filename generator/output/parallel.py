@@ -31,7 +31,7 @@ from generator.digests import Digests
 from generator.output.manifest import Manifest, Output
 from generator.project import Project
 from generator.rendering import speedups
-from generator.report import Reporter
+from generator.report import Reporter, columns_line
 
 
 def cores() -> int:
@@ -309,8 +309,12 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
         tally.built += 1
         if incremental:  # recorded before it is reported: a Ctrl-C meanwhile must not lose a finished output
             key = done.output.key(project)
-            entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}
+            entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3),
+                            **({"columns": columns_line(done.layout)} if done.layout else {})}
         report.wrote(done.path, layout=done.layout, about=_about(done), untranslated=done.untranslated)
+
+    for output in fresh:  # with --verbose, what the last build of each told of its columns
+        report.up_to_date(output.path(project), manifest.columns(output.key(project)))
 
     def waiting(count: int, building: list[Output]) -> None:
         report.progress(count, len(stale), ", ".join(output.key(project) for output in building), tally.elapsed())

@@ -169,6 +169,28 @@ def test_paper_that_is_the_sources_own_builds_the_plain_pdf(project, built):
     assert not (project.build / "wab2.a4.fr.pdf").exists() and not (project.build / "handouts" / "warhammer-dwarfs.a4.fr.pdf").exists()
 
 
+def test_verbose_shows_the_stored_column_fill_of_outputs_up_to_date(project, built, monkeypatch, capsys):
+    """--verbose on up-to-date outputs showed no column fill (#45): the manifest keeps each PDF's layout line."""
+    stand_in = pipeline.build
+
+    def build(project, path, lang, options=pipeline.BuildOptions(), output=None, layouts=None):
+        if layouts is not None:
+            layouts.append({"pages": [[{"used": 0.91, "continued": []}, {"used": 0.42, "continued": []}]],
+                            "scale": 0.95, "warnings": []})
+        return stand_in(project, path, lang, options, output, layouts)
+
+    monkeypatch.setattr(pipeline, "build", build)
+    sheets = [project.sources / "shadow-war.yaml"]
+    verbose = Reporter(verbose=True)
+    assert parallel.build(project, sheets, [], ("en",), SETTINGS, verbose, jobs=1) == []
+    assert "  columns used 91% 42%; type at 95.0%\n" in capsys.readouterr().out
+    assert parallel.build(project, sheets, [], ("en",), SETTINGS, verbose, jobs=1) == []
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[:2] == [f"up to date {project.build / 'shadow-war.en.pdf'}", "  columns used 91% 42%; type at 95.0%"]
+    assert parallel.build(project, sheets, [], ("en",), SETTINGS, Reporter(), jobs=1) == []
+    assert len(capsys.readouterr().out.splitlines()) == 1  # without --verbose: the summary line alone
+
+
 def test_web_pages_are_outputs_as_pdfs_are(project, built):
     both = run(project, built, formats=("pdf", "html"))
     pages = {name for name in both if name.endswith(".html")}
