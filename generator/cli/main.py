@@ -170,9 +170,12 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     for name, revision in past:
         options = pipeline.BuildOptions(**settings)
         for lang in languages or [None]:
+            layouts: list[dict] = []
             try:
-                for output in pipeline.build_at_revision(project, name, revision, lang, options):
-                    reporter().wrote(output)
+                for output, layout in zip(pipeline.build_at_revision(project, name, revision, lang, options, layouts),
+                                          layouts):  # told as any build tells its PDFs: the type scale, the columns
+                    untranslated = layout.pop(pipeline.UNTRANSLATED, 0)
+                    reporter().wrote(output, layout=layout, untranslated=untranslated)
                     tally.built += 1
             except UserError as error:
                 problems.extend(error.problems)

@@ -61,6 +61,15 @@ def test_diff_and_an_earlier_revision_need_no_edition(sources):
     assert (sources.parent / "build" / "undated-card@HEAD.en.pdf").is_file()
 
 
+def test_an_earlier_revision_tells_its_layout_as_any_build_does(sources):
+    """SHEET@REV printed no type scale (#45): its PDF is told as every build tells one, columns and type included."""
+    built = qrs(sources, "--verbose", "build", "undated-card@HEAD")
+    assert built.returncode == 0, built.stderr
+    wrote, columns = built.stdout.splitlines()[:2]
+    assert wrote.startswith("wrote ") and wrote.split(" ")[1].endswith("undated-card@HEAD.en.pdf"), built.stdout
+    assert columns.startswith("  columns used ") and "; type at " in columns, built.stdout
+
+
 def test_a_new_catalogue_of_an_undated_sheet_is_dated_on_a_fixed_day(sources):
     ran = qrs(sources, "i18n", "update", "--lang", "fr")
     assert ran.returncode == 0, ran.stderr
