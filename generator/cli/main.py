@@ -80,6 +80,7 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
     context.meta[META_KEY] = chosen
     given = context.get_parameter_source("sources") not in (None, click.core.ParameterSource.DEFAULT)
     context.obj = Project.chosen(sources, build_dir, sources_given=given)
+    chosen.library = context.obj.sources.parent  # the paths it prints are relative to it
     if context.invoked_subcommand is None:  # bare `qrs`: the help, and success, as git and pip do
         click.echo(context.get_help())
 

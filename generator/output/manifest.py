@@ -248,9 +248,9 @@ class Manifest:
         except UserError:
             if path.is_symlink() or not path.is_file():
                 raise
-            return cls(path, dropped=[f"{path}: larger than {MAX_BYTES} bytes: ignored (every output is rebuilt)"])
+            return cls(path, dropped=[f"{shown(path)}: larger than {MAX_BYTES} bytes: ignored (every output is rebuilt)"])
         except (OSError, ValueError, RecursionError) as error:  # RecursionError: JSON nested too deep
-            return cls(path, dropped=[f"{path}: not a manifest qrs wrote ({type(error).__name__}): ignored "
+            return cls(path, dropped=[f"{shown(path)}: not a manifest qrs wrote ({type(error).__name__}): ignored "
                                       "(every output is rebuilt)"])
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return cls(path)
@@ -263,7 +263,7 @@ class Manifest:
         """The entries of one section that hold what this generator wrote; each other one noted in `dropped`."""
         if not isinstance(entries, dict):
             if entries is not None:
-                self.dropped.append(f"{self.path}: '{section}' is not an object: ignored (its outputs are rebuilt)")
+                self.dropped.append(f"{shown(self.path)}: '{section}' is not an object: ignored (its outputs are rebuilt)")
             return {}
         kept = {}
         for key, entry in entries.items():
@@ -271,7 +271,7 @@ class Manifest:
             if why is None:
                 kept[key] = entry
             else:
-                self.dropped.append(f"{self.path}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
+                self.dropped.append(f"{shown(self.path)}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
         return kept
 
     def fresh(self, key: str, inputs: str, written: Path, digests: Digests) -> bool:

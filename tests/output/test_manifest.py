@@ -267,7 +267,7 @@ def test_the_command_says_how_many_are_up_to_date(project, built, capsys):
     main_ok(where + ["build", "--jobs", "1"])
     sheets = len([output for output in planned(project) if output.kind == "sheet"])
     wrote, summary = capsys.readouterr().out.splitlines()
-    assert wrote == f"wrote {project.build / 'wab2.fr.pdf'}"
+    assert wrote == "wrote build/wab2.fr.pdf"  # relative to the library, the folder holding sources/
     assert summary.startswith(f"{sheets} output(s): 1 built, {sheets - 1} up to date, 0 failed, "), summary
     main_ok(["--json"] + where + ["build", "--jobs", "1"])
     event = json.loads(capsys.readouterr().out)  # a no-op build still says so, in one summary event
@@ -295,6 +295,7 @@ def test_a_wrong_typed_manifest_entry_is_dropped_with_a_warning_and_rebuilt(proj
 
     main_ok(where + ["build", "--all", "--jobs", "1"])
     err = capsys.readouterr().err
+    path = path.relative_to(project.sources.parent)  # as printed: relative to the library
     for key in bad:
         assert f"warning: {path}: outputs entry '{key}' ignored (its output is rebuilt): " in err, err
     assert f"warning: {path}: plans entry '{handout}' ignored" in err and "'sheet' is not a sheet id" in err, err
