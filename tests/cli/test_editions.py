@@ -51,6 +51,14 @@ def test_qrs_list_leaves_a_missing_edition_blank(sources):
     assert '"edition": null' in listed.stdout
 
 
+def test_a_diff_that_finds_no_change_says_why(sources):
+    """The editions tour answered "0 change(s)" on a fresh clone with no word why (#45)."""
+    same = qrs(sources, "diff", "undated-card", "--from", "HEAD")
+    assert same.returncode == 0 and same.stdout.strip() == (
+        "0 change(s): undated-card at HEAD and as the file is now print the same (a tag just made on a fresh clone "
+        "is the file as it is: edit the source, or compare with an earlier revision)"), same
+
+
 def test_diff_and_an_earlier_revision_need_no_edition(sources):
     path = sources / "undated-card.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('[Foot, 4", 8"]', '[Foot, 5", 8"]'), encoding="utf-8")
