@@ -159,8 +159,9 @@ def compare(old: Path | Sheet, new: Path | Sheet) -> list[diff.Change]:
 
 
 def build_at_revision(project: Project, sheet_id: str, revision: str, lang: str | None,
-                      options: BuildOptions = BuildOptions()) -> list[Path]:
-    """A sheet as it was at a git revision or tag, in build/<sheet>@<revision>.<lang>.pdf."""
+                      options: BuildOptions = BuildOptions(), layouts: list[dict] | None = None) -> list[Path]:
+    """A sheet as it was at a git revision or tag, in build/<sheet>@<revision>.<lang>.pdf; each PDF's layout
+    report goes to `layouts`, in the same order (as `build`'s)."""
     if not SHEET_ID.match(sheet_id):
         raise UserError.at(project.sources, 1, 1, f"{sheet_id!r} is not a sheet id: SHEET@REVISION takes the file "
                                                   "name of a sheet in the sources folder, without .yaml (wab2@v2.0)")
@@ -172,7 +173,7 @@ def build_at_revision(project: Project, sheet_id: str, revision: str, lang: str 
         with history.named_at_revision(sources, project.sources, revision):
             for language in [lang] if lang else i18n.languages(sources, check(earlier)):
                 target = project.pdf_path(f"{sheet_id}@{_in_a_name(revision)}", language)
-                outputs.append(build(past, earlier, language, options, output=target))
+                outputs.append(build(past, earlier, language, options, output=target, layouts=layouts))
         return outputs
 
 

@@ -55,11 +55,12 @@ class Project:
         """The source of each named sheet (by id or by file path), or of every sheet; an unknown name is an error,
         and so is a sources folder that is missing or holds no sheet (a CI job must not pass having built nothing)."""
         if not self.sources.is_dir():
-            raise UserError.at(self.sources, 0, 0, "no such folder: give the folder of the sheet sources with --sources")
+            raise MissingInput.at(self.sources, 0, 0, "no such folder: give the folder of the sheet sources with --sources")
         available = {path.stem: path for path in sorted(self.sources.glob("*.yaml"))}
         if not available:
             raise UserError.at(self.sources, 0, 0, "no sheet source (*.yaml) in this folder: "
                                                    "give the folder of the sheet sources with --sources")
+        _refuse_missing_files(names)
         names = tuple(self.id_of(name) for name in names)
         if not names:
             return list(available.values())
@@ -112,6 +113,7 @@ class Project:
         """(sheets, handouts) named by id or file path, or all of both; an unknown name is an error."""
         if not names:
             return self.sheet_paths(), self.handout_paths()
+        _refuse_missing_files(names)
         names = tuple(self.id_of(name) for name in names)
         handout_ids = {path.stem for path in self.handout_paths()}
         sheets = tuple(name for name in names if name not in handout_ids)
@@ -157,6 +159,14 @@ def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()
         said.append(f"no {kind} named {name}: " + (f"did you mean {nearest[0]}?" if nearest else
                                                    f"the {kind}s are {', '.join(known) or 'none'}"))
     return "; ".join(said)
+
+
+def _refuse_missing_files(names: tuple[str, ...]) -> None:
+    """A source named by its path (a name ending in .yaml) that is not there: a missing input (exit 66), as a
+    missing roster or document is; an id the sources do not have stays a slip of the command line (64)."""
+    missing = [name for name in names if name.endswith(".yaml") and not Path(name).is_file()]
+    if missing:
+        raise MissingInput.of(missing[0], "a sheet or handout source (.yaml)")
 
 
 def _refuse_link_out(folder: Path, what: str, option: str) -> None:

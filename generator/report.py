@@ -41,6 +41,7 @@ class Reporter:
     json: bool = False
     verbose: bool = False
     live: bool | None = None  # a progress line on stderr; None: when stderr is a terminal
+    library: Path | None = None  # the folder holding sources/: the paths printed are relative to it (shown)
     _progress_shown: str = ""  # the progress line on the terminal now, erased before anything else is printed
 
     def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None,
@@ -61,11 +62,20 @@ class Reporter:
         scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
         timing = f" in {about['seconds']:.1f} s" if self.verbose and about else ""
         fallback = f" ({untranslated} string(s) untranslated, printed in the source's language)" if untranslated else ""
-        click.echo(printable(text or f"wrote {shown(path)}{scale}{timing}{fallback}"))
+        click.echo(printable(text or f"wrote {shown(path, self.library)}{scale}{timing}{fallback}"))
         for warning in warnings:
-            click.echo(printable(f"  {shown(path)}: {warning}"), err=True)
+            click.echo(printable(f"  {shown(path, self.library)}: {warning}"), err=True)
         if layout and self.verbose:
             click.echo(f"  {columns_line(layout)}")
+
+    def up_to_date(self, path: Path, columns: str | None) -> None:
+        """An output found up to date: said with --verbose only, with how full its columns were when it was
+        written (kept in the build manifest), as a build of it would have said."""
+        if self.verbose and not (self.quiet or self.json):
+            self._erase_progress()
+            click.echo(printable(f"up to date {shown(path, self.library)}"))
+            if columns:
+                click.echo(printable(f"  {columns}"))
 
     def say(self, text: str) -> None:
         """A message that is neither an output nor a problem: silent with --quiet and --json."""
@@ -123,7 +133,8 @@ class Reporter:
 
     def _problem_line(self, problem: Problem, folded: str | None = None) -> str:
         """file:line:column in bold, then what was expected; `folded`, a group's line, is about the whole file."""
-        where = f"{problem.path}:{problem.line}:{problem.column}" if problem.line and not folded else problem.path
+        path = shown(problem.path, self.library)
+        where = f"{path}:{problem.line}:{problem.column}" if problem.line and not folded else str(path)
         return f"{self._styled(printable(where), bold=True)}: {printable(folded or problem.message)}"
 
     def problems(self, problems: list[Problem], summary: bool = True) -> None:
@@ -169,11 +180,15 @@ class Reporter:
         click.echo(json.dumps(event, ensure_ascii=False))
 
 
-def shown(path: Path) -> Path:
-    """A path as the user reads it: relative to the current folder when inside it."""
+def shown(path: Path | str, library: Path | None = None) -> Path:
+    """A path as the user reads it, the same in every line a command prints: relative to the library (the folder
+    holding sources/; `library`, else the running command's) when inside it, else to the current folder when
+    inside that, else whole. With --json, paths are absolute."""
     path = Path(path)
-    cwd = Path.cwd()
-    return path.relative_to(cwd) if path.is_absolute() and path.is_relative_to(cwd) else path
+    for base in (library or current().library, Path.cwd()):
+        if base is not None and path.is_absolute() and path.is_relative_to(base) and path != base:
+            return path.relative_to(base)
+    return path
 
 
 def current() -> Reporter:

@@ -107,7 +107,7 @@ def test_bad_input_exits_2_names_each_problem_and_keeps_the_previous_pdf(case, t
     assert "Traceback" not in out + err and "internal error" not in err, err
     reported = [line for line in err.splitlines() if line and not _SUMMARY.match(line)]
     for file, line, column, message in case.expected:
-        where = f"{sources / file}:{line}:{column}: "
+        where = f"{Path(sources.name) / file}:{line}:{column}: "  # relative to the library
         assert any(r.startswith(where) and message in r[len(where):] for r in reported), (
             f"expected {file}:{line}:{column}: {message!r}, got:\n" + "\n".join(reported))
     assert len(reported) == len(case.expected), "unexpected extra problems:\n" + "\n".join(reported)

@@ -126,7 +126,7 @@ def test_sheet_at_revision_takes_an_id_never_a_path(tmp_path, capsys, sheet):
     with pytest.raises(SystemExit) as exit:
         main(["--sources", str(sources), "--build-dir", str(tmp_path / "build"), "build", f"{sheet}@HEAD"])
     err = capsys.readouterr().err
-    assert exit.value.code == 2 and f"{sources}:1:1: '{sheet}' is not a sheet id" in err, err
+    assert exit.value.code == 2 and f"sources:1:1: '{sheet}' is not a sheet id" in err, err
     assert list(tmp_path.rglob("*.pdf")) == []
 
 
@@ -136,7 +136,7 @@ def test_a_problem_at_a_revision_names_the_file_as_the_author_knows_it(tmp_path,
         main(["--sources", str(sources), "--build-dir", str(tmp_path / "build"), "build", "dice-gap@HEAD"])
     err = capsys.readouterr().err
     assert exit.value.code == 2
-    assert err.splitlines()[0] == f"{sources / 'dice-gap.yaml'}@HEAD:16:11: D6 can roll 4, which no row covers", err
+    assert err.splitlines()[0] == "sources/dice-gap.yaml@HEAD:16:11: D6 can roll 4, which no row covers", err
 
 
 def test_a_sheet_using_all_that_authors_of_other_games_reached_for_builds_complete_in_pdf_and_web(tmp_path):

@@ -127,7 +127,7 @@ def test_a_new_languages_missing_strings_are_one_line_unless_verbose(tmp_path):
     missing = int(short.stderr.splitlines()[-1].split()[0])
     assert short.returncode == 2 and missing > 20, short.stderr
     assert short.stderr.splitlines() == [
-        f"{tmp_path / 'sources' / 'shadow-war.yaml'}: {missing} strings have no 'de' translation in shadow-war.de.po "
+        f"sources/shadow-war.yaml: {missing} strings have no 'de' translation in shadow-war.de.po "
         "(run 'qrs i18n update shadow-war --lang de', translate, or build with --allow-fallback; --verbose lists them)",
         f"{missing} problem(s) found"]
     verbose = run_qrs(*where, "--verbose", "check", "shadow-war", "--lang", "de")
@@ -195,3 +195,20 @@ def test_no_control_character_of_a_name_reaches_the_terminal_raw(tmp_path, args)
     printed = ran.stdout + ran.stderr
     assert not [character for character in printed if character in "\x1b\x07"], printed
     assert "\nFORGED.yaml" not in printed and "Traceback" not in printed
+
+
+def test_paths_are_printed_relative_to_the_library_in_every_line(tmp_path):
+    """Problems printed absolute paths, `wrote` lines relative ones (#45): both are relative to the library (the
+    folder holding sources/), wherever the command is run from; --json keeps them absolute."""
+    library = tmp_path / "my-library"
+    (library / "sources").mkdir(parents=True)
+    shutil.copy(BAD / "dice-gap.yaml", library / "sources")
+    for number, cwd in enumerate((tmp_path, library, library / "sources")):
+        where = ["--sources", str(library / "sources"), "--build-dir", str(library / "build")]
+        checked = run_qrs(*where, "check", cwd=cwd)
+        assert checked.returncode == 2 and checked.stderr.splitlines()[0] == \
+            "sources/dice-gap.yaml:16:11: D6 can roll 4, which no row covers", (cwd, checked.stderr)
+        made = run_qrs(*where, "new", f"game-{number}", "--game", "G", "--lang", "en", cwd=cwd)
+        assert made.returncode == 0 and made.stdout.splitlines()[0] == f"wrote sources/game-{number}.yaml", made
+    as_json = run_qrs("--json", "--sources", str(library / "sources"), "check", "dice-gap", cwd=tmp_path)
+    assert events(as_json.stdout)[0]["file"] == str(library / "sources" / "dice-gap.yaml")

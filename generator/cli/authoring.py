@@ -117,7 +117,8 @@ def export_command(project: Project, names: tuple[str, ...], form: str, dpi: int
 
 @click.command("watch")
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
-@click.option("--lang", "languages", multiple=True, callback=language_codes, help="Language(s) to build (default: each sheet's own).")
+@click.option("--lang", "languages", multiple=True, callback=language_codes,
+              help="Language(s) to build (default: every one each sheet has; one in progress is left out and said).")
 @click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
               help="A handout to watch (its id or file), as many times as needed.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
@@ -135,7 +136,7 @@ def watch_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str
 
     report = reporter()
     watcher = watch.Watcher(project, sheets, languages, pipeline.BuildOptions(allow_fallback=allow_fallback), scale,
-                            on_wrote=report.wrote, on_problems=report.problems, handouts=handouts)
+                            on_wrote=report.wrote, on_problems=report.problems, handouts=handouts, on_note=report.say)
     try:
         watcher.run(port=port, host=host, announce=report.say, open_browser=open_browser)
     except KeyboardInterrupt:

@@ -24,16 +24,20 @@ def diff_command(project: Project, sources: tuple[str, ...], from_revision: str 
     or `qrs diff SHEET --from REV [--to REV]`."""
     if len(sources) == 2 and not (from_revision or to_revision):
         changes = pipeline.compare(Path(sources[0]), Path(sources[1]))
+        sides = f"{sources[0]} and {sources[1]}"
     elif len(sources) == 1 and from_revision:
         path = project.sheet_paths(sources)[0]
         newer = history.sheet_at_revision(path, to_revision) if to_revision else path
         changes = pipeline.compare(history.sheet_at_revision(path, from_revision), newer)
+        sides = f"{path.stem} at {from_revision} and " + (f"at {to_revision}" if to_revision else "as the file is now")
     else:
         raise click.UsageError("give two source files, or one sheet with --from REV [--to REV]")
     for change in changes:  # the diff is this command's output: printed even with --quiet
         reporter().record("change", str(change), {"kind": change.kind, "where": change.where, "old": change.old,
                                                   "new": change.new})
-    reporter().result("compared", f"{len(changes)} change(s)", {"changes": len(changes)})
+    same = (f": {sides} print the same (a tag just made on a fresh clone is the file as it is: edit the source, or "
+            "compare with an earlier revision)") if not changes else ""
+    reporter().result("compared", f"{len(changes)} change(s){same}", {"changes": len(changes)})
 
 
 @click.command("changelog")

@@ -41,6 +41,8 @@ def import_command(project: Project, file: Path, sheet_id: str | None, game: str
             click.echo(content, nl=False)
         if not report.quiet or made.problems:
             click.echo("\n".join(made.lines(problems=False)), err=dry_run)  # the problems: once, below
+    for warning in [] if report.json else made.warnings:  # with --json: in the report's "warnings"
+        report.warn(warning)
     if made.problems:
         raise UserError([importer.draft_problem(made, problem) for problem in made.problems])
     if written:

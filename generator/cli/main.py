@@ -80,6 +80,7 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
     context.meta[META_KEY] = chosen
     given = context.get_parameter_source("sources") not in (None, click.core.ParameterSource.DEFAULT)
     context.obj = Project.chosen(sources, build_dir, sources_given=given)
+    chosen.library = context.obj.sources.parent  # the paths it prints are relative to it
     if context.invoked_subcommand is None:  # bare `qrs`: the help, and success, as git and pip do
         click.echo(context.get_help())
 
@@ -170,9 +171,12 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     for name, revision in past:
         options = pipeline.BuildOptions(**settings)
         for lang in languages or [None]:
+            layouts: list[dict] = []
             try:
-                for output in pipeline.build_at_revision(project, name, revision, lang, options):
-                    reporter().wrote(output)
+                for output, layout in zip(pipeline.build_at_revision(project, name, revision, lang, options, layouts),
+                                          layouts):  # told as any build tells its PDFs: the type scale, the columns
+                    untranslated = layout.pop(pipeline.UNTRANSLATED, 0)
+                    reporter().wrote(output, layout=layout, untranslated=untranslated)
                     tally.built += 1
             except UserError as error:
                 problems.extend(error.problems)

@@ -32,6 +32,7 @@ from generator import files, pipeline
 from generator.output import preview
 from generator.errors import Problem, UserError
 from generator.project import Project
+from generator.report import shown
 
 DEFAULT_PORT = 8765
 DEFAULT_SCALE = 1.5
@@ -125,13 +126,15 @@ class State:
 class Watcher:
     project: Project
     sheets: tuple[str, ...] = ()  # the sheets watched; none given (and no handout): every sheet, including new ones
-    languages: tuple[str, ...] = ()  # the languages built; none given: each sheet's own
+    languages: tuple[str, ...] = ()  # the languages built; none given: every one each sheet has (watched_languages)
     options: pipeline.BuildOptions = field(default_factory=pipeline.BuildOptions)
     scale: float = DEFAULT_SCALE
     state: State = field(default_factory=State)
     on_wrote: Callable[[Path], None] = lambda path: None
     on_problems: Callable[[list[Problem]], None] = lambda problems: None
     handouts: tuple[str, ...] = ()  # the handouts watched (by id or path)
+    on_note: Callable[[str], None] = lambda text: None  # a language left out, said once
+    _said: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         from generator.rendering import render
@@ -162,7 +165,7 @@ class Watcher:
             try:
                 edited = edited_languages(changed, source)
                 # the translation being edited first: its page is the one the translator looks at
-                languages = tuple(dict.fromkeys([*edited, *(self.languages or preview.languages(self.project, source, handout))]))
+                languages = tuple(dict.fromkeys([*edited, *(self.languages or self.watched_languages(source, handout))]))
             except UserError as error:
                 problems.extend(error.problems)
                 continue
@@ -185,6 +188,24 @@ class Watcher:
             self.on_problems(problems)
         self.state.update(pages, [str(problem) for problem in problems], pdfs)
         return problems
+
+    def watched_languages(self, source: Path, handout: bool) -> tuple[str, ...]:
+        """Every language a sheet has (its own, then each catalogue's) or a handout lists; a sheet's language in
+        progress is left out and said, once (unless --allow-fallback, which prints it with the canonical text)."""
+        if handout:
+            return preview.languages(self.project, source, handout=True)
+        from generator.composing import languages as translations, translate as i18n
+
+        located, sheet = pipeline.load(source)
+        pending = {} if self.options.allow_fallback else translations.in_progress(self.project, located, sheet)
+        for lang, count in pending.items():
+            note = (f"{shown(i18n.catalogue_path(self.project.sources, sheet.sheet, lang))}: '{lang}' is in progress "
+                    f"({count} string(s) to translate), not watched; 'qrs watch {sheet.sheet} --lang {lang} "
+                    "--allow-fallback' shows it with the canonical text where missing")
+            if note not in self._said:
+                self._said.add(note)
+                self.on_note(note)
+        return tuple(lang for lang in i18n.languages(self.project.sources, sheet) if lang not in pending)
 
     def changed(self, paths: Iterable[Path]) -> list[Problem]:
         """Rebuild what changed files concern (nothing when they concern no watched sheet)."""
@@ -213,7 +234,8 @@ class Watcher:
         if open_browser:
             import webbrowser
 
-            webbrowser.open(address)
+            if not webbrowser.open(address):  # False: no browser found to open it (a server, a container)
+                announce(f"no web browser found to open it: open {address} in one yourself")
         try:
             self.rebuild(first)
             roots = [path for path in (self.project.sources, self.project.templates) if path.exists()]

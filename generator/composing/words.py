@@ -73,7 +73,8 @@ def update_catalogue(project: Project, lang: str) -> tuple[Path, i18n.Status] | 
         return None
     old = {message.context: message.string for message in catalogues.read(beside_sources)} if beside_sources.is_file() else {}
     catalogue = Catalog(locale=lang, project="qrs templates", fuzzy=False,
-                        header_comment=f"# The words the qrs templates print, in '{lang}'. Refresh with: qrs i18n update")
+                        header_comment=f"# The words the qrs templates print, in '{lang}'. Refresh with: "
+                                       f"qrs i18n update SHEET --lang {lang}")
     found = i18n.Status()
     for key, english in UI_WORDS.items():
         catalogue.add(english, old.get(key, ""), context=key)  # "{count}" is a placeholder: msgfmt checks the msgstr keeps it
@@ -107,8 +108,9 @@ def ui_words(project: Project, lang: str, allow_fallback: bool) -> dict[str, str
         if allow_fallback:
             return dict(UI_WORDS)
         beside_sources = project.ui_catalogues(lang)[0]
-        raise UserError.at(beside_sources, 1, 1, f"the templates have no '{lang}' words: copy templates/i18n/fr.po to "
-                                                 f"{beside_sources} and translate it")
+        raise UserError.at(beside_sources, 1, 1, f"the templates have no '{lang}' words: 'qrs i18n update SHEET --lang "
+                                                 f"{lang}' (SHEET: one of your sheets' ids) writes this catalogue of "
+                                                 "them; translate it, or build with --allow-fallback")
     translated, problems = _read_words(catalogue_file)
     words = {}
     for key, english in UI_WORDS.items():

@@ -7,6 +7,7 @@ blocks alike. Every problem of a file is reported at once, with file:line:column
 
 from __future__ import annotations
 
+import copy
 import difflib
 
 import re
@@ -45,7 +46,18 @@ def load(path: Path) -> tuple[Located, Sheet]:
 
 
 def validate(located: Located) -> Sheet:
-    sheet = parse(located, Sheet)
+    try:
+        sheet = parse(located, Sheet)
+    except UserError as error:  # the file's other problems too, where the model can read past its shape's
+        raise UserError([*error.problems, *_beyond_unknown_fields(located)]) from None
+    problems = _sheet_problems(located, sheet)
+    if problems:
+        raise UserError(problems)
+    return sheet
+
+
+def _sheet_problems(located: Located, sheet: Sheet) -> list:
+    """What is wrong with a well-shaped sheet: the game's rules, its references, its id."""
     problems = [located.problem(loc, message) for loc, message in findings(sheet)]
     problems += [located.problem(loc, message) for loc, message in figure.file_findings(sheet, located.path.parent)]
     if sheet.sheet != located.path.stem:
@@ -55,9 +67,32 @@ def validate(located: Located) -> Sheet:
     if sheet.sheet == RESERVED_SHEET_ID:
         problems.append(located.problem(("sheet",), f"the sheet id '{RESERVED_SHEET_ID}' is reserved: sources/i18n/"
                                                     f"{RESERVED_SHEET_ID}.<lang>.po holds the templates' words"))
-    if problems:
-        raise UserError(problems)
-    return sheet
+    return problems
+
+
+def _beyond_unknown_fields(located: Located) -> list:
+    """The problems of a sheet whose only shape problems are unknown fields, found in it without those fields: one
+    run says every problem of the file (a misspelt field and a dice gap alike), not one a run. Any other shape
+    problem leaves the model nothing sure to check: none then."""
+    try:
+        Sheet.model_validate(located.data)
+        return []
+    except ValidationError as error:
+        errors = error.errors()
+    if any(found["type"] != "extra_forbidden" for found in errors):
+        return []
+    data = copy.deepcopy(located.data)
+    for found in errors:
+        container = data
+        for key in found["loc"][:-1]:  # a union's tag (a block's type) is in the path, not in the data
+            if isinstance(container, dict) and key in container or isinstance(container, list) and isinstance(key, int):
+                container = container[key]
+        if isinstance(container, dict):
+            container.pop(found["loc"][-1], None)
+    try:
+        return _sheet_problems(located, Sheet.model_validate(data))
+    except ValidationError:
+        return []
 
 
 def parse(located: Located, model: type[ModelT]) -> ModelT:

@@ -11,15 +11,17 @@ from the built PDF (reused when the build manifest says it is up to date, as `qr
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from generator import write
+from generator import files, write
 from generator.output import preview
 from generator.errors import UserError
 from generator.project import Project
+from generator.report import shown
 
 FORMATS = ("png", "svg")
 DEFAULT_DPI = 150
@@ -55,12 +57,34 @@ def export(project: Project, source: Path, lang: str, form: str, dpi: int = DEFA
     missing = [number for number in pages if number > count]
     if missing:
         raise UserError.at(pdf, 0, 0, f"it has {count} page(s): no page {', '.join(map(str, missing))}")
-    stem = f"{source.stem}.{lang}"
     out = folder(project, handout)
     wanted = pages or tuple(range(1, count + 1))
     draw = preview.png_pages if form == "png" else svg_pages
-    images = draw(pdf, {number: out / f"{stem}-{number}.{form}" for number in wanted}, dpi / preview.POINTS_PER_INCH)
+    images = draw(pdf, {number: image(out, source, lang, number, form) for number in wanted}, dpi / preview.POINTS_PER_INCH)
+    if not pages:  # every page drawn: the images of pages the PDF no longer has go
+        remove_images(out, source, lang, form, keep=len(images))
     return pdf, built, images
+
+
+def image(out: Path, source: Path, lang: str, number: int, form: str) -> Path:
+    """build/export/<id>.<lang>-<page>.<form>."""
+    return out / f"{source.stem}.{lang}-{number}.{form}"
+
+
+def remove_images(out: Path, source: Path, lang: str, form: str, pages: tuple[int, ...] = (), keep: int = 0
+                  ) -> list[Path]:
+    """Remove the images an earlier export left of these pages (all by default) past the first `keep`: under the
+    name an export writes, they would pass for its own. Returns those removed."""
+    pattern = re.compile(rf"^{re.escape(source.stem)}\.{re.escape(lang)}-(\d+)\.{form}$")
+    if out.is_dir():
+        files.refuse_folder_link(out, "writes")  # nor removes
+    removed = []
+    for old in sorted(out.glob(f"{source.stem}.{lang}-*.{form}")) if out.is_dir() else []:
+        found = pattern.match(old.name)
+        if found and int(found.group(1)) > keep and (not pages or int(found.group(1)) in pages) and old.is_file():
+            old.unlink(missing_ok=True)
+            removed.append(old)
+    return removed
 
 
 def converter() -> str | None:
@@ -95,10 +119,20 @@ def export_named(project: Project, names: tuple[str, ...], languages: tuple[str,
     for path, handout in [(path, False) for path in sheet_paths] + [(path, True) for path in handout_paths]:
         try:
             own = pipeline.load_handout(project, path)[1].outputs if handout else i18n.languages(project.sources, pipeline.check(path))
-            for lang in languages or own:
-                pdf, built, images = export(project, path, lang, form, dpi, pages, handout, rebuild, options)
-                for written in ([pdf] if built else []) + images:
-                    report.wrote(written)
         except UserError as error:
             problems.extend(error.problems)
+            continue
+        for lang in languages or own:  # a language that fails stops neither the others nor the other sheets
+            try:
+                pdf, built, images = export(project, path, lang, form, dpi, pages, handout, rebuild, options)
+            except UserError as error:
+                problems.extend(error.problems)
+                removed = remove_images(folder(project, handout), path, lang, form, pages)
+                gone = f"; removed, as an earlier export's: {', '.join(str(shown(old)) for old in removed)}" if removed else ""
+                report.result("left-out", f"{path.stem} in '{lang}': not exported (its problems are below){gone}",
+                              {"why": "not exported", "name": path.stem, "lang": lang,
+                               "removed": [str(old) for old in removed]})
+                continue
+            for written in ([pdf] if built else []) + images:
+                report.wrote(written)
     return problems

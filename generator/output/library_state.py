@@ -7,12 +7,12 @@ nothing here loads a sheet, and nothing imports WeasyPrint or the model."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from generator.digests import Digests
 from generator.errors import UserError
 from generator.output import manifest as manifests
-from generator.project import Project, page_variant_of, variant_of
+from generator.project import Project
 
 
 @dataclass
@@ -48,15 +48,11 @@ def state(project: Project, settings: dict, formats: tuple[str, ...]) -> Library
     digests = Digests()
     manifest = manifests.Manifest.of(project)
     planned = manifests.plan(project, sheets, handouts, (), manifest, digests, formats)
-    variants = {"pdf": variant_of(settings), "html": page_variant_of(settings)}
-    outputs = list({output.key(project): output for output in
-                    (replace(output, variant=variants[output.form]) for output in planned.outputs)}.values())
+    outputs = list({output.key(project): output for output in manifests.named(planned.outputs, settings)}.values())
     shared = manifests.shared_digest(project, digests)
-    options = manifests.options_digest(settings, shared, manifest)
+    inputs = manifests.inputs_digests(project, outputs, settings, shared, manifest, digests)
     stale = [output.key(project) for output in outputs
-             if not manifest.fresh(output.key(project),
-                                   manifests.inputs_digest(project, output, shared, options, digests),
-                                   output.path(project), digests)]
+             if not manifest.fresh(output.key(project), inputs[output.key(project)], output.path(project), digests)]
     return LibraryState(sheets=len(sheets), handouts=len(handouts), outputs=len(outputs), stale=stale,
                         left_out=list(planned.left_out),
                         problems=[f"{problem.path}: {problem.message}" for problem in planned.problems])

@@ -26,7 +26,7 @@ import importlib.util
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -35,7 +35,7 @@ from generator import __version__
 from generator import files
 from generator.digests import Digests
 from generator.errors import Problem, UserError
-from generator.project import PACKAGE_ROOT, SHEET_ID, Project
+from generator.project import PACKAGE_ROOT, SHEET_ID, Project, page_variant_of, variant_of
 from generator.report import shown
 
 NAME = ".qrs-manifest.json"
@@ -63,6 +63,7 @@ class Output:
     sheet: str | None = None  # a handout's sheet id
     variant: str | None = None  # what the options add to its name (project.variant_of, or page_variant_of for a page)
     form: str = "pdf"  # one of FORMATS
+    own_paper: bool = False  # --paper names the paper its source declares: built as the plain PDF (settings_of)
 
     def path(self, project: Project) -> Path:
         if self.form == "html":
@@ -85,6 +86,43 @@ class Output:
         sheet = [project.sources / f"{self.sheet}.yaml", project.sources / "i18n" / f"{self.sheet}.{self.lang}.po"]
         return [self.source, project.handouts / "i18n" / f"{self.name}.{self.lang}.po", *(sheet if self.sheet else []), words,
                 *(_figures(project, sheet[0]) if self.sheet else [])]
+
+
+def settings_of(output: Output, settings: dict) -> dict:
+    """The build options of one output: `--paper` left out where it is the paper its source declares, so that
+    `--paper A4` on an A4 sheet builds (or finds up to date) the plain PDF, not a copy of it under another name."""
+    return {**settings, "paper": None} if output.own_paper else settings
+
+
+def named(outputs: list[Output], settings: dict) -> list[Output]:
+    """The outputs with the names the build options give them (project.variant_of for a PDF, page_variant_of for a
+    page), each from its own options (settings_of): `qrs build --all --paper letter` names the letter sheets'
+    PDFs plainly and the A4 sheets' build/<sheet>.letter.<lang>.pdf."""
+    papers: dict[Path, str | None] = {}
+    found = []
+    for output in outputs:
+        if settings.get("paper") and output.source not in papers:
+            papers[output.source] = declared_paper(output.source)
+        own = bool(settings.get("paper")) and papers[output.source] == settings["paper"]
+        chosen = settings_of(replace(output, own_paper=own), settings)
+        variant = variant_of(chosen) if output.form == "pdf" else page_variant_of(chosen)
+        found.append(replace(output, own_paper=own, variant=variant))
+    return found
+
+
+def declared_paper(path: Path) -> str | None:
+    """The paper size a sheet's or handout's source declares (A4 where it says none), read as plain data, without
+    the model; None where the source cannot be read so (its build says why)."""
+    from generator.reading.sources import load_file
+
+    try:
+        data = load_file(path).data
+    except (OSError, UserError):
+        return None
+    paper = data.get("paper") if isinstance(data, dict) else None
+    if paper is None:
+        return "A4"
+    return paper.get("size", "A4") if isinstance(paper, dict) else None
 
 
 def _figures(project: Project, source: Path) -> list[Path]:
@@ -170,10 +208,18 @@ def inputs_digest(project: Project, output: Output, shared: str, options: str, d
     return digest.hexdigest()
 
 
+def inputs_digests(project: Project, outputs: list[Output], settings: dict, shared: str, manifest: "Manifest",
+                   digests: Digests) -> dict[str, str]:
+    """Each output's inputs digest, by its key in the manifest, with its own build options (settings_of)."""
+    return {output.key(project): inputs_digest(project, output, shared,
+                                               options_digest(settings_of(output, settings), shared, manifest), digests)
+            for output in outputs}
+
+
 @dataclass
 class Manifest:
     """build/.qrs-manifest.json: per output, {"inputs": digest, "pdf": digest of the file written (a PDF or a page),
-    "seconds": build time};
+    "seconds": build time, "columns": how full its columns were (a PDF's, for --verbose)};
     per handout source, the plan read from it ({"source": digest, "sheet": id, "languages": [...]});
     the digests of the build options met (see options_digest)."""
 
@@ -202,9 +248,9 @@ class Manifest:
         except UserError:
             if path.is_symlink() or not path.is_file():
                 raise
-            return cls(path, dropped=[f"{path}: larger than {MAX_BYTES} bytes: ignored (every output is rebuilt)"])
+            return cls(path, dropped=[f"{shown(path)}: larger than {MAX_BYTES} bytes: ignored (every output is rebuilt)"])
         except (OSError, ValueError, RecursionError) as error:  # RecursionError: JSON nested too deep
-            return cls(path, dropped=[f"{path}: not a manifest qrs wrote ({type(error).__name__}): ignored "
+            return cls(path, dropped=[f"{shown(path)}: not a manifest qrs wrote ({type(error).__name__}): ignored "
                                       "(every output is rebuilt)"])
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return cls(path)
@@ -217,7 +263,7 @@ class Manifest:
         """The entries of one section that hold what this generator wrote; each other one noted in `dropped`."""
         if not isinstance(entries, dict):
             if entries is not None:
-                self.dropped.append(f"{self.path}: '{section}' is not an object: ignored (its outputs are rebuilt)")
+                self.dropped.append(f"{shown(self.path)}: '{section}' is not an object: ignored (its outputs are rebuilt)")
             return {}
         kept = {}
         for key, entry in entries.items():
@@ -225,12 +271,16 @@ class Manifest:
             if why is None:
                 kept[key] = entry
             else:
-                self.dropped.append(f"{self.path}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
+                self.dropped.append(f"{shown(self.path)}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
         return kept
 
     def fresh(self, key: str, inputs: str, written: Path, digests: Digests) -> bool:
         entry = self.outputs.get(key)
         return bool(entry) and entry.get("inputs") == inputs and digests.file(written) == entry.get("pdf")
+
+    def columns(self, key: str) -> str | None:
+        """How full each column of the output was when it was written (report.columns_line), if it was told."""
+        return (self.outputs.get(key) or {}).get("columns")
 
     def seconds(self, key: str) -> float:
         return float((self.outputs.get(key) or {}).get("seconds") or 0.0)
@@ -259,6 +309,8 @@ def _output_flaw(entry) -> str | None:
     for name in ("inputs", "pdf"):
         if not isinstance(entry.get(name), str):
             return f"'{name}' is not a digest"
+    if not isinstance(entry.get("columns", ""), str):
+        return "'columns' is not a line of text"
     seconds = entry.get("seconds", 0)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf"):
         return f"'seconds' is {seconds!r}, not a number of seconds"

@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
@@ -29,9 +29,9 @@ from generator import write
 from generator.errors import Interrupted, Problem, UserError, WorkerDied
 from generator.digests import Digests
 from generator.output.manifest import Manifest, Output
-from generator.project import Project, page_variant_of, variant_of
+from generator.project import Project
 from generator.rendering import speedups
-from generator.report import Reporter
+from generator.report import Reporter, columns_line
 
 
 def cores() -> int:
@@ -113,7 +113,7 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
     """Build one output (in a worker, or in this process). `settings` are pipeline.BuildOptions' fields."""
     from generator import pipeline  # in a worker: the first build imports the pipeline and WeasyPrint
 
-    options = pipeline.BuildOptions(**settings)
+    options = pipeline.BuildOptions(**manifests.settings_of(output, settings))
     started = time.perf_counter()
     layouts: list[dict] = []
     try:
@@ -282,8 +282,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
                              whole=bool(settings.get("allow_fallback")), everything=everything)
     for note in planned.left_out:
         report.result("left-out", note, {"why": note})
-    variants = {"pdf": variant_of(settings), "html": page_variant_of(settings)}
-    named = [replace(output, variant=variants[output.form]) for output in planned.outputs]
+    named = manifests.named(planned.outputs, settings)
     unique = list({output.key(project): output for output in named}.values())  # a sheet named twice
     outputs = manifests.shard(unique, part, key=lambda output: output.key(project))
     problems = list(planned.problems)
@@ -292,9 +291,7 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     stale, fresh = outputs, []
     if incremental:
         shared = manifests.shared_digest(project, digests)
-        options = manifests.options_digest(settings, shared, manifest)
-        inputs = {output.key(project): manifests.inputs_digest(project, output, shared, options, digests)
-                  for output in outputs}
+        inputs = manifests.inputs_digests(project, outputs, settings, shared, manifest, digests)
         if not rebuild:
             up_to_date = {o.key(project) for o in outputs
                           if manifest.fresh(o.key(project), inputs[o.key(project)], o.path(project), digests)}
@@ -312,8 +309,12 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
         tally.built += 1
         if incremental:  # recorded before it is reported: a Ctrl-C meanwhile must not lose a finished output
             key = done.output.key(project)
-            entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3)}
+            entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3),
+                            **({"columns": columns_line(done.layout)} if done.layout else {})}
         report.wrote(done.path, layout=done.layout, about=_about(done), untranslated=done.untranslated)
+
+    for output in fresh:  # with --verbose, what the last build of each told of its columns
+        report.up_to_date(output.path(project), manifest.columns(output.key(project)))
 
     def waiting(count: int, building: list[Output]) -> None:
         report.progress(count, len(stale), ", ".join(output.key(project) for output in building), tally.elapsed())

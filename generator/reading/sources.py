@@ -16,7 +16,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator import files
-from generator.errors import Problem, UserError
+from generator.errors import MissingInput, Problem, UserError
 
 MAX_SOURCE_BYTES = files.MAX_SOURCE_BYTES
 MAX_NESTING = 30  # lists and mappings inside one another; the sheets use about 12
@@ -165,8 +165,8 @@ def load_text(path: Path, text: str) -> Located:
 def _read_bytes(path: Path) -> bytes:
     try:
         return files.read_regular(path, MAX_SOURCE_BYTES, confined=True)
-    except FileNotFoundError as error:
-        raise UserError.at(path, 1, 1, f"cannot read the file: {error.strerror}") from None
+    except FileNotFoundError:
+        raise MissingInput.of(path, "a source (.yaml)") from None
 
 
 def decode(path: Path, raw: bytes) -> str:

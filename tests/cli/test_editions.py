@@ -51,6 +51,14 @@ def test_qrs_list_leaves_a_missing_edition_blank(sources):
     assert '"edition": null' in listed.stdout
 
 
+def test_a_diff_that_finds_no_change_says_why(sources):
+    """The editions tour answered "0 change(s)" on a fresh clone with no word why (#45)."""
+    same = qrs(sources, "diff", "undated-card", "--from", "HEAD")
+    assert same.returncode == 0 and same.stdout.strip() == (
+        "0 change(s): undated-card at HEAD and as the file is now print the same (a tag just made on a fresh clone "
+        "is the file as it is: edit the source, or compare with an earlier revision)"), same
+
+
 def test_diff_and_an_earlier_revision_need_no_edition(sources):
     path = sources / "undated-card.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('[Foot, 4", 8"]', '[Foot, 5", 8"]'), encoding="utf-8")
@@ -59,6 +67,15 @@ def test_diff_and_an_earlier_revision_need_no_edition(sources):
     built = qrs(sources, "--quiet", "build", "undated-card@HEAD")
     assert built.returncode == 0, built.stderr
     assert (sources.parent / "build" / "undated-card@HEAD.en.pdf").is_file()
+
+
+def test_an_earlier_revision_tells_its_layout_as_any_build_does(sources):
+    """SHEET@REV printed no type scale (#45): its PDF is told as every build tells one, columns and type included."""
+    built = qrs(sources, "--verbose", "build", "undated-card@HEAD")
+    assert built.returncode == 0, built.stderr
+    wrote, columns = built.stdout.splitlines()[:2]
+    assert wrote.startswith("wrote ") and wrote.split(" ")[1].endswith("undated-card@HEAD.en.pdf"), built.stdout
+    assert columns.startswith("  columns used ") and "; type at " in columns, built.stdout
 
 
 def test_a_new_catalogue_of_an_undated_sheet_is_dated_on_a_fixed_day(sources):

@@ -90,9 +90,9 @@ def test_a_usage_error_has_its_own_exit_code():
 
 def test_a_missing_or_empty_sources_folder_is_an_error(tmp_path):
     missing = qrs("--sources", str(tmp_path / "nowhere"), "build")
-    assert missing.returncode == 2 and f"{tmp_path / 'nowhere'}: no such folder" in missing.stderr
+    assert missing.returncode == 66 and "nowhere: no such folder" in missing.stderr  # a missing input (#45)
     empty = qrs("--sources", str(tmp_path), "check")
-    assert empty.returncode == 2 and f"{tmp_path}: no sheet source (*.yaml) in this folder" in empty.stderr
+    assert empty.returncode == 2 and f"{tmp_path.name}: no sheet source (*.yaml) in this folder" in empty.stderr
     no_handouts = qrs("--sources", str(FIXTURES), "handout")
     assert no_handouts.returncode == 2 and "no handout source" in no_handouts.stderr
 
@@ -181,10 +181,13 @@ def test_a_language_code_is_taken_in_any_case(tmp_path):
 
 
 def test_a_missing_input_file_is_exit_66_for_every_kind(tmp_path):
-    """A roster, a document to import and a handout named by a path that is not there: "no such file", exit 66 (#45)."""
+    """A roster, a document to import, a sheet or handout named by a path, a file to compare, the sources folder:
+    what is not there is "no such file" (or folder), exit 66 (#45); an unknown id stays a slip, 64."""
     for command in (["handout", "import", str(tmp_path / "army.rosz"), "--id", "army"],
                     ["import", str(tmp_path / "sheet.docx"), "--id", "sheet"],
-                    ["handout", str(tmp_path / "army.yaml")]):
+                    ["handout", str(tmp_path / "army.yaml")], ["build", "sources/my-sheet.yaml"],
+                    ["check", str(tmp_path / "my-sheet.yaml")], ["export", "sources/handouts/army.yaml"],
+                    ["diff", "sources/wab2.yaml", str(tmp_path / "old.yaml")]):
         ran = run_qrs(*command)
         assert ran.returncode == 66 and "no such file" in ran.stderr and "Traceback" not in ran.stderr, (command, ran)
 

@@ -46,5 +46,5 @@ def test_init_refuses_a_folder_that_is_not_empty_or_not_a_folder(tmp_path):
     for target in (tmp_path, tmp_path / "notes.txt"):
         done = run_qrs("init", str(target), cwd=tmp_path)
         assert done.returncode == 2 and "Traceback" not in done.stderr
-        assert f"{target}: " in done.stderr and "qrs init writes a library into a new or empty folder" in done.stderr
+        assert f"{target.name}: " in done.stderr and "qrs init writes a library into a new or empty folder" in done.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.txt"]  # nothing written

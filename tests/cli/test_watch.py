@@ -11,7 +11,7 @@ import pytest
 
 from generator.cli import watch
 from generator.project import Project
-from tests.conftest import FIXTURES, LIBRARY
+from tests.conftest import FIXTURES, LIBRARY, run_qrs
 
 
 @pytest.fixture
@@ -210,7 +210,7 @@ def test_watching_a_handout_draws_its_pages_and_opens_the_browser(tmp_path, monk
     shutil.copytree(LIBRARY, tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "warhammer*"))
     project = Project.at(tmp_path / "sources")
     opened, said = [], []
-    monkeypatch.setattr("webbrowser.open", opened.append)
+    monkeypatch.setattr("webbrowser.open", lambda address: opened.append(address) or True)
     watcher = watch.Watcher(project, (), ("en",), scale=0.2, handouts=("wab2-english-hundred-years-war",))
     stop = threading.Event()
     stop.set()  # build once, serve, open the browser, then stop instead of waiting for a save
@@ -231,16 +231,36 @@ def test_a_saved_catalogue_rebuilds_its_language_first(project):
     assert watch.edited_languages([sources / "handouts" / "i18n" / "alpha.en.po"], alpha) == ()
 
 
-def test_a_translators_save_shows_the_translation(tmp_path):
-    """Watching a sheet draws its own language; saving one of its catalogues draws that language too."""
+def test_watching_a_sheet_draws_every_language_it_has_and_says_which_it_leaves_out(tmp_path):
+    """`watch` built the canonical language only (#45): every language the sheet has is drawn, its own first; one in
+    progress is left out and said, once; saving its catalogue draws it first (the translator's page)."""
     shutil.copytree(LIBRARY, tmp_path / "sources")
     project = Project.at(tmp_path / "sources")
-    watcher = watch.Watcher(project, ("shadow-war",), scale=0.2)
-    watcher.rebuild(watcher.watched())
-    assert list(watcher.state.snapshot()[1]) == ["shadow-war.fr"]
+    assert run_qrs("--sources", str(project.sources), "i18n", "update", "shadow-war", "--lang", "de").returncode == 0
+    said = []
+    watcher = watch.Watcher(project, ("shadow-war",), scale=0.2, on_note=said.append)
+    assert watcher.rebuild(watcher.watched()) == []
+    assert list(watcher.state.snapshot()[1]) == ["shadow-war.fr", "shadow-war.en"]
+    assert len(said) == 1 and "sources/i18n/shadow-war.de.po: 'de' is in progress (" in said[0] \
+        and "not watched; 'qrs watch shadow-war --lang de --allow-fallback'" in said[0], said
     catalogue = project.sources / "i18n" / "shadow-war.en.po"
-    assert watcher.changed([catalogue]) == []
+    assert watcher.changed([catalogue]) == [] and len(said) == 1  # said once, not at every save
     assert sorted(watcher.state.snapshot()[1]) == ["shadow-war.en", "shadow-war.fr"]
+
+
+def test_open_without_a_browser_says_so(tmp_path, monkeypatch):
+    """--open where no browser can be found was silent (#45): the watch says so, with the address to open."""
+    shutil.copytree(FIXTURES / "sheets", tmp_path / "sources")
+    project = Project.at(tmp_path / "sources")
+    monkeypatch.setattr("webbrowser.open", lambda address: False)
+    said = []
+    watcher = watch.Watcher(project, scale=0.2)
+    monkeypatch.setattr(watch.Watcher, "rebuild", lambda self, sources, changed=(): [])  # serving is what is tested
+    stop = threading.Event()
+    stop.set()
+    watcher.run(port=0, announce=said.append, stop=stop, open_browser=True)
+    address = said[0].removeprefix("live preview: ").removesuffix(" (Ctrl-C to stop)")
+    assert said[1:] == [f"no web browser found to open it: open {address} in one yourself"], said
 
 
 def test_the_server_sends_only_the_images_it_drew(tmp_path):

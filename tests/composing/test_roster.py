@@ -198,7 +198,7 @@ def test_a_roster_without_units_is_refused(sources, tmp_path):
                      '<forces><force name="Army"><selections/></force></forces></roster>\n')
     result = qrs(sources, "handout", "import", str(empty), "--sheet", "warhammer")
     assert result.returncode == 2
-    assert (f"{empty}:1:1: no unit in any force: expected at least one selection typed unit or model, or carrying "
+    assert (f"{empty.relative_to(sources.parent)}:1:1: no unit in any force: expected at least one selection typed unit or model, or carrying "
             "a model's profile") in result.stderr
     assert not (sources / "handouts" / "empty.yaml").exists()
 
@@ -317,7 +317,8 @@ def test_an_import_that_would_not_check_writes_nothing_and_says_why(sources, tmp
     before = sorted((sources / "handouts").rglob("*"))
     result = qrs(sources, "handout", "import", str(army))
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert f"{army}:1:1: the handout made from the roster does not check (its line" in result.stderr
+    assert f"{army.relative_to(sources.parent)}:1:1: the handout made from the roster does not check (its line" \
+        in result.stderr  # relative to the library, as every path printed
     assert message in result.stderr and "nothing was written" in result.stderr
     assert sorted((sources / "handouts").rglob("*")) == before
 

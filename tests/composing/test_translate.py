@@ -345,7 +345,7 @@ def test_a_catalogue_naming_another_charset_is_refused_by_update_and_left_as_it_
     for command in (["i18n", "update"], ["build", "every-block", "--lang", "en"]):
         ran = run_qrs("--sources", str(project.sources), "--build-dir", str(project.build), *command)
         assert ran.returncode == 2, ran
-        assert f"{catalogue_file}:{line}:36: the catalogue says charset=ISO-8859-1" in ran.stderr, ran.stderr
+        assert f"{catalogue_file.relative_to(project.sources.parent)}:{line}:36: the catalogue says charset=ISO-8859-1" in ran.stderr, ran.stderr
         assert catalogue_file.read_bytes() == before
     assert not (project.build / "every-block.en.pdf").exists()
 
@@ -371,7 +371,7 @@ def test_a_sparse_catalogue_over_the_limit_is_refused_before_it_is_read(project)
     finally:
         tracemalloc.stop()
     assert ran.returncode == 2, ran
-    assert (f"{catalogue_file}:1:1: the file is {size} bytes; a catalogue may be at most "
+    assert (f"{catalogue_file.relative_to(project.sources.parent)}:1:1: the file is {size} bytes; a catalogue may be at most "
             f"{files.MAX_CATALOGUE_BYTES} bytes") in ran.stderr
     assert peak < size // 4, f"{peak} bytes held while refusing a catalogue of {size} bytes"
 
@@ -395,7 +395,8 @@ def test_a_catalogue_s_syntax_is_checked_whole_and_each_problem_named_at_its_lin
     for command in (["check"], ["build", "every-block", "--lang", "en", "--allow-fallback"]):
         ran = run_qrs("--sources", str(project.sources), "--build-dir", str(project.build), *command)
         assert ran.returncode == 2, ran
-        reported = [line.removeprefix(f"{catalogue_file}:") for line in ran.stderr.splitlines() if line.startswith(str(catalogue_file))]
+        shown = catalogue_file.relative_to(project.sources.parent)  # as printed: relative to the library
+        reported = [line.removeprefix(f"{shown}:") for line in ran.stderr.splitlines() if line.startswith(str(shown))]
         assert reported == [
             f"{title + 2}:1: unreadable catalogue: a second msgctxt in one entry (the first at line {title + 1}): an entry has one msgctxt",
             f"{saves + 2}:15: unreadable catalogue: unknown escape '\\q': expected \\n, \\t, \\\" or \\\\ (a backslash)",

@@ -91,3 +91,23 @@ def test_svg_without_its_converter_says_how_to_install_it(project, monkeypatch):
     missing = qrs(project, "export", "wab2", "--format", "svg")
     assert missing.returncode == 69 and "apt-get install poppler-utils" in missing.stderr
     assert "Usage:" not in missing.stderr
+
+
+def test_a_language_that_fails_stops_no_other_and_leaves_no_stale_image(tmp_path):
+    """`export --pages 2 --dpi 300` stopped at the first failing language and left the other's old image under
+    the name it asked for (#45): every language it can is drawn, the one that failed is named, and an earlier
+    export's image of that language and page is removed, not passed off as this one's."""
+    shutil.copytree(LIBRARY, tmp_path / "sources")
+    project = Project.at(tmp_path / "sources")
+    catalogue = project.sources / "i18n" / "shadow-war.en.po"
+    catalogue.write_text(catalogue.read_text(encoding="utf-8") + '\nmsgid "cut off\n', encoding="utf-8")
+    folder = project.build / "export"
+    folder.mkdir(parents=True)
+    stale = folder / "shadow-war.en-1.png"
+    stale.write_bytes(b"an earlier export's page")
+    ran = qrs(project, "export", "shadow-war", "--lang", "en", "--lang", "fr", "--pages", "1", "--dpi", "40")
+    assert ran.returncode == 2 and "shadow-war.en.po" in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
+    assert "shadow-war in 'en': not exported" in ran.stdout and "shadow-war.en-1.png" in ran.stdout, ran.stdout
+    assert not stale.exists()
+    with Image.open(folder / "shadow-war.fr-1.png") as page:  # the language after the failing one is drawn
+        assert page.format == "PNG"

@@ -155,6 +155,42 @@ def test_a_template_or_an_option_rebuilds_everything(project, built, tmp_path):
     assert run(project, built) == set()  # the plain PDFs were not overwritten
 
 
+def test_paper_that_is_the_sources_own_builds_the_plain_pdf(project, built):
+    """--paper A4 on an A4 sheet wrote a copy, build/wab2.a4.en.pdf (#45): each output is named from the paper its
+    own source declares, so that --all over sheets of both papers names each right, and finds the plain PDFs fresh."""
+    edit(project.sources / "shadow-war.yaml", "size: A4", "size: letter")
+    everything = run(project, built)
+    assert "shadow-war.fr.pdf" in everything
+    assert run(project, built, dict(SETTINGS, paper="A4")) == {"shadow-war.a4.fr.pdf", "shadow-war.a4.en.pdf"}
+    on_letter = run(project, built, dict(SETTINGS, paper="letter"))
+    assert "shadow-war.fr.pdf" not in on_letter and "shadow-war.letter.fr.pdf" not in on_letter
+    assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
+                         for name in everything if not name.startswith("shadow-war.")}
+    assert not (project.build / "wab2.a4.fr.pdf").exists() and not (project.build / "handouts" / "warhammer-dwarfs.a4.fr.pdf").exists()
+
+
+def test_verbose_shows_the_stored_column_fill_of_outputs_up_to_date(project, built, monkeypatch, capsys):
+    """--verbose on up-to-date outputs showed no column fill (#45): the manifest keeps each PDF's layout line."""
+    stand_in = pipeline.build
+
+    def build(project, path, lang, options=pipeline.BuildOptions(), output=None, layouts=None):
+        if layouts is not None:
+            layouts.append({"pages": [[{"used": 0.91, "continued": []}, {"used": 0.42, "continued": []}]],
+                            "scale": 0.95, "warnings": []})
+        return stand_in(project, path, lang, options, output, layouts)
+
+    monkeypatch.setattr(pipeline, "build", build)
+    sheets = [project.sources / "shadow-war.yaml"]
+    verbose = Reporter(verbose=True)
+    assert parallel.build(project, sheets, [], ("en",), SETTINGS, verbose, jobs=1) == []
+    assert "  columns used 91% 42%; type at 95.0%\n" in capsys.readouterr().out
+    assert parallel.build(project, sheets, [], ("en",), SETTINGS, verbose, jobs=1) == []
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[:2] == [f"up to date {project.build / 'shadow-war.en.pdf'}", "  columns used 91% 42%; type at 95.0%"]
+    assert parallel.build(project, sheets, [], ("en",), SETTINGS, Reporter(), jobs=1) == []
+    assert len(capsys.readouterr().out.splitlines()) == 1  # without --verbose: the summary line alone
+
+
 def test_web_pages_are_outputs_as_pdfs_are(project, built):
     both = run(project, built, formats=("pdf", "html"))
     pages = {name for name in both if name.endswith(".html")}
@@ -231,7 +267,7 @@ def test_the_command_says_how_many_are_up_to_date(project, built, capsys):
     main_ok(where + ["build", "--jobs", "1"])
     sheets = len([output for output in planned(project) if output.kind == "sheet"])
     wrote, summary = capsys.readouterr().out.splitlines()
-    assert wrote == f"wrote {project.build / 'wab2.fr.pdf'}"
+    assert wrote == "wrote build/wab2.fr.pdf"  # relative to the library, the folder holding sources/
     assert summary.startswith(f"{sheets} output(s): 1 built, {sheets - 1} up to date, 0 failed, "), summary
     main_ok(["--json"] + where + ["build", "--jobs", "1"])
     event = json.loads(capsys.readouterr().out)  # a no-op build still says so, in one summary event
@@ -259,6 +295,7 @@ def test_a_wrong_typed_manifest_entry_is_dropped_with_a_warning_and_rebuilt(proj
 
     main_ok(where + ["build", "--all", "--jobs", "1"])
     err = capsys.readouterr().err
+    path = path.relative_to(project.sources.parent)  # as printed: relative to the library
     for key in bad:
         assert f"warning: {path}: outputs entry '{key}' ignored (its output is rebuilt): " in err, err
     assert f"warning: {path}: plans entry '{handout}' ignored" in err and "'sheet' is not a sheet id" in err, err

@@ -58,7 +58,7 @@ def test_qrs_preview_draws_a_handout(tmp_path):
                      "--scale", "0.3")
     assert result.returncode == 0, result.stderr
     drawn = sorted((tmp_path / "build" / "preview").glob("warhammer-dwarfs.en-*.png"))
-    assert drawn and f"wrote {drawn[0]}" in result.stdout
+    assert drawn and f"wrote {drawn[0].relative_to(tmp_path)}" in result.stdout
     assert (tmp_path / "build" / "handouts" / "warhammer-dwarfs.en.pdf").is_file()
 
 

@@ -108,7 +108,7 @@ def test_a_source_just_under_the_size_limit_with_62000_rows_is_refused_at_the_50
     result = check(tmp_path, "big")
     first_row = len(SHEET_HEAD.splitlines()) + len(TABLE_HEAD.splitlines()) + 1
     assert result.returncode == 2 and result.stderr.splitlines()[0] == (
-        f"{path}:{first_row + MAX_LIST_ITEMS}:13: this list has more than {MAX_LIST_ITEMS} items: "
+        f"{path.relative_to(tmp_path)}:{first_row + MAX_LIST_ITEMS}:13: this list has more than {MAX_LIST_ITEMS} items: "
         f"a list of a source holds at most {MAX_LIST_ITEMS} (rows, steps, units…)"), result.stderr
 
 
@@ -117,7 +117,7 @@ def test_62000_rows_in_tables_of_500_are_refused_by_their_count(tmp_path):
                      for n in range(124))
     path = write_source(tmp_path, "spread.yaml", SHEET_HEAD.format(id="spread") + tables)
     result = check(tmp_path, "spread")
-    assert result.returncode == 2 and result.stderr.startswith(f"{path}:"), result.stderr
+    assert result.returncode == 2 and result.stderr.startswith(f"{path.relative_to(tmp_path)}:"), result.stderr
     assert (f"the file has more than {MAX_SOURCE_ITEMS} list items (rows, steps, units…) in all: "
             f"a source holds at most {MAX_SOURCE_ITEMS}") in result.stderr.splitlines()[0]
 
@@ -132,7 +132,7 @@ def test_a_handout_of_10000_units_is_refused_at_the_501st(tmp_path):
     assert result.returncode == 2, result.stderr
     first_unit = len(head.splitlines()) + 3
     assert result.stderr.splitlines()[0] == (
-        f"{path}:{first_unit + 4 * MAX_LIST_ITEMS}:5: this list has more than {MAX_LIST_ITEMS} items: "
+        f"{path.relative_to(tmp_path)}:{first_unit + 4 * MAX_LIST_ITEMS}:5: this list has more than {MAX_LIST_ITEMS} items: "
         f"a list of a source holds at most {MAX_LIST_ITEMS} (rows, steps, units…)"), result.stderr
 
 

@@ -313,3 +313,17 @@ def test_every_class_the_print_styles_gives_the_block_templates_is_styled_on_the
     styled = {name for name in classes if re.search(rf"\.{re.escape(name)}\b", sheet_css)}
     assert "inner-result" in styled
     assert sorted(name for name in styled if not re.search(rf"\.{re.escape(name)}\b", web_css)) == []
+
+
+def test_the_other_corrections_the_printed_box_counts_are_listed_in_the_web_edition(tmp_path):
+    """The errata box ends "Other corrections …: N, listed in the web edition", which listed none (#45): the web
+    edition lists them under the same line; the PDF's box keeps the count."""
+    project = Project.at(FIXTURES / "sheets", tmp_path / "build")
+    source = project.sources / "campaign-long.yaml"
+    sheet = pipeline.check(source)
+    others = sheet.other_changes()
+    assert sheet.boxed_changes() and len(others) == 1
+    page = pipeline.build_web(project, source, sheet.lang).read_text(encoding="utf-8")
+    box = page[page.index('data-block="errata"'):]
+    listed = re.search(r'<p class="more">[^<]*: 1, [^<]*</p>\s*<ul class="more">\s*<li>([^<]*)', box)
+    assert listed and listed.group(1).startswith(html.escape(others[0].text[:30], quote=False)), box[:1200]

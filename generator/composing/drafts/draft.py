@@ -35,6 +35,33 @@ _DATE_ISO = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 
 
+# Common words of the languages a document is compared with when --lang names one of them (a cheap guess: a
+# rulebook's prose holds dozens of these in any of them).
+_COMMON = {"fr": _FRENCH, "en": _ENGLISH,
+           "de": {"der", "die", "das", "und", "ist", "nicht", "mit", "den", "von", "zu", "ein", "eine", "auf", "für",
+                  "dem", "des", "wird", "oder", "jede", "einheit"},
+           "es": {"el", "los", "las", "es", "por", "con", "para", "una", "del", "se", "cada", "unidad", "puede"},
+           "it": {"il", "gli", "di", "è", "per", "con", "una", "della", "che", "ogni", "unità", "non", "sono"}}
+_NAMES = {"fr": "French", "en": "English", "de": "German", "es": "Spanish", "it": "Italian"}
+LANGUAGE_EVIDENCE = 12  # common words at least, and twice those of the language given, for the document to read as another
+
+
+def language_mismatch(document: Document, lang: str) -> str | None:
+    """What to warn of when the document's words read as another language than the one --lang gives (an English
+    rulebook imported with --lang fr), else None; a language the guess does not know is taken as given."""
+    given = lang.split("-")[0]
+    if given not in _COMMON:
+        return None
+    words = re.findall(r"[^\W\d_]+", document.text().lower())
+    counts = {code: sum(1 for word in words if word in common) for code, common in _COMMON.items()}
+    read = max(counts, key=lambda code: counts[code])
+    if read == given or counts[read] < LANGUAGE_EVIDENCE or counts[read] < 2 * counts[given]:
+        return None
+    return (f"--lang {lang}, but the document reads as {_NAMES[read]} ({counts[read]} common {_NAMES[read]} words "
+            f"against {counts[given]} {_NAMES[given]} ones): the draft says lang: {lang}; give --lang {read} if the "
+            "document is in " + _NAMES[read])
+
+
 def guess_language(document: Document) -> tuple[str, str]:
     words = re.findall(r"[a-zà-ÿ]+", document.text().lower())
     french = sum(1 for word in words if word in _FRENCH)
@@ -91,6 +118,8 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     if lang is None:
         lang, why = guess_language(document)
         report.placeholders.append(Note("lang", lang, f"guessed from the words ({why}); give --lang to choose"))
+    elif (mismatch := language_mismatch(document, lang)) is not None:
+        report.warnings.append(mismatch)
     if game is None:
         game = plain(title)
         report.placeholders.append(Note("game", game, "taken from the title; give --game to name the game"))

@@ -43,6 +43,7 @@ class Report:
     placeholders: list[Note] = field(default_factory=list)  # values the original does not state
     keywords: list[str] = field(default_factory=list)  # bold terms repeated across the sheet
     problems: list[DraftProblem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what may be wrong without being a problem: --lang and the words
 
     def guess(self, block: str, type_: str, why: str, origin: str, confident: bool = True) -> None:
         self.guesses.append(Guess(block, type_, why, origin, confident))

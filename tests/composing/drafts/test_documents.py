@@ -4,6 +4,7 @@ that `qrs check` accepts and `qrs build` prints, its tables typed and its cells 
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -87,3 +88,19 @@ def test_each_problem_of_a_draft_is_printed_once(tmp_path):
     assert ran.returncode == 2 and "Traceback" not in ran.stderr
     printed = ran.stdout + ran.stderr
     assert printed.count("(U+1F3B2) not in the sheet's font") == 1, printed
+
+
+def test_an_import_whose_lang_differs_from_the_documents_words_warns(folder):
+    """An English document imported with --lang fr was accepted silently (#45): the draft still says what --lang
+    gives, with a warning naming the language its words read as; the right --lang, or none, warns of nothing."""
+    shutil.copy(FIXTURES / "panels.md", folder / "panels.md")
+    wrong = run_qrs("import", "panels.md", "--id", "panels", "--lang", "fr", "--dry-run", cwd=folder)
+    assert wrong.returncode == 0, wrong.stderr
+    warnings = [line for line in wrong.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 1 and "--lang fr, but the document reads as English (" in warnings[0], wrong.stderr
+    assert "give --lang en" in warnings[0] and "lang: \"fr\"" in wrong.stdout
+    for given in (("--lang", "en"), ()):
+        right = run_qrs("import", "panels.md", "--id", "panels", *given, "--dry-run", cwd=folder)
+        assert right.returncode == 0 and "warning" not in right.stderr, right.stderr
+    as_json = run_qrs("--json", "import", "panels.md", "--id", "panels", "--lang", "de", "--dry-run", cwd=folder)
+    assert "reads as English" in json.loads(as_json.stdout)["warnings"][0] and "warning" not in as_json.stderr
