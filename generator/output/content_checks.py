@@ -21,7 +21,9 @@ from generator.digests import Digests
 # what `qrs build --all` builds with: the same manifest entries, so that neither builds the other's outputs again
 SETTINGS = dict(paper=None, allow_fallback=False, crop_marks=False, ink_saver=False, impose=None, pdf_variant=None,
                 gloss=False, changes_since=None, errata_only=False)
-FONT_FAMILY = "Source-Sans"  # every PDF's fonts: another one is the renderer's fallback for a character it lacks
+# every PDF's fonts: the sheet's, and the symbol and monospace faces sheet.css declares as "QRS …" (templates/symbols/);
+# another one is the renderer's fallback, from the system, for a character they all lack
+FONT_FAMILIES = ("Source-Sans", "QRS-")
 
 
 @dataclass
@@ -100,7 +102,7 @@ def output_problems(project: Project, output: Output) -> list[Problem]:
                                                              f"the {declared} declared"))
     text = "".join(page.extract_text() for page in pages)
     problems += [_missing_problem(located, output, pdf, lack) for lack in completeness.missing(text, sheet)]
-    fonts = _fonts(pages) - {name for name in _fonts(pages) if name.startswith(FONT_FAMILY)}
+    fonts = {name for name in _fonts(pages) if not name.startswith(FONT_FAMILIES)}
     if fonts:
         problems.append(located.problem((), f"{shown(pdf)} prints in {', '.join(sorted(fonts))}, not only the "
                                              "sheet's font: a character the font lacks"))
