@@ -24,6 +24,37 @@ def source_head(sheet: str, title: str = "Test") -> str:
     return f'sheet: {sheet}\ngame: Test\ntitle: {title}\nlang: fr\nedition: "1.0"\ndate: 2026-11-21\n'
 
 
+def fill_catalogue(catalogue_file: Path, translate) -> None:
+    """Translate every message of a gettext catalogue with `translate(message) -> str` (a stand-in translator)."""
+    from babel.messages.pofile import read_po, write_po
+
+    with catalogue_file.open("rb") as stream:
+        catalogue = read_po(stream)
+    for message in catalogue:
+        if message.id:
+            message.string = translate(message)
+            message.flags.discard("fuzzy")
+    with catalogue_file.open("wb") as stream:
+        write_po(stream, catalogue)
+
+
+def written_source(folder: Path, name: str, text: str) -> Path:
+    """A source `name`.yaml holding `text`, in `folder`."""
+    path = folder / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def check_problems(path: Path) -> list[tuple[int, int, str]]:
+    """(line, column, message) of each problem `qrs check` finds in a source that must fail."""
+    from generator import pipeline
+    from generator.errors import UserError
+
+    with pytest.raises(UserError) as caught:
+        pipeline.check(path)
+    return [(problem.line, problem.column, problem.message) for problem in caught.value.problems]
+
+
 @dataclass(frozen=True)
 class Ran:
     """What a `qrs` command printed and its exit code, named as subprocess.CompletedProcess names them."""

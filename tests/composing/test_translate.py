@@ -10,7 +10,7 @@ import shutil
 import subprocess
 
 import pytest
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po
 
 from generator.composing import languages as translations
 from generator.composing import translate as i18n
@@ -20,7 +20,7 @@ from generator.cli.main import main
 from generator.errors import UserError
 from generator.reading.sources import load_file
 from generator.model.validate import validate
-from tests.conftest import FIXTURES, LIBRARY, ROOT, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, ROOT, fill_catalogue, run_qrs
 
 
 @pytest.fixture
@@ -42,14 +42,7 @@ def english(message):
 
 def fill(catalogue_file, translate=english):
     """Translate every message of a catalogue (a stand-in translator)."""
-    with catalogue_file.open("rb") as stream:
-        catalogue = read_po(stream)
-    for message in catalogue:
-        if message.id:
-            message.string = translate(message)
-            message.flags.discard("fuzzy")
-    with catalogue_file.open("wb") as stream:
-        write_po(stream, catalogue)
+    fill_catalogue(catalogue_file, translate)
 
 
 def update(project, lang):

@@ -5,7 +5,6 @@ item, checked, translated, compared and found printed."""
 from __future__ import annotations
 
 import pytest
-from babel.messages.pofile import read_po, write_po
 
 from generator import pipeline
 from generator.composing import diff
@@ -13,7 +12,7 @@ from generator.composing import translate as i18n
 from generator.errors import UserError
 from generator.output.completeness import missing, printed
 from generator.rendering.inline import Inline
-from tests.conftest import source_head
+from tests.conftest import check_problems, fill_catalogue, source_head, written_source
 
 SHEET = source_head("hexes", "Tir") + """\
 sections:
@@ -44,14 +43,11 @@ sections:
 
 
 def write(tmp_path, text: str = SHEET):
-    (tmp_path / "hexes.yaml").write_text(text, encoding="utf-8")
-    return tmp_path / "hexes.yaml"
+    return written_source(tmp_path, "hexes", text)
 
 
 def problems(tmp_path, text: str) -> list[tuple[int, int, str]]:
-    with pytest.raises(UserError) as caught:
-        pipeline.check(write(tmp_path, text))
-    return [(problem.line, problem.column, problem.message) for problem in caught.value.problems]
+    return check_problems(write(tmp_path, text))
 
 
 def test_a_numbering_style_a_level_and_the_rule_under_the_last_one(tmp_path):
@@ -114,13 +110,7 @@ def test_titles_values_and_step_bullets_are_offered_for_translation_and_translat
     assert "-1" not in contexts and "+1" not in contexts  # numbers are not offered
     catalogue = i18n.catalogue_path(tmp_path, "hexes", "en")
     i18n.update(located, sheet, "en", catalogue)
-    with catalogue.open("rb") as file:
-        messages = read_po(file)
-    for message in messages:
-        if message.id:
-            message.string = {"+2 & relance": "+2 & re-roll"}.get(message.id, f"[{message.id}]")
-    with catalogue.open("wb") as file:
-        write_po(file, messages)
+    fill_catalogue(catalogue, lambda message: {"+2 & relance": "+2 & re-roll"}.get(message.id, f"[{message.id}]"))
     translated, untranslated = i18n.translate(located, sheet, "en", catalogue, allow_fallback=False)
     sequence, fire = translated.blocks()
     assert untranslated == 0 and fire.value_titles == ["[Pour toucher]", "[Pour être touché]"]
@@ -132,13 +122,7 @@ def test_a_translated_value_that_is_no_modifier_is_refused_at_its_catalogue_line
     located, sheet = pipeline.load(write(tmp_path))
     catalogue = i18n.catalogue_path(tmp_path, "hexes", "en")
     i18n.update(located, sheet, "en", catalogue)
-    with catalogue.open("rb") as file:
-        messages = read_po(file)
-    for message in messages:
-        if message.id:
-            message.string = {"+2 & relance": "two & re-roll"}.get(message.id, message.id)
-    with catalogue.open("wb") as file:
-        write_po(file, messages)
+    fill_catalogue(catalogue, lambda message: {"+2 & relance": "two & re-roll"}.get(message.id, message.id))
     with pytest.raises(UserError) as caught:
         i18n.translate(located, sheet, "en", catalogue, allow_fallback=False)
     assert ["'two & re-roll' is not a modifier" in problem.message for problem in caught.value.problems] == [True]

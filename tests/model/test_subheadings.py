@@ -7,9 +7,8 @@ import pytest
 from generator import pipeline
 from generator.composing import diff
 from generator.composing import translate as i18n
-from generator.errors import UserError
 from generator.model.types import Subheading
-from tests.conftest import source_head
+from tests.conftest import check_problems, source_head, written_source
 
 SHEET = source_head("to-hit", "Tir") + """\
 sections:
@@ -35,14 +34,11 @@ sections:
 
 
 def write(tmp_path, text: str = SHEET):
-    (tmp_path / "to-hit.yaml").write_text(text, encoding="utf-8")
-    return tmp_path / "to-hit.yaml"
+    return written_source(tmp_path, "to-hit", text)
 
 
 def problems(tmp_path, text: str) -> list[tuple[int, int, str]]:
-    with pytest.raises(UserError) as caught:
-        pipeline.check(write(tmp_path, text))
-    return [(problem.line, problem.column, problem.message) for problem in caught.value.problems]
+    return check_problems(write(tmp_path, text))
 
 
 def test_a_table_and_a_modifiers_block_take_sub_headings_that_the_other_checks_skip(tmp_path):
