@@ -151,9 +151,9 @@ def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()
 
     said = []
     for name in names:
-        if name in also:  # a handout's id where a sheet's is taken (qrs preview, qrs export)
-            said.append(f"{name} is a handout, not a {kind}: qrs handout {name} builds it; qrs preview and qrs "
-                        f"export take it as --handout {name}")
+        if name in also:  # a handout's id where only a sheet's is taken (qrs preview, qrs watch)
+            said.append(f"{name} is a handout, not a {kind}: qrs preview and qrs watch take it as --handout {name}; "
+                        "qrs build, qrs handout, qrs check and qrs export as it is")
             continue
         nearest = difflib.get_close_matches(name, [*known, *also], n=1, cutoff=0.6)
         said.append(f"no {kind} named {name}: " + (f"did you mean {nearest[0]}?" if nearest else
