@@ -158,6 +158,20 @@ def test_a_language_in_progress_is_left_out_of_a_build_that_names_none_and_said(
     assert english.returncode == 0 and "mini: no 'en' catalogue" in english.stdout, english.stderr
 
 
+def test_every_output_in_a_language_none_has_leaves_out_sheets_and_handouts_alike(tmp_path):
+    """`build --all --lang de` over a library without German (#45 item 2): each sheet and each handout is left out and
+    said, with the command that starts the catalogue, and the build exits 0; a handout named in it still fails."""
+    shutil.copytree(LIBRARY, tmp_path / "sources")
+    where = ["--sources", str(tmp_path / "sources"), "--build-dir", str(tmp_path / "build")]
+    everything = run_qrs(*where, "build", "--all", "--lang", "de")
+    assert everything.returncode == 0, everything.stderr
+    assert ("warhammer-dwarfs: its sheet warhammer has no 'de' catalogue" in everything.stdout
+            and "'qrs i18n update warhammer --lang de' starts one" in everything.stdout), everything.stdout
+    assert "warhammer: no 'de' catalogue" in everything.stdout and "0 failed" in everything.stdout
+    named = run_qrs(*where, "handout", "warhammer-dwarfs", "--lang", "de")
+    assert named.returncode == 2 and "no such catalogue" in named.stderr, named.stderr
+
+
 def test_problems_are_coloured_on_a_terminal_only(capsys, monkeypatch):
     """file:line:column in bold and the count in red on a terminal; nothing under NO_COLOR or in a pipe (#34)."""
     from generator.errors import Problem

@@ -391,7 +391,7 @@ def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: 
     """Every output the sources ask for, in the order they are reported: sheets, then handouts, each language
     in each format. Without languages named (nor `whole`: the canonical text where a translation is missing), a
     sheet's languages in progress are left out and said; with languages named for every sheet (`everything`), a
-    sheet without that language is left out and said."""
+    sheet or a handout without that language is left out and said."""
     found = Plan([], [], {})
     for path in sheets:
         try:
@@ -412,9 +412,27 @@ def plan(project: Project, sheets: list[Path], handouts: list[Path], languages: 
             continue
         if new:
             found.plans[_name(project, path)] = known
+        wanted = list(languages or known["languages"])
+        if everything and languages:
+            wanted = _handout_available(project, path, known, wanted, found.left_out)
         found.outputs.extend(Output("handout", path.stem, lang, path, known["sheet"], form=form)
-                             for lang in languages or known["languages"] for form in formats)
+                             for lang in wanted for form in formats)
     return found
+
+
+def _handout_available(project: Project, path: Path, known: dict, wanted: list[str], left_out: list[str]) -> list[str]:
+    """The languages of `wanted` a handout can be made in: its own, and its sheet's (written or translated in); the
+    others are said in `left_out`, as a sheet's are (_available)."""
+    sheet = project.sources / f"{known['sheet']}.yaml" if known["sheet"] else None
+    own = set(known["languages"])
+    if sheet is not None and sheet.is_file():
+        own |= set(sheet_languages(project, sheet.stem, sheet_language(sheet)))
+    for lang in (lang for lang in wanted if lang not in own):
+        left_out.append(f"{path.stem}: its sheet {sheet.stem} has no '{lang}' catalogue "
+                        f"({shown(_catalogue(project, sheet.stem, lang))}), left out; 'qrs i18n update {sheet.stem} "
+                        f"--lang {lang}' starts one" if sheet is not None else
+                        f"{path.stem}: not made in '{lang}' (its languages: {', '.join(known['languages'])}), left out")
+    return [lang for lang in wanted if lang in own]
 
 
 def _complete(project: Project, path: Path, wanted: list[str], digests: Digests, left_out: list[str]) -> list[str]:
