@@ -199,6 +199,12 @@ class Sheet(Document):
         for section in self.sections:
             yield from section.blocks
 
+    def placed_blocks(self):
+        """Each block with where it stands in the source: (("sections", s, "blocks", b), block)."""
+        for s, section in enumerate(self.sections):
+            for b, block in enumerate(section.blocks):
+                yield ("sections", s, "blocks", b), block
+
     def shared_refs(self, block) -> set[str]:
         """The marks of the sheet's notes that `block` references: those it has no note of its own for."""
         own = {note.id for note in block.notes}

@@ -137,26 +137,24 @@ def findings(sheet: Sheet):
     yield from _markup(sheet)
     shared = {note.id for note in sheet.notes}
     yield from _sheet_notes(sheet)
-    for s, section in enumerate(sheet.sections):
-        for b, block in enumerate(section.blocks):
-            here = ("sections", s, "blocks", b)
-            unrollable = _unrollable(block) if block.type == "dice" else None
-            if unrollable:  # the block's own check would enumerate what the die rolls
-                field, message = unrollable
-                yield here + (field,), message
-            elif hasattr(block, "check"):
-                for loc, message in block.check():
-                    yield here + loc, message
-            if block.type == "table" and isinstance(block.columns, str) and block.columns not in sheet.column_sets:
-                sets = ", ".join(sheet.column_sets) or "none: declare them under column_sets"
-                yield here + ("columns",), f"no column set '{block.columns}' (the sheet's: {sets})"
-            yield from _characteristics_named(block, here, [c.id for c in sheet.characteristics])
-            yield from _footnotes(block, here, shared)
-            if block.type == "glossary":
-                for k, key in enumerate(block.keywords or []):
-                    if key not in {kw.id for kw in sheet.keywords}:
-                        known = ", ".join(kw.id for kw in sheet.keywords) or "none"
-                        yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
+    for here, block in sheet.placed_blocks():
+        unrollable = _unrollable(block) if block.type == "dice" else None
+        if unrollable:  # the block's own check would enumerate what the die rolls
+            field, message = unrollable
+            yield here + (field,), message
+        elif hasattr(block, "check"):
+            for loc, message in block.check():
+                yield here + loc, message
+        if block.type == "table" and isinstance(block.columns, str) and block.columns not in sheet.column_sets:
+            sets = ", ".join(sheet.column_sets) or "none: declare them under column_sets"
+            yield here + ("columns",), f"no column set '{block.columns}' (the sheet's: {sets})"
+        yield from _characteristics_named(block, here, [c.id for c in sheet.characteristics])
+        yield from _footnotes(block, here, shared)
+        if block.type == "glossary":
+            for k, key in enumerate(block.keywords or []):
+                if key not in {kw.id for kw in sheet.keywords}:
+                    known = ", ".join(kw.id for kw in sheet.keywords) or "none"
+                    yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
     yield from _groups(sheet)
     yield from _keyword_cycles(sheet)
     yield from _changelog(sheet)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from generator.model.types import Subheading
 from generator.rendering.inline import Inline
@@ -46,7 +45,7 @@ def missing(text: str, sheet) -> list[Missing]:
     page_text = squeeze(text)
     inline = Inline(sheet, sheet.lang)
     lacking = []
-    for place, block in _placed_blocks(sheet):
+    for place, block in sheet.placed_blocks():
         position = 0
         for loc, wanted in printed(block, sheet):
             wanted = squeeze(wanted if isinstance(wanted, AsTyped) else inline.plain(wanted))
@@ -62,12 +61,6 @@ def missing(text: str, sheet) -> list[Missing]:
 
 class AsTyped(str):
     """A text printed as typed, character for character (preformatted text): no markup, no typography."""
-
-
-def _placed_blocks(sheet) -> Iterator[tuple[tuple, object]]:
-    for s, section in enumerate(sheet.sections):
-        for b, block in enumerate(section.blocks):
-            yield ("sections", s, "blocks", b), block
 
 
 def printed(block, sheet) -> list[tuple[tuple, str]]:

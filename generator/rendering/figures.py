@@ -93,21 +93,20 @@ def spans(block, column_width: float) -> bool:
 def findings(sheet, frame: Frame, sources: Path) -> Iterator[tuple[tuple, str]]:
     """A true-size figure wider than the page, or taller than a column of it: refused, since shrinking it would make a
     template or a gauge lie. (One wider than a column spans the page: too wide for the column it was measured in.)"""
-    for s, section in enumerate(sheet.sections):
-        for b, block in enumerate(section.blocks):
-            if block.type != "figure" or block.scale != "true-size":
-                continue
-            here, width = ("sections", s, "blocks", b, "width"), block.width_mm
-            paper = f"{frame.page_width:.0f} × {frame.page_height:.0f} mm, {frame.columns} column(s)"
-            shown = block.width if block.width.endswith("mm") else f"{block.width} ({width:.1f} mm)"
-            if width > frame.content_width + 0.01:  # wider than a column only, it spans the page (`wide`)
-                yield here, (f"a true-size figure {shown} wide does not fit the page, {frame.content_width:.1f} mm "
-                             f"wide inside its margins on this paper ({paper}): make it narrower")
-                continue
-            try:
-                height = width * figure.read(sources, block.src).aspect
-            except figure.Refused:
-                continue  # the check of the sources says why
-            if height > frame.column_height:
-                yield here, (f"a true-size figure {shown} wide is {height:.1f} mm tall: a column holds "
-                             f"{frame.column_height:.1f} mm on this paper ({paper}); make it smaller")
+    for place, block in sheet.placed_blocks():
+        if block.type != "figure" or block.scale != "true-size":
+            continue
+        here, width = place + ("width",), block.width_mm
+        paper = f"{frame.page_width:.0f} × {frame.page_height:.0f} mm, {frame.columns} column(s)"
+        shown = block.width if block.width.endswith("mm") else f"{block.width} ({width:.1f} mm)"
+        if width > frame.content_width + 0.01:  # wider than a column only, it spans the page (`wide`)
+            yield here, (f"a true-size figure {shown} wide does not fit the page, {frame.content_width:.1f} mm "
+                         f"wide inside its margins on this paper ({paper}): make it narrower")
+            continue
+        try:
+            height = width * figure.read(sources, block.src).aspect
+        except figure.Refused:
+            continue  # the check of the sources says why
+        if height > frame.column_height:
+            yield here, (f"a true-size figure {shown} wide is {height:.1f} mm tall: a column holds "
+                         f"{frame.column_height:.1f} mm on this paper ({paper}); make it smaller")

@@ -82,8 +82,7 @@ def findings(sheet, laid):
         yield ("paper", "pages"), pages
     column_height = laid.frame.column_height
     boxes = measure.section_boxes(document)
-    where = {block.id: ("sections", s, "blocks", b)
-             for s, section in enumerate(sheet.sections) for b, block in enumerate(section.blocks)}
+    where = {block.id: place for place, block in sheet.placed_blocks()}
     for item in (item for page in laid.plan for column in page for item in column):
         loc = where.get(item.block_id, ("changelog", 0, "changes"))
         name = f"block '{item.block_id}'" if item.block else "the changes box"

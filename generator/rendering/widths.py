@@ -49,8 +49,13 @@ def text_width(text: str, points: float, face: str = "Regular") -> float:
 
 def word_width(text: str, points: float, face: str = "Regular") -> float:
     """The width, mm, of the widest word of plain `text` (as printed: no markup), set in `points` in the face."""
+    return _widest(text.split(), points, face)
+
+
+def _widest(runs: list[str], points: float, face: str) -> float:
+    """The width, mm, of the widest of `runs` (words or lines: what cannot break) set in `points` in the face."""
     advances, per_em = _advances(face)
-    return max((sum(advances.get(ord(character), per_em // 2) for character in word) for word in text.split()),
+    return max((sum(advances.get(ord(character), per_em // 2) for character in run) for run in runs),
                default=0) / per_em * points * MM_PER_PT
 
 
@@ -104,9 +109,7 @@ def words_fit(block, plain: Callable[[str], str], width: float, body: float) -> 
 
 def line_width(text: str, points: float, face: str = "Regular") -> float:
     """The width, mm, of the longest line of plain `text` set in `points` in the face."""
-    advances, per_em = _advances(face)
-    return max((sum(advances.get(ord(character), per_em // 2) for character in line) for line in text.split("\n")),
-               default=0) / per_em * points * MM_PER_PT
+    return _widest(text.split("\n"), points, face)
 
 
 def preformatted_width(block, points: float) -> float:
@@ -136,7 +139,9 @@ def findings(sheet, frame: Frame) -> Iterator[tuple[tuple, str]]:
     preformatted block wider than it at 6 pt: it cannot fit, even spanning the page's columns."""
     yield from preformatted_findings(sheet, frame)
     points = sheet.paper.type_points * SHRINK[-1]
-    for here, block in _blocks(sheet, "matrix"):
+    for here, block in sheet.placed_blocks():
+        if block.type != "matrix":
+            continue
         width = matrix_width(block, points, typography.for_language(sheet.lang))
         if width > frame.content_width:
             yield here, (
@@ -149,7 +154,9 @@ def preformatted_findings(sheet, frame: Frame) -> Iterator[tuple[tuple, str]]:
     """A preformatted block whose longest line is wider than the page inside its margins at 6 pt: `qrs check`
     tells it on the sheet's own paper, the build on the paper it is given."""
     one = MONO_ADVANCE * MIN_POINTS * MM_PER_PT  # a character's width at the smallest size
-    for here, block in _blocks(sheet, "preformatted"):
+    for here, block in sheet.placed_blocks():
+        if block.type != "preformatted":
+            continue
         width = preformatted_width(block, MIN_POINTS)
         if width > frame.content_width:
             yield here + ("text",), (
@@ -158,9 +165,3 @@ def preformatted_findings(sheet, frame: Frame) -> Iterator[tuple[tuple, str]]:
                 f"across its {frame.columns} column(s) (at most {floor(frame.content_width / one)} characters a line, "
                 "or the paper turned: paper: orientation)")
 
-
-def _blocks(sheet, kind: str) -> Iterator[tuple[tuple, object]]:
-    for s, section in enumerate(sheet.sections):
-        for b, block in enumerate(section.blocks):
-            if block.type == kind:
-                yield ("sections", s, "blocks", b), block

@@ -112,13 +112,12 @@ def read(sources: Path, src: str) -> Picture:
 
 def file_findings(sheet, sources: Path) -> Iterator[tuple[tuple, str]]:
     """Each figure of the sheet whose file is refused, at its `src`."""
-    for s, section in enumerate(sheet.sections):
-        for b, block in enumerate(section.blocks):
-            if block.type == "figure":
-                try:
-                    read(sources, block.src)
-                except Refused as why:
-                    yield ("sections", s, "blocks", b, "src"), f"{block.src}: {why}"
+    for place, block in sheet.placed_blocks():
+        if block.type == "figure":
+            try:
+                read(sources, block.src)
+            except Refused as why:
+                yield place + ("src",), f"{block.src}: {why}"
 
 
 def _png_aspect(data: bytes) -> float:
