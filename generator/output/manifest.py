@@ -103,10 +103,9 @@ def named(outputs: list[Output], settings: dict) -> list[Output]:
     for output in outputs:
         if settings.get("paper") and output.source not in papers:
             papers[output.source] = declared_paper(output.source)
-        own = bool(settings.get("paper")) and papers[output.source] == settings["paper"]
-        chosen = settings_of(replace(output, own_paper=own), settings)
-        variant = variant_of(chosen) if output.form == "pdf" else page_variant_of(chosen)
-        found.append(replace(output, own_paper=own, variant=variant))
+        marked = replace(output, own_paper=bool(settings.get("paper")) and papers[output.source] == settings["paper"])
+        chosen = settings_of(marked, settings)
+        found.append(replace(marked, variant=variant_of(chosen) if output.form == "pdf" else page_variant_of(chosen)))
     return found
 
 
