@@ -9,6 +9,7 @@ English curly quotes; everywhere a true minus sign in numbers (and before -N, -â
 from __future__ import annotations
 
 import re
+from functools import cache
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"  # narrow no-break space, French usage before ; ! ?
@@ -104,6 +105,7 @@ HYPHENATION_EXCEPTIONS = {
 SOFT_HYPHEN = "\u00ad"
 
 
+@cache  # asked for every text printed: built once a language
 def _exceptions(lang: str) -> tuple[re.Pattern | None, dict[str, str]]:
     words = {word.replace("-", "").casefold(): word for word in HYPHENATION_EXCEPTIONS.get(lang.split("-")[0], ())}
     if not words:
