@@ -157,7 +157,7 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
         unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
         unit["models"] = [model_entry(maker, line, entry.name, {ids[name]: _value(maker, dict(line.profile.values).get(
             name, ""), entry.name) for name in names}) for line in entry.models]
-        wordy = [f"{name}: {values[name]}" for name in every if name not in names and values.get(name)]
+        wordy = _wordy(entry, [name for name in every if name not in names])
         unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
         unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear
                                       if name not in entry.tabled) or None  # weapons print in their tables
@@ -177,6 +177,21 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
 
 def model_entry(maker: Maker, line: ModelLine, unit: str, profile: dict) -> dict:
     return clean({"name": maker.text(line.profile.name or "-", 200, unit), "count": line.count, "profile": profile})
+
+
+def _wordy(entry: RosterEntry, wordy: list[str]) -> list[str]:
+    """The values of the unit's characteristics that are words (MESBG's Keywords, Heroic Actions), printed with its
+    rules: each once where its models' lines share it, else named with each line's (a warband's hero and warriors)."""
+    lines = [line.profile for line in entry.models] or ([entry.stat] if entry.stat else [])
+    found = []
+    for name in wordy:
+        values = {profile.name: dict(profile.values).get(name) for profile in lines}
+        shown = {line: value for line, value in values.items() if value}
+        if len(set(shown.values())) == 1 and len(shown) == len(lines):
+            found.append(f"{name}: {next(iter(shown.values()))}")
+        else:
+            found += [f"{line} \u2014 {name}: {value}" for line, value in shown.items()]
+    return found
 
 
 def _stat_names(roster: Roster) -> list[str]:

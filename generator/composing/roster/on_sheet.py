@@ -33,6 +33,7 @@ def with_sheet(roster: Roster, sheet: Sheet, names: SheetNames, handout_id: str,
     data["exclude"] = []  # every section of the sheet: the handout is the army's reference, edited down at will
     return data
 
+
 def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, maker: Maker, report: Report,
           sheet_keywords: set[str]) -> dict:
     unit = unit_base(entry, unit_id, maker)
@@ -92,6 +93,8 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
 
 _SAVE = re.compile(r"^\s*([2-7])\s*\+\s*$")
 _BONUS = re.compile(r"^\s*[-+]\s*([1-3])\s*$")
+
+
 def _roster_save(entry: RosterEntry, unknown: list[str], bare: list[str]) -> tuple[str, dict]:
     """The save the roster's own armour profiles give (Gromril Armour 4+ with a Shield -1: 3+), when each of them
     reads as a save or a bonus and no armour is named without one; else '?'. Either with where it comes from (the
@@ -116,6 +119,7 @@ def _roster_save(entry: RosterEntry, unknown: list[str], bare: list[str]) -> tup
         return "?", {"unknown": unknown}
     return f"{max(best - bonus, 2)}+", {"unknown": unknown, "profiles": pieces}
 
+
 def _wearable(armour: list[str], sheet: Sheet) -> list[str]:
     """The items the unit's troop type can wear (a handout names no armour its troop cannot)."""
     saves = saves_block(sheet)
@@ -124,6 +128,7 @@ def _wearable(armour: list[str], sheet: Sheet) -> list[str]:
     items = {item.id: item for item in saves.items}
     troop = saves.troop_of(armour)
     return [ref for ref in armour if ref in items and (troop in items[ref].saves or items[ref].troop is not None)]
+
 
 def _sheet_profile(stat: Profile | None, unit: str, sheet: Sheet, names: SheetNames,
                    report: Report) -> tuple[dict, list[str]]:

@@ -35,6 +35,7 @@ class Unmatched:
                                                                     if len(self.units) > 6 else "")
         return f"{self.kind} '{self.name}' ({units}): {self.tried}"
 
+
 class Report:
     """What the sheet could not name, grouped by kind and name (listed once, with the units that have it)."""
 
@@ -48,6 +49,7 @@ class Report:
 
     def list(self) -> list[Unmatched]:
         return list(self.items.values())
+
 
 class Text:
     """The roster's words made source text that prints as written: control characters made spaces, characters the
@@ -89,6 +91,7 @@ class Text:
         self.report.add(where or "roster", "character", f"U+{ord(char):04X} {char}",
                         f"no font of the sheet has it: printed as '{substitute}'")
         return substitute
+
 
 def literal(text: str) -> str:
     """A roster's name as source text that prints as written: the markup's characters escaped, and a '<' that

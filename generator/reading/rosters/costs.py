@@ -27,6 +27,7 @@ def other_costs(selection: Element, cost_name: str | None) -> str:
             shown.append(f"{value:+g} {cost.get('name', '').strip()}".strip())
     return ", ".join(shown)
 
+
 def army_cost_name(root: Element) -> str | None:
     """The cost the army is counted in, folded: pts, points or Point(s) (New Recruit); else PL; else the first the
     roster totals that is no command points (Kill Team's EP)."""
@@ -38,6 +39,7 @@ def army_cost_name(root: Element) -> str | None:
             return found[0]
     return next((name for name in totals if name and name not in NOT_POINTS), None)
 
+
 def cost_label(root: Element, cost_name: str | None) -> str | None:
     """The army's cost as the roster names it (PL, EP), to print beside its numbers; None for points, which the
     handout prints in its own language's word."""
@@ -45,6 +47,7 @@ def cost_label(root: Element, cost_name: str | None) -> str | None:
         return None
     return next((cost.get("name", "").strip() or None for cost in root.iter(f"{NAMESPACE}cost")
                  if folded(cost.get("name", "")) == cost_name), None)
+
 
 def cost_of(element: Element, cost_name: str | None) -> float | None:
     """The element's own cost of that name (BattleScribe writes each selection's own, already times its number)."""

@@ -17,10 +17,12 @@ class Profile:
     values: list[tuple[str, str]]  # (characteristic, value), as the roster writes them
     carrier: str = ""  # the model that carries it (of several, the unit): two weapons of one name told apart
 
+
 @dataclass
 class Rule:
     name: str
     text: str
+
 
 @dataclass
 class ModelLine:
@@ -29,10 +31,12 @@ class ModelLine:
     count: int | None
     profile: Profile
 
+
 def topmost(found: list[Element]) -> list[Element]:
     """Those of the selections that no other of them holds."""
     inside = {id(element) for other in found for element in other.iter(f"{NAMESPACE}selection") if element is not other}
     return [child for child in found if id(child) not in inside]
+
 
 def within(selection: Element, leaving: list[Element] = ()) -> list[Element]:
     """The selections a selection holds, however deep (Element.iter: no recursion), but those of `leaving`."""
@@ -40,31 +44,39 @@ def within(selection: Element, leaving: list[Element] = ()) -> list[Element]:
     return [child for child in selection.iter(f"{NAMESPACE}selection")
             if child is not selection and id(child) not in skipped]
 
+
 def holds_stat(selection: Element, stat_types: set[str]) -> bool:
     return any(profile.get("typeName", "").strip() in stat_types for profile in selection.iter(f"{NAMESPACE}profile"))
+
 
 def own_stat(selection: Element, stat_types: set[str]) -> bool:
     return any(profile.type in stat_types for profile in profiles_of(selection))
 
+
 def profile_key(profile: Profile) -> tuple:
     return profile.type, profile.name, tuple(profile.values)
+
 
 def children_of(selection: Element) -> list[Element]:
     return children(selection, "selection")
 
+
 def entry_name(selection: Element) -> str:
     return (selection.get("name") or "").strip()
+
 
 def shown_name(selection: Element) -> str:
     name = (selection.get("name") or "").strip()
     custom = (selection.get("customName") or "").strip()
     return f"{custom} ({name})" if custom and folded(custom) != folded(name) else name or custom
 
+
 def number_of(selection: Element) -> int:
     try:
         return min(max(int(selection.get("number", "1")), 1), 100_000)
     except ValueError:
         return 1
+
 
 def profiles_of(holder: Element) -> list[Profile]:
     found = []
@@ -74,6 +86,7 @@ def profiles_of(holder: Element) -> list[Profile]:
         found.append(Profile(profile.get("typeName", "").strip(), (profile.get("name") or "").strip(), values))
     return found
 
+
 def rules_of(holder: Element) -> list[Rule]:
     found = []
     for rule in children(holder, "rule"):
@@ -82,12 +95,15 @@ def rules_of(holder: Element) -> list[Rule]:
         found.append(Rule((rule.get("name") or "").strip(), "" if text in (".", "-") else text))
     return found
 
+
 def _lines(text: str) -> str:
     """A rule's text with its lines kept (a 40k rule's paragraphs and "- " or "■ " lists), their spacing made one."""
     return "\n".join(" ".join(line.split()) for line in text.splitlines() if line.split())
 
+
 def unique(names) -> list[str]:
     return list(dict.fromkeys(name for name in names if name))
+
 
 def unique_rules(rules) -> list[Rule]:
     found: dict[str, Rule] = {}

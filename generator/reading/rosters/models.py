@@ -8,7 +8,7 @@ from xml.etree.ElementTree import Element
 
 from generator.reading.rosters.elements import (ModelLine, Profile, children_of, entry_name, number_of, own_stat,
                                                 profile_key, profiles_of, topmost)
-from generator.reading.rosters.names import plain
+from generator.reading.rosters.names import folded, plain
 
 COMMAND = re.compile(r"^(champion|musician|standard bearer|standard)\b")  # WHFB: one of the rank and file, promoted
 WARGEAR = re.compile(r" (?:w|with) ")  # what a member's name says it carries: "… w heavy weapon" once folded
@@ -16,7 +16,8 @@ WARGEAR = re.compile(r" (?:w|with) ")  # what a member's name says it carries: "
 
 def model_lines(selection: Element, held: list[Element], stat_types: set[str]) -> list[ModelLine]:
     """Each distinct stat line of the unit with the models it stands for, when it has more than one (a squad's
-    Sergeant and its Marines, a war machine and its crew, a character and his bodyguard): a line on a member counts
+    Sergeant and its Marines, a war machine and its crew, a character and his bodyguard) or its one line is named
+    otherwise than the unit (5 Swordsmen, each an Empire Swordsman): a line on a member counts
     that member's number; a line on the unit itself, the members that stand for it (_named_as), else the unit's
     own number when it is the unit's only line. Identical lines (type, name and values) add up; same-named
     different ones stay apart: a player reads each model's own values."""
@@ -35,11 +36,29 @@ def model_lines(selection: Element, held: list[Element], stat_types: set[str]) -
     promoted = []
     for holder in held:
         for profile in (profile for profile in profiles_of(holder) if profile.type in stat_types):
-            add(profile, number_of(holder))
+            add(profile, _members(holder, stat_types))
             if COMMAND.match(plain(entry_name(holder))):
                 promoted.append((profile_key(profile), number_of(holder)))
     _promote(lines, promoted)
-    return list(lines.values()) if len(lines) > 1 else []
+    if len(lines) == 1 and _names_unit(next(iter(lines.values())).profile, selection):
+        return []  # its one line is the unit's own: it prints under the unit's name
+    return list(lines.values())
+
+
+def _members(holder: Element, stat_types: set[str]) -> int:
+    """The models a line on a member stands for: its own number, or, where its models are selections of their own
+    without a line (a MESBG group of warriors: 8 Warriors under the Warrior of Minas Tirith), theirs."""
+    models = [child for child in children_of(holder) if child.get("type") == "model" and not own_stat(child, stat_types)]
+    return sum(map(number_of, models)) if models else number_of(holder)
+
+
+def _names_unit(profile: Profile, selection: Element) -> bool:
+    """Whether a stat line is named as its unit, plurals aside, or begins the unit's name (a Kill Team "Trooper
+    Veteran w/ lasgun"): a line named otherwise (an Empire detachment of Swordsmen, each an Empire Swordsman) prints
+    under its own name."""
+    unit, line = plain(entry_name(selection)), plain(profile.name)
+    return not line or unit == line or unit.startswith(line + " ") or folded(unit) == folded(profile.name)
+
 
 def _promote(lines: dict[tuple, ModelLine], promoted: list[tuple[tuple, int]]) -> None:
     """WHFB's champions are each one of the rank and file, promoted: the Veteran of 20 Dwarf Warriors leaves 19."""
@@ -47,6 +66,7 @@ def _promote(lines: dict[tuple, ModelLine], promoted: list[tuple[tuple, int]]) -
     if ranks and promoted:
         largest = max(ranks, key=lambda line: line.count)
         largest.count = max(largest.count - sum(number for _, number in promoted), 1)
+
 
 def _named_as(member: Element, profiles: list[Profile]) -> Profile | None:
     """The profile a member without one of its own stands for: the one named as it, else the longest whose name
@@ -66,11 +86,13 @@ def _named_as(member: Element, profiles: list[Profile]) -> Profile | None:
     matching = [profile for profile in profiles if shared[id(profile)] == best]
     return matching[0] if best and len(matching) == 1 else None
 
+
 def _shared_ending(words: list[str], others: list[str]) -> int:
     count = 0
     while count < min(len(words), len(others)) and words[-1 - count] == others[-1 - count]:
         count += 1
     return count
+
 
 def stat_line(selection: Element, held: list[Element], stat_types: set[str]) -> Profile | None:
     """The rank-and-file model's profile: the unit's own (of its members', the one named as its largest group of
@@ -91,6 +113,7 @@ def stat_line(selection: Element, held: list[Element], stat_types: set[str]) -> 
         if plain(entry_name(holder)) == plain(entry_name(selection)):
             return profile
     return max(holders, key=lambda pair: number_of(pair[0]))[1]
+
 
 def model_count(selection: Element, held: list[Element], stat_types: set[str]) -> int:
     """Its models: those typed model it holds (with the members written as upgrades named as one of them: a Space

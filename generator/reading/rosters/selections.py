@@ -30,6 +30,8 @@ NOT_A_MODEL = re.compile(r"weapon|abilit|wargear|spell|psychic|power|prayer|rule
                          r"transport|keyword|equipment|upgrade|talisman|standard|magic|ranged|melee|attack|invocation|"
                          r"trait|relic|enhancement|stratagem|tactic|mission|objective|ploy|lore|shield|explosion",
                          re.IGNORECASE)
+
+
 # the characteristics of the games' stat lines, folded: what makes a profile type model-like without a sheet
 STAT_NAMES = {"m", "move", "movement", "ws", "bs", "s", "t", "w", "i", "a", "ld", "sv", "save", "oc", "apl", "ga",
               "df", "wounds", "bravery", "f", "d", "toughness", "strength", "attacks", "leadership", "initiative",
@@ -116,10 +118,8 @@ def read_roster(root: Element, stat_types: set[str]) -> Roster:
     for force in root.iter(f"{NAMESPACE}force"):
         army_rules += rules_of(force)
         for selection in children(force, "selection"):
-            groups = _groups(selection, stat_types)
-            if groups:  # a warband: its hero and each of its groups of warriors are units
-                for group in groups:
-                    units += _units_of(group, stat_types, cost_name)
+            if _is_warband(selection, stat_types):  # one unit: its hero and each group of warriors a line of it
+                units.append(_entry(selection, [], stat_types, cost_name))
             elif selection.get("type") in UNIT_TYPES or holds_stat(selection, stat_types):
                 units += _units_of(selection, stat_types, cost_name)
             elif (choice := _choice(selection, cost_name)) is not None:
@@ -159,14 +159,14 @@ def _choice(selection: Element, cost_name: str | None) -> ArmyChoice | None:
     return ArmyChoice(name.lstrip("-\u2013\u2022 ") or name, value, unique_rules(rules))
 
 
-def _groups(selection: Element, stat_types: set[str]) -> list[Element]:
-    """The groups of a warband (MESBG): a top-level upgrade with no stat line of its own holding stat lines of several
-    profile types (a Hero, Warriors), each the topmost of its branch. None for anything else."""
+def _is_warband(selection: Element, stat_types: set[str]) -> bool:
+    """A warband (MESBG): a top-level upgrade with no stat line of its own holding stat lines of several profile types
+    (a Hero, Warriors). It prints as one unit, as the game counts it (its models and points), each of its stat lines
+    under its own name with its models: 1 Captain, 8 Warriors, 4 Rangers."""
     if selection.get("type") != "upgrade" or own_stat(selection, stat_types):
-        return []
+        return False
     holders = topmost([child for child in within(selection) if own_stat(child, stat_types)])
-    kinds = {profile.type for holder in holders for profile in profiles_of(holder) if profile.type in stat_types}
-    return holders if len(kinds) > 1 else []
+    return len({profile.type for holder in holders for profile in profiles_of(holder) if profile.type in stat_types}) > 1
 
 
 def _units_of(selection: Element, stat_types: set[str], cost_name: str | None) -> list[RosterEntry]:
@@ -196,7 +196,8 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
             elif (kept := seen[profile_key(profile)]) is not None and kept.carrier != carriers[id(holder)]:
                 kept.carrier = carriers[id(selection)]  # carried by several of its models: the unit's
     costs = [points for points in (cost_of(element, cost_name) for element in [selection, *held]) if points is not None]
-    kit = [child for child in held if child.get("type") not in UNIT_TYPES and not own_stat(child, stat_types)]
+    kit = [child for child in held if child.get("type") not in UNIT_TYPES and not own_stat(child, stat_types)
+           and not holds_stat(child, stat_types)]  # a warband's "Warband" holds its groups: no equipment
     gear = [shown_name(child) for child in kit]
     return RosterEntry(
         name=shown_name(selection), count=count, points=sum(costs) if costs else None, stat=stat, profiles=profiles,
