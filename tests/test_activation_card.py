@@ -113,7 +113,7 @@ def test_the_french_edition_spaces_the_separator_as_french_does(built):
 
 
 def test_the_web_edition_prints_it_all(tmp_path, sheet):
-    page = pipeline.build_web(Project.at(FOLDER, tmp_path / "build"), SOURCE, "en")
+    page = pipeline.build(Project.at(FOLDER, tmp_path / "build"), pipeline.SheetTarget(SOURCE), "en", "html").path
     html = page.read_text(encoding="utf-8")
     assert_text_complete(read_text(parsed(page)), sheet)
     assert "<title>Hexfront</title>" in html and "<h1>" not in html

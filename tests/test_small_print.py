@@ -120,7 +120,7 @@ def test_a_long_word_widens_its_column_rather_than_break(french):
 
 
 def test_the_web_edition_prints_it_all(tmp_path, sheet):
-    page = pipeline.build_web(Project.at(FOLDER, tmp_path / "build"), SOURCE, "en")
+    page = pipeline.build(Project.at(FOLDER, tmp_path / "build"), pipeline.SheetTarget(SOURCE), "en", "html").path
     html = page.read_text(encoding="utf-8")
     assert_text_complete(read_text(parsed(page)), sheet)
     assert all(html.count(typography.english(typography.quotes(note, "en"))) == 1 for note in SHARED[:2])

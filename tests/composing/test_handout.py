@@ -322,7 +322,7 @@ def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
     wab = sources / "wab2.yaml"
     wab.write_text(wab.read_text(encoding="utf-8").replace("[Arc long, 30ps (15ps)", "[Arc long, 32ps (16ps)"), encoding="utf-8")
     project = Project.at(sources, tmp_path / "build")
-    path = pipeline.build_handout(project, sources / "handouts" / "wab2-english-hundred-years-war.yaml", "fr")
+    path = pipeline.build(project, pipeline.HandoutTarget(sources / "handouts" / "wab2-english-hundred-years-war.yaml"), "fr", "pdf").path
     assert "32ps (16ps)" in pdf_text(path)
 
 

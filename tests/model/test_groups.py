@@ -40,7 +40,7 @@ def outline(reader: PdfReader, entries=None, depth: int = 0) -> list[tuple[int, 
 
 
 def test_a_group_heading_prints_once_above_its_blocks_and_is_bookmarked_under_its_section(tmp_path):
-    output = pipeline.build(Project.at(tmp_path, tmp_path / "build"), write(tmp_path), "fr")
+    output = pipeline.build(Project.at(tmp_path, tmp_path / "build"), pipeline.SheetTarget(write(tmp_path)), "fr", "pdf").path
     reader = PdfReader(output)
     text = " ".join(reader.pages[0].extract_text().split())
     # once, and again marked continued above a column that starts inside the group (the sheet balances its columns)
