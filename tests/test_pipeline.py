@@ -16,7 +16,8 @@ from generator import pipeline
 from generator.cli.main import main
 from generator.project import Project
 from generator.output import completeness, content_checks
-from generator.output.manifest import Output
+from generator.output.plan import Output
+from generator.output.targets import SheetTarget
 from tests.conftest import block_types, FIXTURES, LIBRARY, ROOT, SHEETS, run_qrs
 
 
@@ -49,7 +50,7 @@ def test_every_fact_of_the_source_is_printed(built, sheet_id, lang):
     within those declared, every fact of the source in order, the sheet's font alone."""
     pdf = built(LIBRARY, sheet_id, lang)
     project = Project.at(LIBRARY, pdf.parent)
-    output = Output("sheet", sheet_id, lang, LIBRARY / f"{sheet_id}.yaml")
+    output = Output(SheetTarget(LIBRARY / f"{sheet_id}.yaml"), lang)
     assert output.path(project) == pdf
     assert content_checks.output_problems(project, output) == []
     assert_one_font(pdf)
@@ -305,7 +306,8 @@ def test_a_block_the_author_makes_wide_spans_the_page_in_the_pdf_and_on_the_web(
     assert [column["blocks"][0] for column in above] == ["rule-1", "rule-2", "rule-2-cont-1"]
     assert below[0]["blocks"][0] == "rule-4" and len(below) == 3  # what follows the band, under it
     assert all("rule-3" not in column["blocks"] for page in report["pages"] for column in page)
-    page = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en", "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en",
+                          "html").path.read_text(encoding="utf-8")
     assert re.search(r'<section class="[^"]*\bwide\b[^"]*" id="rule-3"', page), "the web page sets it across too"
 
 
@@ -321,7 +323,8 @@ def test_a_matrix_wider_than_a_column_spans_the_page_above_its_columns(tmp_path)
     sheet = pipeline.check(source)
     blocks = {block.id: block for block in sheet.blocks()}
     assert blocks["outcomes"].wide is None and len(blocks["outcomes"].row_keys) == 16  # made wide without asking
-    written = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en", "pdf")  # no finding
+    written = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en",
+                             "pdf")  # no finding
     pdf = written.path
     report = written.layout
     assert report["columns"] == 3 and report["warnings"] == [], report

@@ -163,7 +163,8 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
                             changes_since=changes_since, errata_only=errata_only,
                             own=own_options(formats, format_options))
     if formats != ("pdf",) and any("@" in sheet for sheet in sheets):
-        raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: give no other --format with it")
+        raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: "
+                               "give no other --format with it")
     past = [sheet.partition("@")[::2] for sheet in sheets if "@" in sheet]
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
     problems = _build_past(project, past, languages, options, summary=not current)

@@ -1,9 +1,9 @@
 """The library's state as `make` would find it, without building anything: the outputs `qrs build --all` plans,
 which of them are stale, and the languages it leaves out because their catalogues are in progress.
 
-It is the build's own plan (generator.output.plan, generator.output.manifest): the same digests decide what is stale, and the languages in
-progress are read from the cache the build keeps of them (build/.cache/progress/), so that once a build has run
-nothing here loads a sheet, and nothing imports WeasyPrint or the model."""
+It is the build's own plan (generator.output.plan, generator.output.manifest): the same digests decide what is
+stale, and the languages in progress are read from the cache the build keeps of them (build/.cache/progress/), so
+that once a build has run nothing here loads a sheet, and nothing imports WeasyPrint or the model."""
 
 from __future__ import annotations
 

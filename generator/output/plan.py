@@ -116,13 +116,13 @@ def sheet_language(path: Path) -> str:
         value = next(part for part in found[0] if part) if any(found[0]) else ""
         if value:
             return value
-    from generator import pipeline  # the model says what is wrong, with file:line:column
+    from generator.model.validate import check  # the model says what is wrong, with file:line:column
 
-    return pipeline.check(path).lang
+    return check(path).lang
 
 
 def sheet_languages(project: Project, sheet_id: str, canonical: str) -> list[str]:
-    """The canonical language first, then every language with a catalogue (as generator.composing.translate.languages)."""
+    """The canonical language first, then every language with a catalogue (as composing.translate.languages)."""
     found = sorted(path.suffixes[-2].lstrip(".") for path in (project.sources / "i18n").glob(f"{sheet_id}.*.po"))
     return [canonical] + [lang for lang in found if lang != canonical]
 
@@ -132,9 +132,9 @@ def handout_plan(project: Project, path: Path, manifest: Manifest, digests: Dige
     known = manifest.plans.get(source_name(project, path))
     if known and known.get("source") == digests.file(path):
         return known, False
-    from generator import pipeline
+    from generator.composing.handout import load_handout
 
-    handout = pipeline.load_handout(project, path)[1]
+    handout = load_handout(project, path)[1]
     return {"source": digests.file(path), "sheet": handout.sheet or "", "languages": list(handout.outputs)}, True
 
 

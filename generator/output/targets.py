@@ -13,6 +13,7 @@ from typing import Any, Callable, ClassVar
 
 from generator import files
 from generator.errors import Problem, UserError
+from generator.options import BuildOptions
 from generator.project import Project
 
 
@@ -39,7 +40,7 @@ class Target:
         """Its id: the file name of its source."""
         return self.source.stem
 
-    def compose(self, project: Project, lang: str, options) -> Prepared:
+    def compose(self, project: Project, lang: str, options: BuildOptions = BuildOptions()) -> Prepared:
         raise NotImplementedError
 
     def check(self, project: Project, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> list[str]:
@@ -64,7 +65,7 @@ class SheetTarget(Target):
     kind: ClassVar[str] = "sheet"
     folder: ClassVar[str] = ""
 
-    def compose(self, project: Project, lang: str, options) -> Prepared:
+    def compose(self, project: Project, lang: str, options: BuildOptions = BuildOptions()) -> Prepared:
         """The sheet in `lang`, at the edition the options ask for (errata only, or with changes marked)."""
         from generator.composing import diff, editions as history, translate as i18n, words
         from generator.model.validate import load
@@ -120,7 +121,7 @@ class HandoutTarget(Target):
     kind: ClassVar[str] = "handout"
     folder: ClassVar[str] = "handouts"
 
-    def compose(self, project: Project, lang: str, options) -> Prepared:
+    def compose(self, project: Project, lang: str, options: BuildOptions = BuildOptions()) -> Prepared:
         """Its sheet's parts the army uses, in `lang`, composed into a sheet."""
         from generator.composing import handout as handouts, languages as translations, words
 
@@ -146,8 +147,6 @@ class HandoutTarget(Target):
             except UserError as error:
                 problems.extend(error.problems)
         _raise(problems)
-        from generator.options import BuildOptions
-
         composed = self.compose(project, handout.lang, BuildOptions(allow_fallback=True)).sheet
         _raise(page_findings(project, composed, handout_problem(located)))
         return []
@@ -183,7 +182,6 @@ def handout_problem(located) -> Callable[[tuple, str], Problem]:
 def page_findings(project: Project, sheet, problem: Callable[[tuple, str], Problem]) -> list[Problem]:
     """What the sheet's own paper cannot hold, found without rendering: a true-size figure wider than its column,
     a matrix too wide for the page even spanning its columns (a build on other paper checks its own)."""
-    from generator.options import BuildOptions
     from generator.rendering import figures, layout, widths  # none imports WeasyPrint
 
     frame = layout.page_frame(sheet, BuildOptions())

@@ -106,7 +106,8 @@ def test_missing_translation_fails_the_build_unless_fallback_is_allowed(project)
     source = project.sources / "every-block.yaml"
     with pytest.raises(UserError, match="no 'en' translation"):
         pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf")
-    output = pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf", pipeline.BuildOptions(allow_fallback=True)).path
+    output = pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf",
+                            pipeline.BuildOptions(allow_fallback=True)).path
     assert output.exists()
 
 

@@ -52,7 +52,8 @@ def built(monkeypatch) -> list[str]:
             name = title = pipeline.load_handout(project, target.source)[1].handout
         writer = formats.writer(form)
         output = output or writer.path(project, target, lang, writer.variant(options))
-        text = f"%PDF stand-in {name} {lang} {options}\n" if form == "pdf" else f"<!DOCTYPE html><title>{title} {lang}</title>\n"
+        text = (f"%PDF stand-in {name} {lang} {options}\n" if form == "pdf"
+                else f"<!DOCTYPE html><title>{title} {lang}</title>\n")
         write.atomically(output, text.encode())
         calls.append(output.relative_to(project.build).as_posix())
         return pipeline.Written(output)

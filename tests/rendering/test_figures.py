@@ -71,7 +71,8 @@ def assert_printed_at(pdf: Path, size: tuple[float, float]) -> tuple[float, floa
 ])
 def test_a_true_size_figure_is_printed_at_its_declared_size(tmp_path, paper, edit, options):
     folder = sources(tmp_path, **edit)
-    written = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf", pipeline.BuildOptions(**options))
+    written = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf",
+                             pipeline.BuildOptions(**options))
     pdf = written.path
     assert written.layout["scale"] != 1.0 or options  # a short sheet's type is grown: the figure is not
     assert_printed_at(pdf, GAUGE_MM)
@@ -118,7 +119,8 @@ def test_a_true_size_figure_taller_than_a_column_is_refused(tmp_path):
 
 def test_the_alternative_text_is_the_figure_s_in_the_tagged_pdf(tmp_path):
     folder = sources(tmp_path)
-    pdf = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf", pipeline.BuildOptions(pdf_variant="pdf/ua-1")).path
+    pdf = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf",
+                         pipeline.BuildOptions(pdf_variant="pdf/ua-1")).path
     reader = PdfReader(pdf)
     figures, todo = [], [reader.trailer["/Root"]["/StructTreeRoot"]]
     while todo:
@@ -137,7 +139,8 @@ def test_the_alternative_text_is_the_figure_s_in_the_tagged_pdf(tmp_path):
 
 def test_the_web_edition_embeds_the_picture_with_its_alternative_text(tmp_path):
     folder = sources(tmp_path)
-    page = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
+                          "html").path.read_text(encoding="utf-8")
     images = re.findall(r'<img src="([^"]*)" alt="([^"]*)" style="width: ([^"]*)">', page)
     assert [(src.split(",")[0], width) for src, _, width in images] == [
         ("data:image/svg+xml;base64", "3in"), ("data:image/png;base64", "30mm")]
@@ -183,8 +186,10 @@ def _figure_keys(project: Project, sheet) -> dict[str, str]:
 
 def test_identical_sources_give_identical_bytes(tmp_path):
     folder = sources(tmp_path)
-    first = pipeline.build(Project.at(folder, tmp_path / "one"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf").path.read_bytes()
-    second = pipeline.build(Project.at(folder, tmp_path / "two"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf").path.read_bytes()
+    first = pipeline.build(Project.at(folder, tmp_path / "one"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
+                           "pdf").path.read_bytes()
+    second = pipeline.build(Project.at(folder, tmp_path / "two"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
+                            "pdf").path.read_bytes()
     assert first == second
 
 

@@ -348,7 +348,8 @@ def test_a_sheet_a_little_too_long_is_set_smaller_to_fit_its_pages(tmp_path):
 def test_a_sheet_too_long_even_at_the_smallest_type_fails_and_says_so(tmp_path):
     sources = with_price_list(tmp_path, 200, pages=1)
     with pytest.raises(UserError) as caught:
-        pipeline.build(Project.at(sources, tmp_path / "build"), pipeline.SheetTarget(sources / "every-block.yaml"), "fr", "pdf")
+        pipeline.build(Project.at(sources, tmp_path / "build"), pipeline.SheetTarget(sources / "every-block.yaml"),
+                       "fr", "pdf")
     (problem,) = caught.value.problems
     # smaller type that does not fit the one page saves nothing asked for: the pages it takes at 100 % are told
     taken = re.fullmatch(r"the sheet takes (\d+) pages; it must fit 1, even with the type set at 90%", problem.message)
@@ -387,7 +388,7 @@ def laid_out(tmp_path_factory):
                 if lang != sheet.lang:
                     sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(LIBRARY, name, lang), False)
             else:
-                _, sheet, _ = pipeline.composed_handout(project, LIBRARY / "handouts" / f"{name}.yaml", lang)
+                sheet = pipeline.HandoutTarget(LIBRARY / "handouts" / f"{name}.yaml").compose(project, lang).sheet
             laid = render.layout(project, sheet, options)
             assert list(render.layout_findings(sheet, laid, options)) == []
             pdf = project.build / f"{kind}-{name}.{paper}.{lang}.pdf"
@@ -551,7 +552,8 @@ def test_build_edit_revert_build_gives_the_bytes_of_a_build_in_an_empty_folder(t
 
 
 def fixture_layout(tmp_path: Path, name: str) -> dict:
-    written = pipeline.build(Project.at(SHEET_FIXTURES, tmp_path / "build"), pipeline.SheetTarget(SHEET_FIXTURES / f"{name}.yaml"), "en", "pdf")
+    written = pipeline.build(Project.at(SHEET_FIXTURES, tmp_path / "build"),
+                             pipeline.SheetTarget(SHEET_FIXTURES / f"{name}.yaml"), "en", "pdf")
     return written.layout
 
 

@@ -247,7 +247,8 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
     assert len(again) == 1 and "½" in again[0] and again[0] not in pages
 
     render.keep_pages(0)
-    fresh = pipeline.build(Project.at(project.sources, tmp_path / "fresh"), pipeline.SheetTarget(source), "fr", "pdf").path.read_bytes()
+    fresh = pipeline.build(Project.at(project.sources, tmp_path / "fresh"), pipeline.SheetTarget(source), "fr",
+                           "pdf").path.read_bytes()
     assert kept == fresh
 
 
@@ -367,7 +368,8 @@ def in_capitals_pdf(tmp_path_factory) -> str:
     text = AS_TYPED.read_text(encoding="utf-8")
     assert "heading_case: as-typed\n" in text
     source.write_text(text.replace("heading_case: as-typed\n", ""), encoding="utf-8")
-    return _pdf_text(pipeline.build(Project.at(folder, folder / "build"), pipeline.SheetTarget(source), "en", "pdf").path)
+    return _pdf_text(pipeline.build(Project.at(folder, folder / "build"), pipeline.SheetTarget(source), "en",
+                                    "pdf").path)
 
 
 def test_headings_print_as_typed_when_the_sheet_says_so(as_typed_pdf):
@@ -386,11 +388,13 @@ def test_headings_are_set_in_capitals_by_default(in_capitals_pdf):
 
 
 def test_the_web_edition_prints_headings_as_typed_too(tmp_path):
-    page = pipeline.build(Project.at(FIXTURES, tmp_path / "build"), pipeline.SheetTarget(AS_TYPED), "en", "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(Project.at(FIXTURES, tmp_path / "build"), pipeline.SheetTarget(AS_TYPED), "en",
+                          "html").path.read_text(encoding="utf-8")
     assert '<html lang="en" class="headings-as-typed">' in page
     assert ".headings-as-typed h2, .headings-as-typed h3.group { text-transform: none;" in page
     assert re.search(r"<h2[^>]*>Driving the SKIDs</h2>", page)
-    default = pipeline.build(Project.at(FIXTURES, tmp_path / "default"), pipeline.SheetTarget(FIXTURES / "undated-card.yaml"), "en", "html").path
+    default = pipeline.build(Project.at(FIXTURES, tmp_path / "default"),
+                             pipeline.SheetTarget(FIXTURES / "undated-card.yaml"), "en", "html").path
     assert '<html lang="en">' in default.read_text(encoding="utf-8")  # capitals: no class, as before
 
 

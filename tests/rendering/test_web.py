@@ -31,7 +31,8 @@ PROJECT_HANDOUTS = sorted((LIBRARY / "handouts").glob("*.yaml"))
 def pages(tmp_path_factory) -> dict[tuple[str, str], Path]:
     """Every sheet and handout built as web pages once: (id, lang) → the page."""
     project = Project.at(LIBRARY, tmp_path_factory.mktemp("web-build"))
-    built = {(sheet_id, lang): pipeline.build(project, pipeline.SheetTarget(LIBRARY / f"{sheet_id}.yaml"), lang, "html").path
+    built = {(sheet_id, lang): pipeline.build(project, pipeline.SheetTarget(LIBRARY / f"{sheet_id}.yaml"), lang,
+                                              "html").path
              for sheet_id, lang in editions()}
     for path in PROJECT_HANDOUTS:
         for lang in pipeline.load_handout(project, path)[1].outputs:
@@ -109,7 +110,8 @@ def test_the_contents_list_every_section(pages):
 def test_keyword_references_link_to_their_definitions(tmp_path):
     """In the fixture, Pious's definition names Savage: the reference links to Savage's entry in the glossary."""
     project = Project.at(FIXTURES, tmp_path / "build")
-    page = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr",
+                          "html").path.read_text(encoding="utf-8")
     assert '<a class="kw" href="#kw-savage">Savage</a>' in page
     assert 'id="kw-savage"' in page
 
@@ -134,7 +136,8 @@ def test_fonts_are_cut_to_the_page_and_the_same_page_gives_the_same_bytes(tmp_pa
     project = Project.at(FIXTURES, tmp_path / "build")
     first = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "html").path.read_bytes()
     shutil.rmtree(tmp_path / "build" / ".cache", ignore_errors=True)
-    assert pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "html").path.read_bytes() == first
+    assert pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr",
+                          "html").path.read_bytes() == first
     data = re.search(rb'base64,([A-Za-z0-9+/=]+)', first).group(1)
     import base64
 

@@ -20,8 +20,8 @@ def variant(options) -> str | None:
     """What the build options add to a PDF's name, so that variants never overwrite the plain PDF:
     build/wab2.letter.ink-saver.fr.pdf."""
     return joined((options.paper or "").lower(), "marks" if options.crop_marks else "",
-                  "ink-saver" if options.ink_saver else "", options.impose, (options.pdf_variant or "").removeprefix("pdf/"),
-                  "gloss" if options.gloss else "")
+                  "ink-saver" if options.ink_saver else "", options.impose,
+                  (options.pdf_variant or "").removeprefix("pdf/"), "gloss" if options.gloss else "")
 
 
 def path(project, target, lang: str, variant: str | None = None) -> Path:
@@ -32,7 +32,7 @@ def render(project, prepared, options) -> Rendered:
     """Render (the font's characters were checked where the sheet was made: validated, translated or composed),
     then measure the layout on the laid-out pages; a finding is placed by `prepared.problem` in the source the
     author edits."""
-    from generator.rendering import figures, render, widths  # render imports WeasyPrint: only when something is rendered
+    from generator.rendering import figures, render, widths  # render imports WeasyPrint: only when rendering
 
     sheet, problem = prepared.sheet, prepared.problem
     frame = render.page_frame(sheet, options)  # a true-size figure the column cannot hold: before any layout
