@@ -209,6 +209,20 @@ def test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path):
     assert_printed_at(pdf, (76.2, 12.7))
 
 
+def test_qrs_check_finds_a_true_size_figure_a_handout_s_paper_cannot_hold(tmp_path):
+    """One check path for sheets and handouts (#43): the figure a handout keeps is checked against the handout's
+    own paper, as a sheet's is, and the finding is placed at the handout's paper."""
+    test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path)
+    gauge = tmp_path / "sources" / "figures" / "delvers-gauge.svg"
+    tall = gauge.read_text(encoding="utf-8").replace('height="12.7mm" viewBox="0 0 76.2 12.7"',
+                                                     'height="400mm" viewBox="0 0 76.2 400"')
+    gauge.write_text(tall, encoding="utf-8")
+    handout = tmp_path / "sources" / "handouts" / "band.yaml"
+    with pytest.raises(pipeline.UserError, match=r"band\.yaml:\d+:\d+: .*true-size figure 3in \(76\.2 mm\) wide is "
+                                                 r"400\.0 mm tall"):
+        pipeline.HandoutTarget(handout).check(Project.at(tmp_path / "sources", tmp_path / "build"))
+
+
 def thin_png(height: int) -> bytes:
     """A PNG one grey pixel wide and `height` tall: a few dozen kilobytes compressed, whatever its height."""
     import struct
