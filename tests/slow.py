@@ -38,6 +38,8 @@ SLOW_TESTS = {
     "test_ctrl_c_stops_the_watch_with_its_exit_code_and_qrs_message",
     "test_silent_connections_are_closed_and_bounded",
     "test_watching_a_handout_draws_its_pages_and_opens_the_browser",
+    # tests/output/test_formats.py
+    "test_a_new_format_is_one_module_and_one_line_of_the_registry",
     # tests/composing/drafts/test_hostile.py
     "test_a_pdf_of_a_million_operators",
     # tests/composing/drafts/test_roundtrip.py
