@@ -88,6 +88,9 @@ class TableTyping:
     def dice(self, body, header, origin, why: str, quiet: bool = False) -> bool:
         rolls = [kinds.roll_text(row[0]) for row in body]
         named = kinds.die_named(header[0]) if header else None
+        hundred = kinds.percentile(rolls)
+        if hundred:
+            rolls, why = hundred, why + "00 read as 100 (percentile dice); "
         die, range_, reason, confident = kinds.infer_die(rolls, named)
         if not die and not range_:
             if not quiet:

@@ -141,3 +141,17 @@ def test_tables_side_by_side_are_parted_only_at_an_empty_column_or_a_repeated_he
     notes = [["Weapon", "Range", "Notes", "Cost"], ["Bow", "24", "", "5"], ["Sword", "-", "", "3"]]
     grid = [["WS", "1", "2", "1", "2"], ["1", "4", "4", "5", "5"]]
     assert side_by_side(notes) == side_by_side(grid) == []  # a column titled but empty; a matrix's keys
+
+
+def test_percentile_rolls_keyed_01_to_00_are_a_d100_table_its_00_read_as_100():
+    rows = [["d100", "Encounter"], ["01-15", "Noise"], ["16-50", "Wanderers"], ["51-95", "Nothing"], ["96-00", "Dragon"]]
+    blocks, report = typed(Table(rows, True), Table([["01-50", "Calm"], ["51-99", "Storm"], ["00", "Flood"]], None))
+    assert [block.get("die") for block in blocks] == ["D100", "D100"]
+    assert [row["roll"] for row in blocks[0]["rows"]] == ["01-15", "16-50", "51-95", "96-100"]
+    assert blocks[1]["rows"][-1] == {"roll": "100", "text": "Flood"}
+    assert sum("00 read as 100" in guess.why for guess in report.guesses) == 2 and not report.problems
+
+
+def test_a_00_among_keys_of_one_digit_is_no_percentile_roll():
+    blocks, _ = typed(Table([["0", "Nothing"], ["1-5", "Some"], ["00", "Odd"]], None))
+    assert blocks[0]["type"] == "table"
