@@ -155,3 +155,23 @@ def test_percentile_rolls_keyed_01_to_00_are_a_d100_table_its_00_read_as_100():
 def test_a_00_among_keys_of_one_digit_is_no_percentile_roll():
     blocks, _ = typed(Table([["0", "Nothing"], ["1-5", "Some"], ["00", "Odd"]], None))
     assert blocks[0]["type"] == "table"
+
+
+def test_names_each_on_a_line_over_their_paragraph_are_terms_a_glossary():
+    skills = ["Combat", "Climbing [St,Ag,Co]", "This skill allows you to climb walls and rock faces.",
+              "Music [In,Ag,Sd]", "This skill is used for both composition and performance.",
+              "Each instrument is a separate skill.", "Stealth", "Moving unseen and unheard.", "Swimming",
+              "This skill keeps you afloat in rough water."]
+    blocks, report = typed(*[Paragraph(text) for text in skills])
+    assert blocks[0]["content"][0] == {"p": "Combat"}
+    terms = blocks[0]["content"][1]["terms"]
+    assert [term["term"] for term in terms] == ["Climbing [St,Ag,Co]", "Music [In,Ag,Sd]", "Stealth", "Swimming"]
+    assert terms[1]["text"] == ("This skill is used for both composition and performance. Each instrument is a "
+                                "separate skill.")
+    assert "4 names each on a line over its paragraph: terms" in report.guesses[0].why
+
+
+def test_a_subheading_over_one_or_two_paragraphs_stays_paragraphs():
+    texts = ["Setting up", "Each player places a unit in turn.", "Deployment", "Units deploy within 6 inches."]
+    blocks, _ = typed(*[Paragraph(text) for text in texts])
+    assert blocks[0]["content"] == [{"p": text} for text in texts]
