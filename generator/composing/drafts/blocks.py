@@ -37,6 +37,8 @@ class Typing(TableTyping):
         self.pending_title: tuple[str, str] | None = None  # a heading that titles the next block
         self.pending_intro: str | None = None  # a sentence between that heading and its table: the block's intro
         self.levels = pieces.levels(document)
+        self.marked: list[tuple[dict, set[str], list[list[str]]]] = []  # matrices with marks: block, marks, rows
+        self.notes: list[dict] = []  # the sheet's notes: what the marks of matrices' cells refer to
 
     # --- structure -----------------------------------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -50,6 +52,7 @@ class Typing(TableTyping):
         for section in self.sections:
             self.close_groups(section)
             self.glossaries(section)
+        self.notes = self.matrix_notes()
         return self.sections
 
     def glossaries(self, section: dict) -> None:

@@ -175,3 +175,36 @@ def test_a_subheading_over_one_or_two_paragraphs_stays_paragraphs():
     texts = ["Setting up", "Each player places a unit in turn.", "Deployment", "Units deploy within 6 inches."]
     blocks, _ = typed(*[Paragraph(text) for text in texts])
     assert blocks[0]["content"] == [{"p": text} for text in texts]
+
+
+def _notes_draft(*nodes):
+    report = Report("original", "sources/t.yaml")
+    text = draft.make(Document([Heading(1, "Sheet"), Heading(2, "Part"), *nodes], "test"), Path("sources/t.yaml"),
+                      "t", "Game", "en", report)
+    from generator.reading.sources import load_text
+
+    data = load_text(Path("sources/t.yaml"), text).data
+    return [block for section in data["sections"] for block in section["blocks"]], data.get("notes"), report
+
+
+MARKED = [["Winner", "1", "2", "3", "4"], ["Heavy", "R", "R (\\*)", "P", "D\\*\\*"], ["Light", "R", "R", "P (\\*)", "P"]]
+
+
+def test_a_matrix_whose_cells_carry_marks_keeps_them_as_footnotes_explained_below_it():
+    blocks, notes, report = _notes_draft(Table(MARKED, True), Paragraph("R = recoil, P = pushed back."),
+                                         Paragraph("(\\*) The loser loses its re-roll."),
+                                         Paragraph("\\*\\* Only if the winner is in good order."),
+                                         Paragraph("(\\*) A note of something else, further on."))
+    assert blocks[0]["type"] == "matrix" and blocks[0]["cells"] == ["R R[^*] P D[^**]", "R R P[^*] P"]
+    assert notes == [{"id": "*", "text": "The loser loses its re-roll."},
+                     {"id": "**", "text": "Only if the winner is in good order."}]
+    assert blocks[1]["content"] == [{"p": "R = recoil, P = pushed back."},
+                                    {"p": "(\\*) A note of something else, further on."}]
+    assert "marks (*, **) footnotes" in report.guesses[0].why and not report.problems
+
+
+def test_a_matrix_whose_marks_nothing_explains_stays_the_table_it_was():
+    blocks, notes, report = _notes_draft(Table(MARKED, True), Paragraph("\\*\\* Only if the winner is in good order."))
+    assert blocks[0]["type"] == "table" and blocks[0]["rows"][0] == ["Heavy", "R", "R (\\*)", "P", "D\\*\\*"]
+    assert notes is None and "(*) nothing below explains" in report.guesses[0].why
+    assert blocks[1]["content"] == [{"p": "\\*\\* Only if the winner is in good order."}]  # kept where it stood
