@@ -69,8 +69,7 @@ def _made(kind: str, chunk: list, body_size: float) -> list:
     if kind == "grid":
         return [chunk[0].table()]
     if kind == "table":
-        table = tables.rebuilt(chunk)
-        return [table] if table else _text(chunk, 0, indented=True)
+        return tables.rebuilt(chunk) or _text(chunk, 0, indented=True)
     return _text(chunk, body_size)
 
 

@@ -4,12 +4,14 @@ between them) kept whole, a cell centred beside a taller one too."""
 
 from __future__ import annotations
 
+import copy
 import re
 
 from generator.reading.documents.document import Table, is_roll
 from generator.reading.documents.inline import inline
 from generator.reading.documents.pdf_lines import CELL_GAP, join, marked
 
+GUTTER = 1.5  # ems: the least blank between two tables set side by side (twice as wide as any between their cells)
 ROW_GAP = 0.25  # ems of blank between two lines of a table that start another row (a wrapped cell's lines touch)
 
 
@@ -83,11 +85,60 @@ def _opens_with_roll(line) -> bool:
     return bool(words) and is_roll(words[0][1])
 
 
-def rebuilt(lines) -> Table | None:
+def rebuilt(lines) -> list[Table]:
+    """The tables of a run of table lines: one, or those set side by side (`_apart`); none for a table of one
+    column (a list set with a hanging indent, its lines to be read as text)."""
+    parts = _apart(lines)
+    tables = [_table(part) for part in parts] if parts else []
+    if tables and all(tables):
+        return tables
+    table = _table(lines)
+    return [table] if table else []
+
+
+def _apart(lines) -> list[list] | None:
+    """The lines of tables set side by side with no blank column between them, each table's own: cut at the widest
+    blank no word crosses (lines of one cell aside: a title over both), GUTTER ems wide at least, where one table
+    ends on a line before the other does, or, where both end together, a blank twice as wide as any other that
+    parts tables opening with the same kind of key (rolls); each part three lines of two cells or more at least;
+    None where there is no such blank."""
+    em = max(max(line.size for line in lines), 1)
+    spans = sorted((word[0], word[4]) for line in lines if len(line.cells) > 1 for word in line.words())
+    if not spans:
+        return None
+    blanks, reach = [], spans[0][1]
+    for start, end in spans[1:]:
+        if start > reach:
+            blanks.append((start - reach, reach, start))
+        reach = max(reach, end)
+    if len(blanks) < 3 or max(blanks)[0] < GUTTER * em:
+        return None
+    widest = max(blanks)
+    cut = (widest[1] + widest[2]) / 2
+    left, right = [_part(line, lambda x: x < cut) for line in lines], [_part(line, lambda x: x >= cut) for line in lines]
+    ends = [max((at for at, line in enumerate(part) if line.cells), default=-1) for part in (left, right)]
+    keyed = all(any(_opens_with_roll(line) for line in part if line.cells) for part in (left, right))
+    twice = all(2 * blank[0] <= widest[0] for blank in blanks if blank is not widest)
+    if ends[0] == ends[1] and not (twice and keyed):
+        return None
+    if any(sum(1 for line in part if len(line.cells) >= 2) < 3 for part in (left, right)):
+        return None  # a part of one column (a table's keys beside its wrapped text) is no table of its own
+    return [[line for line in part if line.cells] for part in (left, right)]
+
+
+def _part(line, keeps):
+    """The line with only its words that `keeps` (by where they start)."""
+    part = copy.copy(line)
+    part.cells = [kept for kept in ([word for word in cell if keeps(word[0])] for cell in line.cells) if kept]
+    if part.cells:
+        part.left = part.cells[0][0][0]
+    return part
+
+
+def _table(lines) -> Table | None:
     """A table rebuilt from its lines: the columns start where cells start on two lines or more; each word goes to
     the column it starts in. Rows that stand apart (a blank between them) keep their lines whole; else a line that
-    fills fewer columns is the next line of the row above. None for a table of one column: a list set with a
-    hanging indent, its lines to be read as text."""
+    fills fewer columns is the next line of the row above. None for a table of one column."""
     em = max(max(line.size for line in lines), 1)
     starts = sorted(word_cell[0][0] for line in lines for word_cell in line.cells if word_cell)
     left = min(starts)
@@ -98,13 +149,18 @@ def rebuilt(lines) -> Table | None:
         else:
             columns.append([x])
     bounds = [left] + [group[0] for group in columns[1:] if len(group) >= 2]
+    if len(bounds) > 2 and len(columns[0]) == 1 and len(lines) > 2:  # only a header starts there: it spans left
+        bounds = [left] + bounds[2:]
+    def starting(x: float) -> int:
+        return max(i for i, bound in enumerate(bounds) if bound <= x + 2) if x + 2 >= left else 0
+
+    extents = _extents(lines, bounds, starting)
     rows = []
     for line in lines:
         cells = [[] for _ in bounds]
         for cell in line.cells:
             for word in cell:
-                column = max(i for i, bound in enumerate(bounds) if bound <= word[0] + 2) if word[0] + 2 >= left else 0
-                cells[column].append(word)
+                cells[_column_of(word, extents) if extents else starting(word[0])].append(word)
         rows.append([marked(words, line.bold) for words in cells])
     rows = [[inline(cell) for cell in row] for row in (_banded(lines, rows, em) or _joined(rows))]
     width = max(len(row) for row in rows)
@@ -117,6 +173,31 @@ def rebuilt(lines) -> Table | None:
     if rows and len(rows[0]) == 1:  # a list set with a hanging indent
         return None
     return Table(rows, None, lines[0].origin)
+
+
+def _extents(lines, bounds, starting) -> list[tuple[float, float]] | None:
+    """Each column's reach, from the lines that fill every column (a header's words run together aside): where its
+    cells start and end, however they are aligned; None where no line fills every column."""
+    full = [line for line in lines if len(line.cells) == len(bounds) and
+            sorted({starting(cell[0][0]) for cell in line.cells}) == list(range(len(bounds)))]
+    if len(bounds) < 2 or not full:
+        return None
+    extents = [[float("inf"), float("-inf")] for _ in bounds]
+    for line in full:
+        for cell in line.cells:
+            extent = extents[starting(cell[0][0])]
+            extent[0], extent[1] = min(extent[0], cell[0][0]), max(extent[1], cell[-1][4])
+    return [(low, high) for low, high in extents]
+
+
+def _column_of(word, extents) -> int:
+    """The column a word stands in: the one its width overlaps most (a centred column's header starts left of its
+    cells), else the last starting at or left of it."""
+    overlaps = [min(word[4], high) - max(word[0], low) for low, high in extents]
+    best = max(range(len(extents)), key=lambda column: overlaps[column])
+    if overlaps[best] > 0:
+        return best
+    return max((column for column, (low, _) in enumerate(extents) if low <= word[0] + 2), default=0)
 
 
 def _centred(members) -> bool:

@@ -101,3 +101,12 @@ def test_a_table_of_contents_is_left_out_and_listed_and_the_rest_kept():
     wanted = facts(markdown)
     kept = wanted & facts(pdf)
     assert len(kept) >= 0.95 * len(wanted), sorted(wanted - kept)
+
+
+def test_tables_set_side_by_side_without_a_blank_column_are_told_apart():
+    """bme-side-by-side.pdf: two tables of bme-systems.md set side by side as a web page sets them, a little apart,
+    their columns centred under headers wider than their cells."""
+    found = tables(read_document(FIXTURES / "bme-side-by-side.pdf"))
+    assert found[0].rows[0] == ["Distance", "Critical Type"] and found[0].rows[-1] == ["26 m+", "E Impact"]
+    assert found[1].rows == [["RR Effect Level", "Severity"], ["1-4", "Mild"], ["5-7", "Moderate"],
+                             ["8-9", "Serious"], ["10+", "Extreme"]]
