@@ -13,8 +13,9 @@ from generator.model.base import Fact, Id, Model, OptionalText, Text, prose
 class Footnote(Model):
     """A note under a block, referenced from its cells as [^id]."""
 
-    id: Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")]
-    text: Text
+    id: Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")] = Field(
+        description="The note's mark, referenced in a text as [^id] (1, a, *).", examples=["1", "a"])
+    text: Text = Field(description="The note's text.")
 
 
 
@@ -112,8 +113,11 @@ class BlockBase(Model):
         default_factory=list, description="What the whole block is about, when an army may have none of it (a "
                                           "keyword, by id or term: sorcier): a roster's import leaves the block out "
                                           "of the handout of an army that has none of them.")
-    # Described in generator/model/descriptions.py (COMMON["wide"]); the packer sets it as a band (layout.py).
-    wide: Literal[2, "all"] | None = None
+    # The packer sets it as a band (generator/rendering/bands.py).
+    wide: Literal[2, "all"] | None = Field(
+        None, description="Span the page's columns (2 or all: both take the whole width today): the block starts a new "
+                          "page, across its top, and the columns go on under it. A block too wide for a column spans "
+                          "the page without it.")
 
     def lead(self, name: str) -> str | None:
         """The text of the block's `intro` or `after`, however it is written."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-
+from pydantic import Field
 from generator.model.base import Id
 from generator.model.blocks.block import BlockBase
 
@@ -15,4 +15,5 @@ class GlossaryBlock(BlockBase):
     cuts_units: ClassVar[bool] = True
 
     type: Literal["glossary"]
-    keywords: list[Id] | None = None
+    keywords: list[Id] | None = Field(
+        None, description="The keywords to define, by id; every keyword that has a text by default.")
