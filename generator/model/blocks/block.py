@@ -89,11 +89,21 @@ def sentence(name: str) -> Any:
 
 
 class BlockBase(Model):
-    # Whether the block may continue into the next column between two rows, steps or paragraphs.
+    """A block type: its fields (a subclass adds its own and `type: Literal["<type>"]`), how the packer may break it
+    (its fitting kind, the class variables below), and what it prints (`printed`), beside its template
+    templates/blocks/<type>.html.j2."""
+
+    # Its fitting kind. Whether the block may continue into the next column between two rows, steps or paragraphs.
     may_continue: ClassVar[bool] = True
     # Whether a unit (a table's row, a paragraph, a term) taller than a third of a column may be cut between its
     # lines: its template prints the parts (generator.rendering.items.Item.part, .cell).
     cuts_units: ClassVar[bool] = False
+    # Whether its units are paragraphs, steps or terms: a break leaves three lines' height on each side; a table's
+    # rows, layout.MIN_UNITS of them.
+    text_units: ClassVar[bool] = False
+    # Whether templates/block.html.j2 frames it (its section's heading, title, intro, notes, after) around its own
+    # template; a block that is not framed prints its own <section> (the changes box).
+    framed: ClassVar[bool] = True
 
     id: Id
     title: OptionalText | None = None
@@ -131,6 +141,11 @@ class BlockBase(Model):
     @property
     def splits(self) -> bool:
         return self.may_continue and self.keep is None
+
+    @property
+    def named(self) -> str:
+        """The block as a finding names it."""
+        return f"block '{self.id}'"
 
     def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
         """Every footnote the block references, with where: [^id] marks in its prose (its notes aside),

@@ -13,6 +13,7 @@ class GlossaryBlock(BlockBase):
     """The definitions of the sheet's keywords (all of them, or those listed)."""
 
     cuts_units: ClassVar[bool] = True
+    text_units: ClassVar[bool] = True
 
     type: Literal["glossary"]
     keywords: list[Id] | None = Field(

@@ -33,6 +33,7 @@ class TextBlock(BlockBase):
     """Rules text: paragraphs, bullet lists, numbered lists, term/definition lists."""
 
     cuts_units: ClassVar[bool] = True
+    text_units: ClassVar[bool] = True
 
     type: Literal["text"]
     content: Annotated[list[Paragraph], Field(min_length=1, max_length=MAX_ROWS)] = Field(
