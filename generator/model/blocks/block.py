@@ -147,6 +147,14 @@ class BlockBase(Model):
         """The block as a finding names it."""
         return f"block '{self.id}'"
 
+    def printed(self, sheet) -> Iterator[tuple[tuple, str]]:
+        """The texts its template prints between its intro and its notes, in reading order, each with its place in
+        the block: its own texts in the order of its fields. What the content suite finds on the page
+        (generator.output.completeness), which reads a block type whose template prints otherwise on its own terms."""
+        for loc, text in prose(self, verbatim=True):
+            if loc[0] not in ("title", "intro", "after", "notes"):
+                yield loc, text
+
     def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
         """Every footnote the block references, with where: [^id] marks in its prose (its notes aside),
         and, in blocks that have them, footnote fields."""
