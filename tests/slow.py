@@ -20,6 +20,8 @@ SLOW_TESTS = {
     "test_a_correction_to_the_sheet_reaches_the_handout",
     "test_two_builds_of_the_same_source_are_byte_identical",
     "test_a_deleted_or_edited_pdf_is_built_again",
+    # tests/test_new_block_type.py: a copy of the package, built in a process of its own
+    "test_a_toy_block_type_needs_only_its_model_and_its_template",
     # tests/cli/test_changelog.py
     "test_the_english_box_prints_no_french_correction",
     # tests/cli/test_interrupt.py
