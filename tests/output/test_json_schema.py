@@ -143,6 +143,27 @@ def test_every_field_has_a_description(name):
     assert undescribed == []
 
 
+def _unbounded(node, path: str = ""):
+    """Each string without a longest length and each number without a greatest value, in a schema's tree."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "string" and not {"maxLength", "enum", "const"} & node.keys():
+            yield path
+        if kind in ("integer", "number") and not {"maximum", "exclusiveMaximum", "enum", "const"} & node.keys():
+            yield path
+        for key, value in node.items():
+            yield from _unbounded(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _unbounded(value, f"{path}[{index}]")
+
+
+@pytest.mark.parametrize("name", sorted(schema.MODELS))
+def test_every_text_and_number_of_a_source_has_a_bound(name):
+    """docs/safety.md: every field of a source has a bound (its lists are bounded by the loader: test_sources.py)."""
+    assert list(_unbounded(json.loads(schema.text(name)))) == []
+
+
 def test_each_schema_has_its_own_id_and_examples():
     ids = {name: json.loads(schema.text(name))["$id"] for name in schema.MODELS}
     assert ids == {name: name for name in schema.MODELS}
