@@ -146,6 +146,6 @@ def _refuse_link_out(folder: Path, what: str, option: str) -> None:
     so make qrs write its outputs, or read its sheets, anywhere. A link the user names on the command line is theirs."""
     if files.leads_out(folder):
         target = folder.resolve()
-        raise UserError.at(folder, 1, 1, f"{what} is a symbolic link to {target}, outside the library's folder "
-                                         f"{folder.parent.resolve()}: qrs follows no such link it was not given "
+        raise UserError.at(folder, 1, 1, f"{what} is a symbolic link to {target}, outside the library's folder (the "
+                                         "one that holds it): qrs follows no such link it was not given "
                                          f"(name the folder with {option} {target} to use it)")

@@ -80,8 +80,9 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
     chosen.quiet, chosen.json, chosen.verbose = quiet, as_json, verbose
     context.meta[META_KEY] = chosen
     given = context.get_parameter_source("sources") not in (None, click.core.ParameterSource.DEFAULT)
+    chosen.library = sources.absolute().parent  # the paths it prints are relative to it, a refused link's too
     context.obj = Project.chosen(sources, build_dir, sources_given=given)
-    chosen.library = context.obj.sources.parent  # the paths it prints are relative to it
+    chosen.library = context.obj.sources.parent  # where the sources are (a --sources link followed)
     if context.invoked_subcommand is None:  # bare `qrs`: the help, and success, as git and pip do
         click.echo(context.get_help())
 

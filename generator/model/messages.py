@@ -75,7 +75,10 @@ def describe_error(error: dict) -> str:
     if kind == "extra_forbidden":
         if re.search(r"\s|[.!?;]$", str(field)):  # words, not a field name: the rest of a text cut at a comma
             return f"unknown field '{field}': if this is the end of a text, put the whole text in quotes (a comma ends a value inside {{…}})"
-        near = difflib.get_close_matches(str(field), _field_names(), n=1, cutoff=0.75)
+        known = _field_names()
+        if field in known:  # a field of another mapping: most often one indented under the wrong parent
+            return f"unknown field '{field}' here: it belongs to another mapping (is it indented as it should be?)"
+        near = difflib.get_close_matches(str(field), known, n=1, cutoff=0.75)
         return f"unknown field '{field}'" + (f": did you mean '{near[0]}'?" if near else "")
     if kind == "missing":
         return f"missing required field '{field}'"

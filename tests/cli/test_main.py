@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import FIXTURES, LIBRARY, Ran, ROOT, run_qrs, SHEETS
 
 BAD = ROOT / "tests" / "bad_inputs"
@@ -143,6 +145,18 @@ def test_an_id_with_a_line_break_is_not_an_id(tmp_path):
     built = run_qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path / "build"), "build", "every-block\n@HEAD")
     assert built.returncode == 2 and "'every-block\\n' is not a sheet id" in built.stderr, built
     assert not (tmp_path / "build").exists() or not any((tmp_path / "build").glob("*.pdf"))
+
+
+def test_a_revision_or_a_language_with_a_line_break_is_refused_quoted():
+    """docs/safety.md: ids, revisions and languages end at the end of the text, and are shown with \\n escaped."""
+    from generator.errors import UserError
+    from generator.reading import history
+
+    with pytest.raises(UserError) as caught:
+        history.checked_revision("HEAD\n", FIXTURES / "every-block.yaml")
+    assert str(caught.value).endswith("'HEAD\\n' is not a git revision (a commit, tag or branch)"), caught.value
+    checked = run_qrs("--sources", str(FIXTURES), "check", "--lang", "en\n")
+    assert checked.returncode == 64 and "'en\\n' is not a known language code" in checked.stderr, checked
 
 
 def test_a_reader_that_stops_reading_is_no_error():

@@ -390,3 +390,29 @@ def test_a_client_that_hangs_up_is_no_error_and_slow_clients_lock_no_one_out(tmp
         server.shutdown()
         server.server_close()
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_watch_serves_the_loopback_address_unless_host_says_otherwise(tmp_path, monkeypatch):
+    """docs/safety.md: `qrs watch` is reached from this machine only, unless --host names another address."""
+    from generator.cli.main import main
+
+    shutil.copytree(FIXTURES / "sheets", tmp_path / "sources")
+    bound = []
+
+    def serving(folder, state, host="127.0.0.1", port=watch.DEFAULT_PORT):
+        server = real_serve(folder, state, host, 0)  # any free port: the address is what is tested
+        bound.append(server.server_address[0])
+        return server
+
+    def at_once(self, *args, stop=None, **kwargs):  # serve, then stop as a Ctrl-C would, without building
+        stopped = threading.Event()
+        stopped.set()
+        return real_run(self, *args, stop=stopped, **kwargs)
+
+    real_serve, real_run = watch.serve, watch.Watcher.run
+    monkeypatch.setattr(watch, "serve", serving)
+    monkeypatch.setattr(watch.Watcher, "run", at_once)
+    monkeypatch.setattr(watch.Watcher, "rebuild", lambda self, sources, changed=(): [])
+    for given in ([], ["--host", "0.0.0.0"]):
+        main(["--sources", str(tmp_path / "sources"), "watch", "tiny-card", "--port", "0", *given])
+    assert bound == ["127.0.0.1", "0.0.0.0"]
