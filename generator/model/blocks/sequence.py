@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, StringConstraints, model_validator
 
@@ -35,6 +35,8 @@ class Step(Model):
 
 class SequenceBlock(BlockBase):
     """Numbered steps (turn sequence, phase order), optionally nested."""
+
+    cuts_units: ClassVar[bool] = True  # a long step, its sub-steps and bullets with it
 
     type: Literal["sequence"]
     numbering: Annotated[list[Numbering], Field(min_length=1, max_length=MAX_LEVELS),
