@@ -162,27 +162,31 @@ def overflow(block_box) -> float:
 
 
 def _units(box, probe) -> dict:
+    """The block's units and what its continuation repeats; nothing for a block that is never split: one of no
+    unit, or of a single unit that may not be cut between its lines."""
     tops, bottom = _unit_edges(box)
-    if not probe or len(tops) < 2:
+    if not probe or not tops:
         return {}
-    rows = _unit_boxes(box)
+    edges = tops + [bottom]
+    heights = [after - before for before, after in zip(edges, edges[1:])]
+    cuts = tuple(found for unit, (row, height) in enumerate(zip(_unit_boxes(box), heights))
+                 if (found := _cuts(unit, row, height)) is not None)
+    if len(tops) < 2 and not cuts:
+        return {}
     top, end = box.position_y, box.position_y + box.margin_height()
     probe_tops, probe_bottom = _unit_edges(probe[0])
     repeated, _ = _unit_edges(probe[0], REPEAT)
     probe_top, probe_end = probe[0].position_y, probe[0].position_y + probe[0].margin_height()
-    edges = tops + [bottom]
     # The repeated sub-headings stand one under another above the probe's unit: each from its top to the next's.
     repeats = [after - before for before, after in zip(repeated, repeated[1:] + probe_tops[:1])]
     return {
         "repeats": tuple(height / PX_PER_MM for height in repeats),
-        "units": tuple((after - before) / PX_PER_MM for before, after in zip(edges, edges[1:])),
+        "units": tuple(height / PX_PER_MM for height in heights),
         "head": (tops[0] - top) / PX_PER_MM,
         "tail": (end - bottom) / PX_PER_MM,
         "cont_head": ((repeated or probe_tops)[0] - probe_top) / PX_PER_MM,
         "cont_tail": (probe_end - probe_bottom) / PX_PER_MM,
-        "cuts": tuple(found for unit, (row, height) in enumerate(zip(rows, (after - before for before, after
-                                                                             in zip(edges, edges[1:]))))
-                      if (found := _cuts(unit, row, height)) is not None),
+        "cuts": cuts,
     }
 
 
