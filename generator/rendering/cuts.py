@@ -1,5 +1,6 @@
-"""Units cut between two lines: a table row, a paragraph or a term taller than a third of a column continues into
-the next (a block's template prints the parts where its type says it may: `cuts_units`).
+"""Units cut between two lines: a table's or dice table's row, a paragraph, a term, a bullet or a step taller than a
+third of a column continues into the next (a block's template prints the parts where its type says it may:
+`cuts_units`).
 
 The measuring pass finds where each unit of many lines may be cut (measure.Cuts). Here: which rows the packer is
 told to cut (`Rows`: each such row becomes as many of the packer's units as it has parts, the other rows one unit
