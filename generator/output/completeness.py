@@ -50,14 +50,58 @@ def missing(text: str, sheet) -> list[Missing]:
         position = 0
         for loc, wanted in printed(block, sheet):
             wanted = squeeze(wanted if isinstance(wanted, AsTyped) else inline.plain(wanted))
-            found = page_text.find(wanted, position)
-            if found < 0:
+            end = printed_end(page_text, wanted, position)
+            if end < 0:
                 lacking.append(Missing(block.id, loc[1:] if loc[0] == SHEET_LEVEL else place + loc, wanted))
                 continue
-            position = found + len(wanted)
+            position = end
     if sheet.credits and page_text.count(squeeze(inline.plain(sheet.credits))) != 1:
         lacking.append(Missing("", ("credits",), f"{squeeze(inline.plain(sheet.credits))} (printed once, in the header)"))
     return lacking
+
+
+# A unit cut between its lines (generator.rendering.cuts) is printed in parts, each of three lines at least, with
+# what the top of the next column repeats between them (its headings marked continued, a table's header and the
+# row's first cell, a page's foot and head): a part is MIN_PART printing characters or more, the gap under MAX_GAP.
+MIN_PART = 30
+MAX_GAP = 400
+
+
+def printed_end(page_text: str, wanted: str, position: int) -> int:
+    """Where `wanted` ends in `page_text` (both squeezed), printed from `position` on, whole or in parts as a unit
+    cut between its lines is; -1 where it is not."""
+    found = page_text.find(wanted, position)
+    if found >= 0:
+        return found + len(wanted)
+    return _in_parts(page_text, wanted, position, len(page_text))
+
+
+def _in_parts(page_text: str, wanted: str, position: int, window: int) -> int:
+    """Where `wanted` ends printed in parts of MIN_PART characters or more, the first starting within `window` of
+    `position`, each next one within MAX_GAP of the one before; -1 where it is not. Each place its first characters
+    are printed is tried in turn (a sheet may print the same sentence in several places)."""
+    if len(wanted) < MIN_PART:
+        return -1
+    head, stop = wanted[:MIN_PART], position + window + MIN_PART
+    start = page_text.find(head, position, stop)
+    while start >= 0:
+        length = _common(page_text, start, wanted)
+        if length == len(wanted):
+            return start + length
+        end = _in_parts(page_text, wanted[length:], start + length, MAX_GAP)
+        if end >= 0:
+            return end
+        start = page_text.find(head, start + 1, stop)
+    return -1
+
+
+def _common(page_text: str, start: int, wanted: str) -> int:
+    """How many of `wanted`'s first characters `page_text` prints from `start` on."""
+    low, high = 0, len(wanted)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if page_text.startswith(wanted[:middle], start) else (low, middle - 1)
+    return low
 
 
 class AsTyped(str):

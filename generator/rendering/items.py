@@ -96,6 +96,11 @@ class Item:
             return "head"
         return "whole" if self.shows(row) else None
 
+    def unit_class(self, row: int) -> str:
+        """The classes of a list item that is a unit (a bullet, a numbered line, a step): "u", and where the fragment
+        prints it continued from the column before, cut between its lines, cuts.CONTINUED (no number or bullet)."""
+        return f"u {cuts.CONTINUED}" if self.part(row) in ("tail", "middle") else "u"
+
     def cell(self, row: int, column: int, html: Markup, continued: str = "", skip: int = 0) -> Markup:
         """A cell's markup in the part of its unit the fragment prints: the cut cell cut, the first cell of a
         continued part repeated with `continued`, the others of a continued part empty. `skip`: the printing

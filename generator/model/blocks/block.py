@@ -95,8 +95,8 @@ class BlockBase(Model):
 
     # Its fitting kind. Whether the block may continue into the next column between two rows, steps or paragraphs.
     may_continue: ClassVar[bool] = True
-    # Whether a unit (a table's row, a paragraph, a term) taller than a third of a column may be cut between its
-    # lines: its template prints the parts (generator.rendering.items.Item.part, .cell).
+    # Whether a unit (a table's or dice table's row, a paragraph, a term, a bullet, a step) taller than a third of a
+    # column may be cut between its lines: its template prints the parts (generator.rendering.items.Item.part, .cell).
     cuts_units: ClassVar[bool] = False
     # Whether its units are paragraphs, steps or terms: a break leaves three lines' height on each side; a table's
     # rows, layout.MIN_UNITS of them.

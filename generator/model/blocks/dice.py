@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Iterator, Literal
+from typing import Annotated, ClassVar, Iterator, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
@@ -69,6 +69,8 @@ class DiceAlign(Model):
 class DiceBlock(BlockBase):
     """Rows keyed by a roll ("2", "3-4", "10+", "16, 21") of a die expression (D6, 2D6, D66…), or, as a lookup,
     by ranges of any number (`range: 1+`, rows "1-5", "6-11", "36+")."""
+
+    cuts_units: ClassVar[bool] = True
 
     type: Literal["dice"]
     die: Annotated[str, StringConstraints(pattern=r"^(\d*)D(\d+)$")] | None = Field(

@@ -38,6 +38,7 @@ class SequenceBlock(BlockBase):
     """Numbered steps (turn sequence, phase order), optionally nested."""
 
     text_units: ClassVar[bool] = True
+    cuts_units: ClassVar[bool] = True  # a long step, its sub-steps and bullets with it
 
     type: Literal["sequence"]
     numbering: Annotated[list[Numbering], Field(min_length=1, max_length=MAX_LEVELS),
