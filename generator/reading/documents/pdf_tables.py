@@ -149,8 +149,8 @@ def _table(lines) -> Table | None:
         else:
             columns.append([x])
     bounds = [left] + [group[0] for group in columns[1:] if len(group) >= 2]
-    if len(bounds) > 2 and len(columns[0]) == 1 and len(lines) > 2:  # only a header starts there: it spans left
-        bounds = [left] + bounds[2:]
+    if len(bounds) > 2 and len(columns[0]) == 1 and len(lines) > 2 and _spans_on(lines, left, bounds[1]):
+        bounds = [left] + bounds[2:]  # only a header starts there, running over the next column's start: it spans left
     def starting(x: float) -> int:
         return max(i for i, bound in enumerate(bounds) if bound <= x + 2) if x + 2 >= left else 0
 
@@ -173,6 +173,12 @@ def _table(lines) -> Table | None:
     if rows and len(rows[0]) == 1:  # a list set with a hanging indent
         return None
     return Table(rows, None, lines[0].origin)
+
+
+def _spans_on(lines, left: float, following: float) -> bool:
+    """Whether the cell starting at `left` runs on past `following`, the next column's start: a header wider than the
+    centred column it titles, not a row's key (a matrix's "D6" left of its first column of figures)."""
+    return any(cell[-1][4] > following for line in lines for cell in line.cells if cell and cell[0][0] == left)
 
 
 def _extents(lines, bounds, starting) -> list[tuple[float, float]] | None:

@@ -19,7 +19,9 @@ import pytest
 from generator.composing.drafts import read_document
 from generator.composing.drafts.blocks import Typing
 from generator.composing.drafts.report import Report
+from generator.reading.documents import pdf
 from generator.reading.documents.document import Heading, ListBlock, Paragraph, Table, plain, walk_items
+from tests.reading.documents import making
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "imports"
 
@@ -110,3 +112,31 @@ def test_tables_set_side_by_side_without_a_blank_column_are_told_apart():
     assert found[0].rows[0] == ["Distance", "Critical Type"] and found[0].rows[-1] == ["26 m+", "E Impact"]
     assert found[1].rows == [["RR Effect Level", "Severity"], ["1-4", "Mild"], ["5-7", "Moderate"],
                              ["8-9", "Serious"], ["10+", "Extreme"]]
+
+
+def _centred_matrix_pdf() -> bytes:
+    """A to-hit matrix as a sheet prints it, unruled: its column title centred over a header row of figures, a row
+    key ("D6") left of a row of figures, each cell centred in its column, so "10" starts left of where "1" does."""
+    figure = 7 * 0.556  # a figure's width in Helvetica 7 pt
+    middles = [60 + 15 * n for n in range(10)]
+
+    def centred(middle: float, text: str) -> float:
+        return middle - len(text) * figure / 2
+
+    words = [(centred(middles[5], "BS") - 1, 190, "BS")]
+    words += [(centred(middle, str(n)), 181, str(n)) for n, middle in enumerate(middles, start=1)]
+    scores = "6 5 4 3 2 1 0 -1 -2 -3".split()
+    words += [(20, 172, "D6")] + [(centred(middle, score), 172, score) for middle, score in zip(middles, scores)]
+    return making.pdf([words], ("300", "220"))
+
+
+def test_a_matrix_of_centred_figures_keeps_its_row_key_apart_from_its_first_column():
+    """The row key is the only word starting in the first column; it ends short of the next column, so that column
+    is its own, not a header's words running on from the left."""
+    document = pdf.read(None, _centred_matrix_pdf())
+    assert tables(document)[0].rows[1:] == [["", *map(str, range(1, 11))],
+                                            ["D6", "6", "5", "4", "3", "2", "1", "0", "-1", "-2", "-3"]]
+    matrix = blocks(typed(document))[0]
+    assert matrix["type"] == "matrix" and matrix["column_title"] == "BS" and matrix["row_keys"] == ["D6"]
+    assert matrix["column_keys"] == [str(n) for n in range(1, 11)]
+    assert matrix["cells"] == ["6 5 4 3 2 1 0 -1 -2 -3"]
