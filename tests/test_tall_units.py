@@ -109,9 +109,8 @@ def test_a_block_of_one_step_or_one_dice_result_taller_than_a_column_continues_b
             f"      - {{id: roll, type: dice, die: D6, rows: [{{roll: 1-6, text: {rule!r}, then: {{die: D3, rows: "
             f"[{{roll: 1-2, text: {rule!r}}}, {{roll: '3', text: {rule!r}}}]}}}}]}}\n")
     written_source(tmp_path, "one-step", text)
-    layouts: list[dict] = []
-    pipeline.build(Project.at(tmp_path, tmp_path / "build"), tmp_path / "one-step.yaml", "fr", layouts=layouts)
-    (report,) = layouts
+    report = pipeline.build(Project.at(tmp_path, tmp_path / "build"), pipeline.SheetTarget(tmp_path / "one-step.yaml"),
+                            "fr", "pdf").layout
     assert len(report["pages"]) == 2 and report["warnings"] == [], report
     # the step, then the dice result and the roll on it, each taller than a column, continued between its lines
     placed = [block.split("-cont-0-")[0] for page in report["pages"] for column in page for block in column["blocks"]]
