@@ -84,6 +84,13 @@ def _prepared(project: Project, path: Path, lang: str, options: BuildOptions):
     return located, sheet, untranslated, marks, since
 
 
+def prepared_sheet(project: Project, path: Path, lang: str, options: BuildOptions = BuildOptions()
+                   ) -> tuple[Located, Sheet]:
+    """A sheet as an edition prints it in `lang`, with its located source (for what another format prints of it)."""
+    located, sheet, *_ = _prepared(project, path, lang, options)
+    return located, sheet
+
+
 def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False
                 ) -> list[str]:
     """What `qrs check` finds without rendering: the source and its catalogues, a true-size figure the column of the

@@ -12,7 +12,7 @@ from generator.output import parallel
 from generator.project import Project
 from generator.report import current as reporter, shown
 from generator.cli.options import (language_codes, complete_sheets, complete_handouts, speed_options, format_option,
-                                   print_options, print_settings, checked_handout_id)
+                                   print_options, print_settings, checked_handout_id, card_options, checked_cards)
 
 
 class _BuildUnlessNamed(click.Group):
@@ -68,17 +68,32 @@ def handout_import(project: Project, roster_path: Path, sheet: str | None, force
 @click.argument("handouts", nargs=-1, shell_complete=complete_handouts)
 @click.option("--lang", "languages", multiple=True, callback=language_codes, help="Language(s) to build (default: those the handout lists).")
 @print_options
+@card_options
 @format_option
 @speed_options
 @click.pass_obj
 def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
             allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None = None,
-            pdf_variant: str | None = None,
+            pdf_variant: str | None = None, cards=None, backs: str | None = None,
             formats: tuple[str, ...] = ("pdf",),
             jobs: int | None = None, shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
-    """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
+    """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/; with --cards, or
+    for a handout naming `cards:`, its units as cards too."""
     settings = print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant)
-    problems = parallel.build(project, [], project.handout_paths(handouts, required=True), languages, settings,
-                              reporter(), jobs, shard, rebuild, formats=formats)
+    checked_cards(settings, cards, backs, formats)
+    paths = project.handout_paths(handouts, required=True)
+    problems = [] if cards else parallel.build(project, [], paths, languages, settings, reporter(), jobs, shard,
+                                               rebuild, formats=formats)
+    if not problems and not impose and not pdf_variant and formats == ("pdf",):
+        decks(project, paths, languages, settings, cards, backs)
     if problems:
         raise UserError(problems)
+
+
+def decks(project: Project, paths: list[Path], languages: tuple[str, ...], settings: dict, cards, backs) -> None:
+    """The handouts' cards: at the size given, else at the size each names (generator.output.cards)."""
+    from generator.output import cards as deck_format
+    from generator.pipeline import BuildOptions
+
+    for written in deck_format.handout_decks(project, paths, languages, BuildOptions(**settings), cards, backs):
+        reporter().result("wrote", f"wrote {shown(written)}", {"path": str(written)})

@@ -105,6 +105,43 @@ def print_options(command):
     return command
 
 
+def card_size(context: click.Context, parameter: click.Parameter, value: str | None):
+    """--cards poker|tarot|a6|WxH: a card size the renderer prints."""
+    from generator.rendering.card_sheets import card_size as sized
+
+    if value is None:
+        return None
+    try:
+        return sized(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def card_options(command):
+    """--cards and --backs: the units (or a section's blocks) as cards, imposed for print (generator.output.cards)."""
+    for option in reversed([
+        click.option("--cards", "cards", default=None, callback=card_size, metavar="SIZE",
+                     help="Print as cards instead (a unit, or a section's block, a card), nine poker cards to an A4 "
+                          "page with crop marks: poker (63x88 mm), tarot (70x120), a6 (105x148) or WxH in mm."),
+        click.option("--backs", type=click.Choice(["long-edge", "short-edge"]), default=None,
+                     help="With --cards: a back page after each page of cards, for a duplex print flipped on that "
+                          "edge."),
+    ]):
+        command = option(command)
+    return command
+
+
+def checked_cards(settings: dict, cards, backs: str | None, formats: tuple[str, ...]) -> None:
+    """What --cards does not go with."""
+    if backs and not cards:
+        raise click.UsageError("--backs goes with --cards: the backs of the cards")
+    if cards and (settings.get("impose") or settings.get("pdf_variant")):
+        raise click.UsageError("--cards does not go with --impose or --pdf-variant: cards are imposed on the paper "
+                               "their own way")
+    if cards and tuple(formats) != ("pdf",):
+        raise click.UsageError("--cards prints PDF: give no --format with it")
+
+
 def print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool,
                     impose: str | None, pdf_variant: str | None) -> dict:
     """pipeline.BuildOptions' printing fields (every field a command sets is part of each output's manifest key)."""
