@@ -11,10 +11,11 @@ over several cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator.composing import handout as handouts
-from generator.model.types import Block, GlossaryBlock, Handout, Section, Sheet
+from generator.model.types import (Block, GlossaryBlock, Handout, RosterBlock, Section, Sheet, TableBlock,
+                                   TextBlock)
 
 UNIT_SECTIONS = ("handout-units", "handout-equipment")
 PROFILE_TABLE = "profiles-"  # the id of a table of the roster's own profiles (generator.composing.handout_profiles)
@@ -81,8 +82,8 @@ def _rules_cards(composed: Sheet, words: dict[str, str]) -> list[Card]:
     cards = []
     for section in composed.sections:
         blocks = [block for block in section.blocks if not block.id.startswith(PROFILE_TABLE)]
-        if section.id == "handout-units":
-            blocks = [block for block in blocks if block.id == "handout-army"]  # the army's choices
+        if section.id == "handout-units":  # the army's choices and its total
+            blocks = [block for block in blocks if block.id == "handout-army"] + _army_total(section, words)
         elif section.id == "handout-equipment":
             blocks = []
         pieces = [piece for block in blocks for piece in _keyword_by_keyword(block, composed)]
@@ -91,6 +92,62 @@ def _rules_cards(composed: Sheet, words: dict[str, str]) -> list[Card]:
             cards.append(Card(title, tuple(pieces), _holding(composed, Section.model_construct(id="card", blocks=[]), pieces), most=None,
                               unit=False))
     return cards
+
+
+def halved(card: Card, index: int, continued: str) -> Card | None:
+    """The card with its piece `index` cut in two, for a piece too tall for a card alone: a table between its rows,
+    a glossary's one keyword between its sentences (the second part's term marked `continued`); None when the piece
+    has no such cut."""
+    piece = card.pieces[index]
+    if isinstance(piece, TableBlock) and len(piece.rows) > 1:
+        middle = len(piece.rows) // 2
+        first = piece.model_copy(update={"rows": piece.rows[:middle], "notes": [], "after": None,
+                                         "id": f"{piece.id}-1"})
+        second = piece.model_copy(update={"rows": piece.rows[middle:], "intro": None, "id": f"{piece.id}-2"})
+        return _replaced(card, index, [first, second], [])
+    if isinstance(piece, GlossaryBlock) and len(piece.keywords or ()) == 1:
+        keyword = next(keyword for keyword in card.sheet.keywords if keyword.id == piece.keywords[0])
+        cut = _sentence_cut(keyword.text or "")
+        if cut is None:
+            return None
+        head = keyword.model_copy(update={"text": keyword.text[:cut].rstrip()})
+        tail = keyword.model_copy(update={"id": f"{keyword.id}-cont", "text": keyword.text[cut:].lstrip(),
+                                          "term": f"{keyword.term} {continued}", "see": None})
+        pieces = [piece.model_copy(update={"keywords": [head.id]}),
+                  piece.model_copy(update={"id": f"{piece.id}-cont", "keywords": [tail.id], "title": None})]
+        return _replaced(card, index, pieces, [head, tail])
+    return None
+
+
+def _sentence_cut(text: str) -> int | None:
+    """Where a text is cut in two nearest its middle: after a paragraph, else a sentence, else a word."""
+    for stop in ("\n\n", ". ", " "):
+        cuts = [position + len(stop) for position in range(len(text)) if text.startswith(stop, position)]
+        cuts = [cut for cut in cuts if 0 < cut < len(text)]
+        if cuts:
+            return min(cuts, key=lambda cut: abs(cut - len(text) / 2))
+    return None
+
+
+def _replaced(card: Card, index: int, pieces: list[Block], keywords: list) -> Card:
+    """The card with its piece `index` replaced by `pieces`, and its sheet's keywords by `keywords` of the same ids."""
+    replacing = {keyword.id.removesuffix("-cont") for keyword in keywords}
+    all_pieces = [*card.pieces[:index], *pieces, *card.pieces[index + 1:]]
+    sheet = card.sheet
+    if keywords:
+        kept = [keyword for keyword in sheet.keywords if keyword.id not in replacing]
+        sheet = sheet.model_copy(update={"keywords": kept + keywords})
+    section = sheet.sections[0]
+    return replace(card, pieces=tuple(all_pieces), sheet=_holding(sheet, section, all_pieces))
+
+
+def _army_total(section: Section, words: dict[str, str]) -> list[Block]:
+    """What the roster's foot prints, the army's total, as a line of its own: no unit's card prints it."""
+    roster = next((block for block in section.blocks if isinstance(block, RosterBlock)), None)
+    if roster is None or not roster.points:
+        return []
+    total = words["army_total"].format(points=f"{roster.points}\u00a0{roster.cost or words['points']}")
+    return [TextBlock(id="handout-army-total", type="text", content=[{"p": f"**{total}**"}])]
 
 
 def _keyword_by_keyword(block: Block, sheet: Sheet) -> list[Block]:

@@ -59,7 +59,7 @@ def handout_cards(project: Project, path: Path, lang: str, options, size: CardSi
     composed.mark_fallback_of(*(document for document in (handout, sheet) if document))
     deck = cards.handout_deck(handout, sheet, composed, ui)
     output = project.handout_pdf_path(located.path.stem, lang, variant(size, options, backs))
-    write.atomically(output, _pdf(project, deck, options, size, backs))
+    write.atomically(output, _pdf(project, deck, options, size, backs, located))
     return output
 
 
@@ -76,15 +76,22 @@ def section_cards(project: Project, path: Path, lang: str, options, size: CardSi
         raise UserError([located.problem(("sections",), f"no section '{section}' to print as cards: the sheet's "
                                                         f"sections are {known}")]) from None
     output = project.pdf_path(sheet.sheet, lang, f"{variant(size, options, backs)}.{section}")
-    write.atomically(output, _pdf(project, deck, options, size, backs))
+    write.atomically(output, _pdf(project, deck, options, size, backs, located))
     return output
 
 
-def _pdf(project: Project, deck: cards.Deck, options, size: CardSize, backs: str | None) -> bytes:
+def _pdf(project: Project, deck: cards.Deck, options, size: CardSize, backs: str | None, located) -> bytes:
+    """The deck's PDF; a card no number of cards holds is a problem of the source, placed at its `cards` (if it
+    names them), else at its top."""
     from generator.rendering import cards as rendering  # WeasyPrint: only when a deck is printed
 
     if backs is not None and backs not in BACKS:
         raise ValueError(f"backs: one of {', '.join(BACKS)}")
     printed = rendering.CardOptions(size=size, paper=options.paper or "A4", backs=backs, bleed=options.crop_marks,
                                     ink_saver=options.ink_saver, allow_fallback=options.allow_fallback)
-    return rendering.deck_pdf(project, deck, printed)
+    try:
+        return rendering.deck_pdf(project, deck, printed)
+    except rendering.CardRefused as refused:
+        where = ("cards",) if isinstance(located.data, dict) and "cards" in located.data else ()
+        raise UserError([located.problem(where, str(refused))]) from None
+

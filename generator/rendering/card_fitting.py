@@ -63,7 +63,9 @@ def next_step(heights: dict[float, float], room: float, scales: list[float]) -> 
 def _interpolated(heights: dict[float, float], room: float) -> float | None:
     """The scale at which the height would be `room`, from the two measurements that bracket it (or the two nearest),
     assuming height grows in proportion to scale between them."""
-    if len(heights) < 2:
+    if not heights:
+        return None
+    if len(heights) == 1:
         scale, height = next(iter(heights.items()))
         return scale * room / height if height else None
     known = sorted(heights.items())

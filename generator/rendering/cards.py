@@ -14,8 +14,7 @@ from dataclasses import dataclass, replace
 from markupsafe import Markup
 
 from generator import __version__
-from generator.composing.cards import Card, Deck
-from generator.errors import UserError
+from generator.composing.cards import Card, Deck, halved
 from generator.model.geometry import PX_PER_MM, Frame
 from generator.project import Project
 from generator.rendering import card_fitting, card_imposing, pages
@@ -28,6 +27,10 @@ PADDING_MM = 2.5  # the card's margin inside its trim (cards.css)
 MEASURE_HEIGHT_MM = 3000  # the measuring page: no card's content is cut by its foot
 ROUNDS = 6  # measuring rounds a deck's fitting takes at most (each narrows every card's scale)
 FITS_MM = 0.05  # what a card's content may exceed its room by: less than WeasyPrint's rounding
+
+
+class CardRefused(ValueError):
+    """A card no number of cards of the size holds: what it is, and why."""
 
 
 @dataclass(frozen=True)
@@ -78,15 +81,31 @@ def fitted(project: Project, deck: Deck, options: CardOptions) -> list[Printed]:
             dealt.append(one)
             known.append({one.scale: total})
             continue
-        try:
-            parts = card_fitting.dealt(pieces, head, room, one.card.most)
-        except card_fitting.TooTall as refused:
-            raise UserError([_refusal(deck, one.card, refused, options)]) from None
+        one, parts, pieces = _dealt(project, deck, options, one, head, pieces)
         for number, indices in enumerate(parts, start=1):
             chosen = tuple(one.pieces[index] for index in indices)
             dealt.append(Printed(one.card, chosen, number, len(parts)))
             known.append({one.scale: head + sum(pieces[index] for index in indices)})
     return _scaled(project, deck, options, dealt, known)
+
+
+def _dealt(project: Project, deck: Deck, options: CardOptions, one: Printed, head: float, pieces: list[float]
+           ) -> tuple[Printed, list[list[int]], list[float]]:
+    """A card too full for one dealt out over several: a piece taller than a card alone cut in two (a table between
+    its rows, a rule between its sentences) and measured again, until each piece fits a card."""
+    while True:
+        try:
+            return one, card_fitting.dealt(pieces, head, _room(options), one.card.most), pieces
+        except card_fitting.TooTall as refused:
+            cut = None if refused.piece is None else halved(one.card, refused.piece, _continued(project, deck, options))
+            if cut is None:
+                raise CardRefused(_refusal(one.card, refused, options)) from None
+            one = Printed(cut, cut.pieces)
+            _, head, pieces = _measured(project, deck, options, [one])[0]
+
+
+def _continued(project: Project, deck: Deck, options: CardOptions) -> str:
+    return _context(project, deck.sheet, options, 1.0)["words"]["continued"]
 
 
 def _scaled(project: Project, deck: Deck, options: CardOptions, cards: list[Printed],
@@ -114,7 +133,7 @@ def _room(options: CardOptions) -> float:
     return (BLEED_MM if options.bleed else 0.0) + options.size.height - PADDING_MM
 
 
-def _refusal(deck: Deck, card: Card, refused: card_fitting.TooTall, options: CardOptions) -> str:
+def _refusal(card: Card, refused: card_fitting.TooTall, options: CardOptions) -> str:
     size = f"{options.size.name} card ({options.size.width:g} × {options.size.height:g} mm)"
     if refused.piece is not None:
         piece = card.pieces[refused.piece]
