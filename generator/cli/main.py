@@ -15,11 +15,12 @@ from generator.errors import (Interrupted, MissingInput, UnknownName, UserError,
 from generator.project import Project
 from generator.rendering import speedups
 from generator.report import META_KEY, Reporter
-from generator.report import current as reporter
+from generator.report import current as reporter, shown
 from generator.cli.options import (EXIT_ENVIRONMENT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_NO_INPUT, EXIT_UNAVAILABLE,
                                    EXIT_USAGE,
                                    EXIT_USER_ERROR, language_codes, complete_sheets, complete_sheets_and_handouts, speed_options,
-                                   format_option, print_options, print_settings, i18n, pipeline, translations)
+                                   format_option, print_options, print_settings, i18n, pipeline, translations,
+                                   card_options, checked_cards)
 
 
 
@@ -145,6 +146,9 @@ def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 @click.option("--errata-only", is_flag=True,
               help="Print only what changed since --changes-since (default: the previous edition).")
 @click.option("--all", "everything", is_flag=True, help="Every sheet and every handout (what `make` builds).")
+@card_options
+@click.option("--section", default=None, metavar="ID",
+              help="With --cards: the section printed as a deck, a card a block (build/SHEET.cards-SIZE.ID.LANG.pdf).")
 @format_option
 @speed_options
 @click.pass_obj
@@ -152,7 +156,8 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
           allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None, pdf_variant: str | None,
           gloss: str | None,
           changes_since: str | None,
-          errata_only: bool, everything: bool = False, formats: tuple[str, ...] = ("pdf",), jobs: int | None = None,
+          errata_only: bool, everything: bool = False, cards=None, backs: str | None = None,
+          section: str | None = None, formats: tuple[str, ...] = ("pdf",), jobs: int | None = None,
           shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
     """Render sheets to PDF in build/, in every language they have (or those given).
 
@@ -163,6 +168,8 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     settings = dict(print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant),
                     gloss=gloss is not None,
                     changes_since=changes_since, errata_only=errata_only)
+    if cards or section:
+        return section_decks(project, sheets, languages, settings, cards, backs, section, formats)
     if "html" in formats and any("@" in sheet for sheet in sheets):
         raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: give no --format html with it")
     problems = []
@@ -195,6 +202,25 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
                                    everything=everything)
     if problems:
         raise UserError(problems)
+
+
+def section_decks(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], settings: dict, cards,
+                  backs: str | None, section: str | None, formats: tuple[str, ...]) -> None:
+    """`qrs build SHEET --cards SIZE --section ID`: a section of each sheet named as a deck (generator.output.cards)."""
+    from generator.output import cards as deck_format
+
+    checked_cards(settings, cards, backs, formats)
+    if not (cards and section and sheets):
+        raise click.UsageError("a deck of a sheet's section takes the sheet, --cards SIZE and --section ID")
+    if any("@" in sheet for sheet in sheets) or settings["changes_since"] or settings["errata_only"]:
+        raise click.UsageError("--cards prints the current edition: give no SHEET@REVISION, --changes-since nor "
+                               "--errata-only with it")
+    sheet_paths, handout_paths = project.sources_named(sheets)
+    if handout_paths:
+        raise click.UsageError("--section names a sheet's section: a handout's cards are `qrs handout ID --cards`")
+    options = pipeline.BuildOptions(**settings)
+    for written in deck_format.section_decks(project, sheet_paths, languages, options, cards, section, backs):
+        reporter().result("wrote", f"wrote {shown(written)}", {"path": str(written)})
 
 
 from generator.cli import authoring, doctor, editions, handouts, importing, starter, testing, translating  # noqa: E402 - they use the group's options

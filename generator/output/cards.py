@@ -16,17 +16,18 @@ from generator.composing.handout import load_handout
 from generator.errors import UserError
 from generator.project import Project, variant_of
 from generator.model.types import Handout
-from generator.model.validate import parse
+from generator.model.validate import load, parse
 from generator.reading.sources import load_file
 from generator.rendering.card_sheets import BACKS, CardSize, card_size
 
 CARDS_OPTION = "cards"  # what a handout's YAML names its default card size by
 
 
-def variant(size: CardSize, options, backs: str | None) -> str:
-    """What a deck's file name says after its id: cards-poker, then the paper, marks, ink and backs."""
+def variant(size: CardSize, options, backs: str | None, section: str | None = None) -> str:
+    """What a deck's file name says after its id: cards-poker, the section, then the paper, marks, ink and backs."""
     settings = {**asdict(options), "impose": None, "pdf_variant": None}
-    return ".".join(filter(None, [f"cards-{size.name}", variant_of(settings), f"backs-{backs}" if backs else None]))
+    return ".".join(filter(None, [f"cards-{size.name}", section, variant_of(settings),
+                                  f"backs-{backs}" if backs else None]))
 
 
 def handout_decks(project: Project, paths: list[Path], languages: tuple[str, ...], options, size: CardSize | None,
@@ -45,6 +46,18 @@ def handout_decks(project: Project, paths: list[Path], languages: tuple[str, ...
             raise UserError([located.problem(("cards",), str(error))]) from None
         for lang in languages or handout.languages or [handout.lang]:
             written.append(handout_cards(project, path, lang, options, chosen, backs))
+    return written
+
+
+def section_decks(project: Project, paths: list[Path], languages: tuple[str, ...], options, size: CardSize,
+                  section: str, backs: str | None = None) -> list[Path]:
+    """The section `section` of each sheet at `paths` as a deck, in `languages` (default: every one the sheet has)."""
+    from generator.composing.translate import languages as sheet_languages
+
+    written = []
+    for path in paths:
+        for lang in languages or sheet_languages(project.sources, load(path)[1]):
+            written.append(section_cards(project, path, lang, options, size, section, backs))
     return written
 
 
@@ -75,7 +88,7 @@ def section_cards(project: Project, path: Path, lang: str, options, size: CardSi
         known = ", ".join(part.id for part in sheet.sections)
         raise UserError([located.problem(("sections",), f"no section '{section}' to print as cards: the sheet's "
                                                         f"sections are {known}")]) from None
-    output = project.pdf_path(sheet.sheet, lang, f"{variant(size, options, backs)}.{section}")
+    output = project.pdf_path(sheet.sheet, lang, variant(size, options, backs, section))
     write.atomically(output, _pdf(project, deck, options, size, backs, located))
     return output
 

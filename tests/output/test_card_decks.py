@@ -143,3 +143,17 @@ def test_a_handout_naming_its_cards_prints_them_with_its_pages_in_a_variant(libr
     pdf = pdfium.PdfDocument(built / "warhammer-dwarfs.cards-tarot.letter.ink-saver.fr.pdf")
     layout = grid(card_size("tarot"), "letter")
     assert _near(tuple(size / MM for size in pdf[0].get_size()), (layout.page_width, layout.page_height))
+
+
+def test_a_sheets_section_builds_as_a_deck_a_block_a_card_in_each_language(library):
+    result = run_qrs("--sources", str(library), "build", "warhammer", "--cards", "poker", "--section", "shooting",
+                     "--backs", "short-edge")
+    assert result.returncode == 0, result.stderr
+    from generator.model.validate import load
+
+    blocks = next(section for section in load(library / "warhammer.yaml")[1].sections if section.id == "shooting")
+    for lang in ("fr", "en"):
+        pdf = pdfium.PdfDocument(library.parent / "build" / f"warhammer.cards-poker.shooting.backs-short-edge.{lang}.pdf")
+        assert len(pdf) == 2 and len(_rects(pdf[1], 63.0)) == len(blocks.blocks)  # a back a card
+    refused = run_qrs("--sources", str(library), "build", "warhammer", "--cards", "poker", "--section", "nope")
+    assert refused.returncode == 2 and "no section 'nope'" in refused.stderr and "shooting" in refused.stderr
