@@ -84,16 +84,18 @@ def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, .
     paths = project.handout_paths(handouts, required=True)
     problems = [] if cards else parallel.build(project, [], paths, languages, settings, reporter(), jobs, shard,
                                                rebuild, formats=formats)
-    if not problems and not impose and not pdf_variant and formats == ("pdf",):
-        decks(project, paths, languages, settings, cards, backs)
+    if not problems and not impose and not pdf_variant:
+        decks(project, paths, languages, settings, cards, backs, formats)
     if problems:
         raise UserError(problems)
 
 
-def decks(project: Project, paths: list[Path], languages: tuple[str, ...], settings: dict, cards, backs) -> None:
+def decks(project: Project, paths: list[Path], languages: tuple[str, ...], settings: dict, cards, backs,
+          formats: tuple[str, ...]) -> None:
     """The handouts' cards: at the size given, else at the size each names (generator.output.cards)."""
     from generator.output import cards as deck_format
     from generator.pipeline import BuildOptions
 
-    for written in deck_format.handout_decks(project, paths, languages, BuildOptions(**settings), cards, backs):
+    for written in deck_format.handout_decks(project, paths, languages, BuildOptions(**settings), cards, backs,
+                                                    formats):
         reporter().result("wrote", f"wrote {shown(written)}", {"path": str(written)})

@@ -219,7 +219,8 @@ def section_decks(project: Project, sheets: tuple[str, ...], languages: tuple[st
     if handout_paths:
         raise click.UsageError("--section names a sheet's section: a handout's cards are `qrs handout ID --cards`")
     options = pipeline.BuildOptions(**settings)
-    for written in deck_format.section_decks(project, sheet_paths, languages, options, cards, section, backs):
+    for written in deck_format.section_decks(project, sheet_paths, languages, options, cards, section, backs,
+                                             formats):
         reporter().result("wrote", f"wrote {shown(written)}", {"path": str(written)})
 
 

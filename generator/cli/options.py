@@ -138,8 +138,8 @@ def checked_cards(settings: dict, cards, backs: str | None, formats: tuple[str, 
     if cards and (settings.get("impose") or settings.get("pdf_variant")):
         raise click.UsageError("--cards does not go with --impose or --pdf-variant: cards are imposed on the paper "
                                "their own way")
-    if cards and tuple(formats) != ("pdf",):
-        raise click.UsageError("--cards prints PDF: give no --format with it")
+    if cards and not set(formats) <= {"pdf", "html"}:
+        raise click.UsageError("--cards prints a PDF (pdf) and a web page (html)")
 
 
 def print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool,

@@ -31,7 +31,7 @@ def variant(size: CardSize, options, backs: str | None, section: str | None = No
 
 
 def handout_decks(project: Project, paths: list[Path], languages: tuple[str, ...], options, size: CardSize | None,
-                  backs: str | None = None) -> list[Path]:
+                  backs: str | None = None, forms: tuple[str, ...] = ("pdf",)) -> list[Path]:
     """The decks of the handouts at `paths`, in `languages` (default: each one's own): at `size` (poker, tarot, a6,
     WxH), else at the size a handout's `cards` names (a handout naming none has no deck but at a size given)."""
     written = []
@@ -45,24 +45,24 @@ def handout_decks(project: Project, paths: list[Path], languages: tuple[str, ...
         except ValueError as error:
             raise UserError([located.problem(("cards",), str(error))]) from None
         for lang in languages or handout.languages or [handout.lang]:
-            written.append(handout_cards(project, path, lang, options, chosen, backs))
+            written += [handout_cards(project, path, lang, options, chosen, backs, form) for form in forms]
     return written
 
 
 def section_decks(project: Project, paths: list[Path], languages: tuple[str, ...], options, size: CardSize,
-                  section: str, backs: str | None = None) -> list[Path]:
+                  section: str, backs: str | None = None, forms: tuple[str, ...] = ("pdf",)) -> list[Path]:
     """The section `section` of each sheet at `paths` as a deck, in `languages` (default: every one the sheet has)."""
     from generator.composing.translate import languages as sheet_languages
 
     written = []
     for path in paths:
         for lang in languages or sheet_languages(project.sources, load(path)[1]):
-            written.append(section_cards(project, path, lang, options, size, section, backs))
+            written += [section_cards(project, path, lang, options, size, section, backs, form) for form in forms]
     return written
 
 
-def handout_cards(project: Project, path: Path, lang: str, options, size: CardSize, backs: str | None = None
-                  ) -> Path:
+def handout_cards(project: Project, path: Path, lang: str, options, size: CardSize, backs: str | None = None,
+                  form: str = "pdf") -> Path:
     """A card per unit of the handout at `path`, then its rules, in `lang`."""
     located, handout, sheet_located, sheet = load_handout(project, path)
     handout, sheet, _ = translations.translated_pair(project, located, handout, sheet_located, sheet, lang,
@@ -71,13 +71,14 @@ def handout_cards(project: Project, path: Path, lang: str, options, size: CardSi
     composed = handouts.compose(handout, sheet, ui)
     composed.mark_fallback_of(*(document for document in (handout, sheet) if document))
     deck = cards.handout_deck(handout, sheet, composed, ui)
-    output = project.handout_pdf_path(located.path.stem, lang, variant(size, options, backs))
-    write.atomically(output, _pdf(project, deck, options, size, backs, located))
+    named = variant(size, options, None if form == "html" else backs)
+    output = (project.handout_html_path if form == "html" else project.handout_pdf_path)(located.path.stem, lang, named)
+    write.atomically(output, _deck_bytes(project, deck, options, size, backs, located, form))
     return output
 
 
 def section_cards(project: Project, path: Path, lang: str, options, size: CardSize, section: str,
-                  backs: str | None = None) -> Path:
+                  backs: str | None = None, form: str = "pdf") -> Path:
     """A card per block of the sheet's section `section`, in `lang`."""
     from generator.pipeline import prepared_sheet
 
@@ -88,14 +89,16 @@ def section_cards(project: Project, path: Path, lang: str, options, size: CardSi
         known = ", ".join(part.id for part in sheet.sections)
         raise UserError([located.problem(("sections",), f"no section '{section}' to print as cards: the sheet's "
                                                         f"sections are {known}")]) from None
-    output = project.pdf_path(sheet.sheet, lang, variant(size, options, backs, section))
-    write.atomically(output, _pdf(project, deck, options, size, backs, located))
+    named = variant(size, options, None if form == "html" else backs, section)
+    output = (project.html_path if form == "html" else project.pdf_path)(sheet.sheet, lang, named)
+    write.atomically(output, _deck_bytes(project, deck, options, size, backs, located, form))
     return output
 
 
-def _pdf(project: Project, deck: cards.Deck, options, size: CardSize, backs: str | None, located) -> bytes:
-    """The deck's PDF; a card no number of cards holds is a problem of the source, placed at its `cards` (if it
-    names them), else at its top."""
+def _deck_bytes(project: Project, deck: cards.Deck, options, size: CardSize, backs: str | None, located,
+         form: str = "pdf") -> bytes:
+    """The deck's PDF, or its web page (`form` html); a card no number of cards holds is a problem of the source,
+    placed at its `cards` (if it names them), else at its top."""
     from generator.rendering import cards as rendering  # WeasyPrint: only when a deck is printed
 
     if backs is not None and backs not in BACKS:
@@ -103,6 +106,8 @@ def _pdf(project: Project, deck: cards.Deck, options, size: CardSize, backs: str
     printed = rendering.CardOptions(size=size, paper=options.paper or "A4", backs=backs, bleed=options.crop_marks,
                                     ink_saver=options.ink_saver, allow_fallback=options.allow_fallback)
     try:
+        if form == "html":
+            return rendering.deck_page(project, deck, printed).encode("utf-8")
         return rendering.deck_pdf(project, deck, printed)
     except rendering.CardRefused as refused:
         where = ("cards",) if isinstance(located.data, dict) and "cards" in located.data else ()

@@ -17,7 +17,7 @@ from generator import __version__
 from generator.composing.cards import Card, Deck, halved
 from generator.model.geometry import PX_PER_MM, Frame
 from generator.project import Project
-from generator.rendering import card_fitting, card_imposing, pages
+from generator.rendering import card_fitting, card_imposing, heights, pages
 from generator.rendering.card_sheets import BLEED_MM, CardSize, grid
 from generator.rendering.items import items
 from generator.rendering.measure import overflow
@@ -66,6 +66,27 @@ def deck_pdf(project: Project, deck: Deck, options: CardOptions) -> bytes:
     fronts = _laid(project, deck, options, printed)
     backs = _backs(project, deck, options, printed) if options.backs else None
     return card_imposing.imposed(fronts, backs, grid(options.size, options.paper, options.bleed), options.backs)
+
+
+def deck_page(project: Project, deck: Deck, options: CardOptions) -> str:
+    """The deck's web page: each card fitted as for the PDF, at its true size on a grid, one self-contained HTML
+    document (its styles and fonts inside it) that a home printer prints at 100 %."""
+    from generator.rendering import web
+
+    printed = fitted(project, deck, options)
+    template = environment(project.templates).get_template("cards/card.html.j2")
+    cards = [(Markup(template.render(dict(_context(project, one.card.sheet, options, 1.0), title=one.card.title,
+                                          part=one.part, parts=one.parts, measuring=False, plan=_plan(one)))),
+              round(one.scale, 4)) for one in printed]
+    stylesheet = "\n".join(line for line in pages.stylesheet_text(project).decode("utf-8").splitlines()
+                           if not line.startswith("@font-face"))  # the fonts are embedded below, not fetched
+    stylesheet += (project.templates / "cards" / "cards.css").read_text(encoding="utf-8")
+    document = environment(project.templates).get_template("cards/web.html.j2").render(dict(
+        _context(project, deck.sheet, options, 1.0), cards=cards, title=deck.name, accent=deck.sheet.accent,
+        card_width=options.size.width, card_height=options.size.height, paper=options.paper,
+        fonts=Markup(web.FONTS_HERE), stylesheet=Markup(stylesheet)))
+    faces = web.font_faces(frozenset(document), heights.folder(project.build))
+    return document.replace(web.FONTS_HERE, faces, 1)
 
 
 def fitted(project: Project, deck: Deck, options: CardOptions) -> list[Printed]:
@@ -205,9 +226,14 @@ def _document(project: Project, deck: Deck, options: CardOptions, cards: list[Pr
     template = environment(project.templates).get_template("cards/card.html.j2")
     html = [template.render(dict(_context(project, one.card.sheet, options, scale), title=one.card.title,
                                  part=one.part, parts=one.parts, measuring=measuring,
-                                 plan=[item for item in items(one.card.sheet) if item.block in one.pieces]))
+                                 plan=_plan(one)))
             for one in cards]
     return _rendered(project, deck, options, html, scale, measuring)
+
+
+def _plan(one: Printed) -> list:
+    """The items the card prints: its pieces, whole."""
+    return [item for item in items(one.card.sheet) if item.block in one.pieces]
 
 
 def _rendered(project: Project, deck: Deck, options: CardOptions, cards: list[str], scale: float,

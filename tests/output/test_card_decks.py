@@ -157,3 +157,22 @@ def test_a_sheets_section_builds_as_a_deck_a_block_a_card_in_each_language(libra
         assert len(pdf) == 2 and len(_rects(pdf[1], 63.0)) == len(blocks.blocks)  # a back a card
     refused = run_qrs("--sources", str(library), "build", "warhammer", "--cards", "poker", "--section", "nope")
     assert refused.returncode == 2 and "no section 'nope'" in refused.stderr and "shooting" in refused.stderr
+
+
+def test_the_web_edition_sets_each_card_at_its_true_size_and_fetches_nothing(library):
+    result = run_qrs("--sources", str(library), "handout", "killteam-2021", "--cards", "poker", "--format", "html")
+    assert result.returncode == 0, result.stderr
+    page = (library.parent / "build" / "html" / "handouts" / "killteam-2021.cards-poker.en.html").read_text()
+    import html5lib
+
+    tree = html5lib.parse(page, namespaceHTMLElements=False)
+    boxes = [element for element in tree.iter("div") if element.get("class") == "true-size"]
+    cards = [element for element in tree.iter("div") if element.get("class") == "card"]
+    assert boxes and len(boxes) == len(cards)
+    assert ".true-size { width: 63.0mm; height: 88.0mm;" in page
+    scales = [float(re.search(r"scale\(([\d.]+)\)", box[0].get("style"))[1]) for box in boxes]
+    assert all(6 / 7.6 - 0.001 <= scale <= 1.25 for scale in scales)
+    for box, scale in zip(boxes, scales):  # laid out at the design's size, as wide as the card once scaled
+        width = float(re.search(r"--card-width: ([\d.]+)mm", box[0].get("style"))[1])
+        assert abs(width * scale - 63.0) <= 0.01
+    assert not re.findall(r"url\((?!\"?data:)", page) and "<link" not in page and "src=" not in page  # self-contained
