@@ -143,8 +143,8 @@ def _scaled(project: Project, deck: Deck, options: CardOptions, cards: list[Prin
         for index, one, (total, _, _) in zip(wanted, trial, _measured(project, deck, options, trial)):
             known[index][one.scale] = total
     chosen = []
-    for one, heights in zip(cards, known):
-        fitting = [scale for scale, height in heights.items() if height <= room]
+    for one, measured in zip(cards, known):
+        fitting = [scale for scale, height in measured.items() if height <= room]
         chosen.append(replace(one, scale=max(fitting, default=card_fitting.SMALLEST_SCALE)))
     return chosen
 
