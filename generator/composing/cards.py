@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.composing import handout as handouts
-from generator.model.types import (Block, GlossaryBlock, Handout, RosterBlock, Section, Sheet, TableBlock,
-                                   TextBlock)
+from generator.model.types import (Block, GlossaryBlock, Handout, RosterBlock, Section, Sheet, TextBlock)
 
 UNIT_SECTIONS = ("handout-units", "handout-equipment")
-PROFILE_TABLE = "profiles-"  # the id of a table of the roster's own profiles (generator.composing.handout_profiles)
+PROFILE_TABLE = "profiles-"
+CUT_BETWEEN = ("rows", "items")  # the lines a block too tall for a card is cut between: a table's, a dice table's, a
+# list of modifiers' or saves' (a sequence's steps are not: its second part would count from 1 again)  # the id of a table of the roster's own profiles (generator.composing.handout_profiles)
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,11 @@ def section_deck(sheet: Sheet, section_id: str) -> Deck:
     if section is None:
         raise KeyError(section_id)
     title = section.title or section.id
-    cards = [Card(block.title or title, (block,), _holding(sheet, section.model_copy(update={"title": None}), [block]),
-                  most=None, unit=False) for block in section.blocks]
+    untitled = section.model_copy(update={"title": None})
+    cards = []
+    for block in section.blocks:
+        piece = block.model_copy(update={"title": None})  # its title is the card's strip
+        cards.append(Card(block.title or title, (piece,), _holding(sheet, untitled, [piece]), most=None, unit=False))
     return Deck(name=sheet.game, faction=title, cards=tuple(cards), sheet=sheet)
 
 
@@ -95,15 +99,16 @@ def _rules_cards(composed: Sheet, words: dict[str, str]) -> list[Card]:
 
 
 def halved(card: Card, index: int, continued: str) -> Card | None:
-    """The card with its piece `index` cut in two, for a piece too tall for a card alone: a table between its rows,
-    a glossary's one keyword between its sentences (the second part's term marked `continued`); None when the piece
+    """The card with its piece `index` cut in two, for a piece too tall for a card alone: a table, a dice table, a
+    list of modifiers or saves between its rows, a glossary's one keyword between its sentences (the second part's term marked `continued`); None when the piece
     has no such cut."""
     piece = card.pieces[index]
-    if isinstance(piece, TableBlock) and len(piece.rows) > 1:
-        middle = len(piece.rows) // 2
-        first = piece.model_copy(update={"rows": piece.rows[:middle], "notes": [], "after": None,
-                                         "id": f"{piece.id}-1"})
-        second = piece.model_copy(update={"rows": piece.rows[middle:], "intro": None, "id": f"{piece.id}-2"})
+    lines = next((name for name in CUT_BETWEEN if len(getattr(piece, name, None) or ()) > 1), None)
+    if lines is not None:
+        kept = getattr(piece, lines)
+        middle = len(kept) // 2
+        first = piece.model_copy(update={lines: kept[:middle], "notes": [], "after": None, "id": f"{piece.id}-1"})
+        second = piece.model_copy(update={lines: kept[middle:], "intro": None, "id": f"{piece.id}-2"})
         return _replaced(card, index, [first, second], [])
     if isinstance(piece, GlossaryBlock) and len(piece.keywords or ()) == 1:
         keyword = next(keyword for keyword in card.sheet.keywords if keyword.id == piece.keywords[0])

@@ -155,13 +155,14 @@ def _room(options: CardOptions) -> float:
 
 
 def _refusal(card: Card, refused: card_fitting.TooTall, options: CardOptions) -> str:
-    size = f"{options.size.name} card ({options.size.width:g} × {options.size.height:g} mm)"
+    size = f"a {options.size.name} card ({options.size.width:g} × {options.size.height:g} mm)"
+    smallest = f"{card_fitting.SMALLEST_POINTS:g} pt"
     if refused.piece is not None:
         piece = card.pieces[refused.piece]
-        named = f"its part '{piece.title or piece.id}'"
-        return (f"'{card.title}' does not fit on {size}s: {named} alone is taller than a card at "
-                f"{card_fitting.SMALLEST_POINTS:g} pt (a larger --cards size holds it)")
-    return (f"'{card.title}' does not fit on {card.most} {size}s at {card_fitting.SMALLEST_POINTS:g} pt: it needs "
+        named = f"'{card.title}'" if piece.title in (None, card.title) else f"'{card.title}' ('{piece.title}')"
+        return (f"{named} does not fit on {size} at {smallest}, and has no place to be cut between cards "
+                f"(a larger --cards size holds it)")
+    return (f"'{card.title}' does not fit on {card.most} cards of {size[2:]} at {smallest}: it needs "
             f"{refused.needed} (a larger --cards size holds it)")
 
 

@@ -176,3 +176,22 @@ def test_the_web_edition_sets_each_card_at_its_true_size_and_fetches_nothing(lib
         width = float(re.search(r"--card-width: ([\d.]+)mm", box[0].get("style"))[1])
         assert abs(width * scale - 63.0) <= 0.01
     assert not re.findall(r"url\((?!\"?data:)", page) and "<link" not in page and "src=" not in page  # self-contained
+
+
+def test_a6_cards_with_bleed_and_short_edge_backs(library):
+    result = run_qrs("--sources", str(library), "handout", "warhammer-dwarfs", "--lang", "en", "--cards", "a6",
+                     "--marks", "--backs", "short-edge")
+    assert result.returncode == 0, result.stderr
+    pdf = pdfium.PdfDocument(library.parent / "build" / "handouts" /
+                             "warhammer-dwarfs.cards-a6.marks.backs-short-edge.en.pdf")
+    layout = grid(card_size("a6"), "A4", bleed=True)
+    assert layout.bleed == 3.0 and layout.per_page == 2
+    for number in range(0, len(pdf), 2):
+        strips = _rects(pdf[number], 105.0 + 6)  # the strip runs into the bleed on either side
+        backs = [rect for rect in _rects(pdf[number + 1], 105.0 + 6) if rect[3] > 148]
+        assert strips and len(backs) == len(strips)
+        for place, strip in enumerate(strips):
+            x, y = layout.slot(place)
+            assert _near(strip[:2], (x - 3, y - 3))
+            back_x, back_y = layout.back_slot(place, "short-edge")
+            assert any(_near(rect, (back_x - 3, back_y - 3, 111.0, 154.0)) for rect in backs)
