@@ -20,9 +20,17 @@ def pages_of(pdf: bytes) -> list[PageObject]:
     return list(PdfReader(io.BytesIO(pdf)).pages)
 
 
-def imposed(fronts: list[PageObject], backs: list[PageObject] | None, grid: Grid, flip: str | None) -> bytes:
+def metadata_of(pdf: bytes) -> dict[str, str]:
+    """A PDF's document information (its title, generator, dates), to carry over to the imposed PDF."""
+    found = PdfReader(io.BytesIO(pdf)).metadata or {}
+    return {key: value for key, value in found.items() if isinstance(value, str)}
+
+
+def imposed(fronts: list[PageObject], backs: list[PageObject] | None, grid: Grid, flip: str | None,
+            metadata: dict[str, str] | None = None) -> bytes:
     """The cards `fronts` (one a page, with their bleed around them when the grid has some), `grid.per_page` a side
-    of paper with their crop marks; with `backs` (one a card, in the same order), each side followed by its back."""
+    of paper with their crop marks; with `backs` (one a card, in the same order), each side followed by its back.
+    `metadata`: the PDF's document information."""
     writer = PdfWriter()
     for places in sheets(len(fronts), grid.per_page):
         front = writer.add_blank_page(_points(grid.page_width), _points(grid.page_height))
@@ -33,6 +41,7 @@ def imposed(fronts: list[PageObject], backs: list[PageObject] | None, grid: Grid
             back = writer.add_blank_page(_points(grid.page_width), _points(grid.page_height))
             for place, index in enumerate(places):
                 _put(back, backs[index], grid.back_slot(place, flip), grid)
+    writer.add_metadata(metadata or {})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -63,9 +63,10 @@ class Printed:
 def deck_pdf(project: Project, deck: Deck, options: CardOptions) -> bytes:
     """The deck's cards, fitted and imposed on `options.paper` with crop marks (and backs): the PDF's bytes."""
     printed = fitted(project, deck, options)
-    fronts = _laid(project, deck, options, printed)
+    fronts, metadata = _laid(project, deck, options, printed)
     backs = _backs(project, deck, options, printed) if options.backs else None
-    return card_imposing.imposed(fronts, backs, grid(options.size, options.paper, options.bleed), options.backs)
+    return card_imposing.imposed(fronts, backs, grid(options.size, options.paper, options.bleed), options.backs,
+                                 metadata)
 
 
 def deck_page(project: Project, deck: Deck, options: CardOptions) -> str:
@@ -201,17 +202,20 @@ def _by_scale(cards: list[Printed]) -> dict[float, list[int]]:
     return grouped
 
 
-def _laid(project: Project, deck: Deck, options: CardOptions, cards: list[Printed]) -> list:
+def _laid(project: Project, deck: Deck, options: CardOptions, cards: list[Printed]) -> tuple[list, dict[str, str]]:
     """The cards laid out, one a page of the card's size (and bleed), in the deck's order: the pages (pypdf's) of
-    a PDF a scale."""
+    a PDF a scale; and the document information WeasyPrint wrote (its title: the deck's name)."""
     laid: dict[int, object] = {}
+    metadata: dict[str, str] = {}
     for scale, indices in _by_scale(cards).items():
         document = _document(project, deck, options, [cards[index] for index in indices], scale)
         if len(document.pages) != len(indices):  # a card's content carried onto a page of its own: never printed
             raise AssertionError(f"{len(indices)} cards at scale {scale} laid out on {len(document.pages)} pages")
-        for index, page in zip(indices, card_imposing.pages_of(pages.pdf(deck.sheet, document))):
+        pdf = pages.pdf(deck.sheet, document)
+        metadata = metadata or card_imposing.metadata_of(pdf)
+        for index, page in zip(indices, card_imposing.pages_of(pdf)):
             laid[index] = page
-    return [laid[index] for index in range(len(cards))]
+    return [laid[index] for index in range(len(cards))], metadata
 
 
 def _backs(project: Project, deck: Deck, options: CardOptions, cards: list[Printed]) -> list:
@@ -243,7 +247,7 @@ def _rendered(project: Project, deck: Deck, options: CardOptions, cards: list[st
     width, height = options.size.width + 2 * bleed, options.size.height + 2 * bleed
     given = _context(project, deck.sheet, options, scale)
     document = environment(project.templates).get_template("cards/deck.html.j2").render(dict(
-        given, cards=[Markup(card) for card in cards], title=deck.name, accent=deck.sheet.accent, bleed=bleed,
+        given, cards=[Markup(card) for card in cards], title=" — ".join(filter(None, [deck.name, deck.faction])), accent=deck.sheet.accent, bleed=bleed,
         card_width=options.size.width, card_height=options.size.height, page_width=width,
         page_height=MEASURE_HEIGHT_MM if measuring else height))
     return pages.render(project, document, pages.stylesheet_text(project))

@@ -195,3 +195,18 @@ def test_a6_cards_with_bleed_and_short_edge_backs(library):
             assert _near(strip[:2], (x - 3, y - 3))
             back_x, back_y = layout.back_slot(place, "short-edge")
             assert any(_near(rect, (back_x - 3, back_y - 3, 111.0, 154.0)) for rect in backs)
+
+
+def test_two_builds_of_a_deck_are_byte_identical_and_titled(library, tmp_path):
+    built = []
+    for run in ("one", "two"):
+        result = run_qrs("--sources", str(library), "--build-dir", str(tmp_path / run), "build", "warhammer",
+                         "--cards", "poker", "--section", "magic", "--lang", "en")
+        assert result.returncode == 0, result.stderr
+        built.append((tmp_path / run / "warhammer.cards-poker.magic.en.pdf").read_bytes())
+    assert built[0] == built[1]
+    import io
+
+    import pypdf
+
+    assert pypdf.PdfReader(io.BytesIO(built[0])).metadata.title == "Warhammer — Magic phase"
