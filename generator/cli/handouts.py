@@ -11,8 +11,8 @@ from generator.errors import UserError
 from generator.output import parallel
 from generator.project import Project
 from generator.report import current as reporter, shown
-from generator.cli.options import (build_options, checked_handout_id, chosen_formats, complete_handouts, complete_sheets,
-                                   format_option, language_codes, own_options, print_options,
+from generator.cli.options import (build_options, checked_handout_id, chosen_formats, complete_handouts,
+                                   complete_sheets, format_option, language_codes, own_options, print_options,
                                    refuse_what_formats_cannot, speed_options)
 from generator.output.targets import HandoutTarget
 

@@ -17,9 +17,9 @@ from generator.composing import handout as handouts
 from generator.model.types import (Block, GlossaryBlock, Handout, RosterBlock, Section, Sheet, TextBlock)
 
 UNIT_SECTIONS = ("handout-units", "handout-equipment")
-PROFILE_TABLE = "profiles-"
+PROFILE_TABLE = "profiles-"  # the id of a table of the roster's own profiles (generator.composing.handout_profiles)
 CUT_BETWEEN = ("rows", "items")  # the lines a block too tall for a card is cut between: a table's, a dice table's, a
-# list of modifiers' or saves' (a sequence's steps are not: its second part would count from 1 again)  # the id of a table of the roster's own profiles (generator.composing.handout_profiles)
+# list of modifiers' or saves' (a sequence's steps are not: its second part would count from 1 again)
 
 
 @dataclass(frozen=True)
@@ -93,15 +93,15 @@ def _rules_cards(composed: Sheet, words: dict[str, str]) -> list[Card]:
         pieces = [piece for block in blocks for piece in _keyword_by_keyword(block, composed)]
         if pieces:
             title = words["army"] if section.id == "handout-units" else section.title or words["special_rules"]
-            cards.append(Card(title, tuple(pieces), _holding(composed, Section.model_construct(id="card", blocks=[]), pieces), most=None,
-                              unit=False))
+            card = Section.model_construct(id="card", blocks=[])
+            cards.append(Card(title, tuple(pieces), _holding(composed, card, pieces), most=None, unit=False))
     return cards
 
 
 def halved(card: Card, index: int, continued: str) -> Card | None:
     """The card with its piece `index` cut in two, for a piece too tall for a card alone: a table, a dice table, a
-    list of modifiers or saves between its rows, a glossary's one keyword between its sentences (the second part's term marked `continued`); None when the piece
-    has no such cut."""
+    list of modifiers or saves between its rows, a glossary's one keyword between its sentences (the second part's
+    term marked `continued`); None when the piece has no such cut."""
     piece = card.pieces[index]
     lines = next((name for name in CUT_BETWEEN if len(getattr(piece, name, None) or ()) > 1), None)
     if lines is not None:

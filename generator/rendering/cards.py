@@ -247,7 +247,8 @@ def _rendered(project: Project, deck: Deck, options: CardOptions, cards: list[st
     width, height = options.size.width + 2 * bleed, options.size.height + 2 * bleed
     given = _context(project, deck.sheet, options, scale)
     document = environment(project.templates).get_template("cards/deck.html.j2").render(dict(
-        given, cards=[Markup(card) for card in cards], title=" — ".join(filter(None, [deck.name, deck.faction])), accent=deck.sheet.accent, bleed=bleed,
+        given, cards=[Markup(card) for card in cards], title=" — ".join(filter(None, [deck.name, deck.faction])),
+        accent=deck.sheet.accent, bleed=bleed,
         card_width=options.size.width, card_height=options.size.height, page_width=width,
         page_height=MEASURE_HEIGHT_MM if measuring else height))
     return pages.render(project, document, pages.stylesheet_text(project))

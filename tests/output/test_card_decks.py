@@ -153,7 +153,8 @@ def test_a_sheets_section_builds_as_a_deck_a_block_a_card_in_each_language(libra
 
     blocks = next(section for section in load(library / "warhammer.yaml")[1].sections if section.id == "shooting")
     for lang in ("fr", "en"):
-        pdf = pdfium.PdfDocument(library.parent / "build" / f"warhammer.cards-poker.shooting.backs-short-edge.{lang}.pdf")
+        built = library.parent / "build" / f"warhammer.cards-poker.shooting.backs-short-edge.{lang}.pdf"
+        pdf = pdfium.PdfDocument(built)
         assert len(pdf) == 2 and len(_rects(pdf[1], 63.0)) == len(blocks.blocks)  # a back a card
     refused = run_qrs("--sources", str(library), "build", "warhammer", "--cards", "poker", "--section", "nope")
     assert refused.returncode == 2 and "no section 'nope'" in refused.stderr and "shooting" in refused.stderr
@@ -210,3 +211,14 @@ def test_two_builds_of_a_deck_are_byte_identical_and_titled(library, tmp_path):
     import pypdf
 
     assert pypdf.PdfReader(io.BytesIO(built[0])).metadata.title == "Warhammer — Magic phase"
+
+
+def test_a_deck_is_up_to_date_on_a_second_build_and_rebuilt_after_its_handout_changes(library, dwarfs):
+    again = ["--sources", str(library), "handout", "warhammer-dwarfs", "--lang", "en", "--cards", "poker",
+             "--backs", "long-edge"]
+    result = run_qrs(*again)
+    assert result.returncode == 0 and "1 output(s): 0 built, 1 up to date" in result.stdout, result.stdout
+    source = library / "handouts" / "warhammer-dwarfs.yaml"
+    source.write_text(source.read_text(encoding="utf-8") + "# sleeved for the club's league\n", encoding="utf-8")
+    result = run_qrs(*again)
+    assert result.returncode == 0 and "1 output(s): 1 built, 0 up to date" in result.stdout, result.stdout
