@@ -15,7 +15,10 @@ from generator.options import BuildOptions
 from generator.output import formats, manifest, plan as plans
 from generator.output.targets import HandoutTarget, named
 from generator.rendering.card_sheets import card_size
-from tests.output.test_manifest import edit, run  # the fixtures `project` and `built`: tests/output/conftest.py
+from tests.output import test_manifest
+from tests.output.test_manifest import edit, run
+
+project, built = test_manifest.project, test_manifest.built  # its library, and its stand-in for the rendering
 
 DWARFS = "handouts/warhammer-dwarfs"
 DECK = {f"{DWARFS}.cards-tarot.fr.pdf", f"{DWARFS}.cards-tarot.en.pdf"}

@@ -19,7 +19,7 @@ import pytest
 
 from generator import write
 from generator.digests import Digests
-from generator.output import manifest, parallel, plan as plans
+from generator.output import formats, manifest, parallel, plan as plans
 from generator.output.targets import SheetTarget, named
 
 from generator import pipeline
@@ -31,6 +31,35 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 from tests.conftest import LIBRARY  # noqa: E402 - beside the names it is used with
 FIXTURES = ROOT / "tests" / "fixtures"
 SETTINGS = pipeline.BuildOptions()
+
+
+@pytest.fixture
+def project(tmp_path) -> Project:
+    sources = tmp_path / "sources"
+    shutil.copytree(LIBRARY, sources)
+    return Project.at(sources, tmp_path / "build")
+
+
+@pytest.fixture
+def built(monkeypatch) -> list[str]:
+    """Replace rendering by a stand-in; returns the list of outputs built (relative to build/), in order."""
+    calls: list[str] = []
+
+    def build(project, target, lang, form="pdf", options=pipeline.BuildOptions(), output=None):
+        if target.kind == "sheet":  # a broken source fails here as in the real build
+            name, title = pipeline.check(target.source).sheet, pipeline.check(target.source).game
+        else:
+            name = title = pipeline.load_handout(project, target.source)[1].handout
+        writer = formats.writer(form)
+        output = output or writer.path(project, target, lang, writer.variant(options))
+        text = (f"%PDF stand-in {name} {lang} {options}\n" if form == "pdf"
+                else f"<!DOCTYPE html><title>{title} {lang}</title>\n")
+        write.atomically(output, text.encode())
+        calls.append(output.relative_to(project.build).as_posix())
+        return pipeline.Written(output)
+
+    monkeypatch.setattr(pipeline, "build", build)
+    return calls
 
 
 def run(project: Project, calls: list[str], options: pipeline.BuildOptions = SETTINGS, **more) -> set[str]:
