@@ -5,6 +5,7 @@ processes, install a wheel or run the documented commands. `make test` runs them
 SLOW_FILES = {"test_documented_commands.py", "test_packaging.py", "test_visual.py", "test_subheading_rows.py",
               "test_content.py",  # the user's library, every output built (a minute cold on 2 cores)
               "test_making.py", "test_facts.py", "test_variants.py", "test_every_variant.py",
+              "test_card_decks.py",  # decks of cards built and read back (a minute and more on 2 cores)
               "test_growth.py"}  # each reader timed on an input and on ten times it: seconds each
 
 SLOW_FIXTURES = {"laid_out"}

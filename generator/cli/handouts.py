@@ -11,8 +11,9 @@ from generator.errors import UserError
 from generator.output import parallel
 from generator.project import Project
 from generator.report import current as reporter, shown
-from generator.cli.options import (build_options, checked_handout_id, complete_handouts, complete_sheets, format_option,
-                                   language_codes, own_options, print_options, speed_options)
+from generator.cli.options import (build_options, checked_handout_id, chosen_formats, complete_handouts,
+                                   complete_sheets, format_option, language_codes, own_options, print_options,
+                                   refuse_what_formats_cannot, speed_options)
 from generator.output.targets import HandoutTarget
 
 
@@ -77,11 +78,14 @@ def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, .
             pdf_variant: str | None = None,
             formats: tuple[str, ...] = ("pdf",), jobs: int | None = None, shard: tuple[int, int] | None = None,
             rebuild: bool = False, **format_options) -> None:
-    """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
+    """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/; with --cards, or
+    for a handout naming `cards:`, its units as cards (build/handouts/ID.cards-SIZE.LANG.pdf)."""
+    forms = chosen_formats(formats, format_options)
     options = build_options(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant,
-                            own=own_options(formats, format_options))
+                            own=own_options(forms, format_options))
     targets = list(dict.fromkeys(HandoutTarget(path) for path in project.handout_paths(handouts, required=True)))
+    refuse_what_formats_cannot(forms, targets, options)
     problems = parallel.build(project, targets, languages, options, reporter(), jobs, shard, rebuild,
-                              forms=formats).problems
+                              forms=forms).problems
     if problems:
         raise UserError(problems)

@@ -18,9 +18,9 @@ from generator.report import META_KEY, Reporter
 from generator.report import current as reporter
 from generator.output.targets import named
 from generator.cli.options import (EXIT_ENVIRONMENT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_NO_INPUT, EXIT_UNAVAILABLE,
-                                   EXIT_USAGE, EXIT_USER_ERROR, build_options, complete_sheets_and_handouts,
-                                   format_option, i18n, language_codes, own_options, pipeline, print_options,
-                                   speed_options)
+                                   EXIT_USAGE, EXIT_USER_ERROR, build_options, chosen_formats,
+                                   complete_sheets_and_handouts, format_option, i18n, language_codes, own_options,
+                                   pipeline, print_options, refuse_what_formats_cannot, speed_options)
 
 
 
@@ -160,19 +160,22 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     Only the outputs whose inputs changed since they were built are built (build/.qrs-manifest.json)."""
     if everything and sheets:
         raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
+    forms = chosen_formats(formats, format_options)
     options = build_options(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant, gloss=gloss is not None,
                             changes_since=changes_since, errata_only=errata_only,
-                            own=own_options(formats, format_options))
-    if formats != ("pdf",) and any("@" in sheet for sheet in sheets):
+                            own=own_options(forms, format_options))
+    if forms != ("pdf",) and any("@" in sheet for sheet in sheets):
         raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: "
                                "give no other --format with it")
     past = [sheet.partition("@")[::2] for sheet in sheets if "@" in sheet]
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
     problems = _build_past(project, past, languages, options, summary=not current)
     if current or not sheets:  # without names, the sheets (and with --all the handouts)
-        problems += parallel.build(project, named(project, current, handouts=everything), languages, options,
-                                   reporter(), jobs, shard, rebuild, incremental=not (changes_since or errata_only),
-                                   forms=formats, everything=everything).problems
+        targets = named(project, current, handouts=everything)
+        refuse_what_formats_cannot(forms, targets, options)
+        problems += parallel.build(project, targets, languages, options, reporter(), jobs, shard, rebuild,
+                                   incremental=not (changes_since or errata_only), forms=forms,
+                                   everything=everything).problems
     if problems:
         raise UserError(problems)
 

@@ -106,6 +106,18 @@ def own_options(forms: tuple[str, ...], params: dict) -> tuple:
     return tuple((form, value) for form, value in made if value is not None)
 
 
+def chosen_formats(forms: tuple[str, ...], params: dict) -> tuple[str, ...]:
+    """The formats written: --format's, each replaced by one whose own option stands in for it (--cards SIZE)."""
+    return formats.chosen(forms, params)
+
+
+def refuse_what_formats_cannot(forms: tuple[str, ...], targets: list, options: BuildOptions) -> None:
+    """A usage error when a chosen format cannot make these targets with these options (cards of a sheet without
+    --section…), before anything is built."""
+    for why in formats.refusals(forms, targets, options):
+        raise click.UsageError(why)
+
+
 def print_options(command):
     """--paper, --allow-fallback, --marks, --ink-saver: how sheets and handouts alike are printed."""
     for option in reversed([

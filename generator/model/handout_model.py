@@ -22,6 +22,7 @@ from generator.model.sheet import Characteristic, Document, Keyword, Paper
 
 MAX_UNITS = 200  # a 3,000-point horde army has some 40 units; a roster of single models (Kill Team) fewer than 30
 MAX_COUNT = 10_000  # models in one unit
+CARD_SIZE = r"^(poker|tarot|a6|\d{2,3}(\.\d)?x\d{2,3}(\.\d)?)$"  # generator.rendering.card_sheets.card_size
 
 
 class HandoutWeapon(Model):
@@ -145,6 +146,9 @@ class Handout(Document):
     date: Date
     accent: Accent | None = None
     paper: Paper = Field(default_factory=lambda: Paper(orientation="portrait", columns=2))
+    cards: Annotated[str, StringConstraints(pattern=CARD_SIZE)] | None = Field(
+        None, description="Also print the units as cards of this size (qrs handout): poker (63 x 88 mm), tarot "
+                          "(70 x 120), a6 (105 x 148), or WIDTHxHEIGHT in mm (60x90).")
     include: list[Id] | None = Field(None, description="Sections or blocks of the sheet to print, by id.")
     exclude: list[Id] | None = Field(None, description="Print every section of the sheet but these.")
     kept: list[Id] | None = Field(None, alias="except", description="With exclude: blocks of the excluded sections "

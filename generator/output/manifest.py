@@ -220,7 +220,8 @@ def _output_flaw(entry) -> str | None:
 
 
 def _plan_flaw(entry) -> str | None:
-    """What is wrong with a handout plan ({"source": digest, "sheet": id, "languages": [code…]}), or None.
+    """What is wrong with a handout plan ({"source": digest, "sheet": id, "languages": [code…], "declared":
+    {format: size}}), or None.
     The sheet and the languages name files: only an id and language codes are taken."""
     if not isinstance(entry, dict):
         return f"expected an object, found {type(entry).__name__}"
@@ -232,4 +233,21 @@ def _plan_flaw(entry) -> str | None:
     if not isinstance(languages, list) or not languages or not all(isinstance(code, str) and LANGUAGE_CODE.match(code)
                                                                    for code in languages):
         return "'languages' is not a list of language codes"
+    return _declared_flaw(entry.get("declared", {}))
+
+
+def _declared_flaw(declared) -> str | None:
+    """What is wrong with the formats a handout asks for ({format: what it names}), or None: each a format of the
+    registry that takes what is named (a deck's size)."""
+    from generator.output import formats
+
+    if not isinstance(declared, dict):
+        return "'declared' is not an object"
+    for name, value in declared.items():
+        if name not in formats.names() or not hasattr(formats.writer(name), "from_declared"):
+            return f"'declared' names '{name}', not a format a handout asks for"
+        try:
+            formats.writer(name).from_declared(value if isinstance(value, str) else "")
+        except ValueError as error:
+            return f"'declared' {name}: {error}"
     return None

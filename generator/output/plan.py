@@ -38,6 +38,7 @@ class Output:
     variant: str | None = None  # what the options add to its name (its format's `variant`)
     form: str = "pdf"
     own_paper: bool = False  # --paper names the paper its source declares: built as the plain file (options_of)
+    declared: tuple = ()  # (format, its own options) its source asks for (a handout's cards: size), unless given
 
     @property
     def kind(self) -> str:
@@ -65,6 +66,8 @@ class Output:
     def options_of(self, options: BuildOptions) -> BuildOptions:
         """Its build options: `--paper` left out where it is the paper its source declares, so that `--paper A4` on
         an A4 sheet builds (or finds up to date) the plain PDF, not a copy of it under another name."""
+        if self.declared:  # the options given win over the source's: --cards poker over a handout's cards: tarot
+            options = replace(options, own=tuple({**dict(self.declared), **dict(options.own)}.items()))
         return replace(options, paper=None) if self.own_paper else options
 
 
@@ -130,12 +133,13 @@ def sheet_languages(project: Project, sheet_id: str, canonical: str) -> list[str
 def handout_plan(project: Project, path: Path, manifest: Manifest, digests: Digests) -> tuple[dict, bool]:
     """(plan, read now): the handout's sheet and languages, from the manifest while its source is unchanged."""
     known = manifest.plans.get(source_name(project, path))
-    if known and known.get("source") == digests.file(path):
+    if known and known.get("source") == digests.file(path) and "declared" in known:
         return known, False
     from generator.composing.handout import load_handout
 
-    handout = load_handout(project, path)[1]
-    return {"source": digests.file(path), "sheet": handout.sheet or "", "languages": list(handout.outputs)}, True
+    located, handout = load_handout(project, path)[:2]
+    return {"source": digests.file(path), "sheet": handout.sheet or "", "languages": list(handout.outputs),
+            "declared": formats.declared(located, handout)}, True
 
 
 def plan(project: Project, targets: list[Target], languages: tuple[str, ...], manifest: Manifest,
@@ -148,16 +152,30 @@ def plan(project: Project, targets: list[Target], languages: tuple[str, ...], ma
     for target in sorted(targets, key=lambda target: target.kind != "sheet"):
         try:
             if isinstance(target, HandoutTarget):
-                wanted, sheet = _handout_languages(project, target.source, languages, manifest, digests, everything,
+                wanted, known = _handout_languages(project, target.source, languages, manifest, digests, everything,
                                                    found)
+                sheet, asked = known["sheet"], known["declared"]
             else:
-                wanted, sheet = _sheet_languages(project, target.source, languages, digests, whole, everything,
-                                                 found.left_out), None
+                wanted, sheet, asked = _sheet_languages(project, target.source, languages, digests, whole, everything,
+                                                        found.left_out), None, {}
         except UserError as error:
             found.problems.extend(error.problems)
             continue
-        found.outputs.extend(Output(target, lang, sheet, form=form) for lang in wanted for form in forms)
+        found.outputs.extend(output for lang in wanted for output in _outputs(target, lang, sheet, forms, asked))
     return found
+
+
+def _outputs(target: Target, lang: str, sheet: str | None, forms: tuple[str, ...], asked: dict[str, str]
+             ) -> list[Output]:
+    """The target's outputs in one language: one a format, each with the options its source declares for it, and
+    beside each the formats its source asks for (`asked`: a handout's deck beside its PDF and its web page)."""
+    outputs = []
+    for form in forms:
+        own = ((form, formats.writer(form).from_declared(asked[form])),) if form in asked else ()
+        outputs.append(Output(target, lang, sheet, form=form, declared=own))
+        outputs += [Output(target, lang, sheet, form=name, declared=((name, value),))
+                    for name, value in formats.beside(form, asked) if name not in forms]
+    return outputs
 
 
 def _sheet_languages(project: Project, path: Path, languages: tuple[str, ...], digests: Digests, whole: bool,
@@ -169,15 +187,16 @@ def _sheet_languages(project: Project, path: Path, languages: tuple[str, ...], d
 
 
 def _handout_languages(project: Project, path: Path, languages: tuple[str, ...], manifest: Manifest,
-                       digests: Digests, everything: bool, found: Plan) -> tuple[list[str], str]:
-    """(the languages to build, its sheet's id), the plan read from its source kept in `found.plans`."""
+                       digests: Digests, everything: bool, found: Plan) -> tuple[list[str], dict]:
+    """(the languages to build, its plan: its sheet's id, the formats it asks for), the plan read from its source
+    kept in `found.plans`."""
     known, new = handout_plan(project, path, manifest, digests)
     if new:
         found.plans[source_name(project, path)] = known
     wanted = list(languages or known["languages"])
     if everything and languages:
         wanted = _handout_available(project, path, known, wanted, found.left_out)
-    return wanted, known["sheet"]
+    return wanted, known
 
 
 def _handout_available(project: Project, path: Path, known: dict, wanted: list[str], left_out: list[str]) -> list[str]:

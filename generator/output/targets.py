@@ -27,6 +27,9 @@ class Prepared:
     problem: Callable[[tuple, str], Problem]
     marks: Any = None
     since: str | None = None
+    # a handout's own parts as printed (its located source, the handout and its sheet, translated): what a format
+    # that prints them otherwise than as a sheet takes (the cards: a unit a card)
+    parts: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ class HandoutTarget(Target):
         composed = handouts.compose(handout, sheet, words.ui_words(project, lang, options.allow_fallback))
         composed.mark_fallback_of(*(document for document in (handout, sheet) if document))  # canonical texts printed
         glyph_problems(composed, handout_problem(located))
-        return Prepared(composed, untranslated, handout_problem(located))
+        return Prepared(composed, untranslated, handout_problem(located), parts=(located, handout, sheet))
 
     def check(self, project: Project, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> list[str]:
         """Its sheet, its catalogues and the templates' words in every language it is printed in (or `languages`),

@@ -17,8 +17,13 @@ from generator.output import formats
 from generator.output.targets import HandoutTarget, SheetTarget, Target
 from generator.project import SHEET_ID, Project
 
-# The pages the index lists: <id>.<lang>.html (variants, such as errata-2.0, are left out).
-PAGE = re.compile(r"^(?P<id>[a-z0-9][a-z0-9-]{0,59})\.(?P<lang>[a-z]{2}(?:-[A-Z]{2})?)\.html\Z")
+# The pages the index lists: <id>.<lang>.html, and a deck's <id>.cards-<size>[.<section>].<lang>.html (variants,
+# such as errata-2.0 or a deck's ink saver, are left out).
+PAGE = re.compile(r"^(?P<id>[a-z0-9][a-z0-9-]{0,59})"
+                  r"(?:\.(?P<deck>cards-(?:[a-z0-9]+|\d{2,3}(?:\.\d)?x\d{2,3}(?:\.\d)?)"
+                  r"(?:\.[a-z0-9][a-z0-9-]{0,59})?))?"
+                  r"\.(?P<lang>[a-z]{2}(?:-[A-Z]{2})?)\.html\Z")
+VARIANT_WORDS = {"a4", "letter", "marks", "ink-saver", "gloss"}  # what a variant adds after a deck's size
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
 STYLE = """
@@ -43,6 +48,7 @@ class Page:
     lang: str
     title: str  # as the page's <title> says it, unescaped
     pdf: Path | None  # the PDF of the same sheet and language, where one was built
+    deck: str | None = None  # a deck's page: cards-<size>[.<section>]
 
 
 def write_index(project: Project) -> Path | None:
@@ -59,15 +65,16 @@ def write_index(project: Project) -> Path | None:
 
 def pages(project: Project, folder: Path, kind: type[Target]) -> list[Page]:
     """The pages of one kind of target in `folder`, each with its PDF where one was built."""
-    pdf_of = formats.writer("pdf").path
     found = []
     for path in sorted(folder.glob("*.html")) if folder.is_dir() else []:
         match = PAGE.match(path.name)
-        if not match or not SHEET_ID.match(match["id"]) or not path.is_file() or path.is_symlink():
+        if not match or not SHEET_ID.match(match["id"]) or not path.is_file() or path.is_symlink() \
+                or VARIANT_WORDS & set((match["deck"] or "").split(".")[1:]):
             continue
-        pdf = pdf_of(project, kind(folder / f"{match['id']}.yaml"), match["lang"])
+        pdf_of = formats.writer("cards" if match["deck"] else "pdf").path
+        pdf = pdf_of(project, kind(folder / f"{match['id']}.yaml"), match["lang"], match["deck"])
         found.append(Page(path, match["id"], match["lang"], _title(path) or match["id"],
-                          pdf if pdf.is_file() else None))
+                          pdf if pdf.is_file() else None, match["deck"]))
     return found
 
 
@@ -99,5 +106,7 @@ def _entry(page: Page, folder: Path) -> str:
     if page.pdf is not None:
         pdf_href = Path("..", page.pdf.relative_to(folder.parent)).as_posix()
         pdf = f' <a class="pdf" href="{html.escape(pdf_href)}">PDF</a>'
+    title = f"{page.title} ({page.deck.replace('.', ', ').replace('-', ' ', 1)})" if page.deck else page.title
     return (f'<li><span class="lang">{html.escape(page.lang)}</span> '
-            f'<a href="{html.escape(href)}" hreflang="{page.lang}" lang="{page.lang}">{html.escape(page.title)}</a>{pdf}</li>\n')
+            f'<a href="{html.escape(href)}" hreflang="{page.lang}" lang="{page.lang}">{html.escape(title)}</a>'
+            f'{pdf}</li>\n')
