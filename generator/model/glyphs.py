@@ -21,7 +21,9 @@ from generator.model.types import Keyword, Model, prose, verbatim_texts
 FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
 # The fallbacks sheet.css and web.css name after Source Sans (templates/symbols/README.md): what they have prints too.
 SYMBOLS = TEMPLATES / "symbols"
-SYMBOL_FONTS = ("NotoSansSymbols2-Regular.subset.ttf", "DejaVuSans.subset.ttf")
+# Noto Emoji last: a monochrome face, so that emoji print alike in black and white (a red and a green square hatched
+# apart); what the two before it have prints in their shapes, unless typed as emoji (followed by U+FE0F).
+SYMBOL_FONTS = ("NotoSansSymbols2-Regular.subset.ttf", "DejaVuSans.subset.ttf", "NotoEmoji-Regular.subset.ttf")
 MONO_FONT = "DejaVuSansMono.subset.ttf"  # preformatted text's, alone: a character of another font would not line up
 
 
@@ -36,7 +38,7 @@ def font_characters() -> frozenset[int]:
 
 @cache
 def symbol_characters() -> frozenset[int]:
-    """The characters the fallback fonts have (dice faces, crossed swords, shapes), in the order of the stack."""
+    """The characters the fallback fonts have (dice faces, crossed swords, shapes, emoji)."""
     from fontTools.ttLib import TTFont
 
     return frozenset().union(*(TTFont(SYMBOLS / name, lazy=True).getBestCmap() for name in SYMBOL_FONTS))
@@ -51,7 +53,7 @@ def mono_characters() -> frozenset[int]:
 
 
 def printable_characters() -> frozenset[int]:
-    """What prints as itself: Source Sans's characters, and the fallbacks' for the rest."""
+    """What prints as itself: Source Sans's characters, and the fallbacks' (symbols, emoji) for the rest."""
     return font_characters() | symbol_characters()
 
 
@@ -69,7 +71,8 @@ def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> 
         missing = sorted({char for char in printed if ord(char) not in known and not char.isspace()})
         if missing:
             shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
-            yield loc, f"{shown} not in the sheet's font (Source Sans Pro): it would print in another font"
+            yield loc, (f"{shown} in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts): "
+                         "it would print in a system font or as a box; write it another way")
     for loc, text in verbatim_texts(document):
         missing = sorted({char for char in text if ord(char) not in mono_characters() and not char.isspace()})
         if missing:
