@@ -105,7 +105,8 @@ def check_sheet(project: Project, path: Path, languages: tuple[str, ...] = (), a
 
 def _glyph_problems(sheet: Sheet, problem: Callable[[tuple, str], Problem]) -> None:
     """Characters the font lacks: the page would show them in another font, or as boxes."""
-    problems = [problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))]
+    problems = glyphs.one_per_character(problem(loc, message)
+                                        for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet)))
     if problems:
         raise UserError(problems)
 

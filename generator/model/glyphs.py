@@ -5,12 +5,14 @@ Read from the font files with fontTools alone, so that `qrs check` (through gene
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import font_source_sans_pro
 
+from generator.errors import Problem
 from generator.project import TEMPLATES
 
 from generator.model import markup
@@ -57,8 +59,15 @@ def printable_characters() -> frozenset[int]:
     return font_characters() | symbol_characters()
 
 
+# What each refusal says after the character's name (merged into one problem a character: `one_per_character`)
+NO_FONT = ("in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts): it would print in a "
+           "system font or as a box; write it another way")
+NO_MONO = ("not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, box drawing, arrows and "
+           "shapes): its lines would not line up; draw with those")
+
+
 def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> Iterator[tuple[tuple, str]]:
-    """(path, message) for each prose string of a sheet or handout that prints a character the font lacks.
+    """(path, message) for each character no font prints, in each prose string of a sheet or handout that holds it.
     `keywords` is the sheet's keyword index (validate.keyword_index): a reference prints the keyword's term."""
     typo, known = typography.for_language(lang), printable_characters()
 
@@ -68,14 +77,32 @@ def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> 
 
     for loc, text in prose(document):
         printed = markup.to_plain(markup.parse(typography.quotes(text, lang)), typo, name_keyword)
-        missing = sorted({char for char in printed if ord(char) not in known and not char.isspace()})
-        if missing:
-            shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
-            yield loc, (f"{shown} in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts): "
-                         "it would print in a system font or as a box; write it another way")
+        for char in sorted({char for char in printed if ord(char) not in known and not char.isspace()}):
+            yield loc, f"{_named(char)} {NO_FONT}"
     for loc, text in verbatim_texts(document):
-        missing = sorted({char for char in text if ord(char) not in mono_characters() and not char.isspace()})
-        if missing:
-            shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
-            yield loc, (f"{shown} not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, "
-                        "box drawing, arrows and shapes): its lines would not line up; draw with those")
+        for char in sorted({char for char in text if ord(char) not in mono_characters() and not char.isspace()}):
+            yield loc, f"{_named(char)} {NO_MONO}"
+
+
+def _named(char: str) -> str:
+    return f"'{char}' (U+{ord(char):04X})"
+
+
+def one_per_character(problems: Iterable[Problem]) -> list[Problem]:
+    """The problems, each character no font prints refused once a file, where it is first, naming every line it is
+    on (a sheet coding its cells with a character fifty times: one problem, not fifty); the others as they were."""
+    merged: dict[tuple[str, str], list[Problem]] = {}
+    kept = []
+    for problem in problems:
+        if problem.message.endswith((NO_FONT, NO_MONO)):
+            merged.setdefault((problem.path, problem.message), []).append(problem)
+        else:
+            kept.append(problem)
+    for (_, message), places in merged.items():
+        first = min(places)
+        lines = sorted({place.line for place in places})
+        if len(lines) > 1:
+            name, rest = message.split(") ", 1)
+            message = f"{name}), on lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}, {rest}"
+        kept.append(replace(first, message=message))
+    return kept

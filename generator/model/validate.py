@@ -67,7 +67,7 @@ def _sheet_problems(located: Located, sheet: Sheet) -> list:
     if sheet.sheet == RESERVED_SHEET_ID:
         problems.append(located.problem(("sheet",), f"the sheet id '{RESERVED_SHEET_ID}' is reserved: sources/i18n/"
                                                     f"{RESERVED_SHEET_ID}.<lang>.po holds the templates' words"))
-    return problems
+    return glyphs.one_per_character(problems)
 
 
 def _beyond_unknown_fields(located: Located) -> list:

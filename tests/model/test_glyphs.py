@@ -76,5 +76,22 @@ def test_preformatted_text_prints_in_the_monospace_font_alone_and_is_never_read_
 
     assert findings("┌─┐ ← → ▲ é\n│*{x}[^1]│ <b\n└─┘ ×°") == []  # box drawing, arrows, Latin-1; no markup read
     assert findings("⚔ ⚀") == [  # in the symbol fonts, not in the monospace one: they would not line up
-        "'⚀' (U+2680), '⚔' (U+2694) not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, "
-        "box drawing, arrows and shapes): its lines would not line up; draw with those"]
+        f"'{char}' (U+{ord(char):04X}) not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, "
+        "box drawing, arrows and shapes): its lines would not line up; draw with those" for char in "⚀⚔"]
+
+
+def test_a_character_no_font_has_is_refused_once_naming_every_line_it_is_on(tmp_path, capsys):
+    """Issue #48: a sheet coding its cells with a character the fonts lack got one problem a line (fifty)."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    source = (ROOT / "tests" / "bad_inputs" / "font-lacks-hieroglyph.yaml").read_text(encoding="utf-8")
+    source = source.replace("          - p: Tour suivant \U00013000", "\n".join([
+        "          - p: Tour suivant \U00013000", "          - p: Puis \U00013000 et \U00013001",
+        "          - {bullets: [\"Encore \U00013000\", \"Fin\"]}"]))
+    (sources / "font-lacks-hieroglyph.yaml").write_text(source, encoding="utf-8")
+    problems = problems_of(["--sources", str(sources), "check"], capsys)
+    fonts = "in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts)"
+    assert [line.split(": it would")[0] for line in problems[:-1]] == [
+        f"sources/font-lacks-hieroglyph.yaml:16:16: '\U00013000' (U+13000), on lines 16, 17 and 18, {fonts}",
+        f"sources/font-lacks-hieroglyph.yaml:17:16: '\U00013001' (U+13001) {fonts}"]
+    assert problems[-1] == "2 problem(s) found"
