@@ -1,8 +1,8 @@
 """Issue #48 items 1 and 4, end to end: tests/fixtures/sheets/emoji-notes.yaml (notes on an ancients game) codes a
-combat matrix's cells, legend, a row key and its corner with emoji (arrows, a skull, coloured squares, a horse, a
-trap, a horn) beside die faces, and has links in a section's title and a block's. Built in PDF (English, and French
-through its catalogue) and in the web edition: each emoji printed in the vendored emoji font, read back as typed;
-each heading's link an annotation of the PDF and an <a href> of the web page, its text translated, its address not."""
+combat matrix's cells, legend and corner with emoji (arrows, a skull, coloured squares, a horse, a trap, a horn)
+beside die faces, and has links in a section's title and a block's. Built in PDF (English, and French through its
+catalogue) and in the web edition: each emoji printed in the vendored emoji font, read back as typed; each
+heading's link an annotation of the PDF and an <a href> of the web page, its text translated, its address not."""
 
 from __future__ import annotations
 
