@@ -1,4 +1,5 @@
-"""Characters the sheet's font lacks: WeasyPrint would print them in another font, or as boxes.
+"""Characters none of the sheet's fonts have (Source Sans, then the vendored symbol and emoji fonts): WeasyPrint
+would print them in a system font, or as boxes; each refused once a file, naming every line it is on.
 
 Read from the font files with fontTools alone, so that `qrs check` (through generator.model.validate) says what
 `qrs build` says without importing WeasyPrint; the pipeline checks again what it composes (handouts)."""
