@@ -191,9 +191,10 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
     project = Project.at(SOURCES, work / "one-sheet")
     path = SOURCES / f"{sheet_id}.yaml"
     options = pipeline.BuildOptions()
-    pipeline.build(project, path, lang, options)  # warm: imports, fonts, hyphenation dictionaries
+    pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf",
+                   options)  # warm: imports, fonts, hyphenation dictionaries
     with Recorder() as recorded:
-        pipeline.build(project, path, lang, options)
+        pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf", options)
     final, pdf_options = recorded.documents[-1], recorded.pdf_options  # its base URL and fetcher
 
     sheet = pipeline.check(path)
@@ -218,7 +219,8 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
         weasyprint.HTML(**whole).write_pdf(**styled(), **pdf_options)
 
     in_process = max(rounds, IN_PROCESS_ROUNDS)
-    one_ratio, one = paired({"pipeline": lambda: pipeline.build(project, path, lang, options),
+    one_ratio, one = paired({"pipeline": lambda: pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf",
+                                                                options),
                              "weasyprint": weasyprint_alone}, in_process)
 
     if "plan" in inspect.signature(render.html).parameters:  # without a plan: every block in one column, once
@@ -447,8 +449,8 @@ def library(sheet_id: str, count: int, jobs: int, rounds: int, work: Path) -> tu
     path = SOURCES / f"{sheet_id}.yaml"
     lang = pipeline.check(path).lang
     project = Project.at(SOURCES, work / "one-library-sheet")
-    pipeline.build(project, path, lang)
-    one = median_time(lambda: pipeline.build(project, path, lang), max(rounds, 3))
+    pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf")
+    one = median_time(lambda: pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf"), max(rounds, 3))
 
     sources = work / "library"
     sources.mkdir()

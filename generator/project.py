@@ -69,17 +69,6 @@ class Project:
             raise UnknownName(_unknown("sheet", unknown, list(available), [path.stem for path in self.handout_paths()]))
         return [available[name] for name in names]
 
-    def pdf_path(self, sheet_id: str, lang: str, variant: str | None = None) -> Path:
-        """build/<sheet>.<lang>.pdf, or build/<sheet>.<variant>.<lang>.pdf (errata-2.0, since-2.0)."""
-        return self.build / ".".join(filter(None, [sheet_id, variant, lang, "pdf"]))
-
-    def html_path(self, sheet_id: str, lang: str, variant: str | None = None) -> Path:
-        """build/html/<sheet>.<lang>.html: the web edition."""
-        return self.build / "html" / ".".join(filter(None, [sheet_id, variant, lang, "html"]))
-
-    def handout_html_path(self, handout_id: str, lang: str, variant: str | None = None) -> Path:
-        return self.build / "html" / "handouts" / ".".join(filter(None, [handout_id, variant, lang, "html"]))
-
     @property
     def handouts(self) -> Path:
         return self.sources / "handouts"
@@ -125,23 +114,6 @@ class Project:
         (sources/i18n/ui.<lang>.po: a new language without touching an installed qrs), then in the templates."""
         return [self.sources / "i18n" / f"ui.{lang}.po", self.templates / "i18n" / f"{lang}.po"]
 
-    def handout_pdf_path(self, handout_id: str, lang: str, variant: str | None = None) -> Path:
-        return self.build / "handouts" / ".".join(filter(None, [handout_id, variant, lang, "pdf"]))
-
-
-def variant_of(settings: dict) -> str | None:
-    """What the build options add to a PDF's name, so that variants never overwrite the plain PDF:
-    build/wab2.letter.ink-saver.fr.pdf. `settings` are pipeline.BuildOptions' fields."""
-    parts = [(settings.get("paper") or "").lower(), "marks" if settings.get("crop_marks") else "",
-             "ink-saver" if settings.get("ink_saver") else "", settings.get("impose") or "",
-             (settings.get("pdf_variant") or "").removeprefix("pdf/"), page_variant_of(settings) or ""]
-    return ".".join(part for part in parts if part) or None
-
-
-def page_variant_of(settings: dict) -> str | None:
-    """What the build options add to a web page's name (paper, marks and ink concern PDFs only): the English
-    terms beside their first mention, build/html/warhammer.gloss.fr.html."""
-    return "gloss" if settings.get("gloss") else None
 
 
 def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()) -> str:
@@ -151,9 +123,9 @@ def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()
 
     said = []
     for name in names:
-        if name in also:  # a handout's id where only a sheet's is taken (qrs preview, qrs watch)
-            said.append(f"{name} is a handout, not a {kind}: qrs preview and qrs watch take it as --handout {name}; "
-                        "qrs build, qrs handout, qrs check and qrs export as it is")
+        if name in also:  # a handout's id where only a sheet's is taken (qrs i18n, qrs diff…)
+            said.append(f"{name} is a handout, not a {kind}: qrs build, preview, watch, check, export and handout "
+                        "take it as it is")
             continue
         nearest = difflib.get_close_matches(name, [*known, *also], n=1, cutoff=0.6)
         said.append(f"no {kind} named {name}: " + (f"did you mean {nearest[0]}?" if nearest else
@@ -174,6 +146,6 @@ def _refuse_link_out(folder: Path, what: str, option: str) -> None:
     so make qrs write its outputs, or read its sheets, anywhere. A link the user names on the command line is theirs."""
     if files.leads_out(folder):
         target = folder.resolve()
-        raise UserError.at(folder, 1, 1, f"{what} is a symbolic link to {target}, outside the library's folder "
-                                         f"{folder.parent.resolve()}: qrs follows no such link it was not given "
+        raise UserError.at(folder, 1, 1, f"{what} is a symbolic link to {target}, outside the library's folder (the "
+                                         "one that holds it): qrs follows no such link it was not given "
                                          f"(name the folder with {option} {target} to use it)")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -62,9 +63,9 @@ class Reporter:
         scale = f" (type at {layout['scale']:.1%})" if layout and layout["scale"] != 1 else ""
         timing = f" in {about['seconds']:.1f} s" if self.verbose and about else ""
         fallback = f" ({untranslated} string(s) untranslated, printed in the source's language)" if untranslated else ""
-        click.echo(printable(text or f"wrote {shown(path, self.library)}{scale}{timing}{fallback}"))
+        click.echo(self._words(text or f"wrote {shown(path, self.library)}{scale}{timing}{fallback}"))
         for warning in warnings:
-            click.echo(printable(f"  {shown(path, self.library)}: {warning}"), err=True)
+            click.echo(self._words(f"  {shown(path, self.library)}: {warning}"), err=True)
         if layout and self.verbose:
             click.echo(f"  {columns_line(layout)}")
 
@@ -81,7 +82,7 @@ class Reporter:
         """A message that is neither an output nor a problem: silent with --quiet and --json."""
         if not (self.quiet or self.json):
             self._erase_progress()
-            click.echo(printable(text))
+            click.echo(self._words(text))
 
     def record(self, event: str, text: str, fields: dict) -> None:
         """One record of a command's own output (a sheet listed, a change found): `text` on a line, even with
@@ -89,7 +90,7 @@ class Reporter:
         if self.json:
             self._event({"event": event, **fields})
         else:
-            click.echo(printable(text))
+            click.echo(self._words(text))
 
     def result(self, event: str, text: str, fields: dict) -> None:
         """A command's outcome: `text` on a line, or with --json one event carrying `fields`; silent with --quiet."""
@@ -120,7 +121,7 @@ class Reporter:
         """Something qrs set right by itself (nothing lost, nothing to fix): on stderr, silent with --quiet."""
         if not self.quiet:
             self._erase_progress()
-            click.echo(f"{self._styled('warning', fg='yellow', bold=True)}: {printable(text)}", err=True,
+            click.echo(f"{self._styled('warning', fg='yellow', bold=True)}: {self._words(text)}", err=True,
                        color=self.colour)
 
     @property
@@ -135,7 +136,7 @@ class Reporter:
         """file:line:column in bold, then what was expected; `folded`, a group's line, is about the whole file."""
         path = shown(problem.path, self.library)
         where = f"{path}:{problem.line}:{problem.column}" if problem.line and not folded else str(path)
-        return f"{self._styled(printable(where), bold=True)}: {printable(folded or problem.message)}"
+        return f"{self._styled(printable(where), bold=True)}: {self._words(folded or problem.message)}"
 
     def problems(self, problems: list[Problem], summary: bool = True) -> None:
         self._erase_progress()
@@ -171,9 +172,14 @@ class Reporter:
         if self.json:
             self._event({"event": event, "message": text, **fields})
         else:
-            word, colon, rest = printable(text).partition(": ")
-            shown = f"{self._styled(word, fg='red', bold=True)}{colon}{rest}" if word == "error" and colon else text
-            click.echo(shown, err=True, color=self.colour)
+            words = self._words(text)
+            word, colon, rest = words.partition(": ")
+            styled = f"{self._styled(word, fg='red', bold=True)}{colon}{rest}" if word == "error" and colon else words
+            click.echo(styled, err=True, color=self.colour)
+
+    def _words(self, text: str) -> str:
+        """What a line says, as the terminal shows it: paths inside the library relative to it, controls escaped."""
+        return printable(relative_words(text, self.library))
 
     @staticmethod
     def _event(event: dict) -> None:
@@ -184,11 +190,21 @@ def shown(path: Path | str, library: Path | None = None) -> Path:
     """A path as the user reads it, the same in every line a command prints: relative to the library (the folder
     holding sources/; `library`, else the running command's) when inside it, else to the current folder when
     inside that, else whole. With --json, paths are absolute."""
-    path = Path(path)
+    given, path = Path(path), Path(path).absolute()  # a path given relative (lib/sources/x.yaml): from here
     for base in (library or current().library, Path.cwd()):
-        if base is not None and path.is_absolute() and path.is_relative_to(base) and path != base:
+        if base is not None and path.is_relative_to(base) and path != base:
             return path.relative_to(base)
-    return path
+    return given
+
+
+def relative_words(text: str, library: Path | None) -> str:
+    """`text` with every path inside the library written relative to it, as `shown` writes a problem's file: a
+    message that names a file in its words (a figure's folder, a link's place, a file the disk refused) reads as the
+    file:line:column before it does, wherever the message was made (a build's worker does not know the library)."""
+    if library is None:
+        return text
+    inside = re.compile(r"(?<![\w./-])" + re.escape(str(library).rstrip(os.sep) + os.sep))
+    return inside.sub("", text)
 
 
 def current() -> Reporter:

@@ -157,7 +157,7 @@ def built(request, tmp_path_factory):
                 ran = run_qrs("--sources", str(sources), "--build-dir", str(project.build), "--quiet", *command)
                 if ran.returncode != 0:
                     raise AssertionError(f"qrs {' '.join(command)} failed (exit {ran.returncode}):\n{ran.stderr}")
-            done[sources, name, lang, handout] = (project.handout_pdf_path if handout else project.pdf_path)(name, lang)
+            done[sources, name, lang, handout] = project.build / ("handouts" if handout else "") / f"{name}.{lang}.pdf"
         return done[sources, name, lang, handout]
 
     return build

@@ -20,6 +20,8 @@ SLOW_TESTS = {
     "test_a_correction_to_the_sheet_reaches_the_handout",
     "test_two_builds_of_the_same_source_are_byte_identical",
     "test_a_deleted_or_edited_pdf_is_built_again",
+    # tests/test_new_block_type.py: a copy of the package, built in a process of its own
+    "test_a_toy_block_type_needs_only_its_model_and_its_template",
     # tests/cli/test_changelog.py
     "test_the_english_box_prints_no_french_correction",
     # tests/cli/test_interrupt.py
@@ -38,6 +40,8 @@ SLOW_TESTS = {
     "test_ctrl_c_stops_the_watch_with_its_exit_code_and_qrs_message",
     "test_silent_connections_are_closed_and_bounded",
     "test_watching_a_handout_draws_its_pages_and_opens_the_browser",
+    # tests/output/test_formats.py
+    "test_a_new_format_is_one_module_and_one_line_of_the_registry",
     # tests/composing/drafts/test_hostile.py
     "test_a_pdf_of_a_million_operators",
     # tests/composing/drafts/test_roundtrip.py
@@ -134,6 +138,7 @@ SLOW_TESTS = {
     "test_every_fact_of_the_source_is_printed",
     # tests/test_property.py
     "test_build_never_fails_with_an_internal_error",
+    "test_a_sheet_of_long_units_cut_between_their_lines_builds_without_an_internal_error",
     "test_check_never_fails_with_an_internal_error",
     # tests/test_report.py
     "test_json_reports_each_output_written",

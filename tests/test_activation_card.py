@@ -12,7 +12,8 @@ import pytest
 
 from generator import pipeline
 from generator.output import completeness, content_checks
-from generator.output.manifest import Output
+from generator.output.plan import Output
+from generator.output.targets import SheetTarget
 from generator.project import Project
 from tests.conftest import FIXTURES
 from tests.rendering.test_web import parsed, read_text
@@ -108,12 +109,12 @@ def test_the_french_edition_spaces_the_separator_as_french_does(built):
     assert "Commandement\u00a0: piochez un pion" in text and "2. Bouger\u00a0: jusqu" in text
     squeezed = completeness.squeeze(text)  # "Pour toucher" may take two lines in its narrow column
     assert "Pourtoucher" in squeezed and "Pourêtretouché" in squeezed and "\u22121&clouéausol" in squeezed
-    output = Output("sheet", "activation-card", "fr", SOURCE)  # the content suite's checks: every fact, in French
+    output = Output(SheetTarget(SOURCE), "fr")  # the content suite's checks: every fact, in French
     assert content_checks.output_problems(Project.at(FOLDER, french.parent), output) == []
 
 
 def test_the_web_edition_prints_it_all(tmp_path, sheet):
-    page = pipeline.build_web(Project.at(FOLDER, tmp_path / "build"), SOURCE, "en")
+    page = pipeline.build(Project.at(FOLDER, tmp_path / "build"), pipeline.SheetTarget(SOURCE), "en", "html").path
     html = page.read_text(encoding="utf-8")
     assert_text_complete(read_text(parsed(page)), sheet)
     assert "<title>Hexfront</title>" in html and "<h1>" not in html

@@ -32,7 +32,9 @@ def stage(module: str) -> str:
 
 
 def folder(module: str) -> str:
-    return ".".join(module.split(".")[:2])
+    """The stage folder a module belongs to: the pipeline, which runs the stages and writes their outputs, is the
+    output folder's (its targets and formats are there, and its workers call it)."""
+    return "generator.output" if module == "generator.pipeline" else ".".join(module.split(".")[:2])
 
 
 def imported(module: str) -> set[str]:

@@ -105,6 +105,7 @@ def test_bad_input_exits_2_names_each_problem_and_keeps_the_previous_pdf(case, t
 
     assert code == 2, f"exit code {code}\n{out}{err}"
     assert "Traceback" not in out + err and "internal error" not in err, err
+    assert str(tmp_path) not in out + err, "a path printed whole, not relative to the library:\n" + out + err
     reported = [line for line in err.splitlines() if line and not _SUMMARY.match(line)]
     for file, line, column, message in case.expected:
         where = f"{Path(sources.name) / file}:{line}:{column}: "  # relative to the library

@@ -48,10 +48,10 @@ def card(request, tmp_path_factory) -> Card:
     if lang != sheet.lang:
         sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(FOLDER, sheet.sheet, lang), False)
     project = Project.at(FOLDER, tmp_path_factory.mktemp(f"diagram-{lang}"))
-    layouts: list[dict] = []
-    pdf = pipeline.build(project, SOURCE, lang, layouts=layouts)
-    assert layouts[0]["warnings"] == []
-    return Card(lang, sheet, pdf, pipeline.build_web(project, SOURCE, lang))
+    written = pipeline.build(project, pipeline.SheetTarget(SOURCE), lang, "pdf")
+    pdf = written.path
+    assert written.layout["warnings"] == []
+    return Card(lang, sheet, pdf, pipeline.build(project, pipeline.SheetTarget(SOURCE), lang, "html").path)
 
 
 def addresses(sheet: Sheet) -> list[str]:

@@ -97,6 +97,26 @@ def test_the_installed_qrs_works_outside_the_checkout(installed, tmp_path):
     assert (work / "sources" / "demo.yaml").read_text(encoding="utf-8").startswith("# yaml-language-server")
 
 
+def test_an_installed_qrs_starts_a_library_in_an_empty_folder_that_builds_and_tests(installed, tmp_path):
+    """#45: in an empty folder, the wheel's `qrs init`, then `qrs build`, `qrs check` and `qrs test` in the library it
+    made, each exit 0, from the installed templates and scaffold alone; nothing is written into the package."""
+    qrs = installed / "bin" / "qrs"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    package_files = {path for path in installed.rglob("*") if path.is_file()}
+    started = subprocess.run([str(qrs), "init", "my-library"], capture_output=True, text=True, cwd=empty)
+    assert started.returncode == 0, started.stdout + started.stderr
+    library = empty / "my-library"
+    assert (library / "sources" / "my-game.yaml").is_file() and (library / ".gitignore").is_file()
+    for command in ("build", "check", "test"):
+        ran = subprocess.run([str(qrs), command], capture_output=True, text=True, cwd=library)
+        assert ran.returncode == 0, f"qrs {command}:\n{ran.stdout}{ran.stderr}"
+        assert str(library) not in ran.stdout + ran.stderr, ran.stdout + ran.stderr  # paths relative to the library
+    pdf = library / "build" / "my-game.en.pdf"
+    assert len(pypdfium2.PdfDocument(pdf)) >= 1
+    assert {path for path in installed.rglob("*") if path.is_file() and "__pycache__" not in path.parts} <= package_files
+
+
 def translate(catalogue_file: Path, translations: dict[str, str]) -> None:
     """A translator at work: these msgids translated, the rest left empty."""
     with catalogue_file.open("rb") as stream:

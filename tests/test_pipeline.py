@@ -16,8 +16,9 @@ from generator import pipeline
 from generator.cli.main import main
 from generator.project import Project
 from generator.output import completeness, content_checks
-from generator.output.manifest import Output
-from tests.conftest import block_types, FIXTURES, LIBRARY, ROOT, SHEETS, run_qrs
+from generator.output.plan import Output
+from generator.output.targets import SheetTarget
+from tests.conftest import FIXTURES, LIBRARY, ROOT, SHEETS, run_qrs
 
 
 def squeeze(text: str) -> str:
@@ -49,7 +50,7 @@ def test_every_fact_of_the_source_is_printed(built, sheet_id, lang):
     within those declared, every fact of the source in order, the sheet's font alone."""
     pdf = built(LIBRARY, sheet_id, lang)
     project = Project.at(LIBRARY, pdf.parent)
-    output = Output("sheet", sheet_id, lang, LIBRARY / f"{sheet_id}.yaml")
+    output = Output(SheetTarget(LIBRARY / f"{sheet_id}.yaml"), lang)
     assert output.path(project) == pdf
     assert content_checks.output_problems(project, output) == []
     assert_one_font(pdf)
@@ -75,9 +76,18 @@ def test_completeness_check_notices_a_missing_row(built):
         assert_complete(pdf, sheet)
 
 
-def test_the_completeness_check_knows_every_block_type():
-    """A new block type's texts would go unchecked: the check refuses a type it does not know."""
-    assert all(completeness.known(kind) for kind in block_types())
+def test_a_block_type_without_a_reader_of_its_own_is_checked_by_what_its_model_prints(built):
+    """Sequences, text and preformatted blocks print their fields' texts in order: the completeness check reads
+    them through the model (BlockBase.printed), as it would a new block type, and still notices a lacking one."""
+    sheet = pipeline.check(FIXTURES / "every-block.yaml")
+    pdf = built(FIXTURES, "every-block")
+    assert_complete(pdf, sheet)
+    for kind in ("sequence", "text", "preformatted"):
+        block = next(block for block in sheet.blocks() if block.type == kind)
+        assert kind not in completeness._BY_TYPE and list(block.printed(sheet))
+        loc, text = list(block.printed(sheet))[-1]
+        lacking = completeness.missing(completeness.pdf_text(pdf).replace(text.split()[-1], "«gone»"), sheet)
+        assert any(found.block == block.id for found in lacking), (kind, text)
 
 
 def test_a_failed_build_keeps_the_previous_pdf(tmp_path, own_heights):
@@ -86,11 +96,11 @@ def test_a_failed_build_keeps_the_previous_pdf(tmp_path, own_heights):
     sources.mkdir()
     (sources / "every-block.yaml").write_text(source, encoding="utf-8")
     project = pipeline.Project.at(sources)
-    good = pipeline.build(project, sources / "every-block.yaml", "fr")
+    good = pipeline.build(project, pipeline.SheetTarget(sources / "every-block.yaml"), "fr", "pdf").path
     before = good.read_bytes()
     (sources / "every-block.yaml").write_text(source.replace("roll: 3-6", "roll: 3-5"), encoding="utf-8")
     with pytest.raises(pipeline.UserError):
-        pipeline.build(project, sources / "every-block.yaml", "fr")
+        pipeline.build(project, pipeline.SheetTarget(sources / "every-block.yaml"), "fr", "pdf")
     assert good.read_bytes() == before
     # no temporary file left behind; .cache holds the measured heights of the good build
     assert sorted(path.name for path in good.parent.iterdir()) == [".cache", good.name]
@@ -99,7 +109,7 @@ def test_a_failed_build_keeps_the_previous_pdf(tmp_path, own_heights):
 def test_two_builds_of_the_same_source_are_byte_identical(tmp_path, built):
     first = built(FIXTURES, "every-block").read_bytes()
     project = pipeline.Project.at(FIXTURES, tmp_path)
-    second = pipeline.build(project, FIXTURES / "every-block.yaml", "fr").read_bytes()
+    second = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "pdf").path.read_bytes()
     assert first == second
 
 
@@ -156,16 +166,16 @@ def test_a_sheet_using_all_that_authors_of_other_games_reached_for_builds_comple
     assert blocks["combat-modifiers"].qualified and blocks["prices"].corner and blocks["prices"].legend
     assert blocks["injuries"].align == "center" and "\n" in blocks["falling"].content[0].bullets[0]
     project = Project.at(folder, tmp_path / "build")
-    layouts: list[dict] = []
-    pdf = pipeline.build(project, source, "en", layouts=layouts)
-    assert len(PdfReader(pdf).pages) == 1 and layouts[0]["warnings"] == []
+    written = pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf")
+    pdf = written.path
+    assert len(PdfReader(pdf).pages) == 1 and written.layout["warnings"] == []
     assert_complete(pdf, sheet)
     assert_one_font(pdf)
     text = squeeze(PdfReader(pdf).pages[0].extract_text())
     assert squeeze(sheet.credits) in text and "(p.45)" in text and "(seep.52)" in text
     assert "edition" not in text.lower()  # the footer prints what the sheet has: the game
     assert_printed_at(pdf, (76.2, 12.7))  # the gauge: 3 inches by half an inch, within 0.2 mm
-    page = parsed(pipeline.build_web(project, source, "en"))
+    page = parsed(pipeline.build(project, pipeline.SheetTarget(source), "en", "html").path)
     assert_text_complete(read_text(page), sheet)
     assert squeeze(sheet.credits) in squeeze(read_text(page))
 
@@ -297,16 +307,16 @@ def test_a_block_the_author_makes_wide_spans_the_page_in_the_pdf_and_on_the_web(
     text = (FIXTURES / "sheets" / "wide-matrix.yaml").read_text(encoding="utf-8")
     assert "      - id: rule-3\n" in text
     source.write_text(text.replace("      - id: rule-3\n", "      - id: rule-3\n        wide: all\n"), encoding="utf-8")
-    layouts: list[dict] = []
-    pipeline.build(Project.at(folder, tmp_path / "build"), source, "en", layouts=layouts)
-    report = layouts[0]
+    written = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en", "pdf")
+    report = written.layout
     assert report["feet"][0] == ["rule-3"] and len(report["pages"]) == 2, report
     assert not [warning for warning in report["warnings"] if "blank" in warning or "continued" in warning], report
     above, below = report["pages"][0][:3], report["pages"][0][3:]
     assert [column["blocks"][0] for column in above] == ["rule-1", "rule-2", "rule-2-cont-1"]
     assert below[0]["blocks"][0] == "rule-4" and len(below) == 3  # what follows the band, under it
     assert all("rule-3" not in column["blocks"] for page in report["pages"] for column in page)
-    page = pipeline.build_web(Project.at(folder, tmp_path / "build"), source, "en").read_text(encoding="utf-8")
+    page = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en",
+                          "html").path.read_text(encoding="utf-8")
     assert re.search(r'<section class="[^"]*\bwide\b[^"]*" id="rule-3"', page), "the web page sets it across too"
 
 
@@ -322,9 +332,10 @@ def test_a_matrix_wider_than_a_column_spans_the_page_above_its_columns(tmp_path)
     sheet = pipeline.check(source)
     blocks = {block.id: block for block in sheet.blocks()}
     assert blocks["outcomes"].wide is None and len(blocks["outcomes"].row_keys) == 16  # made wide without asking
-    layouts: list[dict] = []
-    pdf = pipeline.build(Project.at(folder, tmp_path / "build"), source, "en", layouts=layouts)  # no finding
-    report = layouts[0]
+    written = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en",
+                             "pdf")  # no finding
+    pdf = written.path
+    report = written.layout
     assert report["columns"] == 3 and report["warnings"] == [], report
     banded = [number for number, band in enumerate(report["bands"]) if "outcomes" in band]
     assert banded == [1], report["bands"]

@@ -2,7 +2,8 @@
 
 Hypothesis writes sheet sources as YAML text: well-formed sheets of every block type, then mutated (wrong types,
 missing and unknown keys, odd strings, unicode, huge numbers, random dice ranges and matrix cells) and sometimes
-damaged as text (a stray tab, quote, bracket, anchor, BOM…), with now and then a translation catalogue. Each is
+damaged as text (a stray tab, quote, bracket, anchor, BOM…), with now and then a translation catalogue; and sheets
+whose bullets, numbered lines, steps and dice results are long enough to be cut between their lines. Each is
 run through the command line: the exit code is 0 or 2, never 1, and nothing prints a traceback. The seed is fixed
 (derandomize) and the examples bounded, so `make test` runs the same cases every time.
 """
@@ -26,6 +27,10 @@ SETTINGS = dict(derandomize=True, deadline=None, database=None, suppress_health_
 # --- a well-formed sheet ------------------------------------------------------------------------
 
 WORDS = st.from_regex(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9 ,.'!?;()-]{0,40}", fullmatch=True)
+# A text of 1,500 characters or more: a bullet, step or dice result taller than a third of a column, which the page
+# cuts between its lines (generator.rendering.cuts)
+LONG = st.lists(WORDS, min_size=1, max_size=4).map(lambda words: ((". ".join(words) + ". ") * 1500)[:1500].strip())
+TEXT = st.one_of(WORDS, WORDS, WORDS, LONG)
 CLEAN_DICE = ["D3", "D6", "2D6", "3D6", "D66", "D10"]
 
 
@@ -34,7 +39,7 @@ def _ids(prefix: str, items: list[dict]) -> list[dict]:
 
 
 @st.composite
-def dice_block(draw):
+def dice_block(draw, text=TEXT):
     die = draw(st.sampled_from(CLEAN_DICE))
     results = rules.die_results(die)
     cuts = sorted(draw(st.sets(st.integers(1, len(results) - 1), max_size=5)))
@@ -43,7 +48,9 @@ def dice_block(draw):
     for number, (low, high) in enumerate(bounds):
         first, last = results[low], results[high - 1]
         roll = f"{first}+" if number == len(bounds) - 1 and high - low > 1 else str(first) if first == last else f"{first}-{last}"
-        rows.append({"roll": roll, "text": draw(WORDS)})
+        rows.append({"roll": roll, "text": draw(text)})
+    if draw(st.booleans()):  # a roll on the last result, printed under its text
+        rows[-1]["then"] = {"die": "D3", "rows": [{"roll": "1-2", "text": draw(text)}, {"roll": "3", "text": draw(WORDS)}]}
     return {"type": "dice", "die": die, "rows": rows}
 
 
@@ -70,33 +77,46 @@ def table_block(draw):
     return {"type": "table", "columns": columns, "rows": rows}
 
 
-def steps(depth: int = 0):
-    children = st.lists(st.deferred(lambda: steps(depth + 1)), max_size=2) if depth < 2 else st.builds(list)
-    return st.fixed_dictionaries({"title": WORDS}, optional={"text": WORDS, "steps": children})
+def steps(depth: int = 0, text=TEXT):
+    children = st.lists(st.deferred(lambda: steps(depth + 1, text)), max_size=2) if depth < 2 else st.builds(list)
+    return st.fixed_dictionaries({"title": WORDS}, optional={"text": text, "items": st.lists(text, max_size=2),
+                                                             "steps": children})
+
+
+def sequence_block(text=TEXT):
+    return st.fixed_dictionaries({"type": st.just("sequence"), "steps": st.lists(steps(0, text), min_size=1, max_size=3)})
+
+
+def text_block(text=TEXT):
+    return st.fixed_dictionaries({"type": st.just("text"), "content": st.lists(st.one_of(
+        st.fixed_dictionaries({"p": WORDS}),
+        st.fixed_dictionaries({"bullets": st.lists(text, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"numbered": st.lists(text, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"terms": st.lists(st.fixed_dictionaries({"term": WORDS, "text": WORDS}), min_size=1, max_size=2)}),
+    ), min_size=1, max_size=3)})
 
 
 BLOCKS = [
     dice_block(),
     matrix_block(),
     table_block(),
-    st.fixed_dictionaries({"type": st.just("sequence"), "steps": st.lists(steps(), min_size=1, max_size=3)}),
+    sequence_block(),
     st.fixed_dictionaries({"type": st.just("modifiers"), "items": st.lists(st.fixed_dictionaries(
         {"value": st.sampled_from(["+1", "-1", "-2", "x2", "½", "0"]), "text": WORDS}), min_size=1, max_size=4)}),
-    st.fixed_dictionaries({"type": st.just("text"), "content": st.lists(st.one_of(
-        st.fixed_dictionaries({"p": WORDS}),
-        st.fixed_dictionaries({"bullets": st.lists(WORDS, min_size=1, max_size=3)}),
-        st.fixed_dictionaries({"terms": st.lists(st.fixed_dictionaries({"term": WORDS, "text": WORDS}), min_size=1, max_size=2)}),
-    ), min_size=1, max_size=3)}),
+    text_block(),
     st.just({"type": "glossary"}),
 ]
+# Blocks whose units are long more often than not: bullets, numbered lines, steps (their sub-steps and bullets) and
+# dice results cut between their lines
+LONG_BLOCKS = [dice_block(st.one_of(LONG, WORDS)), sequence_block(st.one_of(LONG, WORDS)), text_block(st.one_of(LONG, WORDS))]
 
 
 @st.composite
-def sheet(draw):
+def sheet(draw, blocks_drawn=BLOCKS):
     blocks = iter(range(1, 100))
     sections = [
         {"id": f"s{number}", "title": draw(WORDS),
-         "blocks": [{"id": f"b{next(blocks)}", **draw(st.one_of(*BLOCKS))} for _ in range(draw(st.integers(1, 3)))]}
+         "blocks": [{"id": f"b{next(blocks)}", **draw(st.one_of(*blocks_drawn))} for _ in range(draw(st.integers(1, 3)))]}
         for number in range(1, draw(st.integers(1, 2)) + 1)
     ]
     return {
@@ -181,9 +201,9 @@ TEXT_DAMAGE = ["\t", "&a ", "*a ", "!!python/object ", "<<: ", ": ", "- ", "{", 
 
 
 @st.composite
-def source(draw, most_mutations: int = 3, damage: bool = True):
+def source(draw, most_mutations: int = 3, damage: bool = True, blocks=BLOCKS):
     """YAML text of a sheet, perhaps mutated as data and damaged as text."""
-    data = draw(mutated(draw(sheet()), most_mutations))
+    data = draw(mutated(draw(sheet(blocks)), most_mutations))
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
     if damage and draw(st.sampled_from([False, False, False, True])):
         at = draw(st.integers(0, len(text)))
@@ -238,5 +258,12 @@ def test_check_never_fails_with_an_internal_error(text, translations):
 @settings(max_examples=10, **SETTINGS)
 @given(text=source(most_mutations=1, damage=False))
 def test_build_never_fails_with_an_internal_error(text):
+    code, output = run(text, "build")
+    assert_user_outcome(code, output, text)
+
+
+@settings(max_examples=4, **SETTINGS)
+@given(text=source(most_mutations=0, damage=False, blocks=LONG_BLOCKS))
+def test_a_sheet_of_long_units_cut_between_their_lines_builds_without_an_internal_error(text):
     code, output = run(text, "build")
     assert_user_outcome(code, output, text)

@@ -14,7 +14,8 @@ import weasyprint
 from generator import pipeline
 from generator.model import markup, typography
 from generator.output import completeness, content_checks
-from generator.output.manifest import Output
+from generator.output.plan import Output
+from generator.output.targets import SheetTarget
 from generator.project import Project
 from generator.rendering import widths
 from tests.conftest import FIXTURES
@@ -110,7 +111,7 @@ def test_the_french_edition_prints_one_rule_of_spacing(french):
     assert text.count("25\u00a0%") == 2 and "25%" not in text and "25 %" not in text  # typed "25%" and "25 %"
     assert "définitif\u00a0: aucune" in text and "deux fois\u202f!" in text and "ordre\u202f!" in text
     assert "éléphants\u202f; arrondi" in text
-    output = Output("sheet", "ancients-notes", "fr", SOURCE)  # every fact, in French
+    output = Output(SheetTarget(SOURCE), "fr")  # every fact, in French
     assert content_checks.output_problems(Project.at(FOLDER, french.parent), output) == []
 
 
@@ -120,7 +121,7 @@ def test_a_long_word_widens_its_column_rather_than_break(french):
 
 
 def test_the_web_edition_prints_it_all(tmp_path, sheet):
-    page = pipeline.build_web(Project.at(FOLDER, tmp_path / "build"), SOURCE, "en")
+    page = pipeline.build(Project.at(FOLDER, tmp_path / "build"), pipeline.SheetTarget(SOURCE), "en", "html").path
     html = page.read_text(encoding="utf-8")
     assert_text_complete(read_text(parsed(page)), sheet)
     assert all(html.count(typography.english(typography.quotes(note, "en"))) == 1 for note in SHARED[:2])

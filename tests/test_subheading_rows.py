@@ -57,10 +57,10 @@ def test_no_sub_heading_ends_a_column_and_a_continuation_repeats_its_sub_heading
     if lang != sheet.lang:
         sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(FOLDER, sheet.sheet, lang), False)
     table = next(block for block in sheet.blocks() if block.type == "table")
-    layouts: list[dict] = []
-    pdf = pipeline.build(Project.at(FOLDER, tmp_path), SOURCE, lang, layouts=layouts)
+    written = pipeline.build(Project.at(FOLDER, tmp_path), pipeline.SheetTarget(SOURCE), lang, "pdf")
+    pdf = written.path
     columns = columns_of(pdf, layout.page_frame(sheet, pipeline.BuildOptions()))
-    assert len(columns) == sheet.paper.columns and layouts[0]["warnings"] == []
+    assert len(columns) == sheet.paper.columns and written.layout["warnings"] == []
     inline = Inline(sheet, lang)
 
     def printed(text: str) -> str:
@@ -92,7 +92,7 @@ def assert_web_prints_the_sub_headings(project: Project, lang: str, sheet, table
     """The web edition prints the table whole: each sub-heading once, a row across the table's columns."""
     from tests.rendering.test_web import parsed, read_text
 
-    page = parsed(pipeline.build_web(project, SOURCE, lang))
+    page = parsed(pipeline.build(project, pipeline.SheetTarget(SOURCE), lang, "html").path)
     assert_text_complete(read_text(page), sheet)
     cells = [row[0] for row in page.iter("{http://www.w3.org/1999/xhtml}tr") if "subheading" in row.get("class", "")]
     assert [cell.get("colspan") for cell in cells] == [str(len(table.header))] * len(table.subheadings())

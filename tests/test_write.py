@@ -185,7 +185,7 @@ def test_a_folder_where_a_pdf_goes_is_named_by_a_worker_build(tmp_path):
     (build / "second.fr.pdf").mkdir()
     result = qrs(tmp_path, "build", "--jobs", "2")
     assert result.returncode == 74, result.stdout + result.stderr
-    assert f"error: {build / 'second.fr.pdf'}: Is a directory" in result.stderr, result.stderr
+    assert "error: build/second.fr.pdf: Is a directory" in result.stderr, result.stderr  # relative to the library
     assert "bug" not in result.stderr
 
 
@@ -202,7 +202,7 @@ def test_a_permission_denied_is_reported_with_its_path(tmp_path, monkeypatch, ca
         main(["--sources", str(tmp_path / "sources"), "--build-dir", str(build), "build", "--jobs", "1"])
     assert stopped.value.code == 74
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {build}/") and ": Permission denied (the disk, a permission" in err, err
+    assert err.startswith("error: build/") and ": Permission denied (the disk, a permission" in err, err
     assert (build / "every-block.fr.pdf").read_bytes() == before
     assert [path.name for path in build.rglob("*.tmp")] == []
 
@@ -219,7 +219,7 @@ def test_a_read_only_build_folder_is_named_by_the_output_not_the_temporary_file(
         main(["--sources", str(tmp_path / "sources"), "--build-dir", str(build), "build", "--jobs", "1"])
     assert stopped.value.code == 74
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {build / 'every-block.fr.pdf'}: Permission denied (the disk"), err
+    assert err.startswith("error: build/every-block.fr.pdf: Permission denied (the disk"), err
     assert ".tmp" not in err
 
 

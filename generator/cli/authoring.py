@@ -10,9 +10,9 @@ from generator.errors import Interrupted, UserError
 from generator.project import Project
 from generator.report import current as reporter
 from generator.report import shown
-from generator.cli.options import EXIT_UNAVAILABLE
-from generator.cli.options import language_codes, complete_sheets, complete_handouts
-from generator.cli.options import pipeline
+from generator.cli.options import EXIT_UNAVAILABLE, complete_handouts, complete_sheets_and_handouts, language_codes
+from generator.options import BuildOptions
+from generator.output.targets import HandoutTarget, Target, named
 
 
 @click.command("schema")
@@ -50,9 +50,9 @@ def new(project: Project, sheet_id: str, game: str, lang: str, title: str | None
 
 
 @click.command("preview")
-@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
-              help="A handout to draw (its id or file), as many times as needed.")
+              help="A handout to draw (its id or file), as many times as needed (its id alone does as well).")
 @click.option("--lang", "languages", multiple=True, callback=language_codes, help="Language(s) to draw (default: the sheet's own).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder of the images (default: build/preview/).")
@@ -67,15 +67,18 @@ def preview_command(project: Project, sheets: tuple[str, ...], handouts: tuple[s
     from generator.output import preview
 
     if not (sheets or handouts):
-        raise click.UsageError("name a sheet, or a handout with --handout ID")
-    options = pipeline.BuildOptions(allow_fallback=allow_fallback)
+        raise click.UsageError("name a sheet or a handout (its id or file)")
+    options = BuildOptions(allow_fallback=allow_fallback)
     problems = []
-    sources = [(path, False) for path in (project.sheet_paths(sheets) if sheets else [])]
-    sources += [(path, True) for path in (project.handout_paths(handouts) if handouts else [])]
-    for path, handout in sources:
-        for lang in languages or preview.languages(project, path, handout):
+    for target in _named(project, sheets, handouts):
+        try:
+            own = languages or target.languages(project)
+        except UserError as error:
+            problems.extend(error.problems)
+            continue
+        for lang in own:
             try:
-                pdf, built, images = preview.preview(project, path, lang, out, scale, options, rebuild, handout)
+                pdf, built, images = preview.preview(project, target, lang, out, scale, options, rebuild)
             except UserError as error:
                 problems.extend(error.problems)
                 continue
@@ -85,6 +88,13 @@ def preview_command(project: Project, sheets: tuple[str, ...], handouts: tuple[s
                 reporter().wrote(image)
     if problems:
         raise UserError(problems)
+
+
+def _named(project: Project, names: tuple[str, ...], handouts: tuple[str, ...]) -> list[Target]:
+    """The sheets and handouts named (ids or files), and the handouts given with --handout, each once."""
+    found = named(project, names) if names else []
+    found += [HandoutTarget(path) for path in project.handout_paths(handouts)] if handouts else []
+    return list(dict.fromkeys(found))
 
 
 @click.command("export")
@@ -104,7 +114,7 @@ def export_command(project: Project, names: tuple[str, ...], form: str, dpi: int
 
     try:
         problems = export.export_named(project, names, languages, form, dpi, export.parse_pages(pages), rebuild,
-                                       pipeline.BuildOptions(allow_fallback=allow_fallback), reporter())
+                                       BuildOptions(allow_fallback=allow_fallback), reporter())
     except export.MissingTool as error:
         unavailable = click.ClickException(str(error))
         unavailable.exit_code = EXIT_UNAVAILABLE
@@ -116,11 +126,11 @@ def export_command(project: Project, names: tuple[str, ...], form: str, dpi: int
 
 
 @click.command("watch")
-@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.option("--lang", "languages", multiple=True, callback=language_codes,
               help="Language(s) to build (default: every one each sheet has; one in progress is left out and said).")
 @click.option("--handout", "handouts", multiple=True, shell_complete=complete_handouts,
-              help="A handout to watch (its id or file), as many times as needed.")
+              help="A handout to watch (its id or file), as many times as needed (its id alone does as well).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the live preview (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -135,7 +145,7 @@ def watch_command(project: Project, sheets: tuple[str, ...], handouts: tuple[str
     from generator.cli import watch
 
     report = reporter()
-    watcher = watch.Watcher(project, sheets, languages, pipeline.BuildOptions(allow_fallback=allow_fallback), scale,
+    watcher = watch.Watcher(project, sheets, languages, BuildOptions(allow_fallback=allow_fallback), scale,
                             on_wrote=report.wrote, on_problems=report.problems, handouts=handouts, on_note=report.say)
     try:
         watcher.run(port=port, host=host, announce=report.say, open_browser=open_browser)

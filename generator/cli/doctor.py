@@ -14,16 +14,16 @@ from generator import __version__
 from generator.output import installation, library_state
 from generator.project import Project
 from generator.report import current as reporter, shown
-from generator.cli.options import EXIT_UNAVAILABLE, print_settings
+from generator.cli.options import EXIT_UNAVAILABLE
+from generator.options import BuildOptions
 
 MAKE_FORMATS = ("pdf", "html")  # what `make` builds (qrs build --all --format pdf --format html)
 SHOWN_STALE = 5  # stale outputs named; the rest counted
 
 
-def make_settings() -> dict:
-    """The settings `qrs build --all` builds with when given no option: those its manifest entries are keyed by."""
-    return dict(print_settings(None, False, False, False, None, None), gloss=False, changes_since=None,
-                errata_only=False)
+def make_settings() -> BuildOptions:
+    """The options `qrs build --all` builds with when given no option: those its manifest entries are keyed by."""
+    return BuildOptions()
 
 
 def summary_line(found: list[installation.Finding], library: library_state.LibraryState) -> str:

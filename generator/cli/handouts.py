@@ -11,8 +11,9 @@ from generator.errors import UserError
 from generator.output import parallel
 from generator.project import Project
 from generator.report import current as reporter, shown
-from generator.cli.options import (language_codes, complete_sheets, complete_handouts, speed_options, format_option,
-                                   print_options, print_settings, checked_handout_id)
+from generator.cli.options import (build_options, checked_handout_id, complete_handouts, complete_sheets, format_option,
+                                   language_codes, own_options, print_options, speed_options)
+from generator.output.targets import HandoutTarget
 
 
 class _BuildUnlessNamed(click.Group):
@@ -74,11 +75,13 @@ def handout_import(project: Project, roster_path: Path, sheet: str | None, force
 def handout(project: Project, handouts: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
             allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None = None,
             pdf_variant: str | None = None,
-            formats: tuple[str, ...] = ("pdf",),
-            jobs: int | None = None, shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
+            formats: tuple[str, ...] = ("pdf",), jobs: int | None = None, shard: tuple[int, int] | None = None,
+            rebuild: bool = False, **format_options) -> None:
     """Render per-army handouts (sources/handouts/*.yaml, or the files given) to build/handouts/."""
-    settings = print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant)
-    problems = parallel.build(project, [], project.handout_paths(handouts, required=True), languages, settings,
-                              reporter(), jobs, shard, rebuild, formats=formats)
+    options = build_options(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant,
+                            own=own_options(formats, format_options))
+    targets = list(dict.fromkeys(HandoutTarget(path) for path in project.handout_paths(handouts, required=True)))
+    problems = parallel.build(project, targets, languages, options, reporter(), jobs, shard, rebuild,
+                              forms=formats).problems
     if problems:
         raise UserError(problems)

@@ -95,7 +95,8 @@ def _layout_problems(content: str) -> list:
         path.write_text(content, encoding="utf-8")
         try:
             located, sheet = pipeline.load(path)
-            pipeline.build(Project.at(sources, None), path, sheet.lang, output=Path(folder) / "draft.pdf")
+            pipeline.build(Project.at(sources, None), pipeline.SheetTarget(path), sheet.lang,
+                           output=Path(folder) / "draft.pdf")
         except UserError as error:
             return error.problems
     return []

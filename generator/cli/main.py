@@ -16,10 +16,11 @@ from generator.project import Project
 from generator.rendering import speedups
 from generator.report import META_KEY, Reporter
 from generator.report import current as reporter
+from generator.output.targets import named
 from generator.cli.options import (EXIT_ENVIRONMENT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_NO_INPUT, EXIT_UNAVAILABLE,
-                                   EXIT_USAGE,
-                                   EXIT_USER_ERROR, language_codes, complete_sheets, complete_sheets_and_handouts, speed_options,
-                                   format_option, print_options, print_settings, i18n, pipeline, translations)
+                                   EXIT_USAGE, EXIT_USER_ERROR, build_options, complete_sheets_and_handouts,
+                                   format_option, i18n, language_codes, own_options, pipeline, print_options,
+                                   speed_options)
 
 
 
@@ -79,8 +80,9 @@ def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bo
     chosen.quiet, chosen.json, chosen.verbose = quiet, as_json, verbose
     context.meta[META_KEY] = chosen
     given = context.get_parameter_source("sources") not in (None, click.core.ParameterSource.DEFAULT)
+    chosen.library = sources.absolute().parent  # the paths it prints are relative to it, a refused link's too
     context.obj = Project.chosen(sources, build_dir, sources_given=given)
-    chosen.library = context.obj.sources.parent  # the paths it prints are relative to it
+    chosen.library = context.obj.sources.parent  # where the sources are (a --sources link followed)
     if context.invoked_subcommand is None:  # bare `qrs`: the help, and success, as git and pip do
         click.echo(context.get_help())
 
@@ -118,24 +120,23 @@ def list_sheets(project: Project) -> None:
 def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], allow_fallback: bool) -> None:
     """Validate sheets and handouts (all, or those named) and their translations, without rendering them."""
     problems = []
-    sheet_paths, handout_paths = project.sources_named(sheets)
-    checks = [(pipeline.check_sheet, path) for path in sheet_paths]
-    checks += [(translations.check_handout, path) for path in handout_paths]
-    for run, path in checks:
+    targets = named(project, sheets)
+    for target in targets:
         try:
-            for note in run(project, path, languages, allow_fallback) or ():
+            for note in target.check(project, languages, allow_fallback):
                 reporter().result("left-out", note, {"why": note})
         except UserError as error:
             problems.extend(error.problems)
     if problems:
         raise UserError(problems)
-    counts = {"sheets": len(sheet_paths), "handouts": len(handout_paths), "problems": 0}
+    handouts = sum(target.kind == "handout" for target in targets)
+    counts = {"sheets": len(targets) - handouts, "handouts": handouts, "problems": 0}
     reporter().result("checked", "{sheets} sheet(s) and {handouts} handout(s) checked, no problem found".format(**counts),
                       counts)
 
 
 @cli.command()
-@click.argument("sheets", nargs=-1, shell_complete=complete_sheets)
+@click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
 @click.option("--lang", "languages", multiple=True, callback=language_codes, help="Language(s) to build (default: every language the sheet has a catalogue for, and its own).")
 @print_options
 @click.option("--gloss", type=click.Choice(["en"]), default=None,
@@ -150,51 +151,50 @@ def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
 @click.pass_obj
 def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
           allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None, pdf_variant: str | None,
-          gloss: str | None,
-          changes_since: str | None,
-          errata_only: bool, everything: bool = False, formats: tuple[str, ...] = ("pdf",), jobs: int | None = None,
-          shard: tuple[int, int] | None = None, rebuild: bool = False) -> None:
-    """Render sheets to PDF in build/, in every language they have (or those given).
+          gloss: str | None, changes_since: str | None, errata_only: bool, everything: bool = False,
+          formats: tuple[str, ...] = ("pdf",), jobs: int | None = None, shard: tuple[int, int] | None = None,
+          rebuild: bool = False, **format_options) -> None:
+    """Render sheets and handouts (their ids or files) in build/, in every language they have (or those given).
 
     SHEET@REVISION builds a sheet as it was at a git revision or tag: build/SHEET@REVISION.LANG.pdf.
     Only the outputs whose inputs changed since they were built are built (build/.qrs-manifest.json)."""
     if everything and sheets:
         raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
-    settings = dict(print_settings(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant),
-                    gloss=gloss is not None,
-                    changes_since=changes_since, errata_only=errata_only)
-    if "html" in formats and any("@" in sheet for sheet in sheets):
-        raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: give no --format html with it")
-    problems = []
+    options = build_options(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant, gloss=gloss is not None,
+                            changes_since=changes_since, errata_only=errata_only,
+                            own=own_options(formats, format_options))
+    if formats != ("pdf",) and any("@" in sheet for sheet in sheets):
+        raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: "
+                               "give no other --format with it")
     past = [sheet.partition("@")[::2] for sheet in sheets if "@" in sheet]
-    tally = parallel.Tally(0)
+    current = tuple(sheet for sheet in sheets if "@" not in sheet)
+    problems = _build_past(project, past, languages, options, summary=not current)
+    if current or not sheets:  # without names, the sheets (and with --all the handouts)
+        problems += parallel.build(project, named(project, current, handouts=everything), languages, options,
+                                   reporter(), jobs, shard, rebuild, incremental=not (changes_since or errata_only),
+                                   forms=formats, everything=everything).problems
+    if problems:
+        raise UserError(problems)
+
+
+def _build_past(project: Project, past: list[tuple[str, str]], languages: tuple[str, ...], options, summary: bool
+                ) -> list:
+    """SHEET@REVISION: each built as it was (without the manifest), told as any build tells its PDFs; their own
+    summary line when they are built alone."""
+    problems, tally = [], parallel.Tally(0)
     for name, revision in past:
-        options = pipeline.BuildOptions(**settings)
         for lang in languages or [None]:
-            layouts: list[dict] = []
             try:
-                for output, layout in zip(pipeline.build_at_revision(project, name, revision, lang, options, layouts),
-                                          layouts):  # told as any build tells its PDFs: the type scale, the columns
-                    untranslated = layout.pop(pipeline.UNTRANSLATED, 0)
-                    reporter().wrote(output, layout=layout, untranslated=untranslated)
+                for written in pipeline.build_at_revision(project, name, revision, lang, options):
+                    reporter().wrote(written.path, layout=written.layout, untranslated=written.untranslated)
                     tally.built += 1
             except UserError as error:
                 problems.extend(error.problems)
                 tally.failed += 1
     tally.total = tally.built + tally.failed
-    current = tuple(sheet for sheet in sheets if "@" not in sheet)
-    if past and not current:  # SHEET@REVISION builds alone: their own summary line (they use no manifest)
+    if past and summary:
         reporter().summary(tally.line(), tally.counts())
-    if current or not sheets:
-        # a handout's id builds it as `qrs handout` does; without names, the sheets (and with --all the handouts)
-        sheet_paths, handout_paths = (project.sources_named(current) if current else
-                                      (project.sheet_paths(), project.handout_paths() if everything else []))
-        problems += parallel.build(project, sheet_paths, handout_paths,
-                                   languages, settings, reporter(), jobs, shard, rebuild,
-                                   incremental=not (changes_since or errata_only), formats=formats,
-                                   everything=everything)
-    if problems:
-        raise UserError(problems)
+    return problems
 
 
 from generator.cli import authoring, doctor, editions, handouts, importing, starter, testing, translating  # noqa: E402 - they use the group's options

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from generator import files
-from generator import lazy
-from generator.output import parallel
+from generator import files, lazy
+from generator.options import BuildOptions
+from generator.output import formats, parallel
 
 # The exit codes (README, "Exit codes"): what went wrong decides, never the output mode.
 EXIT_INTERNAL_ERROR = 1  # a bug in qrs
@@ -79,11 +79,31 @@ def speed_options(command):
                         help="Worker processes (default: one per core; 1 builds in this process).")(command)
 
 
+def checked_formats(context: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """--format pdf,html or --format pdf --format html: the formats named, each once, in the order given."""
+    chosen = [name.strip().lower() for given in value for name in given.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in formats.names()]
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r} is not an output format: {', '.join(formats.names())}")
+    return tuple(dict.fromkeys(chosen)) or ("pdf",)
+
+
 def format_option(command):
-    """--format: PDFs, web pages (build/html/), or both (--format pdf --format html)."""
-    return click.option("--format", "formats", type=click.Choice(["pdf", "html"]), multiple=True, default=("pdf",),
-                        show_default=True, help="What to write: pdf, html (build/html/<sheet>.<lang>.html and "
-                                                "an index.html); give it twice for both.")(command)
+    """--format: the formats of the registry (generator.output.formats), by name, and each one's own options."""
+    for form in reversed(formats.names()):
+        for option in reversed(formats.writer(form).OPTIONS):
+            command = option(command)
+    listed = "; ".join(f"{form}: {formats.writer(form).HELP}" for form in formats.names())
+    return click.option("--format", "formats", multiple=True, default=("pdf",), callback=checked_formats,
+                        metavar="FORMAT[,FORMAT]", show_default=True,
+                        help=f"What to write ({listed}); several, as --format pdf,html or the option given "
+                             "again.")(command)
+
+
+def own_options(forms: tuple[str, ...], params: dict) -> tuple:
+    """The chosen formats' own options, each one typed value made by its module from the command line's."""
+    made = ((form, formats.writer(form).own_options(params)) for form in forms)
+    return tuple((form, value) for form, value in made if value is not None)
 
 
 def print_options(command):
@@ -105,17 +125,18 @@ def print_options(command):
     return command
 
 
-def print_settings(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool,
-                    impose: str | None, pdf_variant: str | None) -> dict:
-    """pipeline.BuildOptions' printing fields (every field a command sets is part of each output's manifest key)."""
+def build_options(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None,
+                  pdf_variant: str | None, **more) -> BuildOptions:
+    """The build options of the print options given (and `more` of BuildOptions' fields): every field is part of
+    each output's manifest key."""
     if impose and crop_marks:
         raise click.UsageError("--marks and --impose do not go together: crop marks belong to one page a sheet")
     if impose and pdf_variant:
         raise click.UsageError("--pdf-variant and --impose do not go together: the imposed PDF is made anew, "
                                "without the structure the standards ask for")
-    return dict(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver, impose=impose,
-                pdf_variant=pdf_variant)
+    return BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
+                        allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver, impose=impose,
+                        pdf_variant=pdf_variant, **more)
 
 
 def checked_handout_id(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:

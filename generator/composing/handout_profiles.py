@@ -57,26 +57,33 @@ def profile_findings(handout: Handout) -> Iterator[Finding]:
 
 
 def profile_blocks(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> tuple[list[Block], list[Block]]:
-    """The tables of the units' profiles, each profile once however many units carry it: (equipment, abilities).
-    Their headings in the handout's language; their rows as the roster writes them."""
+    """The tables of the units' profiles, each profile once however many units carry it: (equipment, abilities), an
+    ability named with its units. Their headings in the handout's language; their rows as the roster writes them."""
     equipment, abilities = [], []
     for kind in handout.profile_types:
         if TRACK_TYPES.search(kind.name):
             continue  # printed with its unit (unit_tables)
-        rows, seen = [], set()
+        carriers: dict[tuple, list[str]] = {}  # each profile once, with the units that carry it
         for unit in handout.units:
             for profile in unit.profiles:
-                key = (profile.name, tuple(profile.values))
-                if profile.type == kind.id and key not in seen:
-                    seen.add(key)
-                    rows.append([profile.name, *(value or "-" for value in profile.values)])
-        if not rows:
+                if profile.type == kind.id:
+                    carriers.setdefault((profile.name, tuple(profile.values)), []).append(unit.name)
+        if not carriers:
             continue
+        ability = bool(ABILITY_TYPES.search(kind.name))
+        rows = [[_carried(name, units, len(handout.units)) if ability else name, *(value or "-" for value in values)]
+                for (name, values), units in carriers.items()]
         long_text = any(len(row[-1]) > 60 for row in rows)
         table = _table(f"profiles-{kind.id}", None, heading(kind.name, sheet, words), kind, rows, long_text, sheet, words)
-        (abilities if ABILITY_TYPES.search(kind.name) or (long_text and len(kind.characteristics) == 1)
-         else equipment).append(table)
+        (abilities if ability or (long_text and len(kind.characteristics) == 1) else equipment).append(table)
     return equipment, abilities
+
+
+def _carried(name: str, units: list[str], every: int) -> str:
+    """An ability's name with the units it belongs to, gathered away from them: "Reanimation Protocols (Necron
+    Warriors, Canoptek Wraiths)"; as it is when the army's only unit has it."""
+    units = list(dict.fromkeys(units))
+    return f"{name} ({', '.join(units)})" if every > 1 else name
 
 
 def unit_tables(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> list[Block]:

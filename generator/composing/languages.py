@@ -134,20 +134,6 @@ def translated(project: Project, path: Path, lang: str | None, allow_fallback: b
     return sheet
 
 
-def check_handout(project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> None:
-    """A handout, its sheet, and the catalogues of every language it is printed in (or of `languages`)."""
-    located, handout, sheet_located, sheet = load_handout(project, path)
-    problems = []
-    for lang in [lang for lang in handout.outputs if lang in languages] if languages else handout.outputs:
-        problems.extend(words.catalogue_problems(project, lang))  # the templates' words the build fills in
-        try:
-            translated_pair(project, located, handout, sheet_located, sheet, lang, allow_fallback)
-        except UserError as error:
-            problems.extend(error.problems)
-    if problems:
-        raise UserError(problems)
-
-
 def translated_pair(project: Project, located: Located, handout: Handout, sheet_located: Located | None, sheet: Sheet | None,
                      lang: str, allow_fallback: bool) -> tuple[Handout, Sheet, int]:
     """The handout and its sheet (if it has one) in one language, and how many strings fell back to the canonical

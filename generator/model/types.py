@@ -47,16 +47,14 @@ from generator.model.blocks.saves import MoveColumn, MovePenalty, NO_SAVE, Prote
 from generator.model.blocks.roster import RosterBlock, RosterModel, RosterUnit
 from generator.model.blocks.glossary import GlossaryBlock
 from generator.model.blocks.preformatted import PreformattedBlock
+from generator.model.changes import Change, ChangeKind, PLAYERS_KINDS
 from generator.model.sheet import (
-    Change,
-    ChangeKind,
     Characteristic,
     Document,
     Edition,
     Group,
     Keyword,
     Paper,
-    PLAYERS_KINDS,
     Section,
     Sheet,
 )

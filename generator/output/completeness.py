@@ -1,9 +1,10 @@
 """Is every fact of a sheet printed? Each title, cell, dice row, modifier, matrix value, step, keyword and note of
 its blocks, found in the text read back from its PDF or web page, in the order of its block.
 
-`printed` mirrors the block templates (templates/blocks/): a new block type is added to both, and a block type it
-does not know is refused rather than passed unchecked. Each text comes with its place in the block's source, so that
-a missing one is named where the author edits it."""
+`printed` mirrors the block templates (templates/blocks/): a block type whose template prints its own texts in the
+order of its fields needs nothing here (the model's `printed`); the types below print texts of their own making (a
+dice table's header, a matrix's grid, a glossary's keywords) or in another order. Each text comes with its place in
+the block's source, so that a missing one is named where the author edits it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.model.types import Subheading
+from generator.model.types import Subheading, verbatim_texts
 from generator.rendering.inline import Inline
 
 HYPHENS = "-\u2010\u00ad"
@@ -52,14 +53,58 @@ def missing(text: str, sheet) -> list[Missing]:
         position = 0
         for loc, wanted in printed(block, sheet):
             wanted = squeeze(wanted if isinstance(wanted, AsTyped) else inline.plain(wanted))
-            found = page_text.find(wanted, position)
-            if found < 0:
+            end = printed_end(page_text, wanted, position)
+            if end < 0:
                 lacking.append(Missing(block.id, loc[1:] if loc[0] == SHEET_LEVEL else place + loc, wanted))
                 continue
-            position = found + len(wanted)
+            position = end
     if sheet.credits and page_text.count(squeeze(inline.plain(sheet.credits))) != 1:
         lacking.append(Missing("", ("credits",), f"{squeeze(inline.plain(sheet.credits))} (printed once, in the header)"))
     return lacking
+
+
+# A unit cut between its lines (generator.rendering.cuts) is printed in parts, each of three lines at least, with
+# what the top of the next column repeats between them (its headings marked continued, a table's header and the
+# row's first cell, a page's foot and head): a part is MIN_PART printing characters or more, the gap under MAX_GAP.
+MIN_PART = 30
+MAX_GAP = 400
+
+
+def printed_end(page_text: str, wanted: str, position: int) -> int:
+    """Where `wanted` ends in `page_text` (both squeezed), printed from `position` on, whole or in parts as a unit
+    cut between its lines is; -1 where it is not."""
+    found = page_text.find(wanted, position)
+    if found >= 0:
+        return found + len(wanted)
+    return _in_parts(page_text, wanted, position, len(page_text))
+
+
+def _in_parts(page_text: str, wanted: str, position: int, window: int) -> int:
+    """Where `wanted` ends printed in parts of MIN_PART characters or more, the first starting within `window` of
+    `position`, each next one within MAX_GAP of the one before; -1 where it is not. Each place its first characters
+    are printed is tried in turn (a sheet may print the same sentence in several places)."""
+    if len(wanted) < MIN_PART:
+        return -1
+    head, stop = wanted[:MIN_PART], position + window + MIN_PART
+    start = page_text.find(head, position, stop)
+    while start >= 0:
+        length = _common(page_text, start, wanted)
+        if length == len(wanted):
+            return start + length
+        end = _in_parts(page_text, wanted[length:], start + length, MAX_GAP)
+        if end >= 0:
+            return end
+        start = page_text.find(head, start + 1, stop)
+    return -1
+
+
+def _common(page_text: str, start: int, wanted: str) -> int:
+    """How many of `wanted`'s first characters `page_text` prints from `start` on."""
+    low, high = 0, len(wanted)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if page_text.startswith(wanted[:middle], start) else (low, middle - 1)
+    return low
 
 
 class AsTyped(str):
@@ -68,9 +113,7 @@ class AsTyped(str):
 
 def printed(block, sheet) -> list[tuple[tuple, str]]:
     """The texts a block prints, in reading order, each with its place in the block's data."""
-    if block.type not in _BY_TYPE:  # a new block type: its texts would go unchecked
-        raise ValueError(f"the completeness check does not know the block type {block.type!r}")
-    found = [(("title",), block.title), (("intro",), block.lead("intro")), *_BY_TYPE[block.type](block, sheet)]
+    found = [(("title",), block.title), (("intro",), block.lead("intro")), *_own_texts(block, sheet)]
     found += [(("notes", n, part), getattr(note, part)) for n, note in enumerate(block.notes) for part in ("id", "text")]
     shared = sheet.notes_under(block)[len(block.notes):]  # the sheet's notes it is the last block to mark
     found += [((SHEET_LEVEL, "notes", sheet.notes.index(note), part), getattr(note, part)) for note in shared
@@ -79,14 +122,13 @@ def printed(block, sheet) -> list[tuple[tuple, str]]:
     return [(loc, text) for loc, text in found if text]
 
 
-def _sequence(block, sheet):
-    def steps(items, loc):
-        for n, step in enumerate(items):
-            yield (*loc, n, "title"), step.title
-            yield (*loc, n, "text"), step.text
-            yield from (((*loc, n, "items", i), line) for i, line in enumerate(step.items))
-            yield from steps(step.steps, (*loc, n, "steps"))
-    return steps(block.steps, ("steps",))
+def _own_texts(block, sheet):
+    """What the block's template prints of its own: as this module reads its type, else as its model says, a text
+    typed as is (AsTyped) kept as typed."""
+    if block.type in _BY_TYPE:
+        return _BY_TYPE[block.type](block, sheet)
+    as_typed = {loc for loc, _ in verbatim_texts(block)}
+    return [(loc, AsTyped(text) if loc in as_typed else text) for loc, text in block.printed(sheet)]
 
 
 def _table(block, sheet):
@@ -130,16 +172,6 @@ def _matrix(block, sheet):
     yield from ((("legend", n), line) for n, line in enumerate(block.legend))
 
 
-def _text(block, sheet):
-    for n, item in enumerate(block.content):
-        yield ("content", n, "p"), item.p
-        yield from ((("content", n, "bullets", b), text) for b, text in enumerate(item.bullets or []))
-        yield from ((("content", n, "numbered", b), text) for b, text in enumerate(item.numbered or []))
-        for t, term in enumerate(item.terms or []):
-            yield ("content", n, "terms", t, "term"), term.term
-            yield ("content", n, "terms", t, "text"), term.text
-
-
 def _glossary(block, sheet):
     for k, keyword in enumerate(sheet.keywords):
         if keyword.text and (block.keywords is None or keyword.id in block.keywords):
@@ -175,14 +207,6 @@ def _figure(block, sheet):
     yield ("caption",), block.caption  # its alternative text is the picture's, not the page's text
 
 
-def _preformatted(block, sheet):
-    yield from ((("text",), AsTyped(line)) for line in block.lines())
+_BY_TYPE = {"table": _table, "dice": _dice, "modifiers": _modifiers, "matrix": _matrix, "glossary": _glossary,
+            "saves": _saves, "roster": _roster, "figure": _figure}
 
-
-_BY_TYPE = {"sequence": _sequence, "table": _table, "dice": _dice, "modifiers": _modifiers, "matrix": _matrix,
-            "text": _text, "glossary": _glossary, "saves": _saves, "roster": _roster, "figure": _figure,
-            "preformatted": _preformatted}
-
-
-def known(block_type: str) -> bool:
-    return block_type in _BY_TYPE

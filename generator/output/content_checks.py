@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import Problem, UserError
-from generator.output import completeness, manifest as manifests, parallel
-from generator.output.manifest import Manifest, Output
+from generator.options import BuildOptions
+from generator.output import completeness, parallel, plan as plans
+from generator.output.manifest import Manifest
+from generator.output.plan import Output
+from generator.output.targets import HandoutTarget, Target, named
 from generator.project import Project
 from generator.report import Reporter, shown
 from generator.digests import Digests
 
 # what `qrs build --all` builds with: the same manifest entries, so that neither builds the other's outputs again
-SETTINGS = dict(paper=None, allow_fallback=False, crop_marks=False, ink_saver=False, impose=None, pdf_variant=None,
-                gloss=False, changes_since=None, errata_only=False)
+SETTINGS = BuildOptions()
 # every PDF's fonts: the sheet's, and the symbol and monospace faces sheet.css declares as "QRS …" (templates/symbols/);
 # another one is the renderer's fallback, from the system, for a character they all lack
 FONT_FAMILIES = ("Source-Sans", "QRS-")
@@ -46,16 +48,17 @@ def run(project: Project, names: tuple[str, ...] = (), report: Reporter | None =
         jobs: int | None = None) -> Outcome:
     """The suite over the sheets and handouts named (by id or path), or every one the library holds."""
     report = report or Reporter(quiet=True)
-    sheets, handouts = project.sources_named(names)
-    outcome = Outcome(sheets=len(sheets), handouts=len(handouts))
-    failed = _checked(project, sheets, handouts, outcome)
-    sheets = [path for path in sheets if path not in failed]
-    handouts = [path for path in handouts if path not in failed and _sheet_of(project, path) not in failed]
-    if not (sheets or handouts):
+    targets = named(project, names)
+    handouts = [target for target in targets if isinstance(target, HandoutTarget)]
+    outcome = Outcome(sheets=len(targets) - len(handouts), handouts=len(handouts))
+    failed = _checked(project, targets, outcome)
+    targets = [target for target in targets if target.source not in failed and (
+        not isinstance(target, HandoutTarget) or _sheet_of(project, target.source) not in failed)]
+    if not targets:
         return outcome
-    planned = manifests.plan(project, sheets, handouts, (), Manifest.of(project), Digests())
+    planned = plans.plan(project, targets, (), Manifest.of(project), Digests())
     outcome.left_out += planned.left_out
-    built = parallel.build(project, sheets, handouts, (), SETTINGS, report, jobs)
+    built = parallel.build(project, targets, (), SETTINGS, report, jobs).problems
     outcome.problems += built
     failed |= {Path(problem.path) for problem in [*built, *planned.problems]}
     for output in planned.outputs:
@@ -65,19 +68,15 @@ def run(project: Project, names: tuple[str, ...] = (), report: Reporter | None =
     return outcome
 
 
-def _checked(project: Project, sheets: list[Path], handouts: list[Path], outcome: Outcome) -> set[Path]:
-    """`qrs check` on each file: its problems kept, the files that have some returned (they are not built)."""
-    from generator import pipeline
-    from generator.composing import languages as translations
-
+def _checked(project: Project, targets: list[Target], outcome: Outcome) -> set[Path]:
+    """`qrs check` on each target: its problems kept, the files that have some returned (they are not built)."""
     failed = set()
-    for check, path in [*((pipeline.check_sheet, path) for path in sheets),
-                        *((translations.check_handout, path) for path in handouts)]:
+    for target in targets:
         try:
-            check(project, path)  # a language in progress is said by the build (planned.left_out)
+            target.check(project)  # a language in progress is said by the build (planned.left_out)
         except UserError as error:
             outcome.problems += error.problems
-            failed.add(path)
+            failed.add(target.source)
     return failed
 
 
@@ -111,13 +110,14 @@ def output_problems(project: Project, output: Output) -> list[Problem]:
 
 def _as_printed(project: Project, output: Output):
     """The located source to name problems in, and the sheet the output prints (a handout: composed)."""
-    from generator import pipeline
     from generator.composing import languages as translations
+    from generator.model.validate import load
 
     if output.kind == "handout":
-        located, composed, _ = pipeline.composed_handout(project, output.source, output.lang)
-        return located, composed
-    located, _ = pipeline.load(output.source)
+        from generator.composing.handout import load_handout
+
+        return load_handout(project, output.source)[0], output.target.compose(project, output.lang, SETTINGS).sheet
+    located, _ = load(output.source)
     return located, translations.translated(project, output.source, output.lang)
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 from generator import files, write
 from generator.output import preview
 from generator.errors import UserError
+from generator.options import BuildOptions
+from generator.output.targets import Target, named
 from generator.project import Project
 from generator.report import shown
 
@@ -31,8 +33,8 @@ class MissingTool(Exception):
     """A program the export needs is not installed (pdftocairo for SVG): said with how to install it, exit 69."""
 
 
-def folder(project: Project, handout: bool) -> Path:
-    return project.build / "export" / ("handouts" if handout else "")
+def folder(project: Project, target: Target) -> Path:
+    return project.build / "export" / target.folder
 
 
 def parse_pages(text: str | None) -> tuple[int, ...]:
@@ -45,19 +47,20 @@ def parse_pages(text: str | None) -> tuple[int, ...]:
     return tuple(sorted(set(map(int, parts))))
 
 
-def export(project: Project, source: Path, lang: str, form: str, dpi: int = DEFAULT_DPI, pages: tuple[int, ...] = (),
-           handout: bool = False, rebuild: bool = False, options=None) -> tuple[Path, bool, list[Path]]:
+def export(project: Project, target: Target, lang: str, form: str, dpi: int = DEFAULT_DPI, pages: tuple[int, ...] = (),
+           rebuild: bool = False, options: BuildOptions = BuildOptions()) -> tuple[Path, bool, list[Path]]:
     """Build (or reuse) one sheet's or handout's PDF in one language and draw the pages asked for (all by default):
     (the PDF, whether it was built now, the images written)."""
     if form == "svg" and not converter():
         raise MissingTool("SVG export needs pdftocairo, from poppler-utils: apt-get install poppler-utils "
                           "(brew install poppler on macOS)")
-    pdf, built = preview.pdf(project, source, lang, options, rebuild, handout=handout)
+    pdf, built = preview.pdf(project, target, lang, options, rebuild)
+    source = target.source
     count = preview.page_count(pdf)
     missing = [number for number in pages if number > count]
     if missing:
         raise UserError.at(pdf, 0, 0, f"it has {count} page(s): no page {', '.join(map(str, missing))}")
-    out = folder(project, handout)
+    out = folder(project, target)
     wanted = pages or tuple(range(1, count + 1))
     draw = preview.png_pages if form == "png" else svg_pages
     images = draw(pdf, {number: image(out, source, lang, number, form) for number in wanted}, dpi / preview.POINTS_PER_INCH)
@@ -108,29 +111,25 @@ def svg_pages(pdf: Path, targets: dict[int, Path], scale: float) -> list[Path]:
 
 
 def export_named(project: Project, names: tuple[str, ...], languages: tuple[str, ...], form: str, dpi: int,
-                 pages: tuple[int, ...], rebuild: bool, options, report) -> list:
+                 pages: tuple[int, ...], rebuild: bool, options: BuildOptions, report) -> list:
     """Export the sheets and handouts named (ids), in the languages given or every one each has; report each file
     written, and return the problems found in the sources."""
-    from generator import pipeline
-    from generator.composing import translate as i18n
-
-    sheet_paths, handout_paths = project.sources_named(names)
     problems = []
-    for path, handout in [(path, False) for path in sheet_paths] + [(path, True) for path in handout_paths]:
+    for target in named(project, names):
         try:
-            own = pipeline.load_handout(project, path)[1].outputs if handout else i18n.languages(project.sources, pipeline.check(path))
+            own = languages or target.printed_languages(project)
         except UserError as error:
             problems.extend(error.problems)
             continue
-        for lang in languages or own:  # a language that fails stops neither the others nor the other sheets
+        for lang in own:  # a language that fails stops neither the others nor the other sheets
             try:
-                pdf, built, images = export(project, path, lang, form, dpi, pages, handout, rebuild, options)
+                pdf, built, images = export(project, target, lang, form, dpi, pages, rebuild, options)
             except UserError as error:
                 problems.extend(error.problems)
-                removed = remove_images(folder(project, handout), path, lang, form, pages)
+                removed = remove_images(folder(project, target), target.source, lang, form, pages)
                 gone = f"; removed, as an earlier export's: {', '.join(str(shown(old)) for old in removed)}" if removed else ""
-                report.result("left-out", f"{path.stem} in '{lang}': not exported (its problems are below){gone}",
-                              {"why": "not exported", "name": path.stem, "lang": lang,
+                report.result("left-out", f"{target.ident} in '{lang}': not exported (its problems are below){gone}",
+                              {"why": "not exported", "name": target.ident, "lang": lang,
                                "removed": [str(old) for old in removed]})
                 continue
             for written in ([pdf] if built else []) + images:

@@ -1,9 +1,9 @@
 """The library's state as `make` would find it, without building anything: the outputs `qrs build --all` plans,
 which of them are stale, and the languages it leaves out because their catalogues are in progress.
 
-It is the build's own plan (generator.output.manifest): the same digests decide what is stale, and the languages in
-progress are read from the cache the build keeps of them (build/.cache/progress/), so that once a build has run
-nothing here loads a sheet, and nothing imports WeasyPrint or the model."""
+It is the build's own plan (generator.output.plan, generator.output.manifest): the same digests decide what is
+stale, and the languages in progress are read from the cache the build keeps of them (build/.cache/progress/), so
+that once a build has run nothing here loads a sheet, and nothing imports WeasyPrint or the model."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 from generator.digests import Digests
 from generator.errors import UserError
-from generator.output import manifest as manifests
+from generator.options import BuildOptions
+from generator.output import manifest as manifests, plan as plans
+from generator.output.targets import named
 from generator.project import Project
 
 
@@ -38,19 +40,19 @@ class LibraryState:
         return ", ".join(parts)
 
 
-def state(project: Project, settings: dict, formats: tuple[str, ...]) -> LibraryState:
-    """What `qrs build --all` with these settings and formats would build, and leave out, now."""
+def state(project: Project, options: BuildOptions, forms: tuple[str, ...]) -> LibraryState:
+    """What `qrs build --all` with these options and formats would build, and leave out, now."""
     try:
-        sheets = project.sheet_paths()
+        targets = named(project)
     except UserError as error:
         return LibraryState(missing=f"no library here: {error.problems[0].message}")
-    handouts = project.handout_paths()
+    handouts = [target for target in targets if target.kind == "handout"]
+    sheets = [target for target in targets if target.kind == "sheet"]
     digests = Digests()
     manifest = manifests.Manifest.of(project)
-    planned = manifests.plan(project, sheets, handouts, (), manifest, digests, formats)
-    outputs = list({output.key(project): output for output in manifests.named(planned.outputs, settings)}.values())
-    shared = manifests.shared_digest(project, digests)
-    inputs = manifests.inputs_digests(project, outputs, settings, shared, manifest, digests)
+    planned = plans.plan(project, targets, (), manifest, digests, forms)
+    outputs = list({output.key(project): output for output in plans.named(planned.outputs, options)}.values())
+    inputs = manifests.inputs_digests(project, outputs, options, manifests.shared_digest(project, digests), digests)
     stale = [output.key(project) for output in outputs
              if not manifest.fresh(output.key(project), inputs[output.key(project)], output.path(project), digests)]
     return LibraryState(sheets=len(sheets), handouts=len(handouts), outputs=len(outputs), stale=stale,

@@ -1,12 +1,13 @@
 """Building many outputs: only the stale ones (generator.output.manifest), in a pool of worker processes.
 
-`build` plans the outputs (sheets × languages, handouts × languages), keeps a shard of them if asked, skips
+`build` plans the outputs (targets × languages × formats), keeps a shard of them if asked, skips
 those the manifest says are up to date, and builds the rest: in this process with one job (or one output),
 otherwise in a `ProcessPoolExecutor` of spawned workers, one per core by default. Only the process that
 renders imports WeasyPrint; with several jobs, that is never the command's own process.
 
 Outputs are reported in the planned order whatever order the workers finish in, and the problems a worker
-finds come back as the same `Problem`s (file:line:column) a build in this process raises.
+finds come back as the same `Problem`s (file:line:column) a build in this process raises; `build` returns what it
+wrote and the problems found (`Built`).
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ from pathlib import Path
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
-from generator.output import manifest as manifests
 from generator import write
-from generator.errors import Interrupted, Problem, UserError, WorkerDied
 from generator.digests import Digests
-from generator.output.manifest import Manifest, Output
+from generator.errors import Interrupted, Problem, UserError, WorkerDied
+from generator.options import BuildOptions
+from generator.output import formats, manifest as manifests, plan as plans
+from generator.output.manifest import Manifest
+from generator.output.plan import Output
+from generator.output.targets import Target
 from generator.project import Project
 from generator.rendering import speedups
 from generator.report import Reporter, columns_line
@@ -44,7 +48,7 @@ def cores() -> int:
 
 @dataclass(frozen=True)
 class Done:
-    """What became of one output: the PDF written and its digest, or the problems found."""
+    """What became of one output: the file written and its digest, or the problems found."""
 
     output: Output
     path: Path | None
@@ -109,21 +113,13 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def build_one(project: Project, output: Output, settings: dict) -> Done:
-    """Build one output (in a worker, or in this process). `settings` are pipeline.BuildOptions' fields."""
+def build_one(project: Project, output: Output, options: BuildOptions) -> Done:
+    """Build one output (in a worker, or in this process)."""
     from generator import pipeline  # in a worker: the first build imports the pipeline and WeasyPrint
 
-    options = pipeline.BuildOptions(**manifests.settings_of(output, settings))
     started = time.perf_counter()
-    layouts: list[dict] = []
     try:
-        if output.form == "html":
-            web = pipeline.build_web if output.kind == "sheet" else pipeline.build_handout_web
-            path = web(project, output.source, output.lang, options)
-        elif output.kind == "sheet":
-            path = pipeline.build(project, output.source, output.lang, options, layouts=layouts)
-        else:
-            path = pipeline.build_handout(project, output.source, output.lang, options, layouts=layouts)
+        written = pipeline.build(project, output.target, output.lang, output.form, output.options_of(options))
     except UserError as error:
         return Done(output, None, list(error.problems), seconds=time.perf_counter() - started)
     except OSError:  # the machine refused (a full disk…): raised again in the command, which names the file
@@ -133,13 +129,11 @@ def build_one(project: Project, output: Output, settings: dict) -> Done:
             raise
         frame = traceback.extract_tb(error.__traceback__)[-1]
         return Done(output, None, [], failure=f"{type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})")
-    layout = layouts[0] if layouts else {}
-    untranslated = layout.pop(pipeline.UNTRANSLATED, 0)
-    return Done(output, path, [], hashlib.sha256(path.read_bytes()).hexdigest(), time.perf_counter() - started,
-                layout=layout or None, untranslated=untranslated)
+    return Done(output, written.path, [], hashlib.sha256(written.path.read_bytes()).hexdigest(),
+                time.perf_counter() - started, layout=written.layout, untranslated=written.untranslated)
 
 
-def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_done: Callable[[Done], None],
+def run(project: Project, outputs: list[Output], options: BuildOptions, jobs: int, on_done: Callable[[Done], None],
         cost: Callable[[Output], float] | None = None,
         waiting: Callable[[int, list[Output]], None] = lambda finished, building: None) -> None:
     """Build the outputs, handing each result to `on_done` in the order of `outputs`; `waiting(finished, building)`
@@ -152,7 +146,7 @@ def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_d
     if jobs <= 1 or len(outputs) <= 1:
         for finished, output in enumerate(outputs):
             waiting(finished, [output])
-            on_done(build_one(project, output, settings))
+            on_done(build_one(project, output, options))
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -178,7 +172,7 @@ def run(project: Project, outputs: list[Output], settings: dict, jobs: int, on_d
                 on_done(future.result())
 
     try:
-        futures = {index: executor.submit(build_one, project, outputs[index], settings) for index in order}
+        futures = {index: executor.submit(build_one, project, outputs[index], options) for index in order}
         for index in range(len(outputs)):
             done = _result(futures, index, lambda: tick(index))
             if done.failure:
@@ -266,11 +260,19 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
     return int(k), int(n)
 
 
-def build(project: Project, sheets: list[Path], handouts: list[Path], languages: tuple[str, ...], settings: dict,
+@dataclass
+class Built:
+    """What a build did: the outputs it wrote (in the planned order) and the problems it found."""
+
+    written: list[Done] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def build(project: Project, targets: list[Target], languages: tuple[str, ...], options: BuildOptions,
           report: Reporter, jobs: int | None = None, part: tuple[int, int] | None = None, rebuild: bool = False,
-          incremental: bool = True, formats: tuple[str, ...] = ("pdf",), everything: bool = False) -> list[Problem]:
-    """Build the stale outputs of these sheets and handouts, in each format; return the problems found (reported
-    by the caller). With web pages, build/html/index.html lists those on disk.
+          incremental: bool = True, forms: tuple[str, ...] = ("pdf",), everything: bool = False) -> Built:
+    """Build the stale outputs of these targets, in each format (each one's `finished` step after: the web pages'
+    index); report each one and return what was written and the problems found (reported by the caller).
 
     `incremental=False` (builds that mark changes since an edition) neither reads nor writes the manifest."""
     started = time.perf_counter()
@@ -278,39 +280,32 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
     for why in manifest.dropped:
         report.warn(why)
-    planned = manifests.plan(project, sheets, handouts, languages, manifest, digests, formats,
-                             whole=bool(settings.get("allow_fallback")), everything=everything)
+    planned = plans.plan(project, targets, languages, manifest, digests, forms, whole=options.allow_fallback,
+                         everything=everything)
     for note in planned.left_out:
         report.result("left-out", note, {"why": note})
-    named = manifests.named(planned.outputs, settings)
-    unique = list({output.key(project): output for output in named}.values())  # a sheet named twice
-    outputs = manifests.shard(unique, part, key=lambda output: output.key(project))
-    problems = list(planned.problems)
-
-    inputs: dict[str, str] = {}
-    stale, fresh = outputs, []
-    if incremental:
-        shared = manifests.shared_digest(project, digests)
-        inputs = manifests.inputs_digests(project, outputs, settings, shared, manifest, digests)
-        if not rebuild:
-            up_to_date = {o.key(project) for o in outputs
-                          if manifest.fresh(o.key(project), inputs[o.key(project)], o.path(project), digests)}
-            stale = [output for output in outputs if output.key(project) not in up_to_date]
-            fresh = [output for output in outputs if output.key(project) in up_to_date]
-
+    outputs = plans.shard(_unique(project, plans.named(planned.outputs, options)), part,
+                          key=lambda output: output.key(project))
+    built = Built(problems=list(planned.problems))
+    inputs = manifests.inputs_digests(project, outputs, options, manifests.shared_digest(project, digests),
+                                      digests) if incremental else {}
+    fresh = [] if rebuild or not incremental else [
+        output for output in outputs if manifest.fresh(output.key(project), inputs[output.key(project)],
+                                                       output.path(project), digests)]
+    up_to_date = set(fresh)
+    stale = [output for output in outputs if output not in up_to_date]
     entries: dict[str, dict] = {}
     tally = Tally(len(outputs), len(fresh), failed=len({problem.path for problem in planned.problems}), started=started)
 
     def finished(done: Done) -> None:
         if done.problems:
-            problems.extend(done.problems)
+            built.problems.extend(done.problems)
             tally.failed += 1
             return
         tally.built += 1
+        built.written.append(done)
         if incremental:  # recorded before it is reported: a Ctrl-C meanwhile must not lose a finished output
-            key = done.output.key(project)
-            entries[key] = {"inputs": inputs[key], "pdf": done.pdf, "seconds": round(done.seconds, 3),
-                            **({"columns": columns_line(done.layout)} if done.layout else {})}
+            entries[done.output.key(project)] = _entry(done, inputs[done.output.key(project)])
         report.wrote(done.path, layout=done.layout, about=_about(done), untranslated=done.untranslated)
 
     for output in fresh:  # with --verbose, what the last build of each told of its columns
@@ -320,22 +315,31 @@ def build(project: Project, sheets: list[Path], handouts: list[Path], languages:
         report.progress(count, len(stale), ", ".join(output.key(project) for output in building), tally.elapsed())
 
     try:
-        run(project, stale, settings, jobs or cores(), finished, waiting=waiting,
+        run(project, stale, options, jobs or cores(), finished, waiting=waiting,
             cost=lambda output: manifest.seconds(output.key(project)))
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: {tally.built} of {len(stale)} output(s) finished and kept, "
                           f"{len(stale) - tally.built} not built ({tally.elapsed():.0f} s)") from None
     finally:  # what was written stays recorded, even when a bug or Ctrl-C stops the build
-        if incremental and (entries or ((planned.plans or manifest.new_options) and not problems)):
+        if incremental and (entries or (planned.plans and not built.problems)):
             manifest.save(entries, planned.plans)
-    if "html" in formats:
-        from generator.output import web_index
-
-        index = web_index.write_index(project)
-        if index is not None:
+    for form in forms:
+        after = getattr(formats.writer(form), "finished", None)
+        if after is not None and (index := after(project)) is not None:
             report.wrote(index)
     report.summary(tally.line(), tally.counts())
-    return problems
+    return built
+
+
+def _unique(project: Project, outputs: list[Output]) -> list[Output]:
+    """One output a file: a target named twice (by id and by path) is built once."""
+    return list({output.key(project): output for output in outputs}.values())
+
+
+def _entry(done: Done, inputs: str) -> dict:
+    """The manifest's entry of an output built."""
+    return {"inputs": inputs, "pdf": done.pdf, "seconds": round(done.seconds, 3),
+            **({"columns": columns_line(done.layout)} if done.layout else {})}
 
 
 @dataclass

@@ -9,15 +9,14 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from generator import files, write
-from generator.output import parallel
-
-from generator import pipeline
 from generator.errors import UserError
-from generator.project import Project, variant_of
+from generator.options import BuildOptions
+from generator.output import formats, parallel
+from generator.output.targets import Target
+from generator.project import Project
 from generator.report import Reporter
 
 DEFAULT_SCALE = 2.0  # PDFium draws 72 pixels an inch at scale 1: 2 gives 144 dpi
@@ -27,37 +26,17 @@ def folder(project: Project) -> Path:
     return project.build / "preview"
 
 
-@dataclass
-class _Written(Reporter):
-    """Keeps the paths a build wrote instead of printing them."""
-
-    paths: list[Path] = field(default_factory=list)
-
-    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None,
-              untranslated: int = 0) -> None:
-        self.paths.append(Path(path))
-
-
-def pdf(project: Project, source: Path, lang: str, options: pipeline.BuildOptions | None = None,
-        rebuild: bool = False, handout: bool = False) -> tuple[Path, bool]:
-    """The sheet's (or handout's) PDF, built unless the manifest says the one in build/ is up to date; and whether
-    it was built now."""
-    settings = asdict(options or pipeline.BuildOptions())
-    written = _Written(quiet=True)
-    sheets, handouts = ([], [source]) if handout else ([source], [])
-    problems = parallel.build(project, sheets, handouts, (lang,), settings, written, jobs=1, rebuild=rebuild)
-    if problems:
-        raise UserError(problems)
-    where = project.handout_pdf_path if handout else project.pdf_path
-    return where(source.stem, lang, variant_of(settings)), bool(written.paths)
-
-
-def languages(project: Project, source: Path, handout: bool = False) -> tuple[str, ...]:
-    """The languages a preview draws by default: the sheet's own, or those the handout lists."""
-    if not handout:
-        return (pipeline.check(source).lang,)
-    found = pipeline.load_handout(project, source)[1]
-    return tuple(found.languages or [found.lang])
+def pdf(project: Project, target: Target, lang: str, options: BuildOptions = BuildOptions(),
+        rebuild: bool = False) -> tuple[Path, bool]:
+    """The target's PDF, built unless the manifest says the one in build/ is up to date; and whether it was built
+    now."""
+    built = parallel.build(project, [target], (lang,), options, Reporter(quiet=True), jobs=1, rebuild=rebuild)
+    if built.problems:
+        raise UserError(built.problems)
+    if built.written:
+        return built.written[0].path, True
+    writer = formats.writer("pdf")
+    return writer.path(project, target, lang, writer.variant(options)), False
 
 
 POINTS_PER_INCH = 72  # PDFium's scale 1
@@ -123,9 +102,8 @@ def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) ->
     return written
 
 
-def preview(project: Project, source: Path, lang: str, out: Path | None = None, scale: float = DEFAULT_SCALE,
-            options: pipeline.BuildOptions = pipeline.BuildOptions(), rebuild: bool = False,
-            handout: bool = False) -> tuple[Path, bool, list[Path]]:
+def preview(project: Project, target: Target, lang: str, out: Path | None = None, scale: float = DEFAULT_SCALE,
+            options: BuildOptions = BuildOptions(), rebuild: bool = False) -> tuple[Path, bool, list[Path]]:
     """Build (or reuse) one sheet's (or handout's) PDF in one language and draw its pages: (pdf, built now, PNGs)."""
-    pdf_file, built = pdf(project, source, lang, options, rebuild, handout)
-    return pdf_file, built, pages(pdf_file, out or folder(project), f"{source.stem}.{lang}", scale)
+    pdf_file, built = pdf(project, target, lang, options, rebuild)
+    return pdf_file, built, pages(pdf_file, out or folder(project), f"{target.ident}.{lang}", scale)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import write
+from generator.output import formats
+from generator.output.targets import HandoutTarget, SheetTarget, Target
 from generator.project import SHEET_ID, Project
 
 # The pages the index lists: <id>.<lang>.html (variants, such as errata-2.0, are left out).
@@ -45,9 +47,8 @@ class Page:
 
 def write_index(project: Project) -> Path | None:
     """Write build/html/index.html from the pages there; None when it is already what they make."""
-    folder = project.build / "html"
-    sheets = pages(folder, lambda ident, lang: project.pdf_path(ident, lang))
-    handouts = pages(folder / "handouts", lambda ident, lang: project.handout_pdf_path(ident, lang))
+    folder = project.build / formats.writer("html").FOLDER
+    sheets, handouts = (pages(project, folder / kind.folder, kind) for kind in (SheetTarget, HandoutTarget))
     target = folder / "index.html"
     text = index_html(sheets, handouts, folder)
     if target.is_file() and target.read_text(encoding="utf-8") == text:
@@ -56,13 +57,15 @@ def write_index(project: Project) -> Path | None:
     return target
 
 
-def pages(folder: Path, pdf_of) -> list[Page]:
+def pages(project: Project, folder: Path, kind: type[Target]) -> list[Page]:
+    """The pages of one kind of target in `folder`, each with its PDF where one was built."""
+    pdf_of = formats.writer("pdf").path
     found = []
     for path in sorted(folder.glob("*.html")) if folder.is_dir() else []:
         match = PAGE.match(path.name)
         if not match or not SHEET_ID.match(match["id"]) or not path.is_file() or path.is_symlink():
             continue
-        pdf = pdf_of(match["id"], match["lang"])
+        pdf = pdf_of(project, kind(folder / f"{match['id']}.yaml"), match["lang"])
         found.append(Page(path, match["id"], match["lang"], _title(path) or match["id"],
                           pdf if pdf.is_file() else None))
     return found

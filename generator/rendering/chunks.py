@@ -34,7 +34,7 @@ class Chunks:
         context = {name: value for name, value in context.items() if name not in ("scale", "type_sizes")}
         sets: dict[str, list[Item]] = {}
         for item in whole:
-            if item.block is not None and item.block.type == "table" and isinstance(item.block.columns, str):
+            if item.block.type == "table" and isinstance(item.block.columns, str):
                 sets.setdefault(item.block.columns, []).append(item)
         return cls(environment.get_template("header.html.j2").render(context), {
             item.id: chunk(environment, context, item) for item in whole}, context,
@@ -54,7 +54,7 @@ class Chunks:
 def chunk(environment: jinja2.Environment, context: dict, item: Item) -> str:
     return environment.get_template("piece.html.j2").render(
         context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.may_continue else [],
-        heading_probe=item.block is not None)
+        heading_probe=item.section is not None)
 
 
 def decision_key(project: Project, context: dict, chunks: Chunks, whole: list[Item], frame) -> str:
@@ -62,8 +62,7 @@ def decision_key(project: Project, context: dict, chunks: Chunks, whole: list[It
     the styles but the scale), the blocks' order and what the packer is told of each (breaks, continuation,
     opening a section), the page frame; the renderer's own code is in every key (heights.key)."""
     style = _style_key(project, context, scaled=False)
-    packing = [repr((item.id, item.block.break_before if item.block else None, item.splits, item.first,
-                     item.block.wide if item.block else None)) for item in whole]
+    packing = [repr((item.id, item.block.break_before, item.splits, item.first, item.block.wide)) for item in whole]
     return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
 
 
@@ -98,9 +97,9 @@ def _wide(project: Project, context: dict, chunks: Chunks, cache: heights.Cache,
     true size wider than a column (figures.spans), preformatted text too wide for one at 6 pt (widths.too_wide)."""
     frame = context["frame"]
     column = frame.column_width
-    wide = [ident for ident, item in chunks.items.items() if item.block is not None
-            and (item.block.wide or findings.spans(found[ident], column) or figures.spans(item.block, column)
-                 or item.block.type == "preformatted" and widths.too_wide(item.block, frame, 0.0))]
+    wide = [ident for ident, item in chunks.items.items()
+            if item.block.wide or findings.spans(found[ident], column) or figures.spans(item.block, column)
+            or item.block.type == "preformatted" and widths.too_wide(item.block, frame, 0.0)]
     if not wide:
         return {}
     environment, style = templating.environment(project.templates), _style_key(project, context)

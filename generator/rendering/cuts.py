@@ -1,11 +1,14 @@
-"""Units cut between two lines: a table row, a paragraph or a term taller than a third of a column continues into
-the next (a block's template prints the parts where its type says it may: `cuts_units`).
+"""Units cut between two lines: a table's or dice table's row, a paragraph, a term, a bullet or a step taller than a
+third of a column continues into the next (a block's template prints the parts where its type says it may:
+`cuts_units`).
 
 The measuring pass finds where each unit of many lines may be cut (measure.Cuts). Here: which rows the packer is
 told to cut (`Rows`: each such row becomes as many of the packer's units as it has parts, the other rows one unit
 each), a unit of the packer's plan read back as (row, cut), and a cell's markup cut after a count of printing
 characters, its open tags closed before the cut and opened again after it. The two parts of the cell then wrap as
-the whole did, the second starting at the line the cut leaves it."""
+the whole did, the second starting at the line the cut leaves it. A list open at the cut (a step's sub-steps or
+bullets) goes on where it stopped: its item opened again is marked continued (`CONTINUED`: no number or bullet of
+its own) and a numbered list starts again at that item's number."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from generator.rendering import measure
 
 _TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
 _VOID = {"br", "img", "wbr", "hr"}
+CONTINUED = "cut"  # the class of a list item printed continued from the column before: no marker (sheet.css)
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ def cut_markup(html: str, chars: int) -> tuple[Markup, Markup] | None:
     closed, and the part after, without its leading spaces, the same tags opened again; None where the markup
     holds fewer characters."""
     head: list[str] = []
-    opened: list[str] = []
+    opened: list[_Open] = []
     seen = 0
     tokens = list(_TOKEN.finditer(str(html)))
     for index, match in enumerate(tokens):
@@ -91,9 +95,50 @@ def cut_markup(html: str, chars: int) -> tuple[Markup, Markup] | None:
             continue
         split = _after(token, chars - seen)
         rest = token[split:].lstrip() + "".join(match.group() for match in tokens[index + 1:])
-        closing = "".join(f"</{_name(tag)}>" for tag in reversed(opened))
-        return Markup("".join(head) + token[:split] + closing), Markup("".join(opened) + rest.lstrip())
+        closing = "".join(f"</{_name(tag.tag)}>" for tag in reversed(opened))
+        return Markup("".join(head) + token[:split] + closing), Markup(_reopened(opened, rest.lstrip()))
     return None
+
+
+def _reopened(opened: list[_Open], rest: str) -> str:
+    """The part after a cut: the tags open at the cut opened again, then `rest`; those `rest` closes at once (a cut
+    at the end of a sub-step) left out rather than printed empty, the list they were in starting at its next
+    item."""
+    opened = list(opened)
+    while opened and (found := re.match(rf"\s*</\s*{re.escape(_name(opened[-1].tag))}\s*>", rest)):
+        rest = rest[found.end():]
+        finished = opened.pop()
+        if _name(finished.tag) == "li" and opened:
+            opened[-1] = _Open(opened[-1].tag, opened[-1].items + 1)  # the next item's number
+    return "".join(tag.reopened() for tag in opened) + rest.lstrip()
+
+
+@dataclass
+class _Open:
+    """A tag open at some point of the markup; for a list, how many items it has opened so far."""
+
+    tag: str
+    items: int = 0
+
+    def reopened(self) -> str:
+        """The tag as the part after a cut opens it again: a list item marked continued, a numbered list starting
+        at the number of the item the cut is in."""
+        name = _name(self.tag)
+        if name == "li":
+            return _with_class(self.tag, CONTINUED)
+        if name == "ol" and self.items:
+            found = re.search(r'\sstart="(\d+)"', self.tag)
+            start = (int(found.group(1)) if found else 1) + self.items - 1
+            return re.sub(r'\sstart="\d+"', "", self.tag)[:-1].rstrip("/ ") + f' start="{start}">'
+        return self.tag
+
+
+def _with_class(tag: str, name: str) -> str:
+    """`tag` with the class `name` added to its own."""
+    found = re.search(r'\sclass="([^"]*)"', tag)
+    if found:
+        return tag[:found.start(1)] + (found.group(1) + " " + name).strip() + tag[found.end(1):]
+    return tag[:-1].rstrip() + f' class="{name}">'
 
 
 def _after(token: str, count: int) -> int:
@@ -108,16 +153,18 @@ def _after(token: str, count: int) -> int:
     return len(token)
 
 
-def _follow(opened: list[str], tag: str) -> None:
-    """The tags open after `tag`."""
+def _follow(opened: list[_Open], tag: str) -> None:
+    """The tags open after `tag` (an item counted in the list it opens in)."""
     name = _name(tag)
     if tag.startswith("</"):
         for position in range(len(opened) - 1, -1, -1):
-            if _name(opened[position]) == name:
+            if _name(opened[position].tag) == name:
                 del opened[position:]
                 break
     elif not tag.endswith("/>") and name not in _VOID and not tag.startswith("<!"):
-        opened.append(tag)
+        if name == "li" and opened and _name(opened[-1].tag) in ("ol", "ul"):
+            opened[-1].items += 1
+        opened.append(_Open(tag))
 
 
 def _name(tag: str) -> str:

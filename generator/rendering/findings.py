@@ -6,7 +6,7 @@ split or wider than its column: `findings`), what the layout report flags in the
 from __future__ import annotations
 
 from generator.rendering import layout, measure
-from generator.rendering.fit import SHRINK, TEXT_UNITS
+from generator.rendering.fit import SHRINK
 
 
 def content_height(column_box) -> float:
@@ -25,7 +25,7 @@ def defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
     for number, page in enumerate(plan, start=1):
         for slot, column in enumerate(page, start=1):
             for item in column:
-                if item.block is None or item.block.type in TEXT_UNITS or not (item.continued or item.continues):
+                if item.block.text_units or not (item.continued or item.continues):
                     continue
                 if item.start_cut or item.stop_cut:
                     continue  # a row cut between its lines: each side keeps measure.MIN_LINES of them, as text does
@@ -85,7 +85,7 @@ def findings(sheet, laid):
     where = {block.id: place for place, block in sheet.placed_blocks()}
     for item in (item for page in laid.plan for column in page for item in column):
         loc = where.get(item.block_id, ("changelog", 0, "changes"))
-        name = f"block '{item.block_id}'" if item.block else "the changes box"
+        name = item.block.named
         fragments = boxes.get(item.id, [])
         height = sum(box.margin_height() for box in fragments) / layout.PX_PER_MM
         if len(fragments) > 1:

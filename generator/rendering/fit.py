@@ -305,10 +305,6 @@ def _grown(attempt, frame: layout.Frame, normal: Attempt, steps: list[float]) ->
     return best
 
 
-TEXT_UNITS = ("text", "sequence", "glossary")  # blocks whose units are paragraphs and steps: three lines' height
-# may stay on a side of a break; a table's rows, MIN_UNITS of them
-
-
 def piece(item, measured: measure.Measured, scale: float, tall: float = float("inf")) -> layout.Piece:
     """What the packer is told of a block. One kept together (`keep: together`) that could continue is told its
     units too, as `soft_keep`: the packer splits it only where keeping it whole would leave a hole over
@@ -320,10 +316,10 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
         height=measured.height, units=units, head=measured.head, tail=measured.tail,
         pads=rows.pads if rows and len(units) > len(measured.units) else (),
         cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
-        opens_section=item.block is None or item.first,
+        opens_section=item.first,
         group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
-        breaks_before=item.block.break_before if item.block else None,
-        min_side=3 * LINE_MM * scale if item.block is None or item.block.type in TEXT_UNITS else float("inf"),
+        breaks_before=item.block.break_before,
+        min_side=3 * LINE_MM * scale if item.block.text_units else float("inf"),
         wide=measured.wide,
         **(_subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}))
 

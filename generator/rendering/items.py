@@ -8,16 +8,17 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from generator.model.blocks.block import Subheaded, Subheading
+from generator.model.blocks.errata import ChangesBox
 from generator.model.types import Block, Group, Section, Sheet
 from generator.rendering import cuts, measure
 
 
 @dataclass(frozen=True)
 class Item:
-    """What the page prints of one block (or of the changes box): whole, or units [start, stop) of it,
+    """What the page prints of one block (the changes box too): whole, or units [start, stop) of it,
     a block continued across columns. Templates ask it what to print."""
 
-    block: Block | None
+    block: Block | ChangesBox
     section: Section | None = None
     first: bool = False  # the first block of its section: it prints the section's heading
     start: int = 0
@@ -34,7 +35,7 @@ class Item:
 
     @property
     def block_id(self) -> str:
-        return self.block.id if self.block else "errata"
+        return self.block.id
 
     @property
     def id(self) -> str:
@@ -54,14 +55,14 @@ class Item:
 
     @property
     def splits(self) -> bool:
-        return self.block.splits if self.block else True
+        return self.block.splits
 
     @property
     def may_continue(self) -> bool:
         """Whether the block could continue into the next column: it splits, or it is kept together (`keep:
         together`) but yields where keeping it whole would leave a hole (generator.rendering.layout.pack). Such a
         block is measured with its units and continuation, and printed continued like any other."""
-        return self.block.may_continue if self.block else True
+        return self.block.may_continue
 
     @property
     def repeats(self) -> list[Subheading]:
@@ -78,7 +79,7 @@ class Item:
     @property
     def cuts_units(self) -> bool:
         """Whether the block's tall rows may be cut between their lines (generator.rendering.cuts)."""
-        return self.block is not None and self.block.cuts_units
+        return self.block.cuts_units
 
     def shows(self, unit: int) -> bool:
         return self.start <= unit and (self.stop is None or unit < self.stop)
@@ -94,6 +95,11 @@ class Item:
         if stops_in:
             return "head"
         return "whole" if self.shows(row) else None
+
+    def unit_class(self, row: int) -> str:
+        """The classes of a list item that is a unit (a bullet, a numbered line, a step): "u", and where the fragment
+        prints it continued from the column before, cut between its lines, cuts.CONTINUED (no number or bullet)."""
+        return f"u {cuts.CONTINUED}" if self.part(row) in ("tail", "middle") else "u"
 
     def cell(self, row: int, column: int, html: Markup, continued: str = "", skip: int = 0) -> Markup:
         """A cell's markup in the part of its unit the fragment prints: the cut cell cut, the first cell of a
@@ -127,7 +133,7 @@ class Item:
         if self.widths:
             return Markup("<colgroup>{}</colgroup>").format(
                 Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
-        columns = self.block.header if self.block is not None and self.block.type == "table" else []
+        columns = self.block.header if self.block.type == "table" else []
         if any(column.width for column in columns):
             return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
                 Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
@@ -142,11 +148,12 @@ def _cut(html: Markup, chars: int) -> tuple[Markup, Markup]:
 
 
 def items(sheet: Sheet) -> list[Item]:
-    """The sheet's blocks in reading order, whole, then the changes box."""
+    """The sheet's blocks in reading order, whole, then the changes box (a section of its own)."""
     found = [Item(block, section, position == 0, group=_opened_group(section, position), in_group=section.group_of(block))
              for section in sheet.sections for position, block in enumerate(section.blocks)]
-    if sheet.boxed_changes():
-        found.append(Item(None))
+    box = ChangesBox.of(sheet)
+    if box is not None:
+        found.append(Item(box, first=True))
     return found
 
 

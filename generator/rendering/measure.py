@@ -11,8 +11,9 @@ repeats every one of the block's, above its first unit). From the boxes:
 - the widths WeasyPrint gave the block's table columns, so that every fragment of a table gets the same;
 - how far its content reaches past its right edge: a block too wide for a column is measured again at the page's
   width (generator.rendering.render), to span the page in a band (generator.rendering.layout.pack_bands);
-- for a table row, a paragraph or a term of many lines, where it may be cut between two of its lines (`Cuts`): one
-  taller than a third of a column continues into the next column, rather than leave the foot of one empty.
+- for a table row, a paragraph, a term or a list item (a bullet, a step) of many lines, where it may be cut between
+  two of its lines (`Cuts`): one taller than a third of a column continues into the next column, rather than leave
+  the foot of one empty.
 
 A measurement is plain data (`Measured.from_json` refuses anything that is not exactly its shape), so
 that it can be kept between builds (generator.rendering.heights).
@@ -41,8 +42,8 @@ AUTO_HYPHEN = "\u2010"  # what WeasyPrint adds at the end of a line it hyphenate
 
 @dataclass(frozen=True)
 class Cuts:
-    """Where unit `unit` (a table row, a paragraph, a term) may be cut between two lines of its tallest cell,
-    `cell` (0 for a paragraph or a term): after each of `lines`,
+    """Where unit `unit` (a table row, a paragraph, a term, a list item) may be cut between two lines of its tallest
+    cell, `cell` (0 for a paragraph, a term or a list item): after each of `lines`,
     (height from the row's top to that line's foot, the printing characters of the cell before the cut: what
     generator.rendering.cuts counts to cut the cell's markup there). A part printed alone adds the row's padding
     on the side of the cut: `top` above a continued part, `bottom` below a part continued."""
@@ -161,27 +162,31 @@ def overflow(block_box) -> float:
 
 
 def _units(box, probe) -> dict:
+    """The block's units and what its continuation repeats; nothing for a block that is never split: one of no
+    unit, or of a single unit that may not be cut between its lines."""
     tops, bottom = _unit_edges(box)
-    if not probe or len(tops) < 2:
+    if not probe or not tops:
         return {}
-    rows = _unit_boxes(box)
+    edges = tops + [bottom]
+    heights = [after - before for before, after in zip(edges, edges[1:])]
+    cuts = tuple(found for unit, (row, height) in enumerate(zip(_unit_boxes(box), heights))
+                 if (found := _cuts(unit, row, height)) is not None)
+    if len(tops) < 2 and not cuts:
+        return {}
     top, end = box.position_y, box.position_y + box.margin_height()
     probe_tops, probe_bottom = _unit_edges(probe[0])
     repeated, _ = _unit_edges(probe[0], REPEAT)
     probe_top, probe_end = probe[0].position_y, probe[0].position_y + probe[0].margin_height()
-    edges = tops + [bottom]
     # The repeated sub-headings stand one under another above the probe's unit: each from its top to the next's.
     repeats = [after - before for before, after in zip(repeated, repeated[1:] + probe_tops[:1])]
     return {
         "repeats": tuple(height / PX_PER_MM for height in repeats),
-        "units": tuple((after - before) / PX_PER_MM for before, after in zip(edges, edges[1:])),
+        "units": tuple(height / PX_PER_MM for height in heights),
         "head": (tops[0] - top) / PX_PER_MM,
         "tail": (end - bottom) / PX_PER_MM,
         "cont_head": ((repeated or probe_tops)[0] - probe_top) / PX_PER_MM,
         "cont_tail": (probe_end - probe_bottom) / PX_PER_MM,
-        "cuts": tuple(found for unit, (row, height) in enumerate(zip(rows, (after - before for before, after
-                                                                             in zip(edges, edges[1:]))))
-                      if (found := _cuts(unit, row, height)) is not None),
+        "cuts": cuts,
     }
 
 
@@ -198,12 +203,14 @@ def _unit_boxes(box, kind: str = UNIT) -> list:
     return found
 
 
-CUT_UNITS = ("tr", "p", "div")  # the units that may be cut between lines: a table's row, a paragraph, a term
+# The units that may be cut between lines: a table's row (a dice table's too), a paragraph, a term, a list item (a
+# bullet, a numbered line, a step with its sub-steps and bullets).
+CUT_UNITS = ("tr", "p", "div", "li")
 
 
 def _cuts(unit: int, row, height: float) -> Cuts | None:
-    """Where a unit may be cut between two lines: a table row, of its tallest cell, a paragraph or a term (one
-    "cell"). After a line that keeps MIN_LINES on each side (and, after it, one more than a row's first cell, which
+    """Where a unit may be cut between two lines: a table row, of its tallest cell, a paragraph, a term or a list
+    item (one "cell", its nested lists' lines among its own). After a line that keeps MIN_LINES on each side (and, after it, one more than a row's first cell, which
     a continued part repeats), below every other cell's last line, not after a word WeasyPrint hyphenated; None for
     a unit with no such line."""
     if getattr(row, "element_tag", None) not in CUT_UNITS:
@@ -220,7 +227,8 @@ def _cuts(unit: int, row, height: float) -> Cuts | None:
     source = printing("".join(cells[cell].element.itertext()))
     found, chars = [], 0
     for number, line in enumerate(lines[cell][:-keep_after], start=1):
-        text = "".join(box.text for box in line.descendants() if type(box).__name__ == "TextBox")
+        text = "".join(box.text for box in line.descendants() if type(box).__name__ == "TextBox"
+                       and "::" not in box.element_tag)  # not a step's number or a term's colon: the page's own
         chars, ends_in_word = _consumed(source, chars, printing(text))
         foot = line.position_y + line.margin_height()
         if number >= MIN_LINES and foot >= others and not ends_in_word:

@@ -55,8 +55,8 @@ def spanning(sheet: Sheet, options) -> list[Item]:
     """The sheet's blocks in reading order, those that span the PDF's columns marked wide: across the screen's
     columns too. The page measures nothing: a matrix is found too wide for a column from the font (widths)."""
     frame, points = page_frame(sheet, options), sheet.paper.type_points
-    return [replace(item, wide=True) if item.block is not None
-            and (item.block.wide or widths.too_wide(item.block, frame, points)) else item for item in items(sheet)]
+    return [replace(item, wide=True) if item.block.wide or widths.too_wide(item.block, frame, points) else item
+            for item in items(sheet)]
 
 
 def definition_anchors(sheet: Sheet) -> dict[str, str]:

@@ -68,8 +68,11 @@ def matrix_column(block, plain: Callable[[str], str] = typography.common) -> flo
         words = plain(markup.without_footnotes(text)) if text.strip() else ""
         return (word_width(words, 1.0, face) + word_width(marks, SUPERSCRIPT, "Semibold")) / MM_PER_PT
     values = [value for row in block.grid() for value in row]
-    widest = max([width(key, "Semibold") for key in block.column_keys] + [width(value, "Regular") for value in values])
-    title = (width(block.column_title, "Semibold") + 2 * AXIS_PADDING_REM) / len(block.column_keys) - PADDING_REM
+    # a handout's composed matrix may keep none of its columns: nothing to measure
+    widest = max([width(key, "Semibold") for key in block.column_keys] + [width(value, "Regular") for value in values],
+                 default=0.0)
+    title = (width(block.column_title, "Semibold") + 2 * AXIS_PADDING_REM) / max(len(block.column_keys), 1) \
+        - PADDING_REM
     return round(max(MIN_COLUMN_REM, widest, title), 3)
 
 

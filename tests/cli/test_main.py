@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import FIXTURES, LIBRARY, Ran, ROOT, run_qrs, SHEETS
 
 BAD = ROOT / "tests" / "bad_inputs"
@@ -42,9 +44,9 @@ def test_an_unknown_id_is_a_usage_error_with_the_nearest_name():
     assert slip.returncode == 64 and slip.stderr == "error: no sheet named warhamer: did you mean warhammer?\n"
     handout = run_qrs("handout", "warhammer-dwarf")
     assert handout.returncode == 64 and "no handout named warhammer-dwarf: did you mean warhammer-dwarfs?" in handout.stderr
-    mistaken = run_qrs("preview", "warhammer-dwarfs")  # a handout named where a sheet is taken: said so, not "did you mean"
+    mistaken = run_qrs("changelog", "warhammer-dwarfs")  # a handout where only a sheet is taken: said so
     assert mistaken.returncode == 64 and "warhammer-dwarfs is a handout, not a sheet" in mistaken.stderr \
-        and "--handout warhammer-dwarfs" in mistaken.stderr
+        and "qrs build, preview, watch" in mistaken.stderr
 
 
 def test_list_shows_every_sheet():
@@ -114,9 +116,10 @@ def test_shell_completion_offers_sheet_and_handout_ids():
 
     library = f"qrs --sources {LIBRARY}"
     assert complete(f"{library} check wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
-    assert complete(f"{library} build wa") == ["wab2", "warhammer"]
+    both = ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
+    assert complete(f"{library} build wa") == both  # a sheet and a handout are both targets (#43)
     assert complete(f"{library} handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
-    assert complete(f"{library} preview wa") == ["wab2", "warhammer"]
+    assert complete(f"{library} preview wa") == both and complete(f"{library} watch wa") == both
     assert "every-block" in complete(f"qrs --sources {FIXTURES} check ev")
 
 
@@ -124,7 +127,7 @@ def test_qrs_jobs_sets_the_default_workers_and_jobs_overrides_it(monkeypatch, tm
     from generator.output import parallel
 
     asked: list = []
-    monkeypatch.setattr(parallel, "build", lambda *args, **kwargs: asked.append(args[6]) or [])
+    monkeypatch.setattr(parallel, "build", lambda *args, **kwargs: asked.append(args[5]) or parallel.Built())
     for environment, arguments in ((None, []), ("1", []), ("1", ["--jobs", "3"])):
         if environment is None:
             monkeypatch.delenv("QRS_JOBS", raising=False)
@@ -142,6 +145,18 @@ def test_an_id_with_a_line_break_is_not_an_id(tmp_path):
     built = run_qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path / "build"), "build", "every-block\n@HEAD")
     assert built.returncode == 2 and "'every-block\\n' is not a sheet id" in built.stderr, built
     assert not (tmp_path / "build").exists() or not any((tmp_path / "build").glob("*.pdf"))
+
+
+def test_a_revision_or_a_language_with_a_line_break_is_refused_quoted():
+    """docs/safety.md: ids, revisions and languages end at the end of the text, and are shown with \\n escaped."""
+    from generator.errors import UserError
+    from generator.reading import history
+
+    with pytest.raises(UserError) as caught:
+        history.checked_revision("HEAD\n", FIXTURES / "every-block.yaml")
+    assert str(caught.value).endswith("'HEAD\\n' is not a git revision (a commit, tag or branch)"), caught.value
+    checked = run_qrs("--sources", str(FIXTURES), "check", "--lang", "en\n")
+    assert checked.returncode == 64 and "'en\\n' is not a known language code" in checked.stderr, checked
 
 
 def test_a_reader_that_stops_reading_is_no_error():

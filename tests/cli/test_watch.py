@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from generator.cli import watch
+from generator.cli import preview_server, watch
 from generator.project import Project
 from tests.conftest import FIXTURES, LIBRARY, run_qrs
 
@@ -55,12 +55,12 @@ def test_only_files_directly_inside_the_preview_folder_are_served(tmp_path):
     (folder / ".hidden").write_bytes(b"x")
     (tmp_path / "secret.txt").write_text("secret")
     (folder / "link.png").symlink_to(tmp_path / "secret.txt")
-    assert watch.served_file(folder, "/files/wab2.fr-1.png?v=3") == (folder / "wab2.fr-1.png").resolve()
+    assert preview_server.served_file(folder, "/files/wab2.fr-1.png?v=3") == (folder / "wab2.fr-1.png").resolve()
     for refused in ("/files/../secret.txt", "/files/..%2Fsecret.txt", "/files/%2e%2e/secret.txt",
                     "/files/sub/inner.png", "/files/sub%2Finner.png", "/files/" + str(tmp_path / "secret.txt"),
                     "/files/%2Fetc%2Fpasswd", "/files/.hidden", "/files/link.png", "/files/", "/files/..",
                     "/files/missing.png", "/secret.txt", "/files/..%5Csecret.txt", "/files/a%00.png"):
-        assert watch.served_file(folder, refused) is None, refused
+        assert preview_server.served_file(folder, refused) is None, refused
 
 
 def test_the_server_shows_the_pages_and_their_version(tmp_path):
@@ -68,9 +68,9 @@ def test_the_server_shows_the_pages_and_their_version(tmp_path):
     folder.mkdir()
     (folder / "wab2.fr-1.png").write_bytes(b"\x89PNG page one")
     (tmp_path / "secret.txt").write_text("secret")
-    state = watch.State()
+    state = preview_server.State()
     state.update({"wab2.fr": ["wab2.fr-1.png"]}, ["sources/wab2.yaml:3:1: a problem"])
-    server = watch.serve(folder, state, port=0)
+    server = preview_server.serve(folder, state, port=0)
     try:
         def get(path: str) -> tuple[int, str, bytes]:
             connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
@@ -108,7 +108,7 @@ def test_a_failed_build_keeps_the_last_good_preview(tmp_path):
 
     assert watcher.changed([source]) == []
     version, pages, problems = watcher.state.snapshot()
-    assert wrote == [project.pdf_path("every-block", "fr")] and problems == []
+    assert wrote == [project.build / "every-block.fr.pdf"] and problems == []
     first_page = project.build / "preview" / pages["every-block.fr"][0]
     good = first_page.read_bytes()
 
@@ -147,9 +147,9 @@ def test_a_template_error_is_reported_at_its_line_and_the_watch_goes_on(tmp_path
 def test_the_server_answers_only_its_own_host_names(tmp_path, host, status):
     """DNS rebinding: a page of attacker.example, its name rebound to 127.0.0.1, sends Host: attacker.example.
     IP addresses and the name given with --host are answered: no other site can rebind those."""
-    state = watch.State()
+    state = preview_server.State()
     state.update({}, ["sources/secret.yaml:1:1: a problem"])
-    server = watch.serve(tmp_path / "preview", state, port=0)
+    server = preview_server.serve(tmp_path / "preview", state, port=0)
     server.host_name = "mybox.lan"  # as `--host mybox.lan` would set it
     try:
         port = server.server_address[1]
@@ -185,9 +185,9 @@ def test_the_page_links_each_pdf_and_serves_only_those_built(tmp_path):
     built.parent.mkdir()
     built.write_bytes(b"%PDF-1.7 the sheet")
     (tmp_path / "build" / "other.fr.pdf").write_bytes(b"%PDF-1.7 not built by this watch")
-    state = watch.State()
+    state = preview_server.State()
     state.update({"wab2.fr": []}, [], {"wab2.fr": built})
-    server = watch.serve(folder, state, port=0)
+    server = preview_server.serve(folder, state, port=0)
     try:
         port = server.server_address[1]
 
@@ -218,8 +218,8 @@ def test_watching_a_handout_draws_its_pages_and_opens_the_browser(tmp_path, monk
     _, pages, problems = watcher.state.snapshot()
     assert problems == [] and list(pages) == ["wab2-english-hundred-years-war.en"]
     assert (project.build / "preview" / pages["wab2-english-hundred-years-war.en"][0]).is_file()
-    assert watcher.state.pdf("wab2-english-hundred-years-war.en") == project.handout_pdf_path(
-        "wab2-english-hundred-years-war", "en")
+    assert watcher.state.pdf("wab2-english-hundred-years-war.en") == (
+        project.build / "handouts" / "wab2-english-hundred-years-war.en.pdf")
     assert len(opened) == 1 and said == [f"live preview: {opened[0]} (Ctrl-C to stop)"]
 
 
@@ -269,11 +269,12 @@ def test_the_server_sends_only_the_images_it_drew(tmp_path):
     folder.mkdir()
     (folder / "wab2.fr-1.png").write_bytes(b"\x89PNG drawn")
     (folder / "notes.png").write_bytes(b"put there by hand")
-    assert watch.served_file(folder, "/files/notes.png", {"wab2.fr-1.png"}) is None
-    assert watch.served_file(folder, "/files/wab2.fr-1.png", {"wab2.fr-1.png"}) == (folder / "wab2.fr-1.png").resolve()
-    state = watch.State()
+    assert preview_server.served_file(folder, "/files/notes.png", {"wab2.fr-1.png"}) is None
+    assert preview_server.served_file(folder, "/files/wab2.fr-1.png",
+                                      {"wab2.fr-1.png"}) == (folder / "wab2.fr-1.png").resolve()
+    state = preview_server.State()
     state.update({"wab2.fr": ["wab2.fr-1.png"]}, [])
-    server = watch.serve(folder, state, port=0)
+    server = preview_server.serve(folder, state, port=0)
     try:
         for name, status in (("wab2.fr-1.png", 200), ("notes.png", 404)):
             connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
@@ -291,18 +292,18 @@ def test_silent_connections_are_closed_and_bounded(tmp_path, monkeypatch):
     import socket
     import threading
 
-    monkeypatch.setattr(watch.Handler, "timeout", 0.5)
-    state = watch.State()
-    server = watch.serve(tmp_path / "preview", state, port=0)
+    monkeypatch.setattr(preview_server.Handler, "timeout", 0.5)
+    state = preview_server.State()
+    server = preview_server.serve(tmp_path / "preview", state, port=0)
     port = server.server_address[1]
     silent = []
     try:
         before = threading.active_count()
-        for _ in range(watch.MAX_CONNECTIONS + 20):
+        for _ in range(preview_server.MAX_CONNECTIONS + 20):
             silent.append(socket.create_connection(("127.0.0.1", port), timeout=10))
         for connection in silent:  # each is closed by the server: an empty read, not a wait of 10 s
             assert connection.recv(1) == b""
-        assert threading.active_count() <= before + watch.MAX_CONNECTIONS
+        assert threading.active_count() <= before + preview_server.MAX_CONNECTIONS
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         connection.request("GET", "/version")
         assert connection.getresponse().status == 200
@@ -357,13 +358,13 @@ def test_a_client_that_hangs_up_is_no_error_and_slow_clients_lock_no_one_out(tmp
     import socket
     import time
 
-    monkeypatch.setattr(watch, "HEAD_SECONDS", 3.0)
-    state = watch.State()
-    server = watch.serve(tmp_path / "preview", state, port=0)
+    monkeypatch.setattr(preview_server, "HEAD_SECONDS", 3.0)
+    state = preview_server.State()
+    server = preview_server.serve(tmp_path / "preview", state, port=0)
     port = server.server_address[1]
     slow = []
     try:
-        for _ in range(watch.MAX_CONNECTIONS):
+        for _ in range(preview_server.MAX_CONNECTIONS):
             connection = socket.create_connection(("127.0.0.1", port), timeout=10)
             connection.sendall(b"GET /version HTTP/1.1\r\nX-Slow: 1\r\n")  # a head never finished
             slow.append(connection)
@@ -389,3 +390,29 @@ def test_a_client_that_hangs_up_is_no_error_and_slow_clients_lock_no_one_out(tmp
         server.shutdown()
         server.server_close()
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_watch_serves_the_loopback_address_unless_host_says_otherwise(tmp_path, monkeypatch):
+    """docs/safety.md: `qrs watch` is reached from this machine only, unless --host names another address."""
+    from generator.cli.main import main
+
+    shutil.copytree(FIXTURES / "sheets", tmp_path / "sources")
+    bound = []
+
+    def serving(folder, state, host="127.0.0.1", port=watch.DEFAULT_PORT):
+        server = real_serve(folder, state, host, 0)  # any free port: the address is what is tested
+        bound.append(server.server_address[0])
+        return server
+
+    def at_once(self, *args, stop=None, **kwargs):  # serve, then stop as a Ctrl-C would, without building
+        stopped = threading.Event()
+        stopped.set()
+        return real_run(self, *args, stop=stopped, **kwargs)
+
+    real_serve, real_run = watch.serve, watch.Watcher.run
+    monkeypatch.setattr(watch, "serve", serving)
+    monkeypatch.setattr(watch.Watcher, "run", at_once)
+    monkeypatch.setattr(watch.Watcher, "rebuild", lambda self, sources, changed=(): [])
+    for given in ([], ["--host", "0.0.0.0"]):
+        main(["--sources", str(tmp_path / "sources"), "watch", "tiny-card", "--port", "0", *given])
+    assert bound == ["127.0.0.1", "0.0.0.0"]

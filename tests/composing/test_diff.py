@@ -108,10 +108,12 @@ def pdf_text(path: Path) -> str:
 
 def test_the_marked_build_and_the_errata_only_sheet(repository):
     path = repository.sources / "shadow-war.yaml"
-    marked = pipeline.build(repository, path, "fr", pipeline.BuildOptions(changes_since="1.1"))
+    marked = pipeline.build(repository, pipeline.SheetTarget(path), "fr", "pdf",
+                            pipeline.BuildOptions(changes_since="1.1")).path
     assert marked.name == "shadow-war.since-1.1.fr.pdf"
     assert "édition 1.2" in pdf_text(marked)
-    errata = pipeline.build(repository, path, "fr", pipeline.BuildOptions(errata_only=True))
+    errata = pipeline.build(repository, pipeline.SheetTarget(path), "fr", "pdf",
+                            pipeline.BuildOptions(errata_only=True)).path
     assert errata.name == "shadow-war.errata-1.1.fr.pdf"
     text = pdf_text(errata)
     assert "ERRATA DEPUIS L’ÉDITION 1.1" in text and "Terrain très difficile : tiers de déplacement." in text
@@ -165,12 +167,15 @@ def test_changes_since_marks_what_the_changelog_names_even_without_git(tmp_path)
     html = render.html(project, sheet, pipeline.BuildOptions(), marks=found)
     barred = set(re.findall(r'<section class="block [^"]* changed" id="[^"]*" data-block="([^"]+)"', html))
     assert barred == {"terrain", "tests"}
-    marked = pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(changes_since="1.1"))
+    marked = pipeline.build(project, pipeline.SheetTarget(sources / "shadow-war.yaml"), "fr", "pdf",
+                            pipeline.BuildOptions(changes_since="1.1")).path
     assert marked.name == "shadow-war.since-1.1.fr.pdf"
     with pytest.raises(UserError, match="edition 0.9 is not an edition of the changelog"):
-        pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(changes_since="0.9"))
+        pipeline.build(project, pipeline.SheetTarget(sources / "shadow-war.yaml"), "fr", "pdf",
+                       pipeline.BuildOptions(changes_since="0.9"))
     with pytest.raises(UserError, match="an edition can be compared once it is committed"):
-        pipeline.build(project, sources / "shadow-war.yaml", "fr", pipeline.BuildOptions(errata_only=True))
+        pipeline.build(project, pipeline.SheetTarget(sources / "shadow-war.yaml"), "fr", "pdf",
+                       pipeline.BuildOptions(errata_only=True))
 
 
 def _with_row_id(sheet, block_id: str, index: int, row_id: str):

@@ -322,7 +322,8 @@ def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
     wab = sources / "wab2.yaml"
     wab.write_text(wab.read_text(encoding="utf-8").replace("[Arc long, 30ps (15ps)", "[Arc long, 32ps (16ps)"), encoding="utf-8")
     project = Project.at(sources, tmp_path / "build")
-    path = pipeline.build_handout(project, sources / "handouts" / "wab2-english-hundred-years-war.yaml", "fr")
+    handout = pipeline.HandoutTarget(sources / "handouts" / "wab2-english-hundred-years-war.yaml")
+    path = pipeline.build(project, handout, "fr", "pdf").path
     assert "32ps (16ps)" in pdf_text(path)
 
 
@@ -340,8 +341,9 @@ def test_a_handouts_fallback_text_is_marked_with_its_language(tmp_path):
     untranslated.string = ""
     with catalogue_file.open("wb") as stream:
         write_po(stream, catalogue)
-    _, sheet, count = pipeline.composed_handout(project, project.handouts / "warhammer-dwarfs.yaml", "en",
-                                                pipeline.BuildOptions(allow_fallback=True))
+    handout = pipeline.HandoutTarget(project.handouts / "warhammer-dwarfs.yaml")
+    prepared = handout.compose(project, "en", pipeline.BuildOptions(allow_fallback=True))
+    sheet, count = prepared.sheet, prepared.untranslated
     page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True), count)
     assert count == 1 and f'<span lang="fr">{untranslated.id}</span>' in page
 
@@ -398,12 +400,12 @@ def test_a_handout_brings_the_tables_where_its_rules_act_unless_it_excludes_them
     assert "include: [resolve, turn," in text
     project = Project.at(sources)
     source.write_text(text.replace("include: [resolve, turn,", "include: [turn,"), encoding="utf-8")
-    _, brought, _ = pipeline.composed_handout(project, source, "fr")
+    brought = pipeline.HandoutTarget(source).compose(project, "fr").sheet
     rules = next(section for section in brought.sections if section.id == "handout-special-rules")
     assert "resolve-triggers" in [block.id for block in rules.blocks]
     source.write_text(text.replace("include: [resolve, turn, shooting, action, melee, initiative]", "exclude: [resolve]"),
                       encoding="utf-8")
-    _, excluded, _ = pipeline.composed_handout(project, source, "fr")
+    excluded = pipeline.HandoutTarget(source).compose(project, "fr").sheet
     assert "resolve-triggers" not in [block.id for block in excluded.blocks()]
 
 
@@ -417,7 +419,8 @@ def test_a_handout_keeps_the_modifiers_that_concern_its_army(tmp_path):
     savage = '{value: "-1", text: "Unité engagée par une unité ayant {Savage}"}'
     assert savage in text and "concerns: [native]" in text
     sheet.write_text(text.replace(savage, savage[:-1] + ", concerns: [savage]}"), encoding="utf-8")
-    _, composed, _ = pipeline.composed_handout(Project.at(sources), sources / "handouts" / "irregular-wars-new-spain.yaml", "fr")
+    handout = pipeline.HandoutTarget(sources / "handouts" / "irregular-wars-new-spain.yaml")
+    composed = handout.compose(Project.at(sources), "fr").sheet
     texts = [item.text for item in block(composed, "resolve-triggers").items]
     assert "Unité engagée par une unité ayant {Savage}" not in texts
     assert "Unité {Native} engagée par une unité de Cavalerie" in texts and len(texts) == len(
@@ -435,7 +438,7 @@ def test_the_shipped_sheets_mark_the_modifiers_of_one_unit_type_or_rule(tmp_path
         start = text.index(f"  - id: {unit}")
         text = text[:start] + text[text.index("  - id:", start + 1):]
     path.write_text(text, encoding="utf-8")
-    _, composed, _ = pipeline.composed_handout(Project.at(sources), path, "fr")
+    composed = pipeline.HandoutTarget(path).compose(Project.at(sources), "fr").sheet
     kept = {item.text for name in ("movement-modifiers", "melee-modifiers", "resolve-triggers")
             for item in block(composed, name).items}
     assert not {text for text in kept if "Cavalerie dans" in text or "unité de Cavalerie dans" in text}

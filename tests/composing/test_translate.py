@@ -72,7 +72,7 @@ def test_a_complete_translation_builds(project):
     update(project, "en")
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
     translations.check_with_translations(project, project.sources / "every-block.yaml")
-    output = pipeline.build(project, project.sources / "every-block.yaml", "en")
+    output = pipeline.build(project, pipeline.SheetTarget(project.sources / "every-block.yaml"), "en", "pdf").path
     assert output.name == "every-block.en.pdf" and output.stat().st_size > 0
 
 
@@ -105,8 +105,9 @@ def test_missing_translation_fails_the_build_unless_fallback_is_allowed(project)
     update(project, "en")
     source = project.sources / "every-block.yaml"
     with pytest.raises(UserError, match="no 'en' translation"):
-        pipeline.build(project, source, "en")
-    output = pipeline.build(project, source, "en", pipeline.BuildOptions(allow_fallback=True))
+        pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf")
+    output = pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf",
+                            pipeline.BuildOptions(allow_fallback=True)).path
     assert output.exists()
 
 

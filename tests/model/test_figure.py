@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 
@@ -12,6 +13,9 @@ from generator.model.blocks.figure import FigureBlock, length_mm
 from tests.conftest import FIXTURES, run_qrs
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5">{}</svg>'
+# A copy bomb under 2 kB: seven levels of ten <use> of the level below, 10⁷ circles once expanded.
+BOMB = SVG.format('<g id="a0"><circle r="1"/></g>' + "".join(
+    f'<g id="a{level}">' + f'<use href="#a{level - 1}"/>' * 10 + "</g>" for level in range(1, 8)))
 SRC_LINE, SRC_COLUMN = 17, 14  # where gauges.yaml's first figure names its picture
 
 
@@ -120,11 +124,15 @@ def test_a_folder_or_a_picture_too_large_is_refused(tmp_path):
     ("figures/png.svg", SVG.format('<image href="data:image/png;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9z'
                                    'dmciPjxpbWFnZSBocmVmPSJodHRwOi8vZXhhbXBsZS5jb20veCIvPjwvc3ZnPg=="/>'),
      "a reference to 'data:image/png;base64,"),
+    ("figures/styled.svg", SVG.format('<rect width="1" height="1" style="fill: URL(http://example.com/p)"/>'),
+     "a reference to 'http://example.com/p'"),
+    ("figures/jpeg.svg", SVG.format('<image href="data:image/jpeg;base64,R0lGODlhAQABAAAAACw="/>'),  # a GIF's bytes
+     "a reference to 'data:image/jpeg;base64,"),
+    ("figures/gif.svg", SVG.format('<image href="data:image/gif;base64,/9j/4AAQSkZJRg=="/>'),  # a JPEG's bytes
+     "a reference to 'data:image/gif;base64,"),
     ("figures/onload.svg", SVG.format('<rect width="1" height="1" onload="fetch(1)"/>'), "an onload attribute"),
     ("figures/onbegin.svg", SVG.format('<animate onbegin="fetch(1)"/>'), "an onbegin attribute"),
-    ("figures/bomb.svg", SVG.format('<g id="a0"><circle r="1"/></g>' + "".join(
-        f'<g id="a{level}">' + f'<use href="#a{level - 1}"/>' * 10 + "</g>" for level in range(1, 8))),
-     "draw more than 100,000 elements once expanded"),
+    ("figures/bomb.svg", BOMB, "draw more than 100,000 elements once expanded"),
     ("figures/loop.svg", SVG.format('<g id="a"><use href="#a"/></g>'), "refers to an element that holds it"),
     ("figures/noviewbox.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="5mm"/>', "has no viewBox"),
     ("figures/skewed.svg", SVG.replace("<svg ", '<svg width="10mm" height="10mm" ').format(""), "other proportions than its viewBox"),
@@ -136,7 +144,9 @@ def test_a_picture_that_is_not_a_plain_svg_or_png_is_refused(tmp_path, name, con
 
 def test_references_inside_the_svg_are_allowed(tmp_path):
     inner = SVG.format('<defs><circle id="c" r="1"/></defs><use href="#c"/><rect fill="url(#c)" width="1" height="1"/>'
-                       '<image href="data:image/png;base64,iVBORw0KGgo=" width="1" height="1"/>')
+                       '<image href="data:image/png;base64,iVBORw0KGgo=" width="1" height="1"/>'
+                       '<image href="data:image/jpeg;base64,/9j/4AAQSkZJRg==" width="1" height="1"/>'
+                       '<image href="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="1" height="1"/>')
     pipeline.check(sheet_naming(tmp_path, "figures/inner.svg", inner))
 
 
@@ -145,6 +155,19 @@ def test_qrs_check_names_the_problem_and_exits_with_2(tmp_path):
     result = run_qrs("--sources", str(source.parent), "check", "gauges")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"gauges.yaml:{SRC_LINE}:{SRC_COLUMN}: figures/remote.svg: a reference to 'http://example.com/x.png'" in result.stderr
+
+
+def test_a_copy_bomb_is_refused_by_check_and_build_in_under_a_second(tmp_path):
+    """docs/safety.md: 10⁷ circles from seven levels of ten nested <use>, under 2 kB, refused at the src's line before
+    anything is laid out (the build had not finished after 120 s, 860 MB and growing)."""
+    source = sheet_naming(tmp_path, "figures/bomb.svg", BOMB)
+    started = time.perf_counter()
+    assert "more than 100,000 elements" in refusal(source)
+    assert time.perf_counter() - started < 1
+    for command in ("check", "build"):
+        ran = run_qrs("--sources", str(source.parent), command, "gauges")
+        assert ran.returncode == 2 and f"gauges.yaml:{SRC_LINE}:{SRC_COLUMN}: figures/bomb.svg:" in ran.stderr, ran
+    assert not list((tmp_path / "build").glob("*.pdf"))
 
 
 def test_alt_and_caption_are_offered_for_translation(tmp_path):

@@ -40,7 +40,8 @@ def outline(reader: PdfReader, entries=None, depth: int = 0) -> list[tuple[int, 
 
 
 def test_a_group_heading_prints_once_above_its_blocks_and_is_bookmarked_under_its_section(tmp_path):
-    output = pipeline.build(Project.at(tmp_path, tmp_path / "build"), write(tmp_path), "fr")
+    output = pipeline.build(Project.at(tmp_path, tmp_path / "build"), pipeline.SheetTarget(write(tmp_path)), "fr",
+                            "pdf").path
     reader = PdfReader(output)
     text = " ".join(reader.pages[0].extract_text().split())
     # once, and again marked continued above a column that starts inside the group (the sheet balances its columns)
@@ -79,7 +80,7 @@ def gunners_handout(tmp_path):
         "handout: gunners\nsheet: prices\narmy: Tireurs\nlang: fr\ndate: 2026-11-21\ninclude: [missile]\n"
         "units:\n  - {id: gunner, name: Tireur, profile: {M: '4'}}\n", encoding="utf-8")
     project = Project.at(tmp_path, tmp_path / "build")
-    return pipeline.composed_handout(project, tmp_path / "handouts" / "gunners.yaml", "fr")[1]
+    return pipeline.HandoutTarget(tmp_path / "handouts" / "gunners.yaml").compose(project, "fr").sheet
 
 
 def test_a_handout_selects_a_group_by_its_id(tmp_path):

@@ -7,7 +7,8 @@ import shutil
 
 
 from generator.output import content_checks
-from generator.output.manifest import Output
+from generator.output.plan import Output
+from generator.output.targets import SheetTarget
 from generator.project import Project
 from generator.report import shown
 from tests.conftest import FIXTURES, LIBRARY, ROOT, kept_folder, run_qrs
@@ -33,7 +34,7 @@ def test_a_library_that_passes_exits_0_and_says_what_it_tested(tmp_path):
     ran = qrs_test(project, "test")
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.endswith("1 sheet(s) and 0 handout(s) tested, 1 output(s) read: no problem found\n"), ran.stdout
-    assert project.pdf_path("tiny-card", "en").is_file()
+    assert (project.build / "tiny-card.en.pdf").is_file()
     again = qrs_test(project, "--quiet", "test")  # built as `qrs build` builds: read again, not built
     assert again.returncode == 0 and again.stdout == again.stderr == ""
 
@@ -46,9 +47,9 @@ def test_a_cell_the_pdf_lacks_is_named_by_its_file_line_and_column(tmp_path):
     text = source.read_text(encoding="utf-8")
     source.write_text(text.replace("[Sling, 12\"]", "[Slingshot, 12\"]"), encoding="utf-8")
     line = text.splitlines().index('          - [Sling, 12"]') + 1
-    found = content_checks.output_problems(project, Output("sheet", "tiny-card", "en", source))
+    found = content_checks.output_problems(project, Output(SheetTarget(source), "en"))
     assert [str(problem) for problem in found] == [
-        f"{source}:{line}:14: block ranges: 'Slingshot' is not printed in {shown(project.pdf_path('tiny-card', 'en'))} "
+        f"{source}:{line}:14: block ranges: 'Slingshot' is not printed in {shown(project.build / 'tiny-card.en.pdf')} "
         "(or not in the order of its block)"]
 
 
@@ -60,7 +61,7 @@ def test_a_pdf_longer_than_its_pages_is_named_at_its_paper(tmp_path, built):
     text = source.read_text(encoding="utf-8")
     source.write_text(text.replace("pages: 2,", "pages: 1,"), encoding="utf-8")
     line = next(number for number, typed in enumerate(text.splitlines(), start=1) if "pages: 2," in typed)
-    found = content_checks.output_problems(project, Output("sheet", "wide-matrix", "en", source))
+    found = content_checks.output_problems(project, Output(SheetTarget(source), "en"))
     assert [(problem.line, problem.message) for problem in found] == [
         (line, f"{shown(pdf)} takes 2 page(s), more than the 1 declared")]
 
@@ -70,7 +71,7 @@ def test_failures_exit_2_naming_each_file_and_the_others_are_still_tested(tmp_pa
     ran = qrs_test(project, "test")
     assert ran.returncode == 2 and "Traceback" not in ran.stderr
     assert "dice-gap.yaml:16:11: D6 can roll 4, which no row covers" in ran.stderr
-    assert "wrote" in ran.stdout and project.pdf_path("tiny-card", "en").is_file()  # the good sheet was built
+    assert "wrote" in ran.stdout and (project.build / "tiny-card.en.pdf").is_file()  # the good sheet was built
 
 
 def test_a_language_in_progress_is_left_out_and_said(tmp_path):
@@ -85,7 +86,7 @@ def test_names_choose_what_is_tested_and_an_unknown_one_is_a_usage_error(tmp_pat
     project = library(tmp_path, CARD, FIXTURES / "every-block.yaml")
     ran = qrs_test(project, "test", "tiny-card")
     assert ran.returncode == 0 and "1 sheet(s) and 0 handout(s) tested" in ran.stdout, ran.stderr
-    assert not project.pdf_path("every-block", "fr").exists()
+    assert not (project.build / "every-block.fr.pdf").exists()
     unknown = qrs_test(project, "test", "tiny-crad")
     assert unknown.returncode == 64 and "did you mean tiny-card?" in unknown.stderr
 

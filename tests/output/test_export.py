@@ -11,6 +11,7 @@ from PIL import Image
 
 from generator.errors import UserError
 from generator.output import export
+from generator.output.targets import SheetTarget
 from generator.project import Project
 from tests.conftest import Ran, LIBRARY, run_qrs
 
@@ -28,8 +29,8 @@ def qrs(project: Project, *args: str) -> Ran:
 
 
 def test_png_pages_at_the_resolution_asked(project):
-    pdf, built, images = export.export(project, project.sources / "wab2.yaml", "en", "png", dpi=100)
-    assert built and pdf == project.pdf_path("wab2", "en")
+    pdf, built, images = export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "png", dpi=100)
+    assert built and pdf == project.build / "wab2.en.pdf"
     assert [image.relative_to(project.build).as_posix() for image in images] == ["export/wab2.en-1.png",
                                                                                  "export/wab2.en-2.png"]
     with Image.open(images[1]) as page:  # A4 landscape, 297 × 210 mm, at 100 dots an inch
@@ -37,10 +38,11 @@ def test_png_pages_at_the_resolution_asked(project):
 
 
 def test_only_the_pages_asked_and_a_page_past_the_end_is_refused(project):
-    _, built, images = export.export(project, project.sources / "wab2.yaml", "en", "png", dpi=50, pages=(2,))
+    _, built, images = export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "png", dpi=50,
+                                     pages=(2,))
     assert not built and [image.name for image in images] == ["wab2.en-2.png"]  # the PDF above is reused
     with pytest.raises(UserError, match="it has 2 page"):
-        export.export(project, project.sources / "wab2.yaml", "en", "png", pages=(3,))
+        export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "png", pages=(3,))
 
 
 def test_pages_are_parsed_strictly():
@@ -74,7 +76,7 @@ def test_the_command_says_what_is_wrong_with_the_usage_exit_code(project):
 
 @pytest.mark.skipif(export.converter() is None, reason="no pdftocairo: apt-get install poppler-utils")
 def test_svg_is_a_vector_drawing_of_the_page(project):
-    _, _, images = export.export(project, project.sources / "wab2.yaml", "en", "svg", pages=(1,))
+    _, _, images = export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "svg", pages=(1,))
     assert [image.name for image in images] == ["wab2.en-1.svg"]
     root = ElementTree.parse(images[0]).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
@@ -87,7 +89,7 @@ def test_svg_without_its_converter_says_how_to_install_it(project, monkeypatch):
     """A missing program is exit 69 (EX_UNAVAILABLE), not a usage error with its banner (#34)."""
     monkeypatch.setattr(export, "converter", lambda: None)
     with pytest.raises(export.MissingTool, match="apt-get install poppler-utils"):
-        export.export(project, project.sources / "wab2.yaml", "en", "svg")
+        export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "svg")
     missing = qrs(project, "export", "wab2", "--format", "svg")
     assert missing.returncode == 69 and "apt-get install poppler-utils" in missing.stderr
     assert "Usage:" not in missing.stderr

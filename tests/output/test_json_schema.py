@@ -123,16 +123,22 @@ def test_qrs_schema_check_fails_on_an_outdated_file(tmp_path):
     assert run("--check").returncode == 0
 
 
-def _properties(node, path=""):
-    """(path, property schema) for every property declared anywhere in a schema."""
+def _schemas(node, path=""):
+    """(path, schema) for every schema object anywhere in a schema's tree."""
     if isinstance(node, dict):
-        for field, property_schema in node.get("properties", {}).items():
-            yield f"{path}.{field}", property_schema
+        yield path, node
         for key, value in node.items():
-            yield from _properties(value, f"{path}/{key}")
+            yield from _schemas(value, f"{path}/{key}")
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            yield from _properties(value, f"{path}[{index}]")
+            yield from _schemas(value, f"{path}[{index}]")
+
+
+def _properties(node):
+    """(path, property schema) for every property declared anywhere in a schema."""
+    for path, found in _schemas(node):
+        for field, property_schema in found.get("properties", {}).items():
+            yield f"{path}.{field}", property_schema
 
 
 @pytest.mark.parametrize("name", sorted(schema.MODELS))
@@ -141,6 +147,19 @@ def test_every_field_has_a_description(name):
     undescribed = [path for path, found in _properties(json.loads(schema.text(name)))
                    if "description" not in found and "/allOf" not in path]  # allOf: the dispatch on `type`
     assert undescribed == []
+
+
+def _unbounded(found: dict) -> bool:
+    """A string without a longest length, or a number without a greatest value."""
+    if found.get("type") == "string":
+        return not {"maxLength", "enum", "const"} & found.keys()
+    return found.get("type") in ("integer", "number") and not {"maximum", "exclusiveMaximum", "enum", "const"} & found.keys()
+
+
+@pytest.mark.parametrize("name", sorted(schema.MODELS))
+def test_every_text_and_number_of_a_source_has_a_bound(name):
+    """docs/safety.md: every field of a source has a bound (its lists are bounded by the loader: test_sources.py)."""
+    assert [path for path, found in _schemas(json.loads(schema.text(name))) if _unbounded(found)] == []
 
 
 def test_each_schema_has_its_own_id_and_examples():

@@ -12,24 +12,25 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import asdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from generator import write
 from generator.digests import Digests
-from generator.output import manifest, parallel
+from generator.output import formats, manifest, parallel, plan as plans
+from generator.output.targets import SheetTarget, named
 
 from generator import pipeline
 from generator.cli.main import main
-from generator.project import Project, variant_of
+from generator.project import Project
 from generator.report import Reporter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 from tests.conftest import LIBRARY  # noqa: E402 - beside the names it is used with
 FIXTURES = ROOT / "tests" / "fixtures"
-SETTINGS = dict(paper=None, allow_fallback=False)  # pipeline.BuildOptions' fields (the others by default)
+SETTINGS = pipeline.BuildOptions()
 
 
 @pytest.fixture
@@ -44,48 +45,27 @@ def built(monkeypatch) -> list[str]:
     """Replace rendering by a stand-in; returns the list of outputs built (relative to build/), in order."""
     calls: list[str] = []
 
-    def build(project, path, lang, options=pipeline.BuildOptions(), output=None, layouts=None):
-        sheet = pipeline.check(path)  # a broken source fails here as in the real build
-        output = output or project.pdf_path(sheet.sheet, lang, variant_of(asdict(options)))
-        write.atomically(output, f"%PDF stand-in {sheet.sheet} {lang} {options}\n".encode())
+    def build(project, target, lang, form="pdf", options=pipeline.BuildOptions(), output=None):
+        if target.kind == "sheet":  # a broken source fails here as in the real build
+            name, title = pipeline.check(target.source).sheet, pipeline.check(target.source).game
+        else:
+            name = title = pipeline.load_handout(project, target.source)[1].handout
+        writer = formats.writer(form)
+        output = output or writer.path(project, target, lang, writer.variant(options))
+        text = (f"%PDF stand-in {name} {lang} {options}\n" if form == "pdf"
+                else f"<!DOCTYPE html><title>{title} {lang}</title>\n")
+        write.atomically(output, text.encode())
         calls.append(output.relative_to(project.build).as_posix())
-        return output
-
-    def build_handout(project, path, lang, options=pipeline.BuildOptions(), layouts=None):
-        handout = pipeline.load_handout(project, path)[1]
-        output = project.handout_pdf_path(handout.handout, lang, variant_of(asdict(options)))
-        write.atomically(output, f"%PDF stand-in {handout.handout} {lang} {options}\n".encode())
-        calls.append(output.relative_to(project.build).as_posix())
-        return output
-
-    def build_web(project, path, lang, options=pipeline.BuildOptions()):
-        sheet = pipeline.check(path)
-        return stand_in(project.html_path(sheet.sheet, lang), f"{sheet.game} {lang}")
-
-    def build_handout_web(project, path, lang, options=pipeline.BuildOptions()):
-        handout = pipeline.load_handout(project, path)[1]
-        return stand_in(project.handout_html_path(handout.handout, lang), f"{handout.handout} {lang}")
-
-    def stand_in(output, title):
-        write.atomically(output, f"<!DOCTYPE html><title>{title}</title>\n".encode())
-        calls.append(output.relative_to(project_of(output)).as_posix())
-        return output
-
-    def project_of(output):
-        return next(parent for parent in output.parents if parent.name == "build")
+        return pipeline.Written(output)
 
     monkeypatch.setattr(pipeline, "build", build)
-    monkeypatch.setattr(pipeline, "build_handout", build_handout)
-    monkeypatch.setattr(pipeline, "build_web", build_web)
-    monkeypatch.setattr(pipeline, "build_handout_web", build_handout_web)
     return calls
 
 
-def run(project: Project, calls: list[str], settings: dict = SETTINGS, **options) -> set[str]:
+def run(project: Project, calls: list[str], options: pipeline.BuildOptions = SETTINGS, **more) -> set[str]:
     """Build every sheet and handout in this process; the outputs built."""
     calls.clear()
-    problems = parallel.build(project, project.sheet_paths(), project.handout_paths(), (), settings,
-                              Reporter(quiet=True), jobs=1, **options)
+    problems = parallel.build(project, named(project), (), options, Reporter(quiet=True), jobs=1, **more).problems
     assert problems == []
     return set(calls)
 
@@ -148,10 +128,10 @@ def test_a_template_or_an_option_rebuilds_everything(project, built, tmp_path):
     everything = run(project, built)
     (templates / "sheet.css").write_text((templates / "sheet.css").read_text(encoding="utf-8") + "\n/* */\n", encoding="utf-8")
     assert run(project, built) == everything
-    on_letter = run(project, built, dict(SETTINGS, paper="letter"))  # variants have names of their own
+    on_letter = run(project, built, replace(SETTINGS, paper="letter"))  # variants have names of their own
     assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
                          for name in everything}
-    assert run(project, built, dict(SETTINGS, paper="letter")) == set()
+    assert run(project, built, replace(SETTINGS, paper="letter")) == set()
     assert run(project, built) == set()  # the plain PDFs were not overwritten
 
 
@@ -161,8 +141,8 @@ def test_paper_that_is_the_sources_own_builds_the_plain_pdf(project, built):
     edit(project.sources / "shadow-war.yaml", "size: A4", "size: letter")
     everything = run(project, built)
     assert "shadow-war.fr.pdf" in everything
-    assert run(project, built, dict(SETTINGS, paper="A4")) == {"shadow-war.a4.fr.pdf", "shadow-war.a4.en.pdf"}
-    on_letter = run(project, built, dict(SETTINGS, paper="letter"))
+    assert run(project, built, replace(SETTINGS, paper="A4")) == {"shadow-war.a4.fr.pdf", "shadow-war.a4.en.pdf"}
+    on_letter = run(project, built, replace(SETTINGS, paper="letter"))
     assert "shadow-war.fr.pdf" not in on_letter and "shadow-war.letter.fr.pdf" not in on_letter
     assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
                          for name in everything if not name.startswith("shadow-war.")}
@@ -173,38 +153,37 @@ def test_verbose_shows_the_stored_column_fill_of_outputs_up_to_date(project, bui
     """--verbose on up-to-date outputs showed no column fill (#45): the manifest keeps each PDF's layout line."""
     stand_in = pipeline.build
 
-    def build(project, path, lang, options=pipeline.BuildOptions(), output=None, layouts=None):
-        if layouts is not None:
-            layouts.append({"pages": [[{"used": 0.91, "continued": []}, {"used": 0.42, "continued": []}]],
-                            "scale": 0.95, "warnings": []})
-        return stand_in(project, path, lang, options, output, layouts)
+    def build(project, target, lang, form="pdf", options=pipeline.BuildOptions(), output=None):
+        layout = {"pages": [[{"used": 0.91, "continued": []}, {"used": 0.42, "continued": []}]], "scale": 0.95,
+                  "warnings": []}
+        return replace(stand_in(project, target, lang, form, options, output), layout=layout)
 
     monkeypatch.setattr(pipeline, "build", build)
-    sheets = [project.sources / "shadow-war.yaml"]
+    sheets = [SheetTarget(project.sources / "shadow-war.yaml")]
     verbose = Reporter(verbose=True)
-    assert parallel.build(project, sheets, [], ("en",), SETTINGS, verbose, jobs=1) == []
+    assert parallel.build(project, sheets, ("en",), SETTINGS, verbose, jobs=1).problems == []
     assert "  columns used 91% 42%; type at 95.0%\n" in capsys.readouterr().out
-    assert parallel.build(project, sheets, [], ("en",), SETTINGS, verbose, jobs=1) == []
+    assert parallel.build(project, sheets, ("en",), SETTINGS, verbose, jobs=1).problems == []
     shown = capsys.readouterr().out.splitlines()
     assert shown[:2] == [f"up to date {project.build / 'shadow-war.en.pdf'}", "  columns used 91% 42%; type at 95.0%"]
-    assert parallel.build(project, sheets, [], ("en",), SETTINGS, Reporter(), jobs=1) == []
+    assert parallel.build(project, sheets, ("en",), SETTINGS, Reporter(), jobs=1).problems == []
     assert len(capsys.readouterr().out.splitlines()) == 1  # without --verbose: the summary line alone
 
 
 def test_web_pages_are_outputs_as_pdfs_are(project, built):
-    both = run(project, built, formats=("pdf", "html"))
+    both = run(project, built, forms=("pdf", "html"))
     pages = {name for name in both if name.endswith(".html")}
     assert pages == {f"html/{name[:-4]}.html" for name in every_output(project)}
-    assert run(project, built, formats=("pdf", "html")) == set()
+    assert run(project, built, forms=("pdf", "html")) == set()
     edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')
-    assert run(project, built, formats=("pdf", "html")) == WAB2 | {f"html/{name[:-4]}.html" for name in WAB2}
+    assert run(project, built, forms=("pdf", "html")) == WAB2 | {f"html/{name[:-4]}.html" for name in WAB2}
     (project.build / "html" / "fpga.en.html").unlink()
-    assert run(project, built, formats=("html",)) == {"html/fpga.en.html"}
+    assert run(project, built, forms=("html",)) == {"html/fpga.en.html"}
     assert run(project, built) == set()  # the PDFs stayed fresh
 
 
 def test_the_index_lists_every_page_with_its_pdf(project, built):
-    run(project, built, formats=("pdf", "html"))
+    run(project, built, forms=("pdf", "html"))
     index = (project.build / "html" / "index.html").read_text(encoding="utf-8")
     for page in (project.build / "html").rglob("*.*.html"):
         link = page.relative_to(project.build / "html").as_posix()
@@ -212,7 +191,7 @@ def test_the_index_lists_every_page_with_its_pdf(project, built):
         assert f'href="../{link[:-5]}.pdf"' in index
     assert "Warhammer Ancient Battles en" in index  # each page's own title
     before = (project.build / "html" / "index.html").stat().st_mtime_ns
-    run(project, built, formats=("html",))
+    run(project, built, forms=("html",))
     assert (project.build / "html" / "index.html").stat().st_mtime_ns == before  # unchanged: not written again
 
 
@@ -234,8 +213,7 @@ def test_a_failed_build_marks_nothing_fresh(project, built):
     edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½", "x"]')
     for _ in range(2):  # tried again each time: the failure was not recorded as fresh
         built.clear()
-        problems = parallel.build(project, project.sheet_paths(), project.handout_paths(), (), SETTINGS,
-                                  Reporter(quiet=True), jobs=1)
+        problems = parallel.build(project, named(project), (), SETTINGS, Reporter(quiet=True), jobs=1).problems
         assert problems and all(problem.path.endswith("wab2.yaml") for problem in problems)
         assert built == []
         now = json.loads((project.build / manifest.NAME).read_text(encoding="utf-8"))["outputs"]
@@ -246,7 +224,8 @@ def test_a_failed_build_marks_nothing_fresh(project, built):
 
 def test_a_build_that_fails_writes_no_manifest(project, built):
     edit(project.sources / "fpga.yaml", "\nlang: fr\n", "\nlang: fr\nlang: en\n")  # the sheet's own, at the top
-    problems = parallel.build(project, [project.sources / "fpga.yaml"], [], (), SETTINGS, Reporter(quiet=True), jobs=1)
+    problems = parallel.build(project, [SheetTarget(project.sources / "fpga.yaml")], (), SETTINGS, Reporter(quiet=True),
+                              jobs=1).problems
     assert problems and not project.build.exists()
 
 
@@ -340,9 +319,8 @@ def main_ok(args: list[str]) -> None:
 # --- shards --------------------------------------------------------------------------------------------
 
 
-def planned(project: Project) -> list[manifest.Output]:
-    found = manifest.plan(project, project.sheet_paths(), project.handout_paths(), (),
-                          manifest.Manifest(project.build / manifest.NAME), Digests())
+def planned(project: Project) -> list[plans.Output]:
+    found = plans.plan(project, named(project), (), manifest.Manifest(project.build / manifest.NAME), Digests())
     assert not found.problems
     return found.outputs
 
@@ -352,11 +330,11 @@ def test_shards_partition_the_outputs(n):
     project = Project.at(LIBRARY)
     outputs = planned(project)
     key = lambda output: output.key(project)  # noqa: E731
-    parts = [manifest.shard(outputs, (k, n), key) for k in range(1, n + 1)]
+    parts = [plans.shard(outputs, (k, n), key) for k in range(1, n + 1)]
     keys = [key(output) for part in parts for output in part]
     assert sorted(keys) == sorted(map(key, outputs)) and len(set(keys)) == len(keys)
     assert max(map(len, parts)) - min(map(len, parts)) <= 1
-    assert parts == [manifest.shard(outputs, (k, n), key) for k in range(1, n + 1)]  # the same every time
+    assert parts == [plans.shard(outputs, (k, n), key) for k in range(1, n + 1)]  # the same every time
 
 
 def test_the_shard_option_builds_one_part(project, built):
@@ -395,7 +373,7 @@ def test_the_plan_has_the_languages_the_pipeline_builds():
 def test_the_language_line_is_read_as_the_loader_reads_it(tmp_path, line, lang):
     path = tmp_path / "x.yaml"
     path.write_text(f"sheet: x\n{line}\nsections: []\n", encoding="utf-8")
-    assert manifest.sheet_language(path) == lang
+    assert plans.sheet_language(path) == lang
 
 
 def test_a_glossed_build_is_a_variant_and_leaves_the_plain_outputs_alone(tmp_path):

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.output import manifest, parallel
+from generator.options import BuildOptions
+from generator.output import parallel
+from generator.output.plan import Output
+from generator.output.targets import SheetTarget
 
 from generator import pipeline
 from generator.project import Project
@@ -57,11 +60,11 @@ def test_a_bug_in_a_worker_says_where_it_happened(monkeypatch, tmp_path):
 
     monkeypatch.setattr(pipeline, "build", broken)
     project = Project.at(tmp_path, tmp_path / "build")
-    output = manifest.Output("sheet", "every-block", "fr", FIXTURE)
+    output = Output(SheetTarget(FIXTURE), "fr")
     with pytest.raises(TypeError):  # in this process: the exception itself, with its traceback
-        parallel.build_one(project, output, {})
+        parallel.build_one(project, output, BuildOptions())
     monkeypatch.setattr(parallel, "_worker", True)
-    done = parallel.build_one(project, output, {})
+    done = parallel.build_one(project, output, BuildOptions())
     assert done.path is None and done.failure.startswith("TypeError: something is None (at test_parallel.py:")
 
 

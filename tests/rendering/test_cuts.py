@@ -1,9 +1,14 @@
-"""Table rows cut between their lines (generator.rendering.cuts): a cell's markup cut after a count of printing
-characters, tags closed and opened again; a measured block's rows told to the packer as their parts."""
+"""Units cut between their lines (generator.rendering.cuts): a cell's markup cut after a count of printing
+characters, tags closed and opened again, a list open at the cut going on where it stopped; a measured block's rows
+told to the packer as their parts."""
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from markupsafe import Markup
 
 from generator.rendering import cuts
@@ -53,3 +58,105 @@ def test_a_line_is_counted_in_its_source_s_characters_its_own_hyphen_and_a_term_
     position, inside = _consumed(source, position, "erre-")  # a hyphen of the source: the word ends here
     assert (position, inside) == (len("LeaderThebearerre-"), False)
     assert _consumed(source, position, "rollsonefailedroll") == (len(source), False)
+
+
+def test_a_list_open_at_the_cut_goes_on_unnumbered_and_counts_on_from_its_item():
+    step = ('<strong class="step-title">Combat</strong><ol class="steps" start="3"><li>Strike first</li>'
+            '<li><span class="step-text">Wound the target</span></li><li>Push back</li></ol>')
+    head, tail = cuts.cut_markup(step, len("CombatStrikefirstWound"))
+    assert head == ('<strong class="step-title">Combat</strong><ol class="steps" start="3"><li>Strike first</li>'
+                    '<li><span class="step-text">Wound</span></li></ol>')
+    # the item cut in two is the list's fourth: it goes on without its number, the next is the fifth
+    assert tail == ('<ol class="steps" start="4"><li class="cut"><span class="step-text">the target</span></li>'
+                    '<li>Push back</li></ol>')
+
+
+def test_a_bullet_cut_in_two_goes_on_without_its_bullet():
+    head, tail = cuts.cut_markup('<ul class="step-items"><li class="x">one two</li></ul>', 3)
+    assert (head, tail) == ('<ul class="step-items"><li class="x">one</li></ul>',
+                            '<ul class="step-items"><li class="x cut">two</li></ul>')
+
+
+def test_a_cut_at_the_end_of_an_item_leaves_no_empty_item_and_the_next_keeps_its_number():
+    head, tail = cuts.cut_markup("Turn<ol><li><em>Move</em></li><li>Shoot</li></ol>", len("TurnMove"))
+    assert head == "Turn<ol><li><em>Move</em></li></ol>"
+    assert tail == '<ol start="2"><li>Shoot</li></ol>'
+
+
+# --- any cut of nested lists: every character once, in its item, each item's number or bullet printed once ------
+
+WORD = st.text(alphabet="abcdefgh", min_size=1, max_size=6)
+
+
+def _markup(node) -> str:
+    kind, content = node
+    if kind == "text":
+        return content
+    if kind in ("ol", "ul"):
+        start = f' start="{content[0]}"' if kind == "ol" and content[0] else ""
+        return f"<{kind}{start}>" + "".join(f"<li>{''.join(map(_markup, item))}</li>" for item in content[1]) + f"</{kind}>"
+    return f"<{kind}>" + "".join(map(_markup, content)) + f"</{kind}>"
+
+
+NODES = st.recursive(
+    st.tuples(st.just("text"), st.lists(WORD, min_size=1, max_size=4).map(" ".join)),
+    lambda children: st.one_of(
+        st.tuples(st.sampled_from(["span", "strong", "em"]), st.lists(children, min_size=1, max_size=3)),
+        st.tuples(st.just("ol"), st.tuples(st.sampled_from([None, 1, 4]),
+                                           st.lists(st.lists(children, min_size=1, max_size=3), min_size=1,
+                                                    max_size=3))),
+        st.tuples(st.just("ul"), st.tuples(st.none(), st.lists(st.lists(children, min_size=1, max_size=3),
+                                                               min_size=1, max_size=3)))),
+    max_leaves=12)
+
+
+class _Reader(HTMLParser):
+    """Each printing character of markup with the items it is in (a numbered list's item by its number, as CSS counts
+    it), and the items that print their number or bullet (not marked continued); the tags must balance."""
+
+    def __init__(self):
+        super().__init__()
+        self.open: list[list] = []  # [tag, count of its items so far, its number (an item)]
+        self.characters: list[tuple[str, tuple]] = []
+        self.markers: list[tuple] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        number = None
+        if tag == "li":
+            parent = self.open[-1]
+            parent[1] += 1
+            number = parent[1] if parent[0] == "ol" else None  # a bullet is a bullet: it prints no number
+        self.open.append([tag, int(attrs.get("start", 1)) - 1 if tag == "ol" else 0, number])
+        if tag == "li" and "cut" not in (attrs.get("class") or "").split():
+            self.markers.append(self.path())
+
+    def handle_endtag(self, tag):
+        assert self.open and self.open[-1][0] == tag, (tag, self.open)
+        self.open.pop()
+
+    def handle_data(self, data):
+        self.characters += [(character, self.path()) for character in data if not character.isspace()]
+
+    def path(self) -> tuple:
+        return tuple((tag, number) for tag, _, number in self.open if tag == "li")
+
+
+def _read(*parts: str) -> _Reader:
+    reader = _Reader()
+    for part in parts:
+        reader.feed(part)
+        assert reader.open == [], part  # every part closes what it opens
+    return reader
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(NODES, min_size=1, max_size=3), st.integers(1, 200))
+def test_any_cut_of_nested_lists_prints_every_character_once_in_its_item_and_every_marker_once(nodes, chars):
+    markup = "".join(map(_markup, nodes))
+    whole = _read(markup)
+    assume(chars < len(whole.characters))
+    head, tail = cuts.cut_markup(markup, chars)
+    parts = _read(head, tail)
+    assert parts.characters == whole.characters
+    assert parts.markers == whole.markers

@@ -71,25 +71,26 @@ def assert_printed_at(pdf: Path, size: tuple[float, float]) -> tuple[float, floa
 ])
 def test_a_true_size_figure_is_printed_at_its_declared_size(tmp_path, paper, edit, options):
     folder = sources(tmp_path, **edit)
-    layouts: list[dict] = []
-    pdf = pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr", pipeline.BuildOptions(**options), layouts=layouts)
-    assert layouts[0]["scale"] != 1.0 or options  # a short sheet's type is grown: the figure is not
+    written = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf",
+                             pipeline.BuildOptions(**options))
+    pdf = written.path
+    assert written.layout["scale"] != 1.0 or options  # a short sheet's type is grown: the figure is not
     assert_printed_at(pdf, GAUGE_MM)
     assert_printed_at(pdf, BARS_MM)  # a figure that fits: the width it asks for, its proportions kept
 
 
 def test_a_figure_without_width_fits_the_column(tmp_path):
     folder = sources(tmp_path, **{"        width: 30mm\n": ""})
-    pdf = pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr")
+    pdf = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf").path
     column = render.page_frame(pipeline.check(folder / "gauges.yaml"), pipeline.BuildOptions()).column_width
     assert_printed_at(pdf, (column, column / 4))
 
 
 def test_a_true_size_figure_wider_than_a_column_spans_the_page_at_its_size(tmp_path):
     folder = sources(tmp_path, **{"paper: {pages: 1}": "paper: {pages: 1, orientation: portrait, columns: 4}"})
-    layouts: list[dict] = []
-    pdf = pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr", layouts=layouts)
-    assert ["gauge"] in layouts[0]["bands"]  # 76.2 mm in columns of 44 mm: across the page, above them
+    written = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf")
+    pdf = written.path
+    assert ["gauge"] in written.layout["bands"]  # 76.2 mm in columns of 44 mm: across the page, above them
     assert_printed_at(pdf, GAUGE_MM)
 
 
@@ -113,12 +114,13 @@ def test_a_true_size_figure_taller_than_a_column_is_refused(tmp_path):
                                                                'height="254mm" viewBox="0 0 76.2 254"'), encoding="utf-8")
     with pytest.raises(pipeline.UserError, match=r"a true-size figure 3in \(76\.2 mm\) wide is 254\.0 mm tall: a column "
                                                  r"holds 191\.0 mm"):
-        pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr")
+        pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf")
 
 
 def test_the_alternative_text_is_the_figure_s_in_the_tagged_pdf(tmp_path):
     folder = sources(tmp_path)
-    pdf = pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr", pipeline.BuildOptions(pdf_variant="pdf/ua-1"))
+    pdf = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf",
+                         pipeline.BuildOptions(pdf_variant="pdf/ua-1")).path
     reader = PdfReader(pdf)
     figures, todo = [], [reader.trailer["/Root"]["/StructTreeRoot"]]
     while todo:
@@ -137,7 +139,8 @@ def test_the_alternative_text_is_the_figure_s_in_the_tagged_pdf(tmp_path):
 
 def test_the_web_edition_embeds_the_picture_with_its_alternative_text(tmp_path):
     folder = sources(tmp_path)
-    page = pipeline.build_web(Project.at(folder), folder / "gauges.yaml", "fr").read_text(encoding="utf-8")
+    page = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
+                          "html").path.read_text(encoding="utf-8")
     images = re.findall(r'<img src="([^"]*)" alt="([^"]*)" style="width: ([^"]*)">', page)
     assert [(src.split(",")[0], width) for src, _, width in images] == [
         ("data:image/svg+xml;base64", "3in"), ("data:image/png;base64", "30mm")]
@@ -183,8 +186,10 @@ def _figure_keys(project: Project, sheet) -> dict[str, str]:
 
 def test_identical_sources_give_identical_bytes(tmp_path):
     folder = sources(tmp_path)
-    first = pipeline.build(Project.at(folder, tmp_path / "one"), folder / "gauges.yaml", "fr").read_bytes()
-    second = pipeline.build(Project.at(folder, tmp_path / "two"), folder / "gauges.yaml", "fr").read_bytes()
+    first = pipeline.build(Project.at(folder, tmp_path / "one"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
+                           "pdf").path.read_bytes()
+    second = pipeline.build(Project.at(folder, tmp_path / "two"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
+                            "pdf").path.read_bytes()
     assert first == second
 
 
@@ -200,8 +205,22 @@ def test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path):
     handout.write_text("handout: band\nsheet: delvers-card\narmy: The Thursday band\nlang: en\ndate: 2026-11-24\n"
                        "include: [moving]\nunits:\n  - {id: leader, name: Band leader, profile: {M: '6'}}\n",
                        encoding="utf-8")
-    pdf = pipeline.build_handout(Project.at(folder, tmp_path / "build"), handout, "en")
+    pdf = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.HandoutTarget(handout), "en", "pdf").path
     assert_printed_at(pdf, (76.2, 12.7))
+
+
+def test_qrs_check_finds_a_true_size_figure_a_handout_s_paper_cannot_hold(tmp_path):
+    """One check path for sheets and handouts (#43): the figure a handout keeps is checked against the handout's
+    own paper, as a sheet's is, and the finding is placed at the handout's paper."""
+    test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path)
+    gauge = tmp_path / "sources" / "figures" / "delvers-gauge.svg"
+    tall = gauge.read_text(encoding="utf-8").replace('height="12.7mm" viewBox="0 0 76.2 12.7"',
+                                                     'height="400mm" viewBox="0 0 76.2 400"')
+    gauge.write_text(tall, encoding="utf-8")
+    handout = tmp_path / "sources" / "handouts" / "band.yaml"
+    with pytest.raises(pipeline.UserError, match=r"band\.yaml:\d+:\d+: .*true-size figure 3in \(76\.2 mm\) wide is "
+                                                 r"400\.0 mm tall"):
+        pipeline.HandoutTarget(handout).check(Project.at(tmp_path / "sources", tmp_path / "build"))
 
 
 def thin_png(height: int) -> bytes:
@@ -226,12 +245,12 @@ def test_a_fitted_figure_taller_than_its_column_is_scaled_to_fit_with_a_warning(
     (folder / "figures" / "tall.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 100000">'
                                                  '<rect width="1" height="100000"/></svg>', encoding="utf-8")
     (folder / "figures" / "tall.png").write_bytes(thin_png(20_000_000))
-    layouts: list[dict] = []
-    pdf = pipeline.build(Project.at(folder), folder / "gauges.yaml", "fr", layouts=layouts)
+    written = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf")
+    pdf = written.path
     column = render.page_frame(pipeline.check(folder / "gauges.yaml"), pipeline.BuildOptions()).column_height
     fitted = [height for _, height in printed_sizes(pdf) if abs(height - figures.FIT_SHARE * column) < TOLERANCE_MM]
     assert fitted and max(height for _, height in printed_sizes(pdf)) < column  # the drawing (pdfium skips the hair)
-    warned = [warning for warning in layouts[0]["warnings"] if "printed less than 0.1 mm wide to fit" in warning]
+    warned = [warning for warning in written.layout["warnings"] if "printed less than 0.1 mm wide to fit" in warning]
     assert [warning.split(":")[0] for warning in warned] == ["block 'tall-svg'", "block 'tall-png'"]
     (folder / "figures" / "tall.png").write_bytes(thin_png(figure.MAX_PIXELS + 1))
     with pytest.raises(figure.Refused, match=f"1 × {figure.MAX_PIXELS + 1} pixels"):

@@ -202,7 +202,7 @@ def test_a_link_where_the_cache_goes_stops_the_build_and_nothing_is_written_thro
     cache.mkdir(parents=True)
     (cache / "every-block.fr.json").symlink_to(outside / "heights.json")
     with pytest.raises(UserError) as caught:
-        pipeline.build(project, project.sources / "every-block.yaml", "fr")
+        pipeline.build(project, pipeline.SheetTarget(project.sources / "every-block.yaml"), "fr", "pdf")
     assert "symbolic link" in caught.value.problems[0].message
     assert list(outside.iterdir()) == []
 
@@ -296,6 +296,6 @@ def test_a_tampered_cache_never_fails_the_build(project, measured_ids):
                 elif name not in ("widths", "cuts"):
                     entry[name] = value / 3
     tampered(cache_file, shrink)
-    output = pipeline.build(project, project.sources / "every-block.yaml", "fr")
+    output = pipeline.build(project, pipeline.SheetTarget(project.sources / "every-block.yaml"), "fr", "pdf").path
     assert output.exists()
     assert lay_out(project).report() == honest

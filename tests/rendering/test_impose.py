@@ -80,10 +80,10 @@ def imposed_build(tmp_path_factory):
     shutil.copytree(FIXTURES, root / "sources")
     project = Project.at(root / "sources")
     source = project.sources / "every-block.yaml"
-    plain = pipeline.build(project, source, "fr")
-    layouts: list[dict] = []
-    two_up = pipeline.build(project, source, "fr", pipeline.BuildOptions(impose="2up"), layouts=layouts)
-    return plain, two_up, layouts[0]
+    plain = pipeline.build(project, pipeline.SheetTarget(source), "fr", "pdf").path
+    written = pipeline.build(project, pipeline.SheetTarget(source), "fr", "pdf", pipeline.BuildOptions(impose="2up"))
+    two_up = written.path
+    return plain, two_up, written.layout
 
 
 def test_a_sheet_is_laid_out_on_a5_in_two_columns_and_printed_two_a_side(imposed_build):

@@ -65,13 +65,13 @@ def test_a_sheet_without_edition_and_date_builds_to_pdf_with_the_game_alone_in_i
     assert metadata.subject == "Barrow Crawl" and metadata.author == "Gauge card v2.13 by Henrix"
     assert "/CreationDate" not in metadata and "/ModDate" not in metadata  # no date the sheet does not give
     assert b"None" not in reader.trailer["/ID"][0].original_bytes
-    again = pipeline.build(Project.at(FIXTURES, tmp_path), UNDATED, "en")
+    again = pipeline.build(Project.at(FIXTURES, tmp_path), pipeline.SheetTarget(UNDATED), "en", "pdf").path
     assert again.read_bytes() == path.read_bytes()  # the same source, the same bytes
 
 
 def test_a_sheet_without_edition_and_date_builds_to_a_web_page(tmp_path):
     sheet = undated()
-    page = pipeline.build_web(Project.at(FIXTURES, tmp_path), UNDATED, "en")
+    page = pipeline.build(Project.at(FIXTURES, tmp_path), pipeline.SheetTarget(UNDATED), "en", "html").path
     document = html5lib.HTMLParser(strict=True).parse(page.read_text(encoding="utf-8"))
     header, footer = document.find(f".//{XHTML}header"), document.find(f".//{XHTML}footer")
     main = document.find(f".//{XHTML}main")
@@ -105,7 +105,7 @@ def test_the_completeness_check_notices_missing_credits(built):
 def test_a_handout_prints_its_sheets_credits_in_its_header(tmp_path):
     project = Project.at(LIBRARY, tmp_path)
     handout = LIBRARY / "handouts" / "wab2-english-hundred-years-war.yaml"
-    page = pipeline.build_handout_web(project, handout, "en")
+    page = pipeline.build(project, pipeline.HandoutTarget(handout), "en", "html").path
     document = html5lib.HTMLParser(strict=True).parse(page.read_text(encoding="utf-8"))
     credits = document.find(f".//{XHTML}header/{XHTML}span[@class='credits']")
     assert credits is not None and "Perronny" in credits.text

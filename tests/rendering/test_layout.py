@@ -277,7 +277,7 @@ def copy_fixture(tmp_path: Path, replace: tuple[str, str] | None = None) -> Path
 def build_fixture(tmp_path: Path, replace: tuple[str, str]) -> UserError:
     sources = copy_fixture(tmp_path, replace)
     with pytest.raises(UserError) as caught:
-        pipeline.build(Project.at(sources), sources / "every-block.yaml", "fr")
+        pipeline.build(Project.at(sources), pipeline.SheetTarget(sources / "every-block.yaml"), "fr", "pdf")
     return caught.value
 
 
@@ -322,9 +322,9 @@ def with_price_list(tmp_path: Path, rows: int, pages: int, columns: str = "[{tit
 def test_an_84_row_table_continues_over_columns_with_its_title_and_header_repeated(tmp_path):
     sources = with_price_list(tmp_path, 84, pages=2)
     project = Project.at(sources, tmp_path / "build")
-    layouts: list[dict] = []
-    output = pipeline.build(project, sources / "every-block.yaml", "fr", layouts=layouts)
-    holding = [column for page in layouts[0]["pages"] for column in page if any(
+    written = pipeline.build(project, pipeline.SheetTarget(sources / "every-block.yaml"), "fr", "pdf")
+    output = written.path
+    holding = [column for page in written.layout["pages"] for column in page if any(
         block.startswith("beasts") for block in column["blocks"])]
     assert len(holding) >= 2 and all("beasts" in column["continued"] for column in holding[1:])
     text = "".join(page.extract_text() for page in PdfReader(output).pages)
@@ -349,7 +349,8 @@ def test_a_sheet_a_little_too_long_is_set_smaller_to_fit_its_pages(tmp_path):
 def test_a_sheet_too_long_even_at_the_smallest_type_fails_and_says_so(tmp_path):
     sources = with_price_list(tmp_path, 200, pages=1)
     with pytest.raises(UserError) as caught:
-        pipeline.build(Project.at(sources, tmp_path / "build"), sources / "every-block.yaml", "fr")
+        pipeline.build(Project.at(sources, tmp_path / "build"), pipeline.SheetTarget(sources / "every-block.yaml"),
+                       "fr", "pdf")
     (problem,) = caught.value.problems
     # smaller type that does not fit the one page saves nothing asked for: the pages it takes at 100 % are told
     taken = re.fullmatch(r"the sheet takes (\d+) pages; it must fit 1, even with the type set at 90%", problem.message)
@@ -388,7 +389,7 @@ def laid_out(tmp_path_factory):
                 if lang != sheet.lang:
                     sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(LIBRARY, name, lang), False)
             else:
-                _, sheet, _ = pipeline.composed_handout(project, LIBRARY / "handouts" / f"{name}.yaml", lang)
+                sheet = pipeline.HandoutTarget(LIBRARY / "handouts" / f"{name}.yaml").compose(project, lang).sheet
             laid = render.layout(project, sheet, options)
             assert list(render.layout_findings(sheet, laid, options)) == []
             pdf = project.build / f"{kind}-{name}.{paper}.{lang}.pdf"
@@ -537,9 +538,9 @@ def test_build_edit_revert_build_gives_the_bytes_of_a_build_in_an_empty_folder(t
 
     def build(text: str, folder: str) -> tuple[bytes, float]:
         source.write_text(text, encoding="utf-8")
-        layouts: list[dict] = []
-        path = pipeline.build(Project.at(sources, tmp_path / folder), source, "en", layouts=layouts)
-        return path.read_bytes(), layouts[0]["scale"]
+        written = pipeline.build(Project.at(sources, tmp_path / folder), pipeline.SheetTarget(source), "en", "pdf")
+        path = written.path
+        return path.read_bytes(), written.layout["scale"]
 
     first = build(original, "used")
     after_edit = build(edited, "used")
@@ -552,9 +553,9 @@ def test_build_edit_revert_build_gives_the_bytes_of_a_build_in_an_empty_folder(t
 
 
 def fixture_layout(tmp_path: Path, name: str) -> dict:
-    layouts: list[dict] = []
-    pipeline.build(Project.at(SHEET_FIXTURES, tmp_path / "build"), SHEET_FIXTURES / f"{name}.yaml", "en", layouts=layouts)
-    return layouts[0]
+    written = pipeline.build(Project.at(SHEET_FIXTURES, tmp_path / "build"),
+                             pipeline.SheetTarget(SHEET_FIXTURES / f"{name}.yaml"), "en", "pdf")
+    return written.layout
 
 
 def test_a_one_page_sheet_of_under_two_columns_fills_its_three_in_balance_at_full_size_or_more(tmp_path):

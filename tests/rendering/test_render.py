@@ -139,7 +139,7 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
     for path in [LIBRARY / f"{sheet}.yaml" for sheet in SHEETS]:  # the fixture library's sheets
         project = pipeline.Project.at(LIBRARY, tmp_path / "build")
         for lang in i18n.languages(LIBRARY, pipeline.check(path)):
-            pipeline.build(project, path, lang)
+            pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf")
     sheets_requested = len(requested)
     monkeypatch.setattr(render, "pdf", write_pdf)
 
@@ -234,7 +234,7 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
     monkeypatch.setattr(pages_module, "render",
                         lambda project, html, *rest: laid_out.append(html) or original(project, html, *rest))
     render.keep_pages(8)
-    pipeline.build(project, source, "fr")
+    pipeline.build(project, pipeline.SheetTarget(source), "fr", "pdf")
     pages = [html for html in laid_out if '<main class="page">' in html]
     assert len(pages) == 2
     text = source.read_text(encoding="utf-8")
@@ -242,12 +242,13 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
     assert text.count(cell) == 1
     source.write_text(text.replace(cell, cell.replace("¼", "½")), encoding="utf-8")
     laid_out.clear()
-    kept = pipeline.build(project, source, "fr").read_bytes()
+    kept = pipeline.build(project, pipeline.SheetTarget(source), "fr", "pdf").path.read_bytes()
     again = [html for html in laid_out if '<main class="page">' in html]
     assert len(again) == 1 and "½" in again[0] and again[0] not in pages
 
     render.keep_pages(0)
-    fresh = pipeline.build(Project.at(project.sources, tmp_path / "fresh"), source, "fr").read_bytes()
+    fresh = pipeline.build(Project.at(project.sources, tmp_path / "fresh"), pipeline.SheetTarget(source), "fr",
+                           "pdf").path.read_bytes()
     assert kept == fresh
 
 
@@ -367,7 +368,8 @@ def in_capitals_pdf(tmp_path_factory) -> str:
     text = AS_TYPED.read_text(encoding="utf-8")
     assert "heading_case: as-typed\n" in text
     source.write_text(text.replace("heading_case: as-typed\n", ""), encoding="utf-8")
-    return _pdf_text(pipeline.build(Project.at(folder, folder / "build"), source, "en"))
+    return _pdf_text(pipeline.build(Project.at(folder, folder / "build"), pipeline.SheetTarget(source), "en",
+                                    "pdf").path)
 
 
 def test_headings_print_as_typed_when_the_sheet_says_so(as_typed_pdf):
@@ -386,11 +388,13 @@ def test_headings_are_set_in_capitals_by_default(in_capitals_pdf):
 
 
 def test_the_web_edition_prints_headings_as_typed_too(tmp_path):
-    page = pipeline.build_web(Project.at(FIXTURES, tmp_path / "build"), AS_TYPED, "en").read_text(encoding="utf-8")
+    page = pipeline.build(Project.at(FIXTURES, tmp_path / "build"), pipeline.SheetTarget(AS_TYPED), "en",
+                          "html").path.read_text(encoding="utf-8")
     assert '<html lang="en" class="headings-as-typed">' in page
     assert ".headings-as-typed h2, .headings-as-typed h3.group { text-transform: none;" in page
     assert re.search(r"<h2[^>]*>Driving the SKIDs</h2>", page)
-    default = pipeline.build_web(Project.at(FIXTURES, tmp_path / "default"), FIXTURES / "undated-card.yaml", "en")
+    default = pipeline.build(Project.at(FIXTURES, tmp_path / "default"),
+                             pipeline.SheetTarget(FIXTURES / "undated-card.yaml"), "en", "html").path
     assert '<html lang="en">' in default.read_text(encoding="utf-8")  # capitals: no class, as before
 
 

@@ -26,7 +26,8 @@ def variants(tmp_path_factory) -> dict[str, object]:
     """wab2 in English, built plain and as each variant: {variant: path}."""
     project = Project.at(LIBRARY, tmp_path_factory.mktemp("variants"))
     source = LIBRARY / "wab2.yaml"
-    return {variant: pipeline.build(project, source, "en", pipeline.BuildOptions(pdf_variant=variant))
+    return {variant: pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf",
+                                    pipeline.BuildOptions(pdf_variant=variant)).path
             for variant in (None, "pdf/ua-1", "pdf/a-3b")}
 
 

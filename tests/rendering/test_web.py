@@ -31,11 +31,12 @@ PROJECT_HANDOUTS = sorted((LIBRARY / "handouts").glob("*.yaml"))
 def pages(tmp_path_factory) -> dict[tuple[str, str], Path]:
     """Every sheet and handout built as web pages once: (id, lang) → the page."""
     project = Project.at(LIBRARY, tmp_path_factory.mktemp("web-build"))
-    built = {(sheet_id, lang): pipeline.build_web(project, LIBRARY / f"{sheet_id}.yaml", lang)
+    built = {(sheet_id, lang): pipeline.build(project, pipeline.SheetTarget(LIBRARY / f"{sheet_id}.yaml"), lang,
+                                              "html").path
              for sheet_id, lang in editions()}
     for path in PROJECT_HANDOUTS:
         for lang in pipeline.load_handout(project, path)[1].outputs:
-            built[(path.stem, lang)] = pipeline.build_handout_web(project, path, lang)
+            built[(path.stem, lang)] = pipeline.build(project, pipeline.HandoutTarget(path), lang, "html").path
     return built
 
 
@@ -109,7 +110,8 @@ def test_the_contents_list_every_section(pages):
 def test_keyword_references_link_to_their_definitions(tmp_path):
     """In the fixture, Pious's definition names Savage: the reference links to Savage's entry in the glossary."""
     project = Project.at(FIXTURES, tmp_path / "build")
-    page = pipeline.build_web(project, FIXTURES / "every-block.yaml", "fr").read_text(encoding="utf-8")
+    page = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr",
+                          "html").path.read_text(encoding="utf-8")
     assert '<a class="kw" href="#kw-savage">Savage</a>' in page
     assert 'id="kw-savage"' in page
 
@@ -132,9 +134,10 @@ def test_fonts_are_cut_to_the_page_and_the_same_page_gives_the_same_bytes(tmp_pa
     import io
 
     project = Project.at(FIXTURES, tmp_path / "build")
-    first = pipeline.build_web(project, FIXTURES / "every-block.yaml", "fr").read_bytes()
+    first = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "html").path.read_bytes()
     shutil.rmtree(tmp_path / "build" / ".cache", ignore_errors=True)
-    assert pipeline.build_web(project, FIXTURES / "every-block.yaml", "fr").read_bytes() == first
+    assert pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr",
+                          "html").path.read_bytes() == first
     data = re.search(rb'base64,([A-Za-z0-9+/=]+)', first).group(1)
     import base64
 
@@ -323,7 +326,7 @@ def test_the_other_corrections_the_printed_box_counts_are_listed_in_the_web_edit
     sheet = pipeline.check(source)
     others = sheet.other_changes()
     assert sheet.boxed_changes() and len(others) == 1
-    page = pipeline.build_web(project, source, sheet.lang).read_text(encoding="utf-8")
+    page = pipeline.build(project, pipeline.SheetTarget(source), sheet.lang, "html").path.read_text(encoding="utf-8")
     box = page[page.index('data-block="errata"'):]
     listed = re.search(r'<p class="more">[^<]*: 1, [^<]*</p>\s*<ul class="more">\s*<li>([^<]*)', box)
     assert listed and listed.group(1).startswith(html.escape(others[0].text[:30], quote=False)), box[:1200]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from generator.model.types import MAX_ROWS
-from generator.composing.drafts import kinds, pieces
+from generator.composing.drafts import glossary, kinds, pieces
 from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
 from generator.composing.drafts.report import Report, note
 from generator.composing.drafts.tables import TableTyping
@@ -37,6 +37,8 @@ class Typing(TableTyping):
         self.pending_title: tuple[str, str] | None = None  # a heading that titles the next block
         self.pending_intro: str | None = None  # a sentence between that heading and its table: the block's intro
         self.levels = pieces.levels(document)
+        self.marked: list[tuple[dict, set[str], list[list[str]]]] = []  # matrices with marks: block, marks, rows
+        self.notes: list[dict] = []  # the sheet's notes: what the marks of matrices' cells refer to
 
     # --- structure -----------------------------------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -49,7 +51,20 @@ class Typing(TableTyping):
         self.flush_title()
         for section in self.sections:
             self.close_groups(section)
+            self.glossaries(section)
+        self.notes = self.matrix_notes()
         return self.sections
+
+    def glossaries(self, section: dict) -> None:
+        """In each text block, names each over its paragraph, three or more in a row: terms."""
+        for block in section["blocks"]:
+            if block["type"] != "text":
+                continue
+            block["content"], made = glossary.glossary(block["content"])
+            if made:
+                for guess in self.report.guesses:
+                    if guess.block == block["id"]:
+                        guess.why += f"; {made} names each on a line over its paragraph: terms"
 
     def heading(self, node: Heading) -> None:
         level = self.levels.get(node.level, 4)

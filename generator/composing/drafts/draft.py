@@ -137,8 +137,10 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     if subtitle:
         data["subtitle"] = plain(subtitle)
     data.update({"lang": lang, "edition": edition or PLACEHOLDER_EDITION, "date": date or PLACEHOLDER_DATE,
-                 "paper": {"size": "A4", "orientation": "landscape", "columns": 3},
-                 "sections": sections})
+                 "paper": {"size": "A4", "orientation": "landscape", "columns": 3}})
+    if typing.notes:
+        data["notes"] = typing.notes
+    data["sections"] = sections
     report.keywords = bold_terms(sections)
     for attempt in range(50):
         text = dump(data, comments)

@@ -102,6 +102,16 @@ def coverage(die: str | None, range_: str | None, rolls: list[str]) -> list[str]
     return [message for _, message in roll_findings(possible, results, die or f"the range {range_}")]
 
 
+def percentile(rolls: list[str]) -> list[str] | None:
+    """Rolls of percentile dice as rulebooks key them, "01-05" … "96-00" or "00" alone, the 00 being 100: the rolls
+    with 100 for it ("96-100", "100"); None unless the rolls name 00 and every other number is under 100 and written
+    with two digits (a "00" among one-digit keys is no percentile roll)."""
+    numbers = [number for roll in rolls for number in re.findall(r"\d+", roll)]
+    if "00" not in numbers or any(len(number) != 2 for number in numbers):
+        return None
+    return [re.sub(r"(?<!\d)00(?!\d)", "100", roll) for roll in rolls]
+
+
 def roll_bounds(rolls: list[str]) -> tuple[int, int, bool]:
     """The lowest and highest number the rolls name, and whether the last is open (10+)."""
     numbers = [int(number) for roll in rolls for number in re.findall(r"\d+", roll)]

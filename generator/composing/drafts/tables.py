@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from generator.composing.drafts import grids, kinds, pieces
+from generator.composing.drafts import footnotes, grids, kinds, pieces
 from generator.composing.drafts.report import note
 from generator.reading.documents.document import ListBlock, ListItem, Table, plain
 
@@ -88,6 +88,9 @@ class TableTyping:
     def dice(self, body, header, origin, why: str, quiet: bool = False) -> bool:
         rolls = [kinds.roll_text(row[0]) for row in body]
         named = kinds.die_named(header[0]) if header else None
+        hundred = kinds.percentile(rolls)
+        if hundred:
+            rolls, why = hundred, why + "00 read as 100 (percentile dice); "
         die, range_, reason, confident = kinds.infer_die(rolls, named)
         if not die and not range_:
             if not quiet:
@@ -126,15 +129,20 @@ class TableTyping:
         return True
 
     def matrix(self, rows: list[list[str]], node: Table) -> bool:
+        original = rows
+        rows, marks = footnotes.unmarked_rows(rows)
         found = grids.matrix_shape(rows)
+        if found and any(r <= found[0] or c <= found[1] for r, c in marks):  # a mark on a key: read as written
+            rows, marks, found = original, {}, grids.matrix_shape(original)
         if not found:
-            return self.labelled_matrix(rows, node)
+            return self.labelled_matrix(original, node)
         key_row, key_column, column_title, row_title = found
         column_keys = [plain(cell) for cell in rows[key_row][key_column + 1:]]
         body = rows[key_row + 1:]
         row_keys = [plain(row[key_column]) for row in body]
         numeric_rows = all(kinds.is_integer(key) or kinds.is_roll(key) for key in row_keys)  # 10, or 1-3, 10+
-        if not numeric_rows and len(body) > 2:
+        codes = all(len(plain(cell).strip()) <= 4 for row in body for cell in row[key_column + 1:])
+        if not numeric_rows and len(body) > 2 and not codes:  # rows keyed by words: a matrix only of short codes
             return False
         cells = [" ".join(plain(cell) for cell in row[key_column + 1:]) for row in body]
         block = {"type": "matrix"}
@@ -148,12 +156,43 @@ class TableTyping:
             block["impossible"] = impossible
         if rule:
             block["rule"] = rule
-        block["cells"] = cells
+        block["cells"] = [" ".join(plain(cell) + (f"[^{marks[(r, c)]}]" if (r, c) in marks else "")
+                                   for c, cell in enumerate(row) if c > key_column)
+                          for r, row in enumerate(rows) if r > key_row] if marks else cells
         why = ("a grid keyed by numbers on both sides: a matrix" if numeric_rows else
-               "a lookup keyed by numbers: a matrix of one row")
+               "a lookup keyed by numbers: a matrix of one row" if len(body) == 1 else
+               "a grid keyed by numbers across, by words down, each cell a short code: a matrix")
         why += f"; every cell agrees with the rule {rule}" if rule else "; no rule agrees with every cell: none named"
+        if marks:
+            why += f"; its cells' marks ({', '.join(sorted(set(marks.values())))}) footnotes"
         self.add(block, node.origin, why)
+        if marks:
+            self.marked.append((self.sections[-1]["blocks"][-1], set(marks.values()), original))
         return True
+
+    def matrix_notes(self) -> list[dict]:
+        """The notes that explain the marks of the matrices' cells, taken from the paragraphs after them; a matrix
+        whose marks are not all explained goes back to the table it was, its cells as written."""
+        found, _ = footnotes.harvested(self.sections, [(block, marks) for block, marks, _ in self.marked], take=False)
+        explained = {note["id"] for note in found}
+        for block, marks, rows in self.marked:
+            if not marks <= explained:
+                self.unmarked_matrix(block, rows, marks - explained)
+        notes, gone = footnotes.harvested(self.sections, [(block, marks) for block, marks, _ in self.marked
+                                                          if block["type"] == "matrix"])
+        self.report.guesses = [guess for guess in self.report.guesses if guess.block not in gone]
+        return notes
+
+    def unmarked_matrix(self, block: dict, rows: list[list[str]], unexplained: set[str]) -> None:
+        """A matrix whose marks no paragraph below explains: the table it was (the draft has no notes to name)."""
+        kept = {key: block[key] for key in ("id", "title", "intro", "group") if key in block}
+        block.clear()
+        block.update({"id": kept.pop("id"), "type": "table", **kept,
+                      "columns": [{"title": cell} for cell in rows[0]], "rows": rows[1:]})
+        for guess in self.report.guesses:
+            if guess.block == block["id"]:
+                guess.type, guess.why = "table", (f"a grid whose marks ({', '.join(sorted(unexplained))}) nothing "
+                                                  "below explains: a table, its cells as written")
 
     def labelled_matrix(self, rows: list[list[str]], node: Table) -> bool:
         """A grid keyed by words on both sides, of one-code cells: a matrix (a table would hold at most 12 columns,

@@ -1,7 +1,8 @@
 """Rosters: a BattleScribe / New Recruit army list (.ros, or .rosz: the same XML zipped) as a handout file.
 
-`reading` reads the roster as hostile input; `selections` finds its units as BattleScribe means them; `names`
-matches a roster's names to a sheet's; `making` makes the handout's data, with a sheet or from the roster alone.
+`reading.rosters` reads the roster as hostile input and finds its units as BattleScribe means them; `names`
+matches a roster's names to a sheet's; `making` makes the handout's data from the roster alone, `on_sheet` drawn on
+a sheet; `text` makes the roster's words source text.
 Here the sheet is chosen (the one whose game the roster names, unless one is given), and the handout is checked in
 memory as `qrs check` and `qrs handout` would check it, in every language it lists, before a byte is written: an
 import that fails writes nothing."""
@@ -18,8 +19,9 @@ import yaml
 from generator.errors import Problem, UserError
 from generator.model.types import Sheet
 from generator.model.validate import load
-from generator.composing.roster.making import Report, Unmatched, alone, literal, slug, with_sheet
+from generator.composing.roster.making import Report, Text, Unmatched, alone, literal, slug
 from generator.composing.roster.names import SheetNames, answers_to, folded
+from generator.composing.roster.on_sheet import with_sheet
 from generator.composing.roster.sections import unused
 from generator.reading.rosters.files import quoted, read
 from generator.reading.rosters.selections import Roster, model_types, profile_types, read_roster
@@ -112,8 +114,6 @@ def handout_of(root: Element, label: str, sheet: Sheet | None, handout_id: str, 
 
 
 def _army(name: str, report: Report) -> str:
-    from generator.composing.roster.making import Text
-
     return Text(report)(name, 200, "army") or "-"
 
 

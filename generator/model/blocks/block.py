@@ -13,8 +13,9 @@ from generator.model.base import Fact, Id, Model, OptionalText, Text, prose
 class Footnote(Model):
     """A note under a block, referenced from its cells as [^id]."""
 
-    id: Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")]
-    text: Text
+    id: Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")] = Field(
+        description="The note's mark, referenced in a text as [^id] (1, a, *).", examples=["1", "a"])
+    text: Text = Field(description="The note's text.")
 
 
 
@@ -88,11 +89,21 @@ def sentence(name: str) -> Any:
 
 
 class BlockBase(Model):
-    # Whether the block may continue into the next column between two rows, steps or paragraphs.
+    """A block type: its fields (a subclass adds its own and `type: Literal["<type>"]`), how the packer may break it
+    (its fitting kind, the class variables below), and what it prints (`printed`), beside its template
+    templates/blocks/<type>.html.j2."""
+
+    # Its fitting kind. Whether the block may continue into the next column between two rows, steps or paragraphs.
     may_continue: ClassVar[bool] = True
-    # Whether a unit (a table's row, a paragraph, a term) taller than a third of a column may be cut between its
-    # lines: its template prints the parts (generator.rendering.items.Item.part, .cell).
+    # Whether a unit (a table's or dice table's row, a paragraph, a term, a bullet, a step) taller than a third of a
+    # column may be cut between its lines: its template prints the parts (generator.rendering.items.Item.part, .cell).
     cuts_units: ClassVar[bool] = False
+    # Whether its units are paragraphs, steps or terms: a break leaves three lines' height on each side; a table's
+    # rows, layout.MIN_UNITS of them.
+    text_units: ClassVar[bool] = False
+    # Whether templates/block.html.j2 frames it (its section's heading, title, intro, notes, after) around its own
+    # template; a block that is not framed prints its own <section> (the changes box).
+    framed: ClassVar[bool] = True
 
     id: Id
     title: OptionalText | None = None
@@ -112,8 +123,11 @@ class BlockBase(Model):
         default_factory=list, description="What the whole block is about, when an army may have none of it (a "
                                           "keyword, by id or term: sorcier): a roster's import leaves the block out "
                                           "of the handout of an army that has none of them.")
-    # Described in generator/model/descriptions.py (COMMON["wide"]); the packer sets it as a band (layout.py).
-    wide: Literal[2, "all"] | None = None
+    # The packer sets it as a band (generator/rendering/bands.py).
+    wide: Literal[2, "all"] | None = Field(
+        None, description="Span the page's columns (2 or all: both take the whole width today): the block starts a new "
+                          "page, across its top, and the columns go on under it. A block too wide for a column spans "
+                          "the page without it.")
 
     def lead(self, name: str) -> str | None:
         """The text of the block's `intro` or `after`, however it is written."""
@@ -127,6 +141,19 @@ class BlockBase(Model):
     @property
     def splits(self) -> bool:
         return self.may_continue and self.keep is None
+
+    @property
+    def named(self) -> str:
+        """The block as a finding names it."""
+        return f"block '{self.id}'"
+
+    def printed(self, sheet) -> Iterator[tuple[tuple, str]]:
+        """The texts its template prints between its intro and its notes, in reading order, each with its place in
+        the block: its own texts in the order of its fields. What the content suite finds on the page
+        (generator.output.completeness), which reads a block type whose template prints otherwise on its own terms."""
+        for loc, text in prose(self, verbatim=True):
+            if loc[0] not in ("title", "intro", "after", "notes"):
+                yield loc, text
 
     def footnote_refs(self) -> Iterator[tuple[tuple, str]]:
         """Every footnote the block references, with where: [^id] marks in its prose (its notes aside),

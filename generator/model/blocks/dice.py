@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Iterator, Literal
+from typing import Annotated, ClassVar, Iterator, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
@@ -61,24 +61,28 @@ def roll_findings(possible: list[int], rows: list[DiceResult], rolled: str) -> I
 class DiceAlign(Model):
     """How each column of a dice table is aligned; a column left out keeps its own (the roll centred, the rest left)."""
 
-    roll: Align | None = None
-    name: Align | None = None
-    text: Align | None = None
+    roll: Align | None = Field(None, description="The roll column's alignment (centred by default).")
+    name: Align | None = Field(None, description="The named results' column alignment (left by default).")
+    text: Align | None = Field(None, description="The results' text column alignment (left by default).")
 
 
 class DiceBlock(BlockBase):
     """Rows keyed by a roll ("2", "3-4", "10+", "16, 21") of a die expression (D6, 2D6, D66…), or, as a lookup,
     by ranges of any number (`range: 1+`, rows "1-5", "6-11", "36+")."""
 
+    cuts_units: ClassVar[bool] = True
+
     type: Literal["dice"]
-    die: Annotated[str, StringConstraints(pattern=r"^(\d*)D(\d+)$")] | None = None
+    die: Annotated[str, StringConstraints(pattern=r"^(\d*)D(\d+)$")] | None = Field(
+        None, description="The dice rolled: D6, 2D6, D66… Every result must appear in exactly one row.",
+        examples=["D6", "2D6", "D66"])
     range: Annotated[str, StringConstraints(pattern=r"^\d{1,4}(\+|-\d{1,4})$")] | None = Field(
         None, description="Instead of a die: the numbers the rows cover, '1-40', or '1+' (the last row ends in +).")
     roll_title: OptionalText | None = Field(
         None, description="Header of the roll column; the die by default, nothing for a lookup; \"\" leaves it "
                           "empty. A dice table whose titles are all empty prints no header band.")
-    name_title: OptionalText | None = None
-    text_title: OptionalText | None = None
+    name_title: OptionalText | None = Field(None, description="Header of the result names' column.")
+    text_title: OptionalText | None = Field(None, description="Header of the text column.")
     align: Align | DiceAlign | None = Field(
         None, description="The columns' alignment: one word for all of them (center), or {roll: …, name: …, text: …}.")
     rows: Annotated[list[DiceRow], Field(min_length=1, max_length=MAX_ROWS)]

@@ -25,11 +25,15 @@ class MatrixBlock(BlockBase):
                                                           "label such as x/y, explained in the legend.")
     legend: Annotated[list[Text], Field(max_length=20)] = Field(
         default_factory=list, description="Lines printed under the matrix: x = number of people in the warband.")
-    row_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)]
-    column_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)]
-    cells: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30, description="One string a row, values separated by spaces.")]
+    row_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)] = Field(
+        description="The rows' keys, in order.")
+    column_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)] = Field(
+        description="The columns' keys, in order.")
+    cells: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30, description="One string a row, values separated by spaces.")] = Field(
+        examples=["4 5 6 6"])
     impossible: str | None = Field(None, description="The value that means 'cannot succeed', e.g. N or –.")
-    rule: MatrixRule | None = None
+    rule: MatrixRule | None = Field(
+        None, description="A rule every value is checked against (to-wound, to-hit…).")
     row_characteristic: CharacteristicId | None = Field(None, description="The characteristic the row keys are values of (the "
                                                             "attacker's WS, S): a handout keeps only its army's rows.")
     column_characteristic: CharacteristicId | None = Field(None, description="The characteristic the column keys are values of "

@@ -25,8 +25,9 @@ class Modifier(Model):
     value: Values = Field(
         description="A signed number (+1, -2, ½, x2, 0), optionally followed by words that qualify it: "
                     "\"+2 & Quick Kill\", \"-1 unless {Transfixed}\". The number is aligned with the others'. "
-                    "Under the block's value_titles, a list of one value a column: [\"-1\", \"+1\"].")
-    text: Text
+                    "Under the block's value_titles, a list of one value a column: [\"-1\", \"+1\"].",
+        examples=["+1", "-1", "+2 & Quick Kill", ["-1", "+1"]])
+    text: Text = Field(description="When it applies.")
     detail: OptionalText | None = None
     concerns: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
         default_factory=list, description="The keywords (id or term) or unit types (a profile value: Cavalerie) the "
@@ -37,14 +38,15 @@ class ModifiersBlock(Subheaded, BlockBase):
     """Signed values with their conditions: "+1 Tir sur une grande cible"; an item may be a sub-heading."""
 
     type: Literal["modifiers"]
-    value_title: OptionalText | None = None
+    value_title: OptionalText | None = Field(None, description="Header of the values' column.")
     value_titles: Annotated[list[OptionalText], Field(min_length=2, max_length=MAX_VALUES)] | None = Field(
         None, description="Several columns of values (To hit, To be hit), one title each: every item's value is then a "
                           "list of as many values, each column aligned on its sign.")
-    text_title: OptionalText | None = None
-    detail_title: OptionalText | None = None
+    text_title: OptionalText | None = Field(None, description="Header of the conditions' column.")
+    detail_title: OptionalText | None = Field(None, description="Header of the details' column.")
     unit: OptionalText | None = Field(None, description="A unit the values may carry: u, ps, \", SP…")
-    items: Annotated[list[or_subheading(Modifier, "items")], Field(min_length=1, max_length=MAX_ROWS)]
+    items: Annotated[list[or_subheading(Modifier, "items")], Field(min_length=1, max_length=MAX_ROWS)] = Field(
+        description="The modifiers, in printed order; {subheading: …} heads the items after it.")
 
     @property
     def lines(self) -> list[Modifier | Subheading]:

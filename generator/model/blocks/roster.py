@@ -25,7 +25,7 @@ class RosterUnit(Model):
 
     id: Id
     name: Text
-    profile: StatLine
+    profile: StatLine = Field(examples=[["4", "3", "3", "3", "7"]])
     models: Annotated[list[RosterModel], Field(max_length=40)] = Field(
         default_factory=list, description="Its models' own lines, when they differ: printed instead of the profile.")
     equipment: OptionalText | None = None
@@ -38,7 +38,8 @@ class RosterBlock(BlockBase):
     """Unit profiles: one row of characteristics a unit, with its equipment and rules beneath."""
 
     type: Literal["roster"]
-    characteristics: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=16)]
+    characteristics: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=16)] = Field(
+        description="The profile's column headers (M, WS, S…).")
     units: Annotated[list[RosterUnit], Field(min_length=1, max_length=MAX_ROWS)]
     points: Annotated[str, StringConstraints(max_length=12)] | None = Field(None, description="The army's total.")
     cost: Annotated[str, StringConstraints(max_length=12)] | None = Field(

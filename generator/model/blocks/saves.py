@@ -17,16 +17,18 @@ class Troop(Model):
     """A troop type with its own column of saves (on foot, mounted)."""
 
     id: Id
-    title: OptionalText = ""
+    title: OptionalText = Field("", description="The troop type's column header (On foot, Mounted).")
 
 
 class Protection(Model):
     """What one piece of equipment gives one troop type."""
 
     save: Annotated[str, StringConstraints(pattern=r"^[1-6]\+$")] | None = Field(
-        None, description="The save it gives on its own: 5+.")
+        None, description="The save it gives on its own: 5+.",
+        examples=["5+"])
     bonus: Annotated[str, StringConstraints(pattern=r"^\+[1-6]$")] | None = Field(
-        None, description="What it adds to the save of another piece: +1.")
+        None, description="What it adds to the save of another piece: +1.",
+        examples=["+1"])
     shield_bonus: bool = Field(True, description="false when a shield adds nothing to this piece's save.")
     notes: list[Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")]] = Field(
         default_factory=list, description="Footnotes of the block shown beside the value.")
@@ -83,11 +85,13 @@ class SavesBlock(BlockBase):
 
     type: Literal["saves"]
     may_continue: ClassVar[bool] = False
-    item_title: OptionalText = ""
-    troops: Annotated[list[Troop], Field(min_length=1, max_length=4)]
+    item_title: OptionalText = Field("", description="Header of the items' column (Equipment).")
+    troops: Annotated[list[Troop], Field(min_length=1, max_length=4)] = Field(
+        description="The troop types, one column each.")
     columns: list[Column] = Field(default_factory=list, description="Extra columns printed after the troops'.")
     none: OptionalText = Field("–", description="Printed where an item gives a troop type nothing.")
-    items: Annotated[list[SaveItem], Field(min_length=1, max_length=MAX_ROWS)]
+    items: Annotated[list[SaveItem], Field(min_length=1, max_length=MAX_ROWS)] = Field(
+        description="The pieces of equipment and what each gives to each troop type.")
     move_penalties: MoveColumn | None = Field(
         None, description="The extra column printing the items' move penalties: handouts derive a unit's move from them.")
 

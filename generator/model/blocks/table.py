@@ -22,10 +22,11 @@ from generator.model.blocks.block import BlockBase, Subheaded, Subheading, or_su
 
 
 class Column(Model):
-    title: OptionalText = ""
-    align: Align = "left"
+    title: OptionalText = Field("", description="The column's header.")
+    align: Align = Field("left", description="left (default), center or right.")
     width: Annotated[str, StringConstraints(pattern=r"^\d{1,3}(\.\d{1,2})?(mm|%)$")] | None = Field(
-        None, description="The column's width: 18mm, or a share of the table such as 30%.")
+        None, description="The column's width: 18mm, or a share of the table such as 30%.",
+        examples=["20mm", "15%"])
     nowrap: bool = Field(False, description="true: the column's cells never break a line (costs, ranges).")
     characteristic: CharacteristicId | None = Field(None, description="The characteristic the column's values give (S for a "
                                                         "weapon's Strength): handouts cut matrices to those their army uses.")
@@ -35,14 +36,15 @@ class Cell(Model):
     """A table cell; written as a plain string, or as {text: …, span: 2} to span columns."""
 
     text: OptionalText
-    span: Annotated[int, Field(ge=1, le=12)] = 1
+    span: Annotated[int, Field(ge=1, le=12)] = Field(1, description="How many columns the cell covers.")
 
 
 class Row(Model):
     """A table row; written as a list of cells, or as {id: …, cells: […]} to give it a stable id."""
 
     id: Id | None = None
-    cells: Annotated[list[Cell], Field(min_length=1, max_length=12)]
+    cells: Annotated[list[Cell], Field(min_length=1, max_length=12)] = Field(
+        description="The row's cells, one a column.")
     aliases: Aliases = Field(default_factory=list, description="What army lists call it (Longbow): "
                                                                "qrs handout import matches these too.")
 
@@ -70,7 +72,9 @@ class TableBlock(Subheaded, BlockBase):
     columns: Annotated[Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],
                        Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns")] = Field(
         description="The table's columns (title, align, width, nowrap), or the name of one of the sheet's column_sets.")
-    rows: Annotated[list[or_subheading(Row, "rows")], Field(min_length=1, max_length=MAX_ROWS)]
+    rows: Annotated[list[or_subheading(Row, "rows")], Field(min_length=1, max_length=MAX_ROWS)] = Field(
+        description="The rows: a list of cells, {id, cells} for a row others refer to, or {subheading: …} for a "
+                    "sub-heading over the rows after it.")
     _shared: list[Column] | None = PrivateAttr(None)  # the named set's columns, given by the sheet
 
     @property

@@ -11,15 +11,15 @@ from generator.model.blocks.block import BlockBase
 
 
 class Term(Model):
-    term: Text
-    text: Text
+    term: Text = Field(description="The term, printed in bold.")
+    text: Text = Field(description="Its explanation.")
 
 
 class Paragraph(Model):
-    p: Text | None = None
-    bullets: list[Text] | None = None
-    numbered: list[Text] | None = None
-    terms: list[Term] | None = None
+    p: Text | None = Field(None, description="A paragraph.")
+    bullets: list[Text] | None = Field(None, description="A bulleted list.")
+    numbered: list[Text] | None = Field(None, description="A numbered list.")
+    terms: list[Term] | None = Field(None, description="Terms followed by their explanation.")
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "Paragraph":
@@ -33,6 +33,8 @@ class TextBlock(BlockBase):
     """Rules text: paragraphs, bullet lists, numbered lists, term/definition lists."""
 
     cuts_units: ClassVar[bool] = True
+    text_units: ClassVar[bool] = True
 
     type: Literal["text"]
-    content: Annotated[list[Paragraph], Field(min_length=1, max_length=MAX_ROWS)]
+    content: Annotated[list[Paragraph], Field(min_length=1, max_length=MAX_ROWS)] = Field(
+        description="The block's paragraphs and lists; each item is one of p, bullets, numbered, terms.")

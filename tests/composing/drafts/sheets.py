@@ -27,7 +27,7 @@ def words(sheet: Sheet, text: str) -> str:
     text = re.sub(r"\{result:([^{}|]+)(?:\|([^{}]+))?\}", lambda m: m.group(2) or results.get(m.group(1), ""), text)
     text = re.sub(r"(?<!\\)\{([^{}|]+)(?:\|([^{}]+))?\}", lambda m: m.group(2) or terms.get(m.group(1).casefold(),
                                                                                            terms.get(m.group(1), m.group(1))), text)
-    return re.sub(r"\[\^([^\]]+)\]", r" (\1)", text)
+    return re.sub(r"\[\^([^\]]+)\]", lambda mark: " (" + mark.group(1).replace("*", "\\*") + ")", text)  # "\*": a star
 
 
 def facts(sheet: Sheet) -> list[str]:
@@ -85,7 +85,8 @@ def returned(expected: list[str], draft_text: str) -> tuple[int, int, list[str]]
     import json
 
     strings = re.findall(r'"((?:[^"\\]|\\.)*)"', draft_text)
-    haystack = normal(" ".join(json.loads(f'"{string}"') for string in strings))
+    printed = " ".join(json.loads(f'"{string}"') for string in strings)
+    haystack = normal(re.sub(r"\[\^([^\]]+)\]", r" (\1)", printed))  # a footnote's mark as the original prints it
     haystack_tight = haystack.replace(" ", "")
     missing = [fact for fact in expected if normal(fact) not in haystack and normal(fact).replace(" ", "") not in haystack_tight]
     return len(expected) - len(missing), len(expected), missing
@@ -129,7 +130,7 @@ def _markdown(sheet: Sheet) -> str:
                 out += ["   " * depth + marker + text, "" if kind == "p" else None]
             out = [line for line in out if line is not None]
             out.append("")
-            for note in block.notes:
+            for note in sheet.notes_under(block):
                 out += [f"({note.id}) {note.text}", ""]
             if block.after:
                 out += [_lead(block.after), ""]
@@ -240,8 +241,8 @@ def docx(sheet: Sheet) -> bytes:
                 if style and depth:
                     style += f" {min(depth + 1, 3)}"
                 styled(document.add_paragraph(style=style), text)
-            for note in block.notes:
-                document.add_paragraph(plain(sheet, f"({note.id}) {note.text}"))
+            for note in sheet.notes_under(block):
+                document.add_paragraph(plain(sheet, f"({note.id.replace('*', chr(92) + '*')}) {note.text}"))
             if block.after:
                 styled(document.add_paragraph(), _lead(block.after))
     stream = io.BytesIO()

@@ -141,3 +141,70 @@ def test_tables_side_by_side_are_parted_only_at_an_empty_column_or_a_repeated_he
     notes = [["Weapon", "Range", "Notes", "Cost"], ["Bow", "24", "", "5"], ["Sword", "-", "", "3"]]
     grid = [["WS", "1", "2", "1", "2"], ["1", "4", "4", "5", "5"]]
     assert side_by_side(notes) == side_by_side(grid) == []  # a column titled but empty; a matrix's keys
+
+
+def test_percentile_rolls_keyed_01_to_00_are_a_d100_table_its_00_read_as_100():
+    rows = [["d100", "Encounter"], ["01-15", "Noise"], ["16-50", "Wanderers"], ["51-95", "Nothing"], ["96-00", "Dragon"]]
+    blocks, report = typed(Table(rows, True), Table([["01-50", "Calm"], ["51-99", "Storm"], ["00", "Flood"]], None))
+    assert [block.get("die") for block in blocks] == ["D100", "D100"]
+    assert [row["roll"] for row in blocks[0]["rows"]] == ["01-15", "16-50", "51-95", "96-100"]
+    assert blocks[1]["rows"][-1] == {"roll": "100", "text": "Flood"}
+    assert sum("00 read as 100" in guess.why for guess in report.guesses) == 2 and not report.problems
+
+
+def test_a_00_among_keys_of_one_digit_is_no_percentile_roll():
+    blocks, _ = typed(Table([["0", "Nothing"], ["1-5", "Some"], ["00", "Odd"]], None))
+    assert blocks[0]["type"] == "table"
+
+
+def test_names_each_on_a_line_over_their_paragraph_are_terms_a_glossary():
+    skills = ["Combat", "Climbing [St,Ag,Co]", "This skill allows you to climb walls and rock faces.",
+              "Music [In,Ag,Sd]", "This skill is used for both composition and performance.",
+              "Each instrument is a separate skill.", "Stealth", "Moving unseen and unheard.", "Swimming",
+              "This skill keeps you afloat in rough water."]
+    blocks, report = typed(*[Paragraph(text) for text in skills])
+    assert blocks[0]["content"][0] == {"p": "Combat"}
+    terms = blocks[0]["content"][1]["terms"]
+    assert [term["term"] for term in terms] == ["Climbing [St,Ag,Co]", "Music [In,Ag,Sd]", "Stealth", "Swimming"]
+    assert terms[1]["text"] == ("This skill is used for both composition and performance. Each instrument is a "
+                                "separate skill.")
+    assert "4 names each on a line over its paragraph: terms" in report.guesses[0].why
+
+
+def test_a_subheading_over_one_or_two_paragraphs_stays_paragraphs():
+    texts = ["Setting up", "Each player places a unit in turn.", "Deployment", "Units deploy within 6 inches."]
+    blocks, _ = typed(*[Paragraph(text) for text in texts])
+    assert blocks[0]["content"] == [{"p": text} for text in texts]
+
+
+def _notes_draft(*nodes):
+    report = Report("original", "sources/t.yaml")
+    text = draft.make(Document([Heading(1, "Sheet"), Heading(2, "Part"), *nodes], "test"), Path("sources/t.yaml"),
+                      "t", "Game", "en", report)
+    from generator.reading.sources import load_text
+
+    data = load_text(Path("sources/t.yaml"), text).data
+    return [block for section in data["sections"] for block in section["blocks"]], data.get("notes"), report
+
+
+MARKED = [["Winner", "1", "2", "3", "4"], ["Heavy", "R", "R (\\*)", "P", "D\\*\\*"], ["Light", "R", "R", "P (\\*)", "P"]]
+
+
+def test_a_matrix_whose_cells_carry_marks_keeps_them_as_footnotes_explained_below_it():
+    blocks, notes, report = _notes_draft(Table(MARKED, True), Paragraph("R = recoil, P = pushed back."),
+                                         Paragraph("(\\*) The loser loses its re-roll."),
+                                         Paragraph("\\*\\* Only if the winner is in good order."),
+                                         Paragraph("(\\*) A note of something else, further on."))
+    assert blocks[0]["type"] == "matrix" and blocks[0]["cells"] == ["R R[^*] P D[^**]", "R R P[^*] P"]
+    assert notes == [{"id": "*", "text": "The loser loses its re-roll."},
+                     {"id": "**", "text": "Only if the winner is in good order."}]
+    assert blocks[1]["content"] == [{"p": "R = recoil, P = pushed back."},
+                                    {"p": "(\\*) A note of something else, further on."}]
+    assert "marks (*, **) footnotes" in report.guesses[0].why and not report.problems
+
+
+def test_a_matrix_whose_marks_nothing_explains_stays_the_table_it_was():
+    blocks, notes, report = _notes_draft(Table(MARKED, True), Paragraph("\\*\\* Only if the winner is in good order."))
+    assert blocks[0]["type"] == "table" and blocks[0]["rows"][0] == ["Heavy", "R", "R (\\*)", "P", "D\\*\\*"]
+    assert notes is None and "(*) nothing below explains" in report.guesses[0].why
+    assert blocks[1]["content"] == [{"p": "\\*\\* Only if the winner is in good order."}]  # kept where it stood

@@ -54,6 +54,9 @@ def test_a_real_word_file_with_unstyled_numbered_chapters_and_tables_typed_with_
     assert sections == ["Glossary", "The Bare Metal Universe", "5.0 Culture", "6.0 Professions", "7.0 Skills"]
     assert '- ["Driving", "2 ranks"]' in draft and 'group: "5-1-cosmopolitan"' in draft
     assert "Driving 2 ranks" not in draft and 'term: "Action Point (AP)"' in draft
+    terms = re.findall(r'^ +- term: "([^"]+)"$', draft, re.M)
+    skills = [term for term in terms if re.search(r"\[(?:[A-Z][a-z],|varies)", term)]  # its stats in brackets
+    assert len(skills) == 8 and skills[0].startswith("Move In Armor CE"), skills
 
 
 @pytest.mark.parametrize("name", ["bme-action-points.md", "bme-action-points.pdf"])

@@ -87,10 +87,8 @@ def test_a_sheet_written_as_markdown_or_word_returns_with_its_cells_and_items(pr
     got, total, missing, report = _round_trip(project, source, kind)
     assert got >= 0.95 * total, missing
     sheet = check(source)
-    # a matrix whose cells carry footnote marks ("R (*)" as written) comes back as a table: the draft has no notes
-    # for the marks to name (an open limit of the importer, issue #44)
-    expected = {block.type for block in sheet.blocks() if not (block.type == "matrix" and "[^" in " ".join(block.cells))}
-    expected &= {"dice", "modifiers", "matrix", "sequence"}
+    # a matrix whose cells carry footnote marks ("R (*)" as written) comes back a matrix, its notes from below it
+    expected = {block.type for block in sheet.blocks()} & {"dice", "modifiers", "matrix", "sequence"}
     assert expected <= {guess.type for guess in report.guesses}
 
 
@@ -147,3 +145,13 @@ SHIPPED_PDF = ROOT / "build" / "shadow-war.fr.pdf"
 @pytest.mark.skipif(not SHIPPED_PDF.exists(), reason="build/shadow-war.fr.pdf is made by `make`; not built here")
 def test_a_shipped_sheets_pdf_imports_back_with_its_cells_and_its_block_types(project):
     _pdf_returns(project, SHIPPED_PDF, LIBRARY / "shadow-war.yaml")  # 116 of 122 when written
+
+
+@pytest.mark.parametrize("kind", ["md", "docx", "html"])
+def test_matrices_whose_cells_carry_marks_return_as_matrices_with_their_notes(project, kind):
+    source = ROOT / "tests" / "fixtures" / "sheets" / "ancients-notes.yaml"
+    _, _, _, report = _round_trip(project, source, kind)
+    marked = [guess for guess in report.guesses if guess.type == "matrix"]
+    assert len(marked) == 2 and all("marks (*, **, ***) footnotes" in guess.why for guess in marked)
+    written = (project.sources / "back.yaml").read_text(encoding="utf-8")
+    assert 'text: "Halve the result against elephants."' in written.split("sections:")[0]

@@ -329,7 +329,7 @@ def test_stat_headings_are_the_games_names_or_its_own_abbreviations_never_cut(im
                         "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M", "W", "F"],
                         "wh40k-8e": ["M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"]}
     captain = roster_block(dict(composed(imported, "mesbg-warband"))["en"]).units[0]
-    assert "Heroic Actions: March" in captain.rules
+    assert "Captain of Minas Tirith \u2014 Heroic Actions: March" in captain.rules  # the warband's hero's alone
 
 
 @pytest.mark.parametrize("handout_id", ["warcry-corvus-cabal", "wh40k-8e", "killteam-2021"])

@@ -1,9 +1,9 @@
-"""A roster's words as handout text (generator.composing.roster.making.Text): New Recruit's markup read as its app
+"""A roster's words as handout text (generator.composing.roster.text.Text): New Recruit's markup read as its app
 reads it, every character printed as itself where a font of the sheet has it, the others named and reported."""
 
 from __future__ import annotations
 
-from generator.composing.roster.making import Report, Text
+from generator.composing.roster.text import Report, Text
 from generator.model import markup
 
 

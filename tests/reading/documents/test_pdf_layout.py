@@ -19,7 +19,7 @@ import pytest
 from generator.composing.drafts import read_document
 from generator.composing.drafts.blocks import Typing
 from generator.composing.drafts.report import Report
-from generator.reading.documents.document import ListBlock, Paragraph, Table, plain, walk_items
+from generator.reading.documents.document import Heading, ListBlock, Paragraph, Table, plain, walk_items
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "imports"
 
@@ -86,3 +86,27 @@ def test_the_pdf_twin_of_a_markdown_file_keeps_what_its_import_keeps():
     kept = wanted & facts(pdf)
     assert len(kept) >= 0.95 * len(wanted), sorted(wanted - kept)
     assert [block["type"] for block in blocks(typed(pdf))].count("dice") == 1
+
+
+def test_a_table_of_contents_is_left_out_and_listed_and_the_rest_kept():
+    """bme-systems.pdf: Bare Metal Edition's chapter of skill resolution (CC BY 4.0), printed from HTML as a book
+    is, a "Contents" page of its headings with dot leaders and page numbers before it."""
+    markdown, pdf = read_document(FIXTURES / "bme-systems.md"), read_document(FIXTURES / "bme-systems.pdf")
+    contents = [text for origin, text in pdf.dropped if text.startswith("a table of contents")]
+    assert len(contents) == 12 and all(origin.startswith("page 1,") for origin, text in pdf.dropped
+                                       if text.startswith("a table of contents"))
+    assert "...." not in pdf.text() and "Contents" not in pdf.text()
+    headings = [plain(node.text) for node in pdf.nodes if isinstance(node, Heading)]
+    assert headings.count("Unskilled Rolls") == 1  # its heading, not its line in the contents
+    wanted = facts(markdown)
+    kept = wanted & facts(pdf)
+    assert len(kept) >= 0.95 * len(wanted), sorted(wanted - kept)
+
+
+def test_tables_set_side_by_side_without_a_blank_column_are_told_apart():
+    """bme-side-by-side.pdf: two tables of bme-systems.md set side by side as a web page sets them, a little apart,
+    their columns centred under headers wider than their cells."""
+    found = tables(read_document(FIXTURES / "bme-side-by-side.pdf"))
+    assert found[0].rows[0] == ["Distance", "Critical Type"] and found[0].rows[-1] == ["26 m+", "E Impact"]
+    assert found[1].rows == [["RR Effect Level", "Severity"], ["1-4", "Mild"], ["5-7", "Moderate"],
+                             ["8-9", "Serious"], ["10+", "Extreme"]]
