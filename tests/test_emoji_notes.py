@@ -18,7 +18,8 @@ from generator import pipeline
 from generator.model import markup
 from generator.model.types import Sheet
 from generator.output import content_checks
-from generator.output.manifest import Output
+from generator.output.plan import Output
+from generator.output.targets import SheetTarget
 from generator.project import Project
 from tests.conftest import FIXTURES
 from tests.rendering.test_web import parsed, read_text
@@ -49,7 +50,8 @@ def pdf(built, lang):
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory, lang) -> Path:
-    return pipeline.build_web(Project.at(FOLDER, tmp_path_factory.mktemp(f"emoji-web-{lang}")), SOURCE, lang)
+    project = Project.at(FOLDER, tmp_path_factory.mktemp(f"emoji-web-{lang}"))
+    return pipeline.build(project, SheetTarget(SOURCE), lang, "html").path
 
 
 def fonts_of_characters(pdf) -> dict[str, set[str]]:
@@ -79,8 +81,7 @@ def test_every_fact_is_printed_and_each_emoji_in_the_emoji_font(pdf, sheet, lang
     if lang == "en":
         assert_complete(pdf, sheet)
     else:  # the content suite's checks: every fact of the French edition, in the project's fonts
-        assert content_checks.output_problems(Project.at(FOLDER, pdf.parent), Output("sheet", "emoji-notes", lang,
-                                                                                      SOURCE)) == []
+        assert content_checks.output_problems(Project.at(FOLDER, pdf.parent), Output(SheetTarget(SOURCE), lang)) == []
     printed = fonts_of_characters(pdf)
     emoji = {char for char in printed if EMOJI.match(char)}
     assert len(emoji) == 10, sorted(emoji)  # 💀 🟥 🟨 🐎 🪤 📯 ⬆ ➡ ↗ ↖
