@@ -33,7 +33,7 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
     if handout.handout != path.stem:
         found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
     if found:
-        raise UserError([located.problem(loc, message) for loc, message in found])
+        raise UserError(glyphs.one_per_character(located.problem(loc, message) for loc, message in found))
     return located, handout, sheet_located, sheet
 
 

@@ -21,7 +21,7 @@ from babel.messages.pofile import write_po
 from generator import write
 from generator.errors import Problem, UserError
 from generator.reading.sources import Located
-from generator.model import markup
+from generator.model import glyphs, markup
 from generator.model.typography import URL
 from generator.model.types import Cell, Handout, Row, Sheet, prose
 from generator.model.validate import describe_error, findings
@@ -187,7 +187,7 @@ def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Pat
                              f"in the '{lang}' translation: {message}") for loc, message in findings(translated)]
         problems += _glossary_problems(translated, lang, catalogue_file, lines)
     if problems:
-        raise UserError(problems)
+        raise UserError(glyphs.one_per_character(problems))
     fallen_back = [entry for entry, _ in found.stale] + found.missing
     translated.mark_fallback({entry.source for entry in fallen_back}, sheet.lang)
     return translated, len(fallen_back)

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from generator import files
 from generator.errors import UserError
+from generator.model import glyphs
 from generator.model.blocks import figure
 from generator.model.checks import MAX_DIE_RESULTS, findings, keyword_index, markup_findings, mentioned_keywords
 from generator.model.messages import describe_error
@@ -64,7 +65,7 @@ def _sheet_problems(located: Located, sheet: Sheet) -> list:
     if sheet.sheet == RESERVED_SHEET_ID:
         problems.append(located.problem(("sheet",), f"the sheet id '{RESERVED_SHEET_ID}' is reserved: sources/i18n/"
                                                     f"{RESERVED_SHEET_ID}.<lang>.po holds the templates' words"))
-    return problems
+    return glyphs.one_per_character(problems)
 
 
 def _beyond_unknown_fields(located: Located) -> list:

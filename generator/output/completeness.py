@@ -16,6 +16,9 @@ from generator.model.types import Subheading, verbatim_texts
 from generator.rendering.inline import Inline
 
 HYPHENS = "-\u2010\u00ad"
+# The emoji variation selectors and the joiner choose a glyph's shape and print none of their own: a PDF read back
+# has none of them after "⬆️"
+UNINKED = "\ufe0e\ufe0f\u200d"
 SHEET_LEVEL = "/"  # a place that starts here is in the sheet's data, not its block's (a glossary's keywords)
 
 
@@ -31,7 +34,7 @@ class Missing:
 def squeeze(text: str) -> str:
     """Text as printed, whatever its line breaks: white space and hyphenation dropped."""
     text = unicodedata.normalize("NFKC", text)
-    return "".join(ch for ch in text if not ch.isspace() and ch not in HYPHENS)
+    return "".join(ch for ch in text if not ch.isspace() and ch not in HYPHENS and ch not in UNINKED)
 
 
 def pdf_text(path: Path) -> str:

@@ -23,7 +23,8 @@ PANGO = ("libpango-1.0.so.0", "libpango-1.0.0.dylib", "libpango-1.0-0.dll")
 HARFBUZZ = ("libharfbuzz.so.0", "libharfbuzz.0.dylib", "libharfbuzz-0.dll")
 SOURCE_SANS = ("SourceSansPro-Regular.ttf", "SourceSansPro-It.ttf", "SourceSansPro-Semibold.ttf",
                "SourceSansPro-Bold.ttf", "SourceSansPro-BoldIt.ttf")  # the faces templates/sheet.css names
-SYMBOL_FONTS = ("NotoSansSymbols2-Regular.subset.ttf", "DejaVuSans.subset.ttf")  # its fallbacks (model.glyphs)
+SYMBOL_FONTS = ("NotoSansSymbols2-Regular.subset.ttf", "DejaVuSans.subset.ttf",  # its fallbacks (model.glyphs)
+                "NotoEmoji-Regular.subset.ttf")
 PROGRAM_TIMEOUT = 5  # seconds: a program that does not answer its --version is said to hang, not waited for
 
 
@@ -86,7 +87,7 @@ def fonts(templates: Path) -> list[Finding]:
         Finding("Source Sans Pro", f"{len(faces)} of {len(SOURCE_SANS)} faces ({found})" if faces else None,
                 "the sheets' type", required=True, install="pip install font-source-sans-pro, or make"),
         Finding("symbol fonts", f"{len(symbols)} of {len(SYMBOL_FONTS)} ({templates / 'symbols'})" if symbols else None,
-                "dice faces, arrows and shapes Source Sans lacks", required=True,
+                "dice faces, arrows, shapes and emoji Source Sans lacks", required=True,
                 install="templates/symbols/ of the qrs package"),
     ]
 

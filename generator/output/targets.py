@@ -213,11 +213,12 @@ def _figures(project: Project, source: Path) -> list[Path]:
 
 
 def glyph_problems(sheet, problem: Callable[[tuple, str], Problem]) -> None:
-    """Characters the font lacks: the page would show them in another font, or as boxes."""
+    """Characters no font of the sheet has: the page would show them in a system font, or as boxes; each once."""
     from generator.model import glyphs
     from generator.model.validate import keyword_index
 
-    _raise([problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))])
+    _raise(glyphs.one_per_character(problem(loc, message)
+                                    for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))))
 
 
 def _raise(problems: list[Problem]) -> None:

@@ -95,7 +95,7 @@ def font_faces(characters: frozenset[str], cache: Path, mono: bool = False) -> s
     return "\n".join(rules)
 
 
-SYMBOL_FAMILIES = ("QRS Symbols", "QRS Symbols DejaVu")  # as sheet.css and web.css name the fonts of SYMBOL_FONTS
+SYMBOL_FAMILIES = ("QRS Symbols", "QRS Symbols DejaVu", "QRS Emoji")  # as sheet.css and web.css name the fonts of SYMBOL_FONTS
 MONO_FAMILY = "QRS Mono"  # MONO_FONT's, for preformatted text
 
 

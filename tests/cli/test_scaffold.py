@@ -169,3 +169,18 @@ def test_a_new_sheet_shows_nested_steps_several_values_a_plain_intro_and_an_opti
     assert untitled != text
     source.write_text(untitled, encoding="utf-8")
     assert pipeline.check(source).title is None
+
+
+@pytest.mark.parametrize("lang", scaffold.TEMPLATE_LANGUAGES)
+def test_a_new_sheet_shows_an_emoji_and_names_symbols_that_print(tmp_path, lang):
+    """Issue #48 item 4: the scaffold types an emoji (a white flag, as an emoji keyboard types it), which checks,
+    and its comment names symbols and emoji that print through the vendored fonts."""
+    from generator.model import glyphs
+    from generator.model.types import prose
+
+    path = scaffold.create(Project.at(tmp_path / "sources"), "demo", "Demo Game", lang)[0]
+    sheet = pipeline.check(path)
+    assert any("\U0001f3f3\ufe0f" in text for _, text in prose(sheet))
+    comment = next(line for line in path.read_text(encoding="utf-8").splitlines() if "\U0001f480" in line)
+    named = {char for char in comment.split("#", 1)[1] if ord(char) > 0x2000}
+    assert len(named) == 6 and all(ord(char) in glyphs.printable_characters() for char in named)

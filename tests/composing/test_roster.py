@@ -324,18 +324,20 @@ def test_an_import_that_would_not_check_writes_nothing_and_says_why(sources, tmp
 
 
 def test_control_characters_missing_glyphs_and_long_names_print_as_near_as_the_font_allows(sources, tmp_path):
-    odd = ["Bidi\u202eName", "Line\u2028Sep", "Del\x7fete", "Next\x85Line", "Carriage\rReturn", "Dot \u2b24 Skull \U0001f480",
+    odd = ["Bidi\u202eName", "Line\u2028Sep", "Del\x7fete", "Next\x85Line", "Carriage\rReturn", "Dot \u2b24 Skull \U0001f480 Eye \U00013080",
            "L" + "o" * 5000 + "ng"]
     army = tmp_path / "odd\nname.ros"
     army.write_text(roster_of([model(name.replace("\r", "&#13;")) for name in odd]))
     result = qrs(sources, "handout", "import", str(army))
     assert result.returncode == 0, result.stderr
-    # the large circle prints through the symbols font; the skull, which no font of the sheet has, is named and reported
-    assert "U+2B24" not in result.stderr
-    assert "character 'U+1F480 \U0001f480'" in result.stderr and "printed as '[skull]'" in result.stderr
+    # the large circle prints through the symbols font, the skull through the emoji font; the hieroglyph, which no
+    # font of the sheet has, is named and reported
+    assert "U+2B24" not in result.stderr and "U+1F480" not in result.stderr
+    assert "character 'U+13080 \U00013080'" in result.stderr
+    assert "printed as '[egyptian hieroglyph d010]'" in result.stderr
     written = yaml.safe_load((sources / "handouts" / "odd-name.yaml").read_text())
     names = [unit["name"] for unit in written["units"]]
-    assert names[:6] == ["Bidi Name", "Line Sep", "Del ete", "Next Line", "Carriage Return", "Dot \u2b24 Skull \\[skull\\]"]
+    assert names[:6] == ["Bidi Name", "Line Sep", "Del ete", "Next Line", "Carriage Return", "Dot \u2b24 Skull \U0001f480 Eye \\[egyptian hieroglyph d010\\]"]
     assert len(names[6]) == 200 and names[6].endswith("\u2026")
     assert qrs(sources, "check", "odd-name").returncode == 0
 

@@ -288,9 +288,10 @@ def test_a_word_too_wide_for_its_column_fails_the_build(tmp_path):
 
 
 def test_a_character_missing_from_the_font_fails_the_build(tmp_path):
-    error = build_fixture(tmp_path, ("Touche de Force 6.", "Touche de Force 6 \U0001F600."))
+    error = build_fixture(tmp_path, ("Touche de Force 6.", "Touche de Force 6 \U00013000."))
     assert [problem.message for problem in error.problems] == [
-        "'\U0001F600' (U+1F600) not in the sheet's font (Source Sans Pro): it would print in another font"]
+        "'\U00013000' (U+13000) in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts): "
+        "it would print in a system font or as a box; write it another way"]
 
 
 def test_a_block_that_may_not_continue_and_is_taller_than_a_column_fails_the_build(tmp_path):

@@ -180,7 +180,7 @@ def checked(project, text: str, handout_id: str, label: str) -> None:
                 composed = compose(pair[0], pair[1], words.ui_words(project, lang, False))
                 found = list(glyphs.glyph_findings(composed, composed.lang, keyword_index(composed)))
                 if found:
-                    raise UserError([located.problem(loc, message) for loc, message in found])
+                    raise UserError(glyphs.one_per_character(located.problem(loc, message) for loc, message in found))
         except UserError as error:
             raise UserError([Problem(label, 1, 1, f"the handout made from the roster does not check "
                                                   f"({_where(problem, path)}{problem.message}): nothing was written")

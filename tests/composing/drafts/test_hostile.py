@@ -86,13 +86,13 @@ def test_dry_run_prints_the_draft_and_writes_nothing_and_json_gives_the_report(f
 
 
 def test_a_draft_that_does_not_check_names_its_line_and_the_originals_place_and_nothing_is_written(folder):
-    (folder / "sheet.md").write_text("# Sheet\n\n## Part\n\nRoll the die \U0001F3B2 now.\n", encoding="utf-8")
+    (folder / "sheet.md").write_text("# Sheet\n\n## Part\n\nRoll the die \U00013000 now.\n", encoding="utf-8")
     ran = run_qrs("import", "sheet.md", cwd=folder)
     assert ran.returncode == 2
-    assert "sources/sheet.yaml:" in ran.stderr and "U+1F3B2" in ran.stderr and "(original: line 5" in ran.stderr
+    assert "sources/sheet.yaml:" in ran.stderr and "U+13000" in ran.stderr and "(original: line 5" in ran.stderr
     assert not (folder / "sources" / "sheet.yaml").exists()
     ran = run_qrs("import", "sheet.md", "--dry-run", cwd=folder)
-    assert "Roll the die \U0001F3B2 now." in ran.stdout  # the draft, to fix by hand
+    assert "Roll the die \U00013000 now." in ran.stdout  # the draft, to fix by hand
 
 
 def test_a_file_without_text_is_refused_with_its_reason(folder):

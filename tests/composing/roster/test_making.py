@@ -69,7 +69,7 @@ def roster_block(sheet):
 
 
 def unprintable_named(text: str) -> str:
-    """The text as a handout prints it: a character no font of the sheet has (a Kill Team skull) by its name."""
+    """The text as a handout prints it: a character no font of the sheet has by its name."""
     import unicodedata
 
     from generator.model import glyphs

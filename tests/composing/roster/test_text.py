@@ -26,12 +26,12 @@ def test_a_hive_fleet_keyword_prints_with_its_angle_brackets():
     assert markup.html_tag_at(shown) is None and plain(shown) == "Select one friendly <HIVE FLEET> CORE unit"
 
 
-def test_die_faces_print_as_themselves_and_a_character_no_font_has_is_named_and_reported():
+def test_die_faces_and_emoji_print_as_themselves_and_a_character_no_font_has_is_named_and_reported():
     report = Report()
-    shown = Text(report)("\u2681 [Double] Rush \U0001f480", where="Shadow Piercer")
-    assert plain(shown) == "\u2681 [Double] Rush [skull]"
+    shown = Text(report)("\u2681 [Double] Rush \U0001f480 \U00013080", where="Shadow Piercer")
+    assert plain(shown) == "\u2681 [Double] Rush \U0001f480 [egyptian hieroglyph d010]"
     (item,) = report.list()
-    assert (item.kind, item.name, item.units) == ("character", "U+1F480 \U0001f480", ["Shadow Piercer"])
+    assert (item.kind, item.name, item.units) == ("character", "U+13080 \U00013080", ["Shadow Piercer"])
     assert "?" not in shown
 
 
