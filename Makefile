@@ -27,11 +27,13 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check generator tests bench
+	$(VENV)/bin/ruff format --check generator tests bench
 	$(PY) -m pytest
 
 # The fast tier: every test not marked slow (tests/conftest.py SLOW), for the edit-test loop.
 quick: $(STAMP)
 	$(VENV)/bin/ruff check generator tests bench
+	$(VENV)/bin/ruff format --check generator tests bench
 	$(PY) -m pytest -m "not slow"
 
 clean:

@@ -67,7 +67,10 @@ WRAPPER = (
 )
 IN_PROCESS_ROUNDS = 7  # figures 1 and 2: a round takes a few seconds
 BASELINE = "110c01c"  # the tree before the layout packer, the heights cache and the cheaper page layout
-CELL = ('"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')  # in wab2.yaml: no words,
+CELL = (
+    '"Forêts denses, collines escarpées", "¼"]',
+    '"Forêts denses, collines escarpées", "½"]',
+)  # in wab2.yaml: no words,
 # so no translation goes stale and every language still builds
 
 
@@ -98,8 +101,9 @@ def qrs(*args: str, cwd: Path = ROOT, python: str = sys.executable, env: dict | 
     """`qrs ARGS` in a new process (as the command runs), timed from start to exit; `python` (and `cwd`) choose
     the tree it runs: this one, or a baseline revision's with its own environment; `env` adds to the environment."""
     started = time.perf_counter()
-    result = subprocess.run([python, "-c", WRAPPER, *args], capture_output=True, text=True, cwd=cwd,
-                            env={**os.environ, **(env or {})})
+    result = subprocess.run(
+        [python, "-c", WRAPPER, *args], capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})}
+    )
     seconds = time.perf_counter() - started
     found = re.search(r"^QRS-BENCH (\d+) (\d+) (\d+) (True|False)$", result.stderr, re.M)
     if not found:
@@ -143,7 +147,9 @@ def paired(actions: dict, rounds: int) -> tuple[float, dict[str, float]]:
     same machine, so a slow moment of a shared machine slows both), and each action's median time."""
     times = turns(actions, rounds)
     first, second = times.values()
-    return statistics.median(a / b for a, b in zip(first, second)), {name: statistics.median(found) for name, found in times.items()}
+    return statistics.median(a / b for a, b in zip(first, second)), {
+        name: statistics.median(found) for name, found in times.items()
+    }
 
 
 # --- 1, 2: one sheet, in this process ----------------------------------------------------------------------
@@ -191,8 +197,9 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
     project = Project.at(SOURCES, work / "one-sheet")
     path = SOURCES / f"{sheet_id}.yaml"
     options = pipeline.BuildOptions()
-    pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf",
-                   options)  # warm: imports, fonts, hyphenation dictionaries
+    pipeline.build(
+        project, pipeline.SheetTarget(path), lang, "pdf", options
+    )  # warm: imports, fonts, hyphenation dictionaries
     with Recorder() as recorded:
         pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf", options)
     final, pdf_options = recorded.documents[-1], recorded.pdf_options  # its base URL and fetcher
@@ -211,17 +218,22 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
         """What WeasyPrint alone renders: the HTML, and the stylesheet (which the pipeline gives it parsed once a
         process) parsed each time, with the fonts of its @font-face rules; the pipeline's options."""
         fonts = FontConfiguration()
-        stylesheet = weasyprint.CSS(filename=str(project.templates / "sheet.css"), url_fetcher=final["url_fetcher"],
-                                    font_config=fonts)
+        stylesheet = weasyprint.CSS(
+            filename=str(project.templates / "sheet.css"), url_fetcher=final["url_fetcher"], font_config=fonts
+        )
         return dict(stylesheets=[stylesheet], font_config=fonts, presentational_hints=True)
 
     def weasyprint_alone():
         weasyprint.HTML(**whole).write_pdf(**styled(), **pdf_options)
 
     in_process = max(rounds, IN_PROCESS_ROUNDS)
-    one_ratio, one = paired({"pipeline": lambda: pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf",
-                                                                options),
-                             "weasyprint": weasyprint_alone}, in_process)
+    one_ratio, one = paired(
+        {
+            "pipeline": lambda: pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf", options),
+            "weasyprint": weasyprint_alone,
+        },
+        in_process,
+    )
 
     if "plan" in inspect.signature(render.html).parameters:  # without a plan: every block in one column, once
         plain_html = render.html(project, sheet, options)
@@ -249,13 +261,24 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
     fonts = {name: statistics.median(found) for name, found in fonts.items()}
     label = f"{sheet_id}.{lang}"
     figures = [
-        Figure(f"1. pipeline ÷ WeasyPrint alone, the same final pages as one document ({label})",
-               f"{one_ratio:.2f}×  ({one['pipeline']:.2f} s ÷ {one['weasyprint']:.2f} s)", "≤ 1.15×", one_ratio <= 1.15),
-        Figure(f"2. real layout ÷ one plain column ({label})",
-               f"{layout_ratio:.2f}×  ({layout['layout']:.2f} s ÷ {layout['plain']:.2f} s)", "≤ 1.3×", layout_ratio <= 1.3),
-        Figure("   of which subsetting the fonts (HarfBuzz, else fontTools)",
-               f"{fonts['subset'] - fonts['full']:.2f} s  ({sizes['subset']} kB PDF; {sizes['full']} kB unsubset)",
-               "information", None),
+        Figure(
+            f"1. pipeline ÷ WeasyPrint alone, the same final pages as one document ({label})",
+            f"{one_ratio:.2f}×  ({one['pipeline']:.2f} s ÷ {one['weasyprint']:.2f} s)",
+            "≤ 1.15×",
+            one_ratio <= 1.15,
+        ),
+        Figure(
+            f"2. real layout ÷ one plain column ({label})",
+            f"{layout_ratio:.2f}×  ({layout['layout']:.2f} s ÷ {layout['plain']:.2f} s)",
+            "≤ 1.3×",
+            layout_ratio <= 1.3,
+        ),
+        Figure(
+            "   of which subsetting the fonts (HarfBuzz, else fontTools)",
+            f"{fonts['subset'] - fonts['full']:.2f} s  ({sizes['subset']} kB PDF; {sizes['full']} kB unsubset)",
+            "information",
+            None,
+        ),
     ]
     return figures
 
@@ -311,22 +334,38 @@ def full_builds(work: Path, jobs: int, rounds: int) -> tuple[list[Figure], int]:
     assert text.count(CELL[0]) == 1, "the benchmark's cell is no longer in sources/wab2.yaml: choose another"
     wab2.write_text(text.replace(CELL[0], CELL[1]), encoding="utf-8")
     changed = qrs("--json", *where, "build", "--all", "--jobs", str(jobs))  # a problem shows as outputs missing
-    rebuilt = sorted(Path(json.loads(line)["path"]).relative_to(build).as_posix()
-                     for line in changed.stdout.splitlines() if '"wrote"' in line)
-    expected = sorted(["wab2.fr.pdf", "wab2.en.pdf"] + [
-        f"handouts/{path.stem}.{lang}.pdf" for path in sorted((sources / "handouts").glob("*.yaml"))
-        if re.search(r"^sheet: wab2$", path.read_text(encoding="utf-8"), re.M) for lang in ("fr", "en")])
+    rebuilt = sorted(
+        Path(json.loads(line)["path"]).relative_to(build).as_posix()
+        for line in changed.stdout.splitlines()
+        if '"wrote"' in line
+    )
+    expected = sorted(
+        ["wab2.fr.pdf", "wab2.en.pdf"]
+        + [
+            f"handouts/{path.stem}.{lang}.pdf"
+            for path in sorted((sources / "handouts").glob("*.yaml"))
+            if re.search(r"^sheet: wab2$", path.read_text(encoding="utf-8"), re.M)
+            for lang in ("fr", "en")
+        ]
+    )
     figures = [
-        Figure(f"3. full build, {jobs} workers ÷ 1 ({outputs} sheets × languages)",
-               f"{one / many:.2f}×  ({one:.1f} s ÷ {many:.1f} s)", f"≥ 1.7× on {jobs} cores", one / many >= 1.7),
-        Figure("4. nothing changed: `qrs build --all`, wall",
-               f"{nothing:.3f} s", "≤ 0.3 s", nothing <= 0.3),
+        Figure(
+            f"3. full build, {jobs} workers ÷ 1 ({outputs} sheets × languages)",
+            f"{one / many:.2f}×  ({one:.1f} s ÷ {many:.1f} s)",
+            f"≥ 1.7× on {jobs} cores",
+            one / many >= 1.7,
+        ),
+        Figure("4. nothing changed: `qrs build --all`, wall", f"{nothing:.3f} s", "≤ 0.3 s", nothing <= 0.3),
         Figure("   (python -c pass, for comparison)", f"{startup:.3f} s", "information", None),
         Figure("   WeasyPrint imported when nothing changed", "yes" if imported else "no", "no", not imported),
-        Figure("5. one cell of wab2 changed: outputs built again",
-               f"{len(rebuilt)}: " + ", ".join(sorted({name.split('/')[-1].split('.')[0] for name in rebuilt}))
-               + ("" if changed.code == 0 else f" (exit {changed.code})"),
-               f"those {len(expected)} of wab2 and its handouts", rebuilt == expected),
+        Figure(
+            "5. one cell of wab2 changed: outputs built again",
+            f"{len(rebuilt)}: "
+            + ", ".join(sorted({name.split("/")[-1].split(".")[0] for name in rebuilt}))
+            + ("" if changed.code == 0 else f" (exit {changed.code})"),
+            f"those {len(expected)} of wab2 and its handouts",
+            rebuilt == expected,
+        ),
     ]
     return figures, peak
 
@@ -338,12 +377,16 @@ def baseline(revision: str, work: Path) -> tuple[str, Path]:
     """The baseline revision checked out beside (a git worktree) with an environment of its own, installed from
     its own pyproject.toml (its pinned libraries, not this tree's): (its python, its tree)."""
     tree = work / "baseline"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), revision], check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), revision], check=True, capture_output=True
+    )
     venv = work / "baseline-venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    installed = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-e", f"{tree}[dev]"],
-                               capture_output=True, text=True)
+    installed = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-e", f"{tree}[dev]"],
+        capture_output=True,
+        text=True,
+    )
     if installed.returncode != 0:
         raise SystemExit(f"the baseline's environment could not be installed:\n{installed.stderr}")
     return str(venv / "bin" / "python"), tree
@@ -354,6 +397,7 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
     python, tree = baseline(revision, work)
     sides = {"current": (sys.executable, ROOT), "baseline": (python, tree)}
     try:
+
         def command(side: str, *args: str) -> float:
             interpreter, root = sides[side]
             where = ["--sources", str(root / "sources"), "--build-dir", str(work / f"{side}-build")]
@@ -364,8 +408,9 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
             command(side, "build", "--all")  # warm: installed, imports cached, heights kept
         wab2 = interleaved({side: (lambda side=side: command(side, *one)) for side in sides}, rounds)
 
-        everything = interleaved({side: (lambda side=side: command(side, "build", "--all", "--rebuild"))
-                                  for side in sides}, rounds)
+        everything = interleaved(
+            {side: (lambda side=side: command(side, "build", "--all", "--rebuild")) for side in sides}, rounds
+        )
 
         def cold_cache() -> float:
             shutil.rmtree(work / "current-build" / ".cache", ignore_errors=True)
@@ -373,25 +418,37 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
 
         cold = statistics.median(cold_cache() for _ in range(rounds))
         figures = [
-            Figure(f"8. wab2 (fr), whole process, current ÷ baseline {revision[:10]}",
-                   f"{wab2['current'] / wab2['baseline']:.2f}×  ({wab2['current']:.2f} s ÷ {wab2['baseline']:.2f} s)",
-                   "≤ 0.55×", wab2["current"] / wab2["baseline"] <= 0.55),
-            Figure("   the same, heights cache emptied before each build",
-                   f"{cold / wab2['baseline']:.2f}×  ({cold:.2f} s)", "information", None),
-            Figure("9. `qrs build --all --rebuild`, current ÷ baseline",
-                   f"{everything['current'] / everything['baseline']:.2f}×  "
-                   f"({everything['current']:.1f} s ÷ {everything['baseline']:.1f} s)",
-                   "≤ 0.6×", everything["current"] / everything["baseline"] <= 0.6),
+            Figure(
+                f"8. wab2 (fr), whole process, current ÷ baseline {revision[:10]}",
+                f"{wab2['current'] / wab2['baseline']:.2f}×  ({wab2['current']:.2f} s ÷ {wab2['baseline']:.2f} s)",
+                "≤ 0.55×",
+                wab2["current"] / wab2["baseline"] <= 0.55,
+            ),
+            Figure(
+                "   the same, heights cache emptied before each build",
+                f"{cold / wab2['baseline']:.2f}×  ({cold:.2f} s)",
+                "information",
+                None,
+            ),
+            Figure(
+                "9. `qrs build --all --rebuild`, current ÷ baseline",
+                f"{everything['current'] / everything['baseline']:.2f}×  "
+                f"({everything['current']:.1f} s ÷ {everything['baseline']:.1f} s)",
+                "≤ 0.6×",
+                everything["current"] / everything["baseline"] <= 0.6,
+            ),
         ]
         if with_tests:
+
             def suite(side: str) -> float:
                 """`make test`'s command in a tree, with a cache folder of its own in the bench's folder (where this
                 tree's suite keeps the heights it measured and the sheets it built while their inputs are unchanged)."""
                 interpreter, root = sides[side]
                 cache = ["-o", f"cache_dir={work / f'{side}-pytest-cache'}"]
                 started = time.perf_counter()
-                ran = subprocess.run([interpreter, "-m", "pytest", "-q", "-rf", *cache], cwd=root, capture_output=True,
-                                     text=True)
+                ran = subprocess.run(
+                    [interpreter, "-m", "pytest", "-q", "-rf", *cache], cwd=root, capture_output=True, text=True
+                )
                 if ran.returncode != 0:
                     raise SystemExit(f"the {side} tree's test suite failed:\n{ran.stdout[-6000:]}{ran.stderr[-2000:]}")
                 return time.perf_counter() - started
@@ -400,10 +457,18 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
             again = suite("current")  # after a change to the sources, templates or tests
             past = suite("baseline")
             figures += [
-                Figure("10. the test suite (`make test`) again, current ÷ baseline",
-                       f"{again / past:.2f}×  ({again:.0f} s ÷ {past:.0f} s)", "≤ 0.5×", again / past <= 0.5),
-                Figure("    its first run (pytest's cache folder empty), current ÷ baseline",
-                       f"{first / past:.2f}×  ({first:.0f} s)", "information", None),
+                Figure(
+                    "10. the test suite (`make test`) again, current ÷ baseline",
+                    f"{again / past:.2f}×  ({again:.0f} s ÷ {past:.0f} s)",
+                    "≤ 0.5×",
+                    again / past <= 0.5,
+                ),
+                Figure(
+                    "    its first run (pytest's cache folder empty), current ÷ baseline",
+                    f"{first / past:.2f}×  ({first:.0f} s)",
+                    "information",
+                    None,
+                ),
             ]
         return figures
     finally:
@@ -413,8 +478,8 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
 def watch_edit(rounds: int, work: Path) -> list[Figure]:
     """Figure 11: `qrs watch` rebuilding wab2 (fr) after a one-cell edit (a warm process: WeasyPrint loaded,
     heights kept) ÷ a cold `qrs build wab2 --lang fr --rebuild` (a new process)."""
-    from generator.project import Project
     from generator.cli.watch import Watcher
+    from generator.project import Project
 
     sources = sources_copy(work, "watch-sources")
     project = Project.at(sources, work / "watch-build")
@@ -433,8 +498,14 @@ def watch_edit(rounds: int, work: Path) -> list[Figure]:
         edits.append(time.perf_counter() - started)
         colds.append(must(qrs(*where, "build", "wab2", "--lang", "fr", "--rebuild"), "a cold build").seconds)
     edit, cold = statistics.median(edits), statistics.median(colds)
-    return [Figure("11. `qrs watch` after a one-cell edit of wab2 (new PDF and its pages) ÷ a cold build",
-                   f"{edit / cold:.2f}×  ({edit:.2f} s ÷ {cold:.2f} s)", "≤ 0.3×", edit / cold <= 0.3)]
+    return [
+        Figure(
+            "11. `qrs watch` after a one-cell edit of wab2 (new PDF and its pages) ÷ a cold build",
+            f"{edit / cold:.2f}×  ({edit:.2f} s ÷ {cold:.2f} s)",
+            "≤ 0.3×",
+            edit / cold <= 0.3,
+        )
+    ]
 
 
 # --- 7: a generated library ---------------------------------------------------------------------------------
@@ -457,14 +528,22 @@ def library(sheet_id: str, count: int, jobs: int, rounds: int, work: Path) -> tu
     text = path.read_text(encoding="utf-8")
     for number in range(count):
         name = f"library-{number:03d}"
-        (sources / f"{name}.yaml").write_text(re.sub(rf"^sheet: {re.escape(sheet_id)}$", f"sheet: {name}", text,
-                                                     count=1, flags=re.M), encoding="utf-8")
-    run = must(qrs("--sources", str(sources), "--build-dir", str(work / "library-build"), "build", "--jobs", str(jobs)),
-               "the library")
+        (sources / f"{name}.yaml").write_text(
+            re.sub(rf"^sheet: {re.escape(sheet_id)}$", f"sheet: {name}", text, count=1, flags=re.M), encoding="utf-8"
+        )
+    run = must(
+        qrs("--sources", str(sources), "--build-dir", str(work / "library-build"), "build", "--jobs", str(jobs)),
+        "the library",
+    )
     ideal = count * one / jobs
-    return [Figure(f"7. {count} sheets ÷ ({count} × one {sheet_id}.{lang} ÷ {jobs} workers)",
-                   f"{run.seconds / ideal:.2f}×  ({run.seconds:.0f} s ÷ {ideal:.0f} s)", "≤ 1.1×",
-                   run.seconds / ideal <= 1.1)], run.workers_kb
+    return [
+        Figure(
+            f"7. {count} sheets ÷ ({count} × one {sheet_id}.{lang} ÷ {jobs} workers)",
+            f"{run.seconds / ideal:.2f}×  ({run.seconds:.0f} s ÷ {ideal:.0f} s)",
+            "≤ 1.1×",
+            run.seconds / ideal <= 1.1,
+        )
+    ], run.workers_kb
 
 
 # --- 12: a roster-only handout's first build ------------------------------------------------------------------
@@ -482,12 +561,15 @@ def army_roster(path: Path) -> int:
     with zipfile.ZipFile(ROSTERS / "wh40k-10e-newrecruit.rosz") as archive:
         newrecruit = archive.read("wh40k-10e-newrecruit.ros").decode("utf-8")
     forces = [re.search(r"<forces>(.*)</forces>", text, re.S)[1] for text in (battlescribe, newrecruit)]
-    points = [float(re.search(r'<costs>\s*<cost name="pts" [^>]*value="([0-9.]+)"', text)[1])
-              for text in (battlescribe, newrecruit)]
+    points = [
+        float(re.search(r'<costs>\s*<cost name="pts" [^>]*value="([0-9.]+)"', text)[1])
+        for text in (battlescribe, newrecruit)
+    ]
     copies = [re.sub(r' id="([^"]+)"', r' id="\1-2"', force) for force in forces]
     total = round(2 * sum(points))
-    text = re.sub(r"<forces>.*</forces>", lambda _: "<forces>" + "".join(forces + copies) + "</forces>", battlescribe,
-                  flags=re.S)
+    text = re.sub(
+        r"<forces>.*</forces>", lambda _: "<forces>" + "".join(forces + copies) + "</forces>", battlescribe, flags=re.S
+    )
     text = re.sub(r'(<costs>\s*<cost name="pts" [^>]*value=")[0-9.]+"', rf'\g<1>{total}.0"', text, count=1)
     path.write_text(text, encoding="utf-8")
     return total
@@ -503,12 +585,31 @@ def roster_handout(rounds: int, work: Path) -> list[Figure]:
     for number in range(max(rounds, 3)):
         build, cache = work / f"roster-build-{number}", work / f"roster-cache-{number}"
         cache.mkdir()
-        run = must(qrs("--sources", str(sources), "--build-dir", str(build), "handout", "army", "--rebuild",
-                       "--jobs", "1", env={"QRS_CACHE_DIR": str(cache)}), "the roster handout")
+        run = must(
+            qrs(
+                "--sources",
+                str(sources),
+                "--build-dir",
+                str(build),
+                "handout",
+                "army",
+                "--rebuild",
+                "--jobs",
+                "1",
+                env={"QRS_CACHE_DIR": str(cache)},
+            ),
+            "the roster handout",
+        )
         times.append(run.seconds)
     seconds = statistics.median(times)
-    return [Figure(f"12. a roster-only handout ({points:,} points), first build", f"{seconds:.1f} s",
-                   f"≤ {ROSTER_TARGET:.0f} s", seconds <= ROSTER_TARGET)]
+    return [
+        Figure(
+            f"12. a roster-only handout ({points:,} points), first build",
+            f"{seconds:.1f} s",
+            f"≤ {ROSTER_TARGET:.0f} s",
+            seconds <= ROSTER_TARGET,
+        )
+    ]
 
 
 def progress(text: str) -> None:
@@ -521,13 +622,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one round of each figure and a library of 20 sheets")
     parser.add_argument("--rounds", type=int, default=None, help="rounds of each timing (default 3, 1 with --quick)")
-    parser.add_argument("--library", type=int, default=None, help="sheets in the generated library (default 100, 20 with --quick)")
+    parser.add_argument(
+        "--library", type=int, default=None, help="sheets in the generated library (default 100, 20 with --quick)"
+    )
     parser.add_argument("--sheet", default="wab2", help="the sheet of figures 1 and 2 (default wab2, the largest)")
     parser.add_argument("--lang", default="fr", help="its language (default fr)")
-    parser.add_argument("--library-sheet", default="warhammer", help="the sheet copied into the library (default warhammer)")
+    parser.add_argument(
+        "--library-sheet", default="warhammer", help="the sheet copied into the library (default warhammer)"
+    )
     parser.add_argument("--jobs", type=int, default=cores(), help="workers (default: one per core)")
-    parser.add_argument("--baseline", default=BASELINE, help=f"the revision to compare with (default {BASELINE[:10]}, "
-                                                             "the tree before the layout packer)")
+    parser.add_argument(
+        "--baseline",
+        default=BASELINE,
+        help=f"the revision to compare with (default {BASELINE[:10]}, the tree before the layout packer)",
+    )
     parser.add_argument("--with-tests", action="store_true", help="also time the test suite against the baseline's")
     parser.add_argument("--only", default=None, help="the figures to measure, by number: 7,12 (default: every one)")
     arguments = parser.parse_args()
@@ -537,8 +645,11 @@ def main() -> None:
 
     import weasyprint
 
-    print(f"qrs bench: {arguments.jobs} workers on {cores()} cores, Python {platform.python_version()}, "
-          f"WeasyPrint {weasyprint.__version__}, {rounds} round(s), load average {os.getloadavg()[0]:.2f}", flush=True)
+    print(
+        f"qrs bench: {arguments.jobs} workers on {cores()} cores, Python {platform.python_version()}, "
+        f"WeasyPrint {weasyprint.__version__}, {rounds} round(s), load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
     started = time.perf_counter()
     figures: list[Figure] = []
     with tempfile.TemporaryDirectory(prefix="qrs-bench-") as folder:
@@ -557,8 +668,10 @@ def main() -> None:
             figures += found
             peak = max(peak, library_peak)
         if 6 in only:
-            figures.insert(-1 if only & {7} else len(figures),
-                           Figure("6. peak memory of a worker", f"{peak / 1024:.0f} MB", "≤ 300 MB", peak / 1024 <= 300))
+            figures.insert(
+                -1 if only & {7} else len(figures),
+                Figure("6. peak memory of a worker", f"{peak / 1024:.0f} MB", "≤ 300 MB", peak / 1024 <= 300),
+            )
         if only & {8, 9, 10}:
             progress(f"figures 8 to 10: against the baseline {arguments.baseline[:10]} (its own environment first)")
             figures += against_baseline(arguments.baseline, rounds, work, arguments.with_tests)
@@ -569,13 +682,19 @@ def main() -> None:
             progress("figure 12: a roster-only handout's first build")
             figures += roster_handout(rounds, work)
 
-    widths = (max(len(f.name) for f in figures), max(len(f.measured) for f in figures), max(len(f.target) for f in figures))
+    widths = (
+        max(len(f.name) for f in figures),
+        max(len(f.measured) for f in figures),
+        max(len(f.target) for f in figures),
+    )
     print()
     print(f"{'figure':<{widths[0]}}  {'measured':>{widths[1]}}  {'target':<{widths[2]}}  met")
     for figure in figures:
         print(figure.row(widths))
-    print(f"\n{sum(f.met is True for f in figures)} of {sum(f.met is not None for f in figures)} targets met "
-          f"({time.perf_counter() - started:.0f} s)")
+    print(
+        f"\n{sum(f.met is True for f in figures)} of {sum(f.met is not None for f in figures)} targets met "
+        f"({time.perf_counter() - started:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

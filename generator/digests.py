@@ -11,8 +11,11 @@ from generator.errors import UserError
 
 ABSENT = "-"  # the digest of an input file that does not exist (a catalogue not written yet)
 # A file over the limit of its kind is not read to be hashed: it is ABSENT, and the build refuses it by its size.
-LIMITS = {".po": files.MAX_CATALOGUE_BYTES, ".yaml": files.MAX_SOURCE_BYTES,
-          **dict.fromkeys(files.FIGURE_SUFFIXES, files.MAX_FIGURE_BYTES)}
+LIMITS = {
+    ".po": files.MAX_CATALOGUE_BYTES,
+    ".yaml": files.MAX_SOURCE_BYTES,
+    **dict.fromkeys(files.FIGURE_SUFFIXES, files.MAX_FIGURE_BYTES),
+}
 MAX_OTHER_BYTES = 256 * 1024 * 1024  # a PDF written, a template, a font: a file planted larger is not read whole
 
 
@@ -25,7 +28,9 @@ class Digests:
     def file(self, path: Path) -> str:
         if path not in self.known:
             try:
-                self.known[path] = hashlib.sha256(files.read_regular(path, LIMITS.get(path.suffix, MAX_OTHER_BYTES))).hexdigest()
+                self.known[path] = hashlib.sha256(
+                    files.read_regular(path, LIMITS.get(path.suffix, MAX_OTHER_BYTES))
+                ).hexdigest()
             except (FileNotFoundError, NotADirectoryError, UserError):  # not a file: the build says so
                 self.known[path] = ABSENT
         return self.known[path]

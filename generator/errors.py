@@ -7,7 +7,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 # What a terminal would act upon rather than print: C0 and C1 controls (an escape sequence sets the window's title
 # or clears the screen; a newline forges a problem line) and the marks that reorder text on screen.
 _UNSHOWN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # a tab is shown
@@ -73,6 +72,8 @@ class UnknownName(Exception):
 
 def environment_missing(module: str | None) -> str:
     """What to say when the Python running qrs lacks a library qrs needs (qrs run outside its environment)."""
-    return (f"error: this Python ({sys.executable}) lacks the library '{module}' that qrs needs: run qrs from the "
-            "environment it was installed in (.venv/bin/qrs, or .venv/bin/python -m generator), or run `make` to "
-            "install it there")
+    return (
+        f"error: this Python ({sys.executable}) lacks the library '{module}' that qrs needs: run qrs from the "
+        "environment it was installed in (.venv/bin/qrs, or .venv/bin/python -m generator), or run `make` to "
+        "install it there"
+    )

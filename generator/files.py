@@ -30,8 +30,13 @@ def read_regular(path: Path, limit: int | None = None, what: str = "a source", c
     if confined:
         refuse_folder_link(Path(path).parent, "reads")
         if not Path(path).resolve().is_relative_to(Path(path).parent.resolve()):
-            raise UserError.at(path, 1, 1, f"this is a symbolic link to {os.readlink(path)}, outside {Path(path).parent}: "
-                                           f"{what} is read only from its own folder; replace the link with a plain file")
+            raise UserError.at(
+                path,
+                1,
+                1,
+                f"this is a symbolic link to {os.readlink(path)}, outside {Path(path).parent}: "
+                f"{what} is read only from its own folder; replace the link with a plain file",
+            )
     try:  # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -76,8 +81,13 @@ def refuse_folder_link(folder: Path, verb: str) -> None:
     `verb` says what qrs would have done there ("reads", "writes")."""
     link = link_out(folder)
     if link is not None:
-        raise UserError.at(link, 0, 0, f"this folder is a symbolic link to {os.readlink(link)}, outside {link.parent}: "
-                                       f"qrs {verb} nothing through it; replace the link with a plain folder")
+        raise UserError.at(
+            link,
+            0,
+            0,
+            f"this folder is a symbolic link to {os.readlink(link)}, outside {link.parent}: "
+            f"qrs {verb} nothing through it; replace the link with a plain folder",
+        )
 
 
 def _refusal(path: Path, status: os.stat_result, limit: int | None, what: str) -> UserError | None:
@@ -110,8 +120,10 @@ _DEVICES = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])$", re.I)
 def device_problem(ident: str) -> str | None:
     """Why an id that becomes a file's name is refused: it names a device on Windows (con, nul, com1...)."""
     if _DEVICES.match(ident):
-        return (f"'{ident}' names a device on Windows (as con, prn, aux, nul, com1-9, lpt1-9 do): a file so named "
-                "can be neither written nor read there; choose another id")
+        return (
+            f"'{ident}' names a device on Windows (as con, prn, aux, nul, com1-9, lpt1-9 do): a file so named "
+            "can be neither written nor read there; choose another id"
+        )
     return None
 
 

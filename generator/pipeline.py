@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import write
-from generator.composing import diff, editions as history, translate as i18n
+from generator.composing import diff
+from generator.composing import editions as history
+from generator.composing import translate as i18n
 from generator.composing.handout import load_handout  # noqa: F401 - named for the callers
 from generator.errors import UserError
 from generator.model.types import Sheet
@@ -33,14 +35,21 @@ class Written:
     untranslated: int = 0
 
 
-def build(project: Project, target: Target, lang: str, form: str = "pdf", options: BuildOptions = BuildOptions(),
-          output: Path | None = None) -> Written:
+def build(
+    project: Project,
+    target: Target,
+    lang: str,
+    form: str = "pdf",
+    options: BuildOptions = BuildOptions(),
+    output: Path | None = None,
+) -> Written:
     """Build one target in one language in one format; the previous file stays until the new one is complete."""
     writer = formats.writer(form)
     prepared = target.compose(project, lang, options)
     rendered = writer.render(project, prepared, options)
-    output = output or writer.path(project, target, lang, formats.joined(writer.variant(options),
-                                                                          _edition_variant(options, prepared.since)))
+    output = output or writer.path(
+        project, target, lang, formats.joined(writer.variant(options), _edition_variant(options, prepared.since))
+    )
     write.atomically(output, rendered.data)
     return Written(output, rendered.layout, prepared.untranslated)
 
@@ -55,12 +64,18 @@ def compare(old: Path | Sheet, new: Path | Sheet) -> list[diff.Change]:
     return diff.compare(*(check(side) if isinstance(side, Path) else side for side in (old, new)))
 
 
-def build_at_revision(project: Project, sheet_id: str, revision: str, lang: str | None,
-                      options: BuildOptions = BuildOptions()) -> list[Written]:
+def build_at_revision(
+    project: Project, sheet_id: str, revision: str, lang: str | None, options: BuildOptions = BuildOptions()
+) -> list[Written]:
     """A sheet as it was at a git revision or tag, in build/<sheet>@<revision>.<lang>.pdf."""
     if not SHEET_ID.match(sheet_id):
-        raise UserError.at(project.sources, 1, 1, f"{sheet_id!r} is not a sheet id: SHEET@REVISION takes the file "
-                                                  "name of a sheet in the sources folder, without .yaml (wab2@v2.0)")
+        raise UserError.at(
+            project.sources,
+            1,
+            1,
+            f"{sheet_id!r} is not a sheet id: SHEET@REVISION takes the file "
+            "name of a sheet in the sources folder, without .yaml (wab2@v2.0)",
+        )
     with tempfile.TemporaryDirectory(prefix="qrs-") as folder:
         sources = Path(folder) / history.folder_name(sheet_id, revision)
         earlier = history.materialise(project.sources, sheet_id, revision, sources)
@@ -68,8 +83,10 @@ def build_at_revision(project: Project, sheet_id: str, revision: str, lang: str 
         pdf = formats.writer("pdf")
         named = SheetTarget(Path(f"{sheet_id}@{_in_a_name(revision)}.yaml"))  # names the outputs, never read
         with history.named_at_revision(sources, project.sources, revision):
-            return [build(past, SheetTarget(earlier), language, "pdf", options, pdf.path(project, named, language))
-                    for language in ([lang] if lang else i18n.languages(sources, check(earlier)))]
+            return [
+                build(past, SheetTarget(earlier), language, "pdf", options, pdf.path(project, named, language))
+                for language in ([lang] if lang else i18n.languages(sources, check(earlier)))
+            ]
 
 
 def _in_a_name(revision: str) -> str:

@@ -50,16 +50,21 @@ class Project:
             _refuse_link_out(sources.parent / "build", "the build folder", "--build-dir")
         return cls.at(sources, build)
 
-
     def sheet_paths(self, names: tuple[str, ...] = ()) -> list[Path]:
         """The source of each named sheet (by id or by file path), or of every sheet; an unknown name is an error,
         and so is a sources folder that is missing or holds no sheet (a CI job must not pass having built nothing)."""
         if not self.sources.is_dir():
-            raise MissingInput.at(self.sources, 0, 0, "no such folder: give the folder of the sheet sources with --sources")
+            raise MissingInput.at(
+                self.sources, 0, 0, "no such folder: give the folder of the sheet sources with --sources"
+            )
         available = {path.stem: path for path in sorted(self.sources.glob("*.yaml"))}
         if not available:
-            raise UserError.at(self.sources, 0, 0, "no sheet source (*.yaml) in this folder: "
-                                                   "give the folder of the sheet sources with --sources")
+            raise UserError.at(
+                self.sources,
+                0,
+                0,
+                "no sheet source (*.yaml) in this folder: give the folder of the sheet sources with --sources",
+            )
         _refuse_missing_files(names)
         names = tuple(self.id_of(name) for name in names)
         if not names:
@@ -83,7 +88,9 @@ class Project:
         names = tuple(self.id_of(name) for name in names)  # a handout named by path and by id is one output
         paths = [Path(name) if name.endswith(".yaml") else self.handouts / f"{name}.yaml" for name in names]
         missing = [path for path in paths if not path.is_file()]
-        unknown_ids = [name for name in names if not name.endswith(".yaml") and self.handouts / f"{name}.yaml" in missing]
+        unknown_ids = [
+            name for name in names if not name.endswith(".yaml") and self.handouts / f"{name}.yaml" in missing
+        ]
         if unknown_ids:
             known = [path.stem for path in sorted(self.handouts.glob("*.yaml"))]
             raise UnknownName(_unknown("handout", unknown_ids, known))
@@ -115,7 +122,6 @@ class Project:
         return [self.sources / "i18n" / f"ui.{lang}.po", self.templates / "i18n" / f"{lang}.po"]
 
 
-
 def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()) -> str:
     """'no sheet named warhamer: did you mean warhammer?', else the names there are. `also`: other ids the user
     may have meant (a handout's, named where a sheet is expected)."""
@@ -124,12 +130,16 @@ def _unknown(kind: str, names: list[str], known: list[str], also: list[str] = ()
     said = []
     for name in names:
         if name in also:  # a handout's id where only a sheet's is taken (qrs i18n, qrs diff…)
-            said.append(f"{name} is a handout, not a {kind}: qrs build, preview, watch, check, export and handout "
-                        "take it as it is")
+            said.append(
+                f"{name} is a handout, not a {kind}: qrs build, preview, watch, check, export and handout "
+                "take it as it is"
+            )
             continue
         nearest = difflib.get_close_matches(name, [*known, *also], n=1, cutoff=0.6)
-        said.append(f"no {kind} named {name}: " + (f"did you mean {nearest[0]}?" if nearest else
-                                                   f"the {kind}s are {', '.join(known) or 'none'}"))
+        said.append(
+            f"no {kind} named {name}: "
+            + (f"did you mean {nearest[0]}?" if nearest else f"the {kind}s are {', '.join(known) or 'none'}")
+        )
     return "; ".join(said)
 
 
@@ -146,6 +156,11 @@ def _refuse_link_out(folder: Path, what: str, option: str) -> None:
     so make qrs write its outputs, or read its sheets, anywhere. A link the user names on the command line is theirs."""
     if files.leads_out(folder):
         target = folder.resolve()
-        raise UserError.at(folder, 1, 1, f"{what} is a symbolic link to {target}, outside the library's folder (the "
-                                         "one that holds it): qrs follows no such link it was not given "
-                                         f"(name the folder with {option} {target} to use it)")
+        raise UserError.at(
+            folder,
+            1,
+            1,
+            f"{what} is a symbolic link to {target}, outside the library's folder (the "
+            "one that holds it): qrs follows no such link it was not given "
+            f"(name the folder with {option} {target} to use it)",
+        )

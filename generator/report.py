@@ -45,8 +45,14 @@ class Reporter:
     library: Path | None = None  # the folder holding sources/: the paths printed are relative to it (shown)
     _progress_shown: str = ""  # the progress line on the terminal now, erased before anything else is printed
 
-    def wrote(self, path: Path, text: str | None = None, layout: dict | None = None, about: dict | None = None,
-              untranslated: int = 0) -> None:
+    def wrote(
+        self,
+        path: Path,
+        text: str | None = None,
+        layout: dict | None = None,
+        about: dict | None = None,
+        untranslated: int = 0,
+    ) -> None:
         """An output was written; `text` replaces the usual 'wrote PATH' line; `layout` is its layout's report:
         the type scale when it is not 1, what a reader would notice (holes, unused pages), with --verbose
         every column's use and the time it took; `about` is what --json tells of it (sheet, lang, pages…);
@@ -121,8 +127,9 @@ class Reporter:
         """Something qrs set right by itself (nothing lost, nothing to fix): on stderr, silent with --quiet."""
         if not self.quiet:
             self._erase_progress()
-            click.echo(f"{self._styled('warning', fg='yellow', bold=True)}: {self._words(text)}", err=True,
-                       color=self.colour)
+            click.echo(
+                f"{self._styled('warning', fg='yellow', bold=True)}: {self._words(text)}", err=True, color=self.colour
+            )
 
     @property
     def colour(self) -> bool:
@@ -143,8 +150,15 @@ class Reporter:
         folded = self._folded(problems)
         for problem in problems:
             if self.json:
-                self._event({"event": "problem", "file": problem.path, "line": problem.line,
-                             "column": problem.column, "message": problem.message})
+                self._event(
+                    {
+                        "event": "problem",
+                        "file": problem.path,
+                        "line": problem.line,
+                        "column": problem.column,
+                        "message": problem.message,
+                    }
+                )
             elif (problem.path, problem.folded) not in folded:
                 click.echo(self._problem_line(problem), err=True, color=self.colour)
             elif folded[problem.path, problem.folded] is not None:  # the group's one line, where its first stood
@@ -154,8 +168,9 @@ class Reporter:
         if summary and self.json:
             self._event({"event": "failed", "problems": len(problems)})
         elif summary:
-            click.echo(self._styled(f"{len(problems)} problem(s) found", fg="red", bold=True), err=True,
-                       color=self.colour)
+            click.echo(
+                self._styled(f"{len(problems)} problem(s) found", fg="red", bold=True), err=True, color=self.colour
+            )
 
     def _folded(self, problems: list[Problem]) -> dict[tuple[str, str], int | None]:
         """The groups of like problems shown as one line each (their count), unless --verbose lists them all: a
@@ -219,4 +234,6 @@ def columns_line(report: dict) -> str:
     """One line a sheet: every column's use, page by page, and the type scale (--verbose)."""
     pages = " | ".join(" ".join(f"{column['used']:.0%}" for column in page) for page in report["pages"])
     continued = sorted({name for page in report["pages"] for column in page for name in column["continued"]})
-    return f"columns used {pages}; type at {report['scale']:.1%}" + (f"; continued: {', '.join(continued)}" if continued else "")
+    return f"columns used {pages}; type at {report['scale']:.1%}" + (
+        f"; continued: {', '.join(continued)}" if continued else ""
+    )

@@ -94,8 +94,13 @@ def destination(path: Path) -> Path:
     folder = path.parent.resolve()
     target = path.resolve()
     if not target.is_relative_to(folder):
-        raise UserError.at(path, 1, 1, f"this is a symbolic link to {os.readlink(path)}, outside {path.parent}: "
-                                       "qrs writes nothing through it; replace the link with a plain file")
+        raise UserError.at(
+            path,
+            1,
+            1,
+            f"this is a symbolic link to {os.readlink(path)}, outside {path.parent}: "
+            "qrs writes nothing through it; replace the link with a plain file",
+        )
     return target
 
 
@@ -120,8 +125,9 @@ class locked:
             self.handle = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError:
             if self.path.is_symlink():
-                raise UserError.at(self.path, 1, 1, "this is a symbolic link: qrs writes nothing through it; "
-                                                    "remove it") from None
+                raise UserError.at(
+                    self.path, 1, 1, "this is a symbolic link: qrs writes nothing through it; remove it"
+                ) from None
             raise
         try:
             import fcntl

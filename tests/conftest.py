@@ -139,8 +139,7 @@ def built(request, tmp_path_factory):
     folder: the command's manifest says whether the PDF there is fresh (it hashes the source and its catalogues,
     the templates, the fonts, the generator's own files and the libraries' versions), and a fresh PDF is read, not
     built again. Returns the PDF's path. A sheet is built in its own language unless told; a handout's is given."""
-    from generator import pipeline
-    from generator import write
+    from generator import pipeline, write
     from generator.project import Project
 
     kept = kept_folder(request, tmp_path_factory, "qrs-built")
@@ -172,8 +171,11 @@ def pytest_collection_modifyitems(config, items):
 
     items[:] = heaviest_first(items)
     for item in items:
-        if (item.path.name in SLOW_FILES or getattr(item, "originalname", item.name) in SLOW_TESTS
-                or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+        if (
+            item.path.name in SLOW_FILES
+            or getattr(item, "originalname", item.name) in SLOW_TESTS
+            or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+        ):
             item.add_marker(pytest.mark.slow)
 
 

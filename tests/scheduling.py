@@ -18,7 +18,9 @@ class HeaviestFirst(LoadFileScheduling):
 
 def heaviest_first(items: list) -> list:
     """The items, those of the HEAVY files first (in HEAVY's order), each file's tests in their own order."""
+
     def rank(item) -> int:
         path = item.nodeid.split("::", 1)[0]
         return HEAVY.index(path) if path in HEAVY else len(HEAVY)
+
     return sorted(items, key=rank)

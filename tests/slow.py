@@ -2,11 +2,19 @@
 2-core machine (measured with `pytest --durations=0`, cold, on 2026-11-26): they build many outputs, start
 processes, install a wheel or run the documented commands. `make test` runs them all."""
 
-SLOW_FILES = {"test_documented_commands.py", "test_packaging.py", "test_visual.py", "test_subheading_rows.py",
-              "test_content.py",  # the user's library, every output built (a minute cold on 2 cores)
-              "test_making.py", "test_facts.py", "test_variants.py", "test_every_variant.py",
-              "test_card_decks.py",  # decks of cards built and read back (a minute and more on 2 cores)
-              "test_growth.py"}  # each reader timed on an input and on ten times it: seconds each
+SLOW_FILES = {
+    "test_documented_commands.py",
+    "test_packaging.py",
+    "test_visual.py",
+    "test_subheading_rows.py",
+    "test_content.py",  # the user's library, every output built (a minute cold on 2 cores)
+    "test_making.py",
+    "test_facts.py",
+    "test_variants.py",
+    "test_every_variant.py",
+    "test_card_decks.py",  # decks of cards built and read back (a minute and more on 2 cores)
+    "test_growth.py",
+}  # each reader timed on an input and on ten times it: seconds each
 
 SLOW_FIXTURES = {"laid_out"}
 
@@ -157,7 +165,13 @@ SLOW_TESTS = {
 # The heaviest scopes, started first so that none is left to run alone at the end (tests/scheduling.py), heaviest
 # first: measured with `pytest --durations=60` on 2026-11-26. Every test of a file in SPREAD is a unit of its own,
 # run by whichever worker is free; the others' files are one unit each (--dist loadfile).
-HEAVY = ["tests/test_documented_commands.py", "tests/rendering/test_every_variant.py",
-         "tests/composing/roster/test_making.py", "tests/rendering/test_layout.py", "tests/composing/test_diff.py",
-         "tests/composing/test_handout.py", "tests/test_content.py"]
+HEAVY = [
+    "tests/test_documented_commands.py",
+    "tests/rendering/test_every_variant.py",
+    "tests/composing/roster/test_making.py",
+    "tests/rendering/test_layout.py",
+    "tests/composing/test_diff.py",
+    "tests/composing/test_handout.py",
+    "tests/test_content.py",
+]
 SPREAD = {"tests/rendering/test_every_variant.py"}

@@ -53,16 +53,29 @@ def test_every_fact_is_printed_in_the_pdf_in_one_font(english, sheet):
 def test_sub_steps_keep_their_own_numbers_and_bullets_are_no_steps(english):
     printed = lines(english)
     actions = printed.index("2. Actions: Resolve in this order")
-    assert printed[actions + 1:actions + 9] == [
-        "1. Declare", "2. Move: up to its speed in hexes", "3. Face", "4. Spot", "5. Aim", "6. Fire: roll to hit",
-        "7. Assault", "8. Consolidate"]  # "1" asked for the second level: not a.–h.
+    assert printed[actions + 1 : actions + 9] == [
+        "1. Declare",
+        "2. Move: up to its speed in hexes",
+        "3. Face",
+        "4. Spot",
+        "5. Aim",
+        "6. Fire: roll to hit",
+        "7. Assault",
+        "8. Consolidate",
+    ]  # "1" asked for the second level: not a.–h.
     assert not any(re.match(r"[a-h]\. ", line) for line in printed)
     command = printed.index("1. Command: Draw a command counter")  # the separator as typed, not an en dash
-    assert printed[command + 1:command + 3] == ["A unit out of command moves at half speed.",
-                                                "A unit in command may rally."]  # bullets: no number
+    assert printed[command + 1 : command + 3] == [
+        "A unit out of command moves at half speed.",
+        "A unit in command may rally.",
+    ]  # bullets: no number
     reaction = printed.index("3. Reaction: The opponent may react")  # its own number, in a continuation too
-    assert printed[reaction + 1:reaction + 5] == ["A reaction costs a command counter.", "1. Overwatch", "2. Evade",
-                                                  "3. Counter-assault"]
+    assert printed[reaction + 1 : reaction + 5] == [
+        "A reaction costs a command counter.",
+        "1. Overwatch",
+        "2. Evade",
+        "3. Counter-assault",
+    ]
     assert "4. End: Mark the unit activated" in printed and "–" not in "".join(printed)
     assert "".join(printed).count("•") == 3  # one bullet an item (the PDF's markers come after the page's text)
 
@@ -81,8 +94,11 @@ def _value_rights(pdf, condition: str) -> list[float]:
     top, left = text.get_charbox(start)[3], text.get_charbox(start)[0]
     table = text.get_charbox(whole.index("To hit"))[0] - 6  # the table's left edge: not the other column's text
     boxes = [text.get_charbox(index) for index in range(text.count_chars())]
-    row = [(box, whole[index]) for index, box in enumerate(boxes)
-           if abs(box[3] - top) < 2 and table <= box[0] and box[2] <= left and not whole[index].isspace()]
+    row = [
+        (box, whole[index])
+        for index, box in enumerate(boxes)
+        if abs(box[3] - top) < 2 and table <= box[0] and box[2] <= left and not whole[index].isspace()
+    ]
     row.sort(key=lambda found: found[0][0])
     rights, last = [], None
     for box, _ in row:
@@ -94,8 +110,10 @@ def _value_rights(pdf, condition: str) -> list[float]:
 
 def test_two_columns_of_values_each_aligned_on_its_sign(english):
     """Each column right-aligned as the single column is: its signs and digits stand one under another."""
-    rows = {condition: _value_rights(english, condition) for condition in
-            ("Moved this activation", "In heavy cover", "Smoke between", "Point blank")}
+    rows = {
+        condition: _value_rights(english, condition)
+        for condition in ("Moved this activation", "In heavy cover", "Smoke between", "Point blank")
+    }
     firsts, seconds = ([rights[column] for rights in rows.values()] for column in (0, 1))
     assert max(firsts) - min(firsts) < 0.5 and max(seconds) - min(seconds) < 0.5, rows  # ink boxes: a glyph's bearing
     assert min(seconds) > max(firsts) + 10  # two columns, not one

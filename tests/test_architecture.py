@@ -44,8 +44,10 @@ def imported(module: str) -> set[str]:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in MODULES else node.module
-                     for alias in node.names]
+            names = [
+                f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in MODULES else node.module
+                for alias in node.names
+            ]
         else:
             continue
         for name in names:
@@ -78,8 +80,9 @@ def cycles(edges: set[tuple[str, str]]) -> list[set[str]]:
 
 
 def test_every_import_points_to_the_same_stage_or_an_earlier_one():
-    upward = sorted(f"{source} -> {target}" for source, target in EDGES
-                    if STAGES.index(stage(target)) > STAGES.index(stage(source)))
+    upward = sorted(
+        f"{source} -> {target}" for source, target in EDGES if STAGES.index(stage(target)) > STAGES.index(stage(source))
+    )
     assert not upward, upward
 
 
@@ -88,7 +91,9 @@ def test_no_module_imports_itself_through_others():
 
 
 def test_no_stage_folder_depends_on_another_that_depends_on_it():
-    assert not cycles({(folder(source), folder(target)) for source, target in EDGES if folder(source) != folder(target)})
+    assert not cycles(
+        {(folder(source), folder(target)) for source, target in EDGES if folder(source) != folder(target)}
+    )
 
 
 def test_a_cycle_would_be_found():
@@ -104,7 +109,11 @@ def test_every_block_type_has_a_module_and_a_template():
 
 
 def test_no_module_is_too_long_to_read():
-    long = {name: lines for name, path in MODULES.items() if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    long = {
+        name: lines
+        for name, path in MODULES.items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
     assert not long, long
 
 

@@ -57,7 +57,9 @@ def _case(name: str, root: Path, files: list[Path]) -> Case:
             if kind == "expect":
                 found = _EXPECT.match(value)
                 assert found, f"{relative}: unreadable expectation {value!r}"
-                case.expected.append((found["file"] or str(relative), int(found["line"]), int(found["column"]), found["message"]))
+                case.expected.append(
+                    (found["file"] or str(relative), int(found["line"]), int(found["column"]), found["message"])
+                )
             elif kind == "run":
                 case.run = value.split()
             elif kind == "output":
@@ -77,7 +79,9 @@ def cases() -> list:
         files = sorted(path.relative_to(folder) for path in folder.rglob("*") if path.is_file())
         found.append(_case(f"build/{folder.name}", folder, files))
     return [
-        pytest.param(case, id=case.name, marks=[pytest.mark.xfail(reason=case.xfail, strict=True)] if case.xfail else [])
+        pytest.param(
+            case, id=case.name, marks=[pytest.mark.xfail(reason=case.xfail, strict=True)] if case.xfail else []
+        )
         for case in found
     ]
 
@@ -109,11 +113,14 @@ def test_bad_input_exits_2_names_each_problem_and_keeps_the_previous_pdf(case, t
     reported = [line for line in err.splitlines() if line and not _SUMMARY.match(line)]
     for file, line, column, message in case.expected:
         where = f"{Path(sources.name) / file}:{line}:{column}: "  # relative to the library
-        assert any(r.startswith(where) and message in r[len(where):] for r in reported), (
-            f"expected {file}:{line}:{column}: {message!r}, got:\n" + "\n".join(reported))
+        assert any(r.startswith(where) and message in r[len(where) :] for r in reported), (
+            f"expected {file}:{line}:{column}: {message!r}, got:\n" + "\n".join(reported)
+        )
     assert len(reported) == len(case.expected), "unexpected extra problems:\n" + "\n".join(reported)
     # build/.cache keeps measured heights, failed build or not (the next attempt reuses them); it is no output.
-    written = sorted(path for path in build.rglob("*") if path.is_file() and ".cache" not in path.relative_to(build).parts)
+    written = sorted(
+        path for path in build.rglob("*") if path.is_file() and ".cache" not in path.relative_to(build).parts
+    )
     assert written == sorted(previous), f"written: {written}"
     for output, content in previous.items():
         assert output.read_bytes() == content, f"{output.name} was overwritten"
@@ -123,14 +130,49 @@ def test_the_catalogue_covers_the_issue():
     """At least 45 fixtures in all, among them each kind of bad input issue 9 lists."""
     names = {param.id for param in cases()}
     assert len(names) >= 45
-    wanted = ["yaml-", "tab-", "bom", "not-utf8", "duplicate-key", "implicit-boolean", "implicit-octal",
-              "implicit-sexagesimal", "anchor", "alias", "alias-bomb", "unknown-field", "missing-field", "wrong-type-",
-              "table-ragged-row", "table-empty", "dice-gap", "dice-overlap", "dice-impossible-result",
-              "dice-malformed-range", "matrix-incomplete", "modifier-not-signed", "unknown-keyword", "unknown-footnote",
-              "unknown-see-block", "build/handout-unknown-section", "circular-keyword", "build/translation-missing",
-              "build/translation-stale", "unknown-language", "build/unknown-language-catalogue", "raw-html",
-              "script-in-", "style-url-", "style-import-", "file-url-", "http-url-", "path-traversal-",
-              "table-10000-rows", "cell-1mb", "build/page-overflow"]
+    wanted = [
+        "yaml-",
+        "tab-",
+        "bom",
+        "not-utf8",
+        "duplicate-key",
+        "implicit-boolean",
+        "implicit-octal",
+        "implicit-sexagesimal",
+        "anchor",
+        "alias",
+        "alias-bomb",
+        "unknown-field",
+        "missing-field",
+        "wrong-type-",
+        "table-ragged-row",
+        "table-empty",
+        "dice-gap",
+        "dice-overlap",
+        "dice-impossible-result",
+        "dice-malformed-range",
+        "matrix-incomplete",
+        "modifier-not-signed",
+        "unknown-keyword",
+        "unknown-footnote",
+        "unknown-see-block",
+        "build/handout-unknown-section",
+        "circular-keyword",
+        "build/translation-missing",
+        "build/translation-stale",
+        "unknown-language",
+        "build/unknown-language-catalogue",
+        "raw-html",
+        "script-in-",
+        "style-url-",
+        "style-import-",
+        "file-url-",
+        "http-url-",
+        "path-traversal-",
+        "table-10000-rows",
+        "cell-1mb",
+        "build/page-overflow",
+    ]
     assert [w for w in wanted if not any(name.startswith(w) for name in names)] == []
 
 
@@ -139,7 +181,11 @@ def test_the_catalogue_covers_the_issue():
 
 def _bound(model, name: str, attribute: str) -> int:
     """A limit as the model declares it (max_length or le in the field's constraints)."""
-    found = [getattr(item, attribute) for item in model.model_fields[name].metadata if getattr(item, attribute, None) is not None]
+    found = [
+        getattr(item, attribute)
+        for item in model.model_fields[name].metadata
+        if getattr(item, attribute, None) is not None
+    ]
     assert len(found) == 1, (model, name, attribute)
     return found[0]
 
@@ -147,9 +193,9 @@ def _bound(model, name: str, attribute: str) -> int:
 def test_the_documented_limits_are_the_enforced_ones():
     from typing import get_args
 
+    from generator.model import types as model
+    from generator.model import validate
     from generator.reading import sources as load
-
-    from generator.model import types as model, validate
 
     def annotated_bound(annotated, attribute: str) -> int:  # a limit an Annotated type carries (Id, Columns)
         constraints = [item for arg in get_args(annotated)[1:] for item in [arg, *getattr(arg, "metadata", [])]]
@@ -164,16 +210,23 @@ def test_the_documented_limits_are_the_enforced_ones():
         "items of all the lists of a source together": f"{load.MAX_SOURCE_ITEMS}",
         "columns of a table, cells in a row": f"{annotated_bound(model.Columns, 'max_length')}",
         "columns one cell spans": f"{_bound(model.Cell, 'span', 'le')}",
-        "row keys × column keys of a matrix": (f"{_bound(model.MatrixBlock, 'row_keys', 'max_length')} × "
-                                               f"{_bound(model.MatrixBlock, 'column_keys', 'max_length')}"),
+        "row keys × column keys of a matrix": (
+            f"{_bound(model.MatrixBlock, 'row_keys', 'max_length')} × "
+            f"{_bound(model.MatrixBlock, 'column_keys', 'max_length')}"
+        ),
         "different results of a dice table's die": f"{validate.MAX_DIE_RESULTS}",
         "pages a sheet may take (`paper.pages`, the most an author may declare)": f"{_bound(model.Paper, 'pages', 'le')}",
         "columns of a page (`paper.columns`)": f"{_bound(model.Paper, 'columns', 'le')}",
         "characters in an id": f"{id_length}",
     }
     assert _bound(model.Row, "cells", "max_length") == annotated_bound(model.Columns, "max_length")
-    for block, name in [(model.TableBlock, "rows"), (model.DiceBlock, "rows"), (model.ModifiersBlock, "items"),
-                        (model.SequenceBlock, "steps"), (model.TextBlock, "content")]:
+    for block, name in [
+        (model.TableBlock, "rows"),
+        (model.DiceBlock, "rows"),
+        (model.ModifiersBlock, "items"),
+        (model.SequenceBlock, "steps"),
+        (model.TextBlock, "content"),
+    ]:
         assert _bound(block, name, "max_length") == model.MAX_ROWS, (block, name)
     doc = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
     section = doc.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
@@ -191,7 +244,11 @@ def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, cap
     with pytest.raises(SystemExit) as exit:
         main(["--sources", str(sources), "--build-dir", str(tmp_path / "build"), "check"])
     err = capsys.readouterr().err
-    assert exit.value.code == 2 and f"big.yaml:1:1: the file is {MAX_SOURCE_BYTES + 3} bytes; a source may be at most {MAX_SOURCE_BYTES} bytes" in err
+    assert (
+        exit.value.code == 2
+        and f"big.yaml:1:1: the file is {MAX_SOURCE_BYTES + 3} bytes; a source may be at most {MAX_SOURCE_BYTES} bytes"
+        in err
+    )
 
 
 def test_an_internal_error_is_a_short_report_and_exit_code_1(tmp_path, capsys, monkeypatch):

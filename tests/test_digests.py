@@ -11,9 +11,14 @@ import pytest
 from generator import digests, files
 
 
-@pytest.mark.parametrize("name, limit", [("sheet.yaml", files.MAX_SOURCE_BYTES),
-                                         ("sheet.en.po", files.MAX_CATALOGUE_BYTES),
-                                         ("sheet.fr.pdf", digests.MAX_OTHER_BYTES)])
+@pytest.mark.parametrize(
+    "name, limit",
+    [
+        ("sheet.yaml", files.MAX_SOURCE_BYTES),
+        ("sheet.en.po", files.MAX_CATALOGUE_BYTES),
+        ("sheet.fr.pdf", digests.MAX_OTHER_BYTES),
+    ],
+)
 def test_a_file_over_its_kinds_limit_is_not_read_to_be_hashed(tmp_path, name, limit):
     planted = tmp_path / name
     planted.touch()

@@ -20,8 +20,12 @@ SHELL_OPERATORS = {"|", ">", ">>", ";", "&&", "||"}  # a shell line goes on afte
 
 def commands_in(text: str) -> list[list[str]]:
     """The arguments after `qrs` (or `python -m generator`) in each command line of the text."""
-    lines = [line for language, block in FENCE.findall(text) for line in block.splitlines()
-             if language.strip() != "console" or line.startswith("$ ")]  # a console block's other lines are output
+    lines = [
+        line
+        for language, block in FENCE.findall(text)
+        for line in block.splitlines()
+        if language.strip() != "console" or line.startswith("$ ")
+    ]  # a console block's other lines are output
     lines += INLINE.findall(text)
     found = []
     for line in lines:
@@ -31,11 +35,11 @@ def commands_in(text: str) -> list[list[str]]:
             continue
         for index, word in enumerate(words):
             if word == "qrs" or word.endswith("/qrs"):
-                after = words[index + 1:]
+                after = words[index + 1 :]
                 ends = [at for at, other in enumerate(after) if other in SHELL_OPERATORS]
-                found.append(after[:ends[0]] if ends else after)
-            elif word == "generator" and words[index - 1: index] == ["-m"]:
-                found.append(words[index + 1:])
+                found.append(after[: ends[0]] if ends else after)
+            elif word == "generator" and words[index - 1 : index] == ["-m"]:
+                found.append(words[index + 1 :])
     return found
 
 
@@ -51,8 +55,14 @@ def resolve(arguments: list[str]) -> tuple[list[str], list[str]]:
     return path, [word.split("=")[0] for word in words if word.startswith("-")]
 
 
-MENTIONS = sorted({(doc.name, shlex.join(args)) for doc in DOCS for args in commands_in(doc.read_text(encoding="utf-8"))
-                   if args and args[0] not in ("...", "…")})
+MENTIONS = sorted(
+    {
+        (doc.name, shlex.join(args))
+        for doc in DOCS
+        for args in commands_in(doc.read_text(encoding="utf-8"))
+        if args and args[0] not in ("...", "…")
+    }
+)
 
 
 def test_the_docs_mention_the_author_tools():

@@ -54,7 +54,10 @@ NOT_RUN = {
     r"^(\.venv/bin/)?qrs watch\b": ("serves a live preview until Ctrl-C", "{command} --help", 0),
     r"^(\.venv/bin/)?qrs export .*--format svg": (
         "needs pdftocairo (poppler-utils), a system package (root and network to install): run where it is "
-        "installed, else it must exit 69 saying how to install it", "{command}", 0 if PDFTOCAIRO else 69),
+        "installed, else it must exit 69 saying how to install it",
+        "{command}",
+        0 if PDFTOCAIRO else 69,
+    ),
 }
 
 SAMPLES = "docs/examples/"  # a command naming one prints what its page shows (the other outputs depend on the build)
@@ -78,7 +81,7 @@ def split_comment(line: str) -> tuple[str, str]:
         elif char in "'\"":
             quote = char
         elif char == "#" and (at == 0 or line[at - 1].isspace()):
-            return line[:at].strip(), line[at + 1:].strip()
+            return line[:at].strip(), line[at + 1 :].strip()
     return line.strip(), ""
 
 
@@ -145,26 +148,38 @@ def test_a_sample_shown_printing_is_checked_line_by_line():
 @pytest.mark.parametrize("page", sorted(COMMANDS))
 def test_no_command_hides_in_a_block_that_is_not_run(page):
     """A line that reads as a command in an unlabelled or `text` block is neither run nor listed: label it."""
-    hidden = [line for language, block in FENCE.findall((ROOT / page).read_text(encoding="utf-8"))
-              if language.strip() in ("", "text") for line in block.splitlines()
-              if re.match(r"\$ |(\.venv/bin/)?qrs |make\b|python -m ", line)]
+    hidden = [
+        line
+        for language, block in FENCE.findall((ROOT / page).read_text(encoding="utf-8"))
+        if language.strip() in ("", "text")
+        for line in block.splitlines()
+        if re.match(r"\$ |(\.venv/bin/)?qrs |make\b|python -m ", line)
+    ]
     assert not hidden, f"{page}: commands outside sh and console blocks: {hidden}"
 
 
 def _environment() -> dict[str, str]:
     """As a reader's shell after `source .venv/bin/activate`, running this checkout's generator."""
-    environment = dict(os.environ, VENV=str(VENV), PYTHONPATH=str(ROOT), NO_COLOR="1",
-                       PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-                       GIT_AUTHOR_NAME="qrs tests", GIT_AUTHOR_EMAIL="tests@qrs.invalid",
-                       GIT_COMMITTER_NAME="qrs tests", GIT_COMMITTER_EMAIL="tests@qrs.invalid")
+    environment = dict(
+        os.environ,
+        VENV=str(VENV),
+        PYTHONPATH=str(ROOT),
+        NO_COLOR="1",
+        PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+        GIT_AUTHOR_NAME="qrs tests",
+        GIT_AUTHOR_EMAIL="tests@qrs.invalid",
+        GIT_COMMITTER_NAME="qrs tests",
+        GIT_COMMITTER_EMAIL="tests@qrs.invalid",
+    )
     environment.pop("MAKEFLAGS", None)
     environment.pop("MAKELEVEL", None)  # run from `make test`, make must not think it is a sub-make
     return environment
 
 
 def _bash(line: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-c", line], cwd=cwd, env=_environment(), capture_output=True, text=True,
-                          timeout=TIMEOUT)
+    return subprocess.run(
+        ["bash", "-c", line], cwd=cwd, env=_environment(), capture_output=True, text=True, timeout=TIMEOUT
+    )
 
 
 def _clone(folder: Path) -> None:
@@ -201,8 +216,10 @@ def fresh_clone(request, tmp_path_factory) -> Path:
         (kept / "build.new").rename(kept / "build")
     # this checkout's history (its objects shared, not copied), and its working tree as one more commit
     history = tmp_path_factory.mktemp("history")
-    for line in (f"git clone -q --shared --no-checkout {shlex.quote(str(ROOT))} {history}",
-                 f"mv {history}/.git .git && git add -A && git commit -q --allow-empty -m 'the working tree'"):
+    for line in (
+        f"git clone -q --shared --no-checkout {shlex.quote(str(ROOT))} {history}",
+        f"mv {history}/.git .git && git add -A && git commit -q --allow-empty -m 'the working tree'",
+    ):
         done = _bash(line, folder)
         assert done.returncode == 0, done.stderr
     return folder
@@ -233,25 +250,39 @@ def run_page(page: str, clone: Path, folder: Path) -> list[Ran]:
 @pytest.fixture(scope="module")
 def pages(request, fresh_clone, tmp_path_factory):
     """Every page this session runs, started side by side at once (one test a page waits for its own)."""
-    selected = {item.callspec.params["page"] for item in request.session.items
-                if item.originalname == "test_every_command_of_the_page_runs_as_written"}
+    selected = {
+        item.callspec.params["page"]
+        for item in request.session.items
+        if item.originalname == "test_every_command_of_the_page_runs_as_written"
+    }
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         # the README, the longest, first
-        running = {page: pool.submit(run_page, page, fresh_clone, tmp_path_factory.mktemp("page") / "clone")
-                   for page in sorted(selected, key=lambda page: (page != "README.md", page))}
+        running = {
+            page: pool.submit(run_page, page, fresh_clone, tmp_path_factory.mktemp("page") / "clone")
+            for page in sorted(selected, key=lambda page: (page != "README.md", page))
+        }
         yield running
 
 
 @pytest.mark.parametrize("page", RUN)
 def test_every_command_of_the_page_runs_as_written(pages, page):
     ran = pages[page].result()
-    failed = [f"$ {run.command.line}" + (f"\n  (instead: {run.command.instead})" if run.command.instead else "")
-              + f"\n  exit {run.returncode}, expected {run.command.expected}:\n"
-              + "\n".join("    " + line for line in run.output.strip().splitlines()[-15:])
-              for run in ran if run.returncode != run.command.expected]
-    failed += [f"$ {run.command.line}\n  printed:\n" + "\n".join("    " + line for line in run.output.splitlines()[-15:])
-               + "\n  not the lines the page shows:\n" + "\n".join("    " + line for line in missing)
-               for run in ran if (missing := shown_but_not_printed(run.command, run.output))]
+    failed = [
+        f"$ {run.command.line}"
+        + (f"\n  (instead: {run.command.instead})" if run.command.instead else "")
+        + f"\n  exit {run.returncode}, expected {run.command.expected}:\n"
+        + "\n".join("    " + line for line in run.output.strip().splitlines()[-15:])
+        for run in ran
+        if run.returncode != run.command.expected
+    ]
+    failed += [
+        f"$ {run.command.line}\n  printed:\n"
+        + "\n".join("    " + line for line in run.output.splitlines()[-15:])
+        + "\n  not the lines the page shows:\n"
+        + "\n".join("    " + line for line in missing)
+        for run in ran
+        if (missing := shown_but_not_printed(run.command, run.output))
+    ]
     for run in ran:  # shown with -s, or -rP: where the time goes
         print(f"{run.seconds:6.1f} s  exit {run.returncode}  {run.command.instead or run.command.line}")
     assert not failed, f"{page}: {len(failed)} command(s) of {len(ran)} failed:\n" + "\n".join(failed)

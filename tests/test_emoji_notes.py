@@ -29,8 +29,10 @@ FOLDER = FIXTURES / "sheets"
 SOURCE = FOLDER / "emoji-notes.yaml"
 EMOJI = re.compile("[\U0001f000-\U0001faff\u2190-\u21ff\u2b00-\u2bff\u27a1]")  # the emoji and arrows the sheet types
 DIE_FACES = re.compile("[\u2680-\u2685]")
-HEADING_LINKS = {"https://example.com/shieldwall/errata": ("errata", "errata"),
-                 "https://example.com/shieldwall/faq#melee": ("questions and answers", "questions et réponses")}
+HEADING_LINKS = {
+    "https://example.com/shieldwall/errata": ("errata", "errata"),
+    "https://example.com/shieldwall/faq#melee": ("questions and answers", "questions et réponses"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +71,7 @@ def fonts_of_characters(pdf) -> dict[str, set[str]]:
 
 
 def test_the_sheet_types_emoji_in_a_matrix_and_links_in_its_headings(sheet):
-    section, = sheet.sections
+    (section,) = sheet.sections
     matrix, rally = sheet.blocks()
     assert markup.links(section.title) and markup.links(matrix.title)
     cells = " ".join(matrix.cells + matrix.legend + matrix.row_keys + [matrix.corner])
@@ -85,16 +87,21 @@ def test_every_fact_is_printed_and_each_emoji_in_the_emoji_font(pdf, sheet, lang
     printed = fonts_of_characters(pdf)
     emoji = {char for char in printed if EMOJI.match(char)}
     assert len(emoji) == 10, sorted(emoji)  # 💀 🟥 🟨 🐎 🪤 📯 ⬆ ➡ ↗ ↖
-    assert {char: fonts for char, fonts in printed.items() if char in emoji and fonts - {"QRS-Emoji", "QRS-Emoji-Bold"}
-            } == {}, "an emoji printed in another font"
+    assert {
+        char: fonts for char, fonts in printed.items() if char in emoji and fonts - {"QRS-Emoji", "QRS-Emoji-Bold"}
+    } == {}, "an emoji printed in another font"
     assert {font for char, fonts in printed.items() if DIE_FACES.match(char) for font in fonts} == {"QRS-Symbols"}
     assert all(font.startswith(("Source-Sans", "QRS-")) for fonts in printed.values() for font in fonts), printed
 
 
 def test_each_heading_link_is_a_link_annotation_of_the_pdf_with_its_address_as_typed(pdf, lang):
     reader = PdfReader(pdf)
-    uris = [annotation.get_object()["/A"]["/URI"] for page in reader.pages for annotation in page.get("/Annots", [])
-            if annotation.get_object()["/Subtype"] == "/Link"]
+    uris = [
+        annotation.get_object()["/A"]["/URI"]
+        for page in reader.pages
+        for annotation in page.get("/Annots", [])
+        if annotation.get_object()["/Subtype"] == "/Link"
+    ]
     assert set(uris) == set(HEADING_LINKS)
     text = reader.pages[0].extract_text()
     for english, french in HEADING_LINKS.values():
@@ -105,13 +112,20 @@ def test_each_heading_link_is_a_link_annotation_of_the_pdf_with_its_address_as_t
 def test_each_heading_link_is_an_a_href_of_the_web_page_and_no_link_nests_in_the_contents(web, lang, sheet):
     html = web.read_text(encoding="utf-8")
     headings = re.findall(r"<h([23])[^>]*>(.*?)</h\1>", html, re.S)
-    links = [(level, href, text) for level, heading in headings
-             for href, text in re.findall(r'<a class="link" href="([^"]*)">(.*?)</a>', heading)]
+    links = [
+        (level, href, text)
+        for level, heading in headings
+        for href, text in re.findall(r'<a class="link" href="([^"]*)">(.*?)</a>', heading)
+    ]
     index = 0 if lang == "en" else 1
-    assert links == [("2", "https://example.com/shieldwall/errata", HEADING_LINKS[
-                          "https://example.com/shieldwall/errata"][index]),
-                     ("3", "https://example.com/shieldwall/faq#melee", HEADING_LINKS[
-                          "https://example.com/shieldwall/faq#melee"][index])]
+    assert links == [
+        ("2", "https://example.com/shieldwall/errata", HEADING_LINKS["https://example.com/shieldwall/errata"][index]),
+        (
+            "3",
+            "https://example.com/shieldwall/faq#melee",
+            HEADING_LINKS["https://example.com/shieldwall/faq#melee"][index],
+        ),
+    ]
     contents = re.search(r'<nav class="toc".*?</nav>', html, re.S).group(0)
     assert "example.com" not in contents  # the contents link to the section: its title's link prints as text there
     if lang == "en":
@@ -142,6 +156,8 @@ def test_a_section_title_link_is_underlined_in_white_on_its_band(pdf, lang):
     scale = 4
     image = page.render(scale=scale).to_pil().convert("RGB")
     height = image.height
-    below = [image.getpixel((int(x * scale), int(height - (bottom - 1.0) * scale)))
-             for x in (left + (right - left) * k / 10 for k in range(1, 10))]
+    below = [
+        image.getpixel((int(x * scale), int(height - (bottom - 1.0) * scale)))
+        for x in (left + (right - left) * k / 10 for k in range(1, 10))
+    ]
     assert all(min(pixel) > 200 for pixel in below), below  # white: the underline, on the dark band

@@ -32,7 +32,7 @@ def imported_files() -> list[tuple[str, str]]:
                     continue  # what a command printed
                 words = shlex.split(line.removeprefix("$ "), comments=True)
                 if "import" in words:
-                    after = words[words.index("import") + 1:]
+                    after = words[words.index("import") + 1 :]
                     found += [(page.name, word) for word in after if READER_FILE.search(word)]
     return found
 
@@ -50,8 +50,11 @@ def test_each_sample_is_small_and_its_origin_is_told(sample):
 def test_every_file_a_documented_command_imports_is_a_sample_and_every_sample_is_used():
     named = imported_files()
     assert named, "no page imports a file"
-    missing = [f"{page}: {name}" for page, name in named if not (ROOT / name).is_file()
-               or not (ROOT / name).resolve().is_relative_to(EXAMPLES)]
+    missing = [
+        f"{page}: {name}"
+        for page, name in named
+        if not (ROOT / name).is_file() or not (ROOT / name).resolve().is_relative_to(EXAMPLES)
+    ]
     assert not missing, f"files the docs import that docs/examples/ does not ship: {missing}"
     unused = {sample.name for sample in SAMPLES} - {name.rsplit("/", 1)[-1] for _, name in named}
     assert not unused, f"samples no documented command uses: {unused}"

@@ -15,14 +15,29 @@ from generator import files
 from generator.errors import UserError
 from tests.conftest import FIXTURES, LIBRARY, ROOT
 
-NOT_FILES = {"folder": (os.mkdir, "this is a folder, not a file"),
-             "fifo": (os.mkfifo, "this is a named pipe (FIFO), not a file")}
+NOT_FILES = {
+    "folder": (os.mkdir, "this is a folder, not a file"),
+    "fifo": (os.mkfifo, "this is a named pipe (FIFO), not a file"),
+}
 
 
 def qrs(tmp_path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"),
-                           "--build-dir", str(tmp_path / "build"), *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)  # a hang fails, not waits
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--sources",
+            str(tmp_path / "sources"),
+            "--build-dir",
+            str(tmp_path / "build"),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )  # a hang fails, not waits
 
 
 @pytest.mark.parametrize("kind", sorted(NOT_FILES))
@@ -45,7 +60,10 @@ def test_a_catalogue_that_is_not_a_regular_file_is_named(tmp_path, kind):
     catalogue = tmp_path / "sources" / "i18n" / "every-block.en.po"
     make(catalogue)
     result = qrs(tmp_path, "check")
-    assert result.returncode == 2 and f"{catalogue.relative_to(tmp_path)}:1:1: {message}: a catalogue must be a regular file" in result.stderr
+    assert (
+        result.returncode == 2
+        and f"{catalogue.relative_to(tmp_path)}:1:1: {message}: a catalogue must be a regular file" in result.stderr
+    )
 
 
 def test_a_file_over_the_limit_is_refused(tmp_path):
@@ -70,11 +88,15 @@ def _plant_catalogue(tmp_path):
 def _plant_handout(tmp_path):
     shutil.copy(LIBRARY / "wab2.yaml", tmp_path / "sources")
     shutil.copy(LIBRARY / "handouts" / "wab2-english-hundred-years-war.yaml", tmp_path / "outside")
-    return (tmp_path / "sources" / "handouts" / "english.yaml",
-            tmp_path / "outside" / "wab2-english-hundred-years-war.yaml")
+    return (
+        tmp_path / "sources" / "handouts" / "english.yaml",
+        tmp_path / "outside" / "wab2-english-hundred-years-war.yaml",
+    )
 
 
-@pytest.mark.parametrize("plant", [_plant_source, _plant_catalogue, _plant_handout], ids=["source", "catalogue", "handout"])
+@pytest.mark.parametrize(
+    "plant", [_plant_source, _plant_catalogue, _plant_handout], ids=["source", "catalogue", "handout"]
+)
 def test_a_link_that_leads_out_of_its_folder_is_not_read(tmp_path, plant):
     (tmp_path / "sources").mkdir()
     (tmp_path / "outside").mkdir()
@@ -83,9 +105,13 @@ def test_a_link_that_leads_out_of_its_folder_is_not_read(tmp_path, plant):
     link.symlink_to(target)
     result = qrs(tmp_path, "check")
     assert result.returncode == 2, result.stdout + result.stderr
-    inside = link.relative_to(tmp_path)  # every path inside the library printed relative to it, in a message's words too
-    assert f"{inside}:1:1: this is a symbolic link to {target.relative_to(tmp_path)}, outside {inside.parent}" \
-        in result.stderr, result.stderr
+    inside = link.relative_to(
+        tmp_path
+    )  # every path inside the library printed relative to it, in a message's words too
+    assert (
+        f"{inside}:1:1: this is a symbolic link to {target.relative_to(tmp_path)}, outside {inside.parent}"
+        in result.stderr
+    ), result.stderr
     assert "root:x" not in result.stdout + result.stderr
 
 

@@ -60,15 +60,23 @@ def addresses(sheet: Sheet) -> list[str]:
 
 
 def link_texts(sheet: Sheet) -> list[str]:
-    return [markup.to_plain(token.children, str, lambda key, words: words or key)
-            for _, text in prose(sheet) for token in markup.walk(markup.parse(text)) if isinstance(token, markup.Link)]
+    return [
+        markup.to_plain(token.children, str, lambda key, words: words or key)
+        for _, text in prose(sheet)
+        for token in markup.walk(markup.parse(text))
+        if isinstance(token, markup.Link)
+    ]
 
 
 def test_each_link_is_a_link_annotation_of_the_pdf_with_its_address_as_typed(card):
-    annotations = [annotation.get_object() for page in PdfReader(card.pdf).pages
-                   for annotation in page.get("/Annots", [])]
-    uris = [annotation["/A"]["/URI"] for annotation in annotations if annotation["/Subtype"] == "/Link"
-            and "/URI" in annotation.get("/A", {})]
+    annotations = [
+        annotation.get_object() for page in PdfReader(card.pdf).pages for annotation in page.get("/Annots", [])
+    ]
+    uris = [
+        annotation["/A"]["/URI"]
+        for annotation in annotations
+        if annotation["/Subtype"] == "/Link" and "/URI" in annotation.get("/A", {})
+    ]
     assert sorted(uris) == sorted(addresses(card.sheet)) and len(uris) == 5
     assert "mailto:designer@example.com" in uris
     assert_complete(card.pdf, card.sheet)  # every link's text printed, in its block's order
@@ -79,7 +87,8 @@ def test_each_link_is_an_a_href_of_the_web_page_its_text_translated_its_address_
     found = re.findall(r'<a class="link" href="([^"]*)">(.*?)</a>', page)
     assert [href.replace("&amp;", "&") for href, _ in found] == addresses(card.sheet)
     assert [re.sub(r"<[^>]+>", "", text) for _, text in found] == [
-        text.replace("'", "\u2019") for text in link_texts(card.sheet)]
+        text.replace("'", "\u2019") for text in link_texts(card.sheet)
+    ]
     shown = {"en": "full rules and errata", "fr": "les règles complètes et les errata"}[card.lang]
     assert shown in [text for _, text in found]
     outside = [href for href in re.findall(r'href="([^"]*)"', page) if not href.startswith("#")]
@@ -91,7 +100,9 @@ def test_each_link_is_an_a_href_of_the_web_page_its_text_translated_its_address_
 
 def test_an_address_printed_as_text_is_never_broken_after_a_hyphen_nor_hyphenated(card):
     lines = "".join(page.extract_text() for page in PdfReader(card.pdf).pages).split("\n")
-    printed = [found.group(0) for _, text in prose(card.sheet) for found in URL.finditer(re.sub(r"\]\([^)]*\)", "]", text))]
+    printed = [
+        found.group(0) for _, text in prose(card.sheet) for found in URL.finditer(re.sub(r"\]\([^)]*\)", "]", text))
+    ]
     assert len(printed) == 2
     text = "\n".join(lines)
     for address in printed:
@@ -120,8 +131,9 @@ def test_the_diagrams_print_their_lines_character_for_character_inside_their_col
     printed = diagram_lines(card.pdf)
     frame = layout.page_frame(card.sheet, pipeline.BuildOptions())
     diagrams = [block for block in card.sheet.blocks() if block.type == "preformatted"]
-    assert [line for line, _, _ in printed] == [line.rstrip() for block in diagrams for line in block.lines()
-                                                 if line.strip()]
+    assert [line for line, _, _ in printed] == [
+        line.rstrip() for block in diagrams for line in block.lines() if line.strip()
+    ]
     for block in diagrams:
         sizes = {size for line, _, size in printed if line in block.lines()}
         assert len(sizes) == 1, sizes

@@ -66,8 +66,14 @@ def test_a_toy_block_type_needs_only_its_model_and_its_template(tmp_path):
 
     def qrs(*args: str) -> subprocess.CompletedProcess:
         environment = dict(os.environ, PYTHONPATH=str(copy), QRS_JOBS="1")
-        return subprocess.run([sys.executable, "-m", "generator", "--sources", str(sources), "--build-dir", str(build),
-                               *args], cwd=copy, env=environment, capture_output=True, text=True, timeout=600)
+        return subprocess.run(
+            [sys.executable, "-m", "generator", "--sources", str(sources), "--build-dir", str(build), *args],
+            cwd=copy,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     ran = qrs("build", "toy", "--format", "pdf", "--format", "html")
     assert ran.returncode == 0, ran.stderr

@@ -29,8 +29,12 @@ def wheel(tmp_path_factory) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
     shutil.copytree(ROOT / "generator", project / "generator", ignore=ignore)
     shutil.copytree(TEMPLATES, project / "templates", ignore=ignore)
-    result = subprocess.run([sys.executable, "-c", "from setuptools import build_meta; build_meta.build_wheel('dist')"],
-                            capture_output=True, text=True, cwd=project)  # the backend itself: pip hides its warnings
+    result = subprocess.run(
+        [sys.executable, "-c", "from setuptools import build_meta; build_meta.build_wheel('dist')"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )  # the backend itself: pip hides its warnings
     assert result.returncode == 0, result.stdout + result.stderr
     (root / "backend.log").write_text(result.stdout + result.stderr)
     (built,) = (project / "dist").glob("qrs-*.whl")
@@ -49,11 +53,20 @@ def test_the_wheel_is_built_without_warnings_and_carries_its_license(wheel):
 
 def test_the_wheel_holds_every_template(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for required in ("sheet.html.j2", "sheet.css", "i18n/fr.po", "scaffold/sheet.en.yaml.j2", "scaffold/sheet.fr.yaml.j2"):
+    for required in (
+        "sheet.html.j2",
+        "sheet.css",
+        "i18n/fr.po",
+        "scaffold/sheet.en.yaml.j2",
+        "scaffold/sheet.fr.yaml.j2",
+    ):
         assert f"generator/templates/{required}" in names
     assert any(name.startswith("generator/templates/blocks/") and name.endswith(".j2") for name in names)
-    templates = {path.relative_to(TEMPLATES).as_posix() for path in TEMPLATES.rglob("*")
-                 if path.is_file() and "__pycache__" not in path.parts and not path.name.startswith(".")}
+    templates = {
+        path.relative_to(TEMPLATES).as_posix()
+        for path in TEMPLATES.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and not path.name.startswith(".")
+    }
     missing = sorted(name for name in templates if f"generator/templates/{name}" not in names)
     assert not missing, f"not in the wheel (list their folder in pyproject.toml's packages): {missing}"
     assert "generator/cli/main.py" in names
@@ -67,12 +80,30 @@ def installed(wheel, tmp_path) -> Path:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     # The dependencies, without this environment's editable qrs: a .pth line adds a folder, not its .pth files.
     (Path(purelib) / "qrs-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-                                "--no-deps", "--no-index", str(wheel)], capture_output=True, text=True)
+    installed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert installed.returncode == 0, installed.stderr
     return venv
 
@@ -84,15 +115,26 @@ def test_the_installed_qrs_works_outside_the_checkout(installed, tmp_path):
     work = tmp_path / "elsewhere"
     shutil.copytree(FIXTURES, work / "sources")
 
-    where = subprocess.run([str(python), "-c", "import generator.project as p; print(p.__file__); print(p.TEMPLATES)"],
-                           capture_output=True, text=True, cwd=work, check=True).stdout.split()
+    where = subprocess.run(
+        [str(python), "-c", "import generator.project as p; print(p.__file__); print(p.TEMPLATES)"],
+        capture_output=True,
+        text=True,
+        cwd=work,
+        check=True,
+    ).stdout.split()
     assert all(Path(path).is_relative_to(venv) for path in where), where
 
-    built = subprocess.run([str(qrs), "--sources", "sources", "build", "every-block"], capture_output=True, text=True, cwd=work)
+    built = subprocess.run(
+        [str(qrs), "--sources", "sources", "build", "every-block"], capture_output=True, text=True, cwd=work
+    )
     assert built.returncode == 0, built.stderr
     assert (work / "build" / "every-block.fr.pdf").stat().st_size > 1000
-    created = subprocess.run([str(qrs), "--sources", "sources", "new", "demo", "--game", "Demo", "--lang", "en"],
-                             capture_output=True, text=True, cwd=work)
+    created = subprocess.run(
+        [str(qrs), "--sources", "sources", "new", "demo", "--game", "Demo", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        cwd=work,
+    )
     assert created.returncode == 0, created.stderr
     assert (work / "sources" / "demo.yaml").read_text(encoding="utf-8").startswith("# yaml-language-server")
 
@@ -114,7 +156,9 @@ def test_an_installed_qrs_starts_a_library_in_an_empty_folder_that_builds_and_te
         assert str(library) not in ran.stdout + ran.stderr, ran.stdout + ran.stderr  # paths relative to the library
     pdf = library / "build" / "my-game.en.pdf"
     assert len(pypdfium2.PdfDocument(pdf)) >= 1
-    assert {path for path in installed.rglob("*") if path.is_file() and "__pycache__" not in path.parts} <= package_files
+    assert {
+        path for path in installed.rglob("*") if path.is_file() and "__pycache__" not in path.parts
+    } <= package_files
 
 
 def translate(catalogue_file: Path, translations: dict[str, str]) -> None:
@@ -133,13 +177,17 @@ def test_an_installed_qrs_takes_a_new_language_beside_the_sources(installed, tmp
     qrs = installed / "bin" / "qrs"
     work = tmp_path / "elsewhere"
     shutil.copytree(FIXTURES, work / "sources")
-    run = lambda *args: subprocess.run([str(qrs), "--sources", "sources", *args], capture_output=True, text=True, cwd=work)  # noqa: E731
+    run = lambda *args: subprocess.run(
+        [str(qrs), "--sources", "sources", *args], capture_output=True, text=True, cwd=work
+    )  # noqa: E731
     package_files = {path for path in installed.rglob("*") if path.is_file()}
 
     updated = run("i18n", "update", "every-block", "--lang", "de")
     assert updated.returncode == 0, updated.stderr
-    translate(work / "sources" / "i18n" / "every-block.de.po",
-              {"Every block type": "Jede Blockart", "Séquence du tour": "Spielzug", "Fiascos": "Patzer"})
+    translate(
+        work / "sources" / "i18n" / "every-block.de.po",
+        {"Every block type": "Jede Blockart", "Séquence du tour": "Spielzug", "Fiascos": "Patzer"},
+    )
     translate(work / "sources" / "i18n" / "ui.de.po", {"page": "Seite", "edition": "Ausgabe", "(cont.)": "(Forts.)"})
 
     refused = run("build", "every-block", "--lang", "de")
@@ -151,7 +199,9 @@ def test_an_installed_qrs_takes_a_new_language_beside_the_sources(installed, tmp
     text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf))
     assert "Jede Blockart" in text and "Seite 1" in text and "Ausgabe" in text  # the sheet's and the templates' German
     assert "Touche de Force 6." in text  # the rest in French
-    assert {path for path in installed.rglob("*") if path.is_file() and "__pycache__" not in path.parts} <= package_files
+    assert {
+        path for path in installed.rglob("*") if path.is_file() and "__pycache__" not in path.parts
+    } <= package_files
 
 
 def test_every_test_file_the_makefile_names_exists():
@@ -166,6 +216,9 @@ def test_the_wheel_holds_every_module_of_the_package(wheel):
     """A package folder missing from pyproject.toml's packages leaves its modules out of the wheel (generator.composing.roster
     was): every module of generator/ must be in it."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "generator").rglob("*.py")
-               if "__pycache__" not in path.parts}
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "generator").rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
     assert sorted(modules - names) == []

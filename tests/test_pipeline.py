@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.composing import translate as i18n
-
 from generator import pipeline
 from generator.cli.main import main
-from generator.project import Project
+from generator.composing import translate as i18n
 from generator.output import completeness, content_checks
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
+from generator.project import Project
 from tests.conftest import FIXTURES, LIBRARY, ROOT, SHEETS, run_qrs
 
 
@@ -34,8 +33,9 @@ def assert_text_complete(text: str, sheet):
     """Every fact of the sheet is in `text` (a PDF's or a web page's), in order within each block; the credits once
     (generator.output.completeness, which `qrs test` runs on the user's library)."""
     lacking = completeness.missing(text, sheet)
-    assert not lacking, f"{sheet.sheet}: " + "; ".join(f"{lack.block or 'credits'}: {lack.text!r} is missing or out of "
-                                                       "order" for lack in lacking)
+    assert not lacking, f"{sheet.sheet}: " + "; ".join(
+        f"{lack.block or 'credits'}: {lack.text!r} is missing or out of order" for lack in lacking
+    )
 
 
 def editions():
@@ -122,7 +122,11 @@ def _committed(tmp_path: Path, *fixtures: Path) -> Path:
     sources.mkdir()
     for fixture in fixtures:
         shutil.copy(fixture, sources)
-    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sheets"]):
+    for args in (
+        ["init", "-q"],
+        ["add", "."],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sheets"],
+    ):
         subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
     return sources
 
@@ -209,8 +213,9 @@ def test_rows_taller_than_a_third_of_a_column_continue_between_their_lines(tmp_p
     repeated "(cont.)", every word printed in order, with no warning."""
     import json
 
-    ran = run_qrs("--json", "--sources", str(FIXTURES / "sheets"), "--build-dir", str(tmp_path / "build"),
-                  "build", "tall-rows")
+    ran = run_qrs(
+        "--json", "--sources", str(FIXTURES / "sheets"), "--build-dir", str(tmp_path / "build"), "build", "tall-rows"
+    )
     assert ran.returncode == 0, ran.stderr
     (wrote,) = [event for event in map(json.loads, ran.stdout.splitlines()) if event["event"] == "wrote"]
     assert wrote["layout"]["warnings"] == []
@@ -234,18 +239,23 @@ def test_a_real_rosters_tall_wargear_row_continues_between_its_lines_and_the_pag
     shutil.copy(FIXTURES / "sheets" / "tiny-card.yaml", library)
     roster = FIXTURES / "rosters" / "bsdata" / "mesbg-warband.ros"
     assert run_qrs("--sources", str(library), "handout", "import", str(roster)).returncode == 0
-    ran = run_qrs("--json", "--sources", str(library), "--build-dir", str(tmp_path / "build"), "handout", "mesbg-warband")
+    ran = run_qrs(
+        "--json", "--sources", str(library), "--build-dir", str(tmp_path / "build"), "handout", "mesbg-warband"
+    )
     assert ran.returncode == 0, ran.stderr
     (wrote,) = [event for event in map(json.loads, ran.stdout.splitlines()) if event["event"] == "wrote"]
     used = [column["used"] for column in wrote["layout"]["pages"][-1]]
     assert len(wrote["layout"]["pages"]) == 1 and max(used) - min(used) <= 0.15, used
     assert wrote["layout"]["warnings"] == []
     printed = pdf_squeezed(wrote["path"]).replace("\u2019", "'")  # the sheet's typography: a typographic apostrophe
-    shield = ("A Shield increases the Defence characteristic of its bearer by 1.", "Cavalry models cannot use the "
-              "Shieding rule.")  # the catalogue's own words, its typo kept
+    shield = (
+        "A Shield increases the Defence characteristic of its bearer by 1.",
+        "Cavalry models cannot use the Shieding rule.",
+    )  # the catalogue's own words, its typo kept
     assert "Shield(cont.)" in printed
     assert printed_in_parts(squeeze(roster_rule(roster, "Shield")), printed, 2) and all(
-        squeeze(words) in printed for words in shield)
+        squeeze(words) in printed for words in shield
+    )
 
 
 def test_a_real_rosters_long_rule_is_printed_whole_and_leaves_no_hole(tmp_path):
@@ -262,8 +272,17 @@ def test_a_real_rosters_long_rule_is_printed_whole_and_leaves_no_hole(tmp_path):
     shutil.copy(FIXTURES / "sheets" / "tiny-card.yaml", library)
     roster = FIXTURES / "rosters" / "bsdata" / "wh40k-10e-battlescribe.ros"
     assert run_qrs("--sources", str(library), "handout", "import", str(roster)).returncode == 0
-    ran = run_qrs("--json", "--sources", str(library), "--build-dir", str(tmp_path / "build"), "handout",
-                  "wh40k-10e-battlescribe", "--lang", "en")
+    ran = run_qrs(
+        "--json",
+        "--sources",
+        str(library),
+        "--build-dir",
+        str(tmp_path / "build"),
+        "handout",
+        "wh40k-10e-battlescribe",
+        "--lang",
+        "en",
+    )
     assert ran.returncode == 0, ran.stderr
     (wrote,) = [event for event in map(json.loads, ran.stdout.splitlines()) if event["event"] == "wrote"]
     printed = pdf_squeezed(wrote["path"]).replace("\u2019", "'")
@@ -280,8 +299,11 @@ def roster_rule(roster: Path, name: str) -> str:
     import re
     from html import unescape
 
-    found = re.search(rf'<profile[^>]*name="{name}"[^>]*>.*?<characteristic[^>]*>([^<]*)</characteristic>',
-                      roster.read_text(encoding="utf-8"), re.S)
+    found = re.search(
+        rf'<profile[^>]*name="{name}"[^>]*>.*?<characteristic[^>]*>([^<]*)</characteristic>',
+        roster.read_text(encoding="utf-8"),
+        re.S,
+    )
     return unescape(found.group(1))
 
 
@@ -315,8 +337,9 @@ def test_a_block_the_author_makes_wide_spans_the_page_in_the_pdf_and_on_the_web(
     assert [column["blocks"][0] for column in above] == ["rule-1", "rule-2", "rule-2-cont-1"]
     assert below[0]["blocks"][0] == "rule-4" and len(below) == 3  # what follows the band, under it
     assert all("rule-3" not in column["blocks"] for page in report["pages"] for column in page)
-    page = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en",
-                          "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(
+        Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en", "html"
+    ).path.read_text(encoding="utf-8")
     assert re.search(r'<section class="[^"]*\bwide\b[^"]*" id="rule-3"', page), "the web page sets it across too"
 
 
@@ -332,8 +355,9 @@ def test_a_matrix_wider_than_a_column_spans_the_page_above_its_columns(tmp_path)
     sheet = pipeline.check(source)
     blocks = {block.id: block for block in sheet.blocks()}
     assert blocks["outcomes"].wide is None and len(blocks["outcomes"].row_keys) == 16  # made wide without asking
-    written = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en",
-                             "pdf")  # no finding
+    written = pipeline.build(
+        Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en", "pdf"
+    )  # no finding
     pdf = written.path
     report = written.layout
     assert report["columns"] == 3 and report["warnings"] == [], report

@@ -47,10 +47,19 @@ def dice_block(draw, text=TEXT):
     rows = []
     for number, (low, high) in enumerate(bounds):
         first, last = results[low], results[high - 1]
-        roll = f"{first}+" if number == len(bounds) - 1 and high - low > 1 else str(first) if first == last else f"{first}-{last}"
+        roll = (
+            f"{first}+"
+            if number == len(bounds) - 1 and high - low > 1
+            else str(first)
+            if first == last
+            else f"{first}-{last}"
+        )
         rows.append({"roll": roll, "text": draw(text)})
     if draw(st.booleans()):  # a roll on the last result, printed under its text
-        rows[-1]["then"] = {"die": "D3", "rows": [{"roll": "1-2", "text": draw(text)}, {"roll": "3", "text": draw(WORDS)}]}
+        rows[-1]["then"] = {
+            "die": "D3",
+            "rows": [{"roll": "1-2", "text": draw(text)}, {"roll": "3", "text": draw(WORDS)}],
+        }
     return {"type": "dice", "die": die, "rows": rows}
 
 
@@ -64,9 +73,18 @@ def matrix_block(draw):
         value = lambda r, c: rules.matrix_value(rule, 0 if rule == "bs-to-hit" else int(r), int(c))
         cells = [" ".join("N" if value(r, c) is None else str(value(r, c)) for c in columns) for r in rows]
     else:
-        cells = [" ".join(draw(st.lists(st.sampled_from(["1", "2+", "N", "–", "½"]), min_size=width, max_size=width))) for _ in rows]
-    return {"type": "matrix", "row_keys": rows, "column_keys": columns, "cells": cells, "impossible": "N",
-            **({"rule": rule} if rule else {})}
+        cells = [
+            " ".join(draw(st.lists(st.sampled_from(["1", "2+", "N", "–", "½"]), min_size=width, max_size=width)))
+            for _ in rows
+        ]
+    return {
+        "type": "matrix",
+        "row_keys": rows,
+        "column_keys": columns,
+        "cells": cells,
+        "impossible": "N",
+        **({"rule": rule} if rule else {}),
+    }
 
 
 @st.composite
@@ -79,21 +97,39 @@ def table_block(draw):
 
 def steps(depth: int = 0, text=TEXT):
     children = st.lists(st.deferred(lambda: steps(depth + 1, text)), max_size=2) if depth < 2 else st.builds(list)
-    return st.fixed_dictionaries({"title": WORDS}, optional={"text": text, "items": st.lists(text, max_size=2),
-                                                             "steps": children})
+    return st.fixed_dictionaries(
+        {"title": WORDS}, optional={"text": text, "items": st.lists(text, max_size=2), "steps": children}
+    )
 
 
 def sequence_block(text=TEXT):
-    return st.fixed_dictionaries({"type": st.just("sequence"), "steps": st.lists(steps(0, text), min_size=1, max_size=3)})
+    return st.fixed_dictionaries(
+        {"type": st.just("sequence"), "steps": st.lists(steps(0, text), min_size=1, max_size=3)}
+    )
 
 
 def text_block(text=TEXT):
-    return st.fixed_dictionaries({"type": st.just("text"), "content": st.lists(st.one_of(
-        st.fixed_dictionaries({"p": WORDS}),
-        st.fixed_dictionaries({"bullets": st.lists(text, min_size=1, max_size=3)}),
-        st.fixed_dictionaries({"numbered": st.lists(text, min_size=1, max_size=3)}),
-        st.fixed_dictionaries({"terms": st.lists(st.fixed_dictionaries({"term": WORDS, "text": WORDS}), min_size=1, max_size=2)}),
-    ), min_size=1, max_size=3)})
+    return st.fixed_dictionaries(
+        {
+            "type": st.just("text"),
+            "content": st.lists(
+                st.one_of(
+                    st.fixed_dictionaries({"p": WORDS}),
+                    st.fixed_dictionaries({"bullets": st.lists(text, min_size=1, max_size=3)}),
+                    st.fixed_dictionaries({"numbered": st.lists(text, min_size=1, max_size=3)}),
+                    st.fixed_dictionaries(
+                        {
+                            "terms": st.lists(
+                                st.fixed_dictionaries({"term": WORDS, "text": WORDS}), min_size=1, max_size=2
+                            )
+                        }
+                    ),
+                ),
+                min_size=1,
+                max_size=3,
+            ),
+        }
+    )
 
 
 BLOCKS = [
@@ -101,27 +137,48 @@ BLOCKS = [
     matrix_block(),
     table_block(),
     sequence_block(),
-    st.fixed_dictionaries({"type": st.just("modifiers"), "items": st.lists(st.fixed_dictionaries(
-        {"value": st.sampled_from(["+1", "-1", "-2", "x2", "½", "0"]), "text": WORDS}), min_size=1, max_size=4)}),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("modifiers"),
+            "items": st.lists(
+                st.fixed_dictionaries({"value": st.sampled_from(["+1", "-1", "-2", "x2", "½", "0"]), "text": WORDS}),
+                min_size=1,
+                max_size=4,
+            ),
+        }
+    ),
     text_block(),
     st.just({"type": "glossary"}),
 ]
 # Blocks whose units are long more often than not: bullets, numbered lines, steps (their sub-steps and bullets) and
 # dice results cut between their lines
-LONG_BLOCKS = [dice_block(st.one_of(LONG, WORDS)), sequence_block(st.one_of(LONG, WORDS)), text_block(st.one_of(LONG, WORDS))]
+LONG_BLOCKS = [
+    dice_block(st.one_of(LONG, WORDS)),
+    sequence_block(st.one_of(LONG, WORDS)),
+    text_block(st.one_of(LONG, WORDS)),
+]
 
 
 @st.composite
 def sheet(draw, blocks_drawn=BLOCKS):
     blocks = iter(range(1, 100))
     sections = [
-        {"id": f"s{number}", "title": draw(WORDS),
-         "blocks": [{"id": f"b{next(blocks)}", **draw(st.one_of(*blocks_drawn))} for _ in range(draw(st.integers(1, 3)))]}
+        {
+            "id": f"s{number}",
+            "title": draw(WORDS),
+            "blocks": [
+                {"id": f"b{next(blocks)}", **draw(st.one_of(*blocks_drawn))} for _ in range(draw(st.integers(1, 3)))
+            ],
+        }
         for number in range(1, draw(st.integers(1, 2)) + 1)
     ]
     return {
-        "sheet": "p", "game": draw(WORDS), "title": draw(WORDS), "lang": draw(st.sampled_from(["fr", "en"])),
-        "edition": "1.0", "date": "2026-11-21",
+        "sheet": "p",
+        "game": draw(WORDS),
+        "title": draw(WORDS),
+        "lang": draw(st.sampled_from(["fr", "en"])),
+        "edition": "1.0",
+        "date": "2026-11-21",
         "paper": {"size": "A4", "orientation": "landscape", "pages": draw(st.integers(1, 2)), "columns": 3},
         "keywords": _ids("k", [{"term": draw(WORDS), "text": draw(WORDS)} for _ in range(draw(st.integers(0, 2)))]),
         "sections": sections,
@@ -131,13 +188,50 @@ def sheet(draw, blocks_drawn=BLOCKS):
 # --- what a mutation puts in -------------------------------------------------------------------
 
 ODD_TEXT = [
-    "**gras**", "*italique*", "{k1}", "{k1|Sauvages}", "{nope}", "[^1]", "a\\*b", "\\{", "<b>x</b>",
-    "<script>alert(1)</script>", "url(http://example.com/x.png)", "@import 'x.css'", "file:///etc/passwd",
-    "../../etc/passwd", "", " ", "a\nb", "« guillemets »", "½", "-1", "+1", "4+", "2D6", "x" * 4001, "\u202e\u200b",
-    "😀", "yes", "No", "1:30", "0777", "~", "null", "true", "#", "- a", ": b", "\x07", "\x1b[31m", "\u0085",
+    "**gras**",
+    "*italique*",
+    "{k1}",
+    "{k1|Sauvages}",
+    "{nope}",
+    "[^1]",
+    "a\\*b",
+    "\\{",
+    "<b>x</b>",
+    "<script>alert(1)</script>",
+    "url(http://example.com/x.png)",
+    "@import 'x.css'",
+    "file:///etc/passwd",
+    "../../etc/passwd",
+    "",
+    " ",
+    "a\nb",
+    "« guillemets »",
+    "½",
+    "-1",
+    "+1",
+    "4+",
+    "2D6",
+    "x" * 4001,
+    "\u202e\u200b",
+    "😀",
+    "yes",
+    "No",
+    "1:30",
+    "0777",
+    "~",
+    "null",
+    "true",
+    "#",
+    "- a",
+    ": b",
+    "\x07",
+    "\x1b[31m",
+    "\u0085",
 ]
 SMALL_INT = st.integers(min_value=-3, max_value=70)
-NUMBER = st.one_of(SMALL_INT, st.integers(min_value=-(10**30), max_value=10**30), st.sampled_from([0, 1, 2, 12, 13, 31]))
+NUMBER = st.one_of(
+    SMALL_INT, st.integers(min_value=-(10**30), max_value=10**30), st.sampled_from([0, 1, 2, 12, 13, 31])
+)
 DIE = st.one_of(
     st.sampled_from(["D0", "0D6", "D1", "D1000", "99D99", "1000000D1000000", "D", "6", "D66", "2D6"]),
     st.from_regex(r"[0-9]{0,3}D[0-9]{1,4}", fullmatch=True),
@@ -148,15 +242,27 @@ ROLL = st.one_of(
     SMALL_INT.map(lambda low: f"{low}+"),
     st.sampled_from(["1 - 3", "3–4", "10 +", "99999999999999999999-1", "-1", ""]),
 )
-MATRIX_ROW = st.lists(st.one_of(SMALL_INT.map(str), st.sampled_from(["N", "-", "–", "4+", "7+"])), max_size=7).map(" ".join)
+MATRIX_ROW = st.lists(st.one_of(SMALL_INT.map(str), st.sampled_from(["N", "-", "–", "4+", "7+"])), max_size=7).map(
+    " ".join
+)
 SCALAR = st.one_of(
-    st.none(), st.booleans(), NUMBER, st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(ODD_TEXT),
-    st.text(max_size=30), st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=30),
-    DIE, ROLL, MATRIX_ROW, st.sampled_from(["+1u", "plus", "−1", "+1.5", "dice", "matrix", "table", "nope", "A5", "to-wound"]),
+    st.none(),
+    st.booleans(),
+    NUMBER,
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(ODD_TEXT),
+    st.text(max_size=30),
+    st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=30),
+    DIE,
+    ROLL,
+    MATRIX_ROW,
+    st.sampled_from(["+1u", "plus", "−1", "+1.5", "dice", "matrix", "table", "nope", "A5", "to-wound"]),
 )
 JUNK = st.recursive(
     SCALAR,
-    lambda children: st.one_of(st.lists(children, max_size=3), st.dictionaries(st.text(max_size=8), children, max_size=3)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3), st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -196,8 +302,34 @@ def mutated(draw, data, most: int):
     return data
 
 
-TEXT_DAMAGE = ["\t", "&a ", "*a ", "!!python/object ", "<<: ", ": ", "- ", "{", "[", "]", '"', "'", "#", "\ufeff",
-               "\x00", "\x1b", "%YAML 1.1\n", "---\n", "|", ">", "@", "`", "\n  ", "? ", ",", "\\"]
+TEXT_DAMAGE = [
+    "\t",
+    "&a ",
+    "*a ",
+    "!!python/object ",
+    "<<: ",
+    ": ",
+    "- ",
+    "{",
+    "[",
+    "]",
+    '"',
+    "'",
+    "#",
+    "\ufeff",
+    "\x00",
+    "\x1b",
+    "%YAML 1.1\n",
+    "---\n",
+    "|",
+    ">",
+    "@",
+    "`",
+    "\n  ",
+    "? ",
+    ",",
+    "\\",
+]
 
 
 @st.composite
@@ -237,15 +369,20 @@ def run(text: str, command: str, translations: list[str] | None = None) -> tuple
                 return code, output
             catalogue = sources / "i18n" / f"p.{lang}.po"
             pending = iter(translations)
-            filled = re.sub(r'^msgstr ""$', lambda found: "msgstr " + _quoted(next(pending, "Translated")),
-                            catalogue.read_text(encoding="utf-8"), flags=re.M)
+            filled = re.sub(
+                r'^msgstr ""$',
+                lambda found: "msgstr " + _quoted(next(pending, "Translated")),
+                catalogue.read_text(encoding="utf-8"),
+                flags=re.M,
+            )
             catalogue.write_text(filled, encoding="utf-8")
         return qrs(*where, command)
 
 
 def assert_user_outcome(code: int, output: str, text: str) -> None:
     assert code in (0, 2) and "Traceback" not in output and "internal error" not in output, (
-        f"exit code {code}\n{output}\n--- source ---\n{text}")
+        f"exit code {code}\n{output}\n--- source ---\n{text}"
+    )
 
 
 @settings(max_examples=400, **SETTINGS)

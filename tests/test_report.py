@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import FIXTURES, ROOT, LIBRARY, Ran, run_qrs, source_head
+from tests.conftest import FIXTURES, LIBRARY, ROOT, Ran, run_qrs, source_head
 
 BAD = ROOT / "tests" / "bad_inputs"
 
@@ -25,8 +25,13 @@ def test_json_problems_name_file_line_column_and_keep_exit_code_2():
     result = qrs("--json", "--sources", str(BAD), "check", "dice-gap")
     assert result.returncode == 2
     found = events(result.stdout)
-    assert {"event": "problem", "file": str(BAD / "dice-gap.yaml"), "line": 16, "column": 11,
-            "message": "D6 can roll 4, which no row covers"} in found
+    assert {
+        "event": "problem",
+        "file": str(BAD / "dice-gap.yaml"),
+        "line": 16,
+        "column": 11,
+        "message": "D6 can roll 4, which no row covers",
+    } in found
     assert [event["event"] for event in found] == ["problem"] * (len(found) - 1) + ["failed"]
     assert found[-1]["problems"] == len(found) - 1
     assert "problem(s) found" not in result.stderr
@@ -40,10 +45,21 @@ def test_json_reports_each_output_written(tmp_path):
     assert event["event"] == "wrote" and event["path"] == str(tmp_path / "build" / "every-block.fr.pdf")
     pdf = tmp_path / "build" / "every-block.fr.pdf"
     assert {key: event[key] for key in ("kind", "sheet", "lang", "variant", "pages", "bytes")} == {
-        "kind": "sheet", "sheet": "every-block", "lang": "fr", "variant": None, "pages": 1, "bytes": pdf.stat().st_size}
+        "kind": "sheet",
+        "sheet": "every-block",
+        "lang": "fr",
+        "variant": None,
+        "pages": 1,
+        "bytes": pdf.stat().st_size,
+    }
     assert event["seconds"] > 0
     assert {key: summary[key] for key in ("event", "outputs", "built", "up_to_date", "failed")} == {
-        "event": "summary", "outputs": 1, "built": 1, "up_to_date": 0, "failed": 0}
+        "event": "summary",
+        "outputs": 1,
+        "built": 1,
+        "up_to_date": 0,
+        "failed": 0,
+    }
     layout = event["layout"]  # the layout report: type scale, and per page and column, its use and blocks
     assert 0.9 <= layout["scale"] <= 1.15 and layout["declared_pages"] == 1 and layout["columns"] == 3
     columns = [column for page in layout["pages"] for column in page]
@@ -76,8 +92,10 @@ def test_without_options_the_usual_lines(tmp_path):
     created = qrs("--sources", str(tmp_path), "new", "demo", "--game", "Demo", "--lang", "en")
     assert created.returncode == 0 and created.stdout.startswith("wrote ") and "demo.yaml" in created.stdout
     created = qrs("--json", "--sources", str(tmp_path), "new", "other", "--game", "Demo", "--lang", "en")
-    assert events(created.stdout) == [{"event": "wrote", "path": str(tmp_path / "other.yaml")},
-                                      {"event": "wrote", "path": str(tmp_path / "figures" / "other-blast.svg")}]
+    assert events(created.stdout) == [
+        {"event": "wrote", "path": str(tmp_path / "other.yaml")},
+        {"event": "wrote", "path": str(tmp_path / "figures" / "other-blast.svg")},
+    ]
 
 
 def test_a_progress_line_on_a_terminal_is_erased_before_the_next_line(capsys):
@@ -99,16 +117,22 @@ def test_every_command_speaks_json(tmp_path):
     old.parent.mkdir(), new.parent.mkdir()
     shutil.copy(FIXTURES / "every-block.yaml", old)
     new.write_text(old.read_text(encoding="utf-8").replace("title: ", "title: Nouveau ", 1), encoding="utf-8")
-    runs = {"list": qrs("--json", "list"), "check": qrs("--json", "check", "wab2"),
-            "i18n": qrs("--json", "i18n", "status", "wab2"), "changelog": qrs("--json", "changelog", "wab2"),
-            "diff": qrs("--json", "diff", str(old), str(new))}
+    runs = {
+        "list": qrs("--json", "list"),
+        "check": qrs("--json", "check", "wab2"),
+        "i18n": qrs("--json", "i18n", "status", "wab2"),
+        "changelog": qrs("--json", "changelog", "wab2"),
+        "diff": qrs("--json", "diff", str(old), str(new)),
+    }
     assert {name: run.returncode for name, run in runs.items()} == dict.fromkeys(runs, 0), runs
     found = {name: events(run.stdout) for name, run in runs.items()}
     assert {"sheet": "wab2", "lang": "fr"}.items() <= next(e for e in found["list"] if e["sheet"] == "wab2").items()
     assert {event["event"] for event in found["list"]} == {"sheet", "handout"}
     assert found["check"] == [{"event": "checked", "sheets": 1, "handouts": 0, "problems": 0}]
-    assert [(e["event"], e["sheet"], e["lang"]) for e in found["i18n"]] == [("translation", "wab2", "en"),
-                                                                           ("translation", "ui", "fr")]
+    assert [(e["event"], e["sheet"], e["lang"]) for e in found["i18n"]] == [
+        ("translation", "wab2", "en"),
+        ("translation", "ui", "fr"),
+    ]
     assert found["i18n"][0]["translated"] > 0
     (changelog,) = found["changelog"]
     assert changelog["event"] == "changelog" and changelog["sheet"] == "wab2" and changelog["editions"]
@@ -129,7 +153,8 @@ def test_a_new_languages_missing_strings_are_one_line_unless_verbose(tmp_path):
     assert short.stderr.splitlines() == [
         f"sources/shadow-war.yaml: {missing} strings have no 'de' translation in shadow-war.de.po "
         "(run 'qrs i18n update shadow-war --lang de', translate, or build with --allow-fallback; --verbose lists them)",
-        f"{missing} problem(s) found"]
+        f"{missing} problem(s) found",
+    ]
     verbose = run_qrs(*where, "--verbose", "check", "shadow-war", "--lang", "de")
     assert verbose.returncode == 2 and len(verbose.stderr.splitlines()) == missing + 1
     assert all(": no 'de' translation of " in line for line in verbose.stderr.splitlines()[:-1])
@@ -143,9 +168,12 @@ def test_a_language_in_progress_is_left_out_of_a_build_that_names_none_and_said(
     builds the complete ones, names the one in progress with its count, and exits 0; naming it still fails."""
     sources = tmp_path / "sources"
     sources.mkdir()
-    (sources / "mini.yaml").write_text(source_head("mini") + "sections:\n  - id: s\n    title: Section\n    blocks:\n"
-                                       "      - id: b\n        type: text\n        title: Titre\n"
-                                       "        content:\n          - p: Un paragraphe.\n", encoding="utf-8")
+    (sources / "mini.yaml").write_text(
+        source_head("mini") + "sections:\n  - id: s\n    title: Section\n    blocks:\n"
+        "      - id: b\n        type: text\n        title: Titre\n"
+        "        content:\n          - p: Un paragraphe.\n",
+        encoding="utf-8",
+    )
     where = ["--sources", str(sources), "--build-dir", str(tmp_path / "build")]
     assert run_qrs(*where, "i18n", "update", "mini", "--lang", "de").returncode == 0
     built = run_qrs(*where, "build", "--all")
@@ -165,8 +193,10 @@ def test_every_output_in_a_language_none_has_leaves_out_sheets_and_handouts_alik
     where = ["--sources", str(tmp_path / "sources"), "--build-dir", str(tmp_path / "build")]
     everything = run_qrs(*where, "build", "--all", "--lang", "de")
     assert everything.returncode == 0, everything.stderr
-    assert ("warhammer-dwarfs: its sheet warhammer has no 'de' catalogue" in everything.stdout
-            and "'qrs i18n update warhammer --lang de' starts one" in everything.stdout), everything.stdout
+    assert (
+        "warhammer-dwarfs: its sheet warhammer has no 'de' catalogue" in everything.stdout
+        and "'qrs i18n update warhammer --lang de' starts one" in everything.stdout
+    ), everything.stdout
     assert "warhammer: no 'de' catalogue" in everything.stdout and "0 failed" in everything.stdout
     named = run_qrs(*where, "handout", "warhammer-dwarfs", "--lang", "de")
     assert named.returncode == 2 and "no such catalogue" in named.stderr, named.stderr
@@ -191,14 +221,17 @@ def test_problems_are_coloured_on_a_terminal_only(capsys, monkeypatch):
     assert capsys.readouterr().err == "error: build/x.pdf: Permission denied\n"
 
 
-@pytest.mark.parametrize("args", [
-    ("build", "x\x1b]0;PWNED\x07"),
-    ("build", "x\nFORGED.yaml:1:1: a forged problem line"),
-    ("import", "ok.md\nFORGED.yaml:1:1: a forged problem line"),
-    ("import", "x\x1b]0;T\x07\x1b[2J.md"),
-    ("handout", "import", "army\x1b[2J.ros"),
-    ("new", "x\x1b[2J", "--game", "G", "--lang", "en"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("build", "x\x1b]0;PWNED\x07"),
+        ("build", "x\nFORGED.yaml:1:1: a forged problem line"),
+        ("import", "ok.md\nFORGED.yaml:1:1: a forged problem line"),
+        ("import", "x\x1b]0;T\x07\x1b[2J.md"),
+        ("handout", "import", "army\x1b[2J.ros"),
+        ("new", "x\x1b[2J", "--game", "G", "--lang", "en"),
+    ],
+)
 def test_no_control_character_of_a_name_reaches_the_terminal_raw(tmp_path, args):
     """Issue #49 item 5: an id or a file name as typed set the terminal's title, cleared the screen or forged a
     problem line: every name is shown with its control characters escaped."""
@@ -220,8 +253,10 @@ def test_paths_are_printed_relative_to_the_library_in_every_line(tmp_path):
     for number, cwd in enumerate((tmp_path, library, library / "sources")):
         where = ["--sources", str(library / "sources"), "--build-dir", str(library / "build")]
         checked = run_qrs(*where, "check", cwd=cwd)
-        assert checked.returncode == 2 and checked.stderr.splitlines()[0] == \
-            "sources/dice-gap.yaml:16:11: D6 can roll 4, which no row covers", (cwd, checked.stderr)
+        assert (
+            checked.returncode == 2
+            and checked.stderr.splitlines()[0] == "sources/dice-gap.yaml:16:11: D6 can roll 4, which no row covers"
+        ), (cwd, checked.stderr)
         made = run_qrs(*where, "new", f"game-{number}", "--game", "G", "--lang", "en", cwd=cwd)
         assert made.returncode == 0 and made.stdout.splitlines()[0] == f"wrote sources/game-{number}.yaml", made
     as_json = run_qrs("--json", "--sources", str(library / "sources"), "check", "dice-gap", cwd=tmp_path)

@@ -24,8 +24,11 @@ from tests.test_pipeline import assert_complete, assert_one_font, assert_text_co
 
 FOLDER = FIXTURES / "sheets"
 SOURCE = FOLDER / "ancients-notes.yaml"
-SHARED = ("The loser also loses its general's re-roll.", "Only if the winner is in good order.",
-          "Halve the result against elephants.")
+SHARED = (
+    "The loser also loses its general's re-roll.",
+    "Only if the winner is in good order.",
+    "Halve the result against elephants.",
+)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +82,7 @@ def _key_centres(pdf, title: str) -> list[float]:
     centres, index = [], keys.start()
     while index < keys.end():
         if whole[index].isdigit():
-            run = 2 if whole[index:index + 2] == "10" else 1
+            run = 2 if whole[index : index + 2] == "10" else 1
             left, right = text.get_charbox(index, loose=True)[0], text.get_charbox(index + run - 1, loose=True)[2]
             centres.append((left + right) / 2)
             index += run
@@ -159,11 +162,16 @@ def test_listed_words_take_their_own_breaks_only():
 def test_a_listed_word_breaks_at_its_own_soft_hyphen_on_the_page():
     """pyphen's English dictionary breaks "rerolled" as "rer-olled": in a narrow column it breaks as "re-rolled"."""
     html = markup.to_html(markup.parse("rerolled rerolled"), lambda text: typography.breaks("en")(text), str)
-    document = weasyprint.HTML(string=f'<html lang="en"><style>@page {{ size: 60mm 40mm; margin: 2mm }} '
-                                      f'p {{ width: 9mm; hyphens: auto; font-size: 9pt }} .hy {{ hyphens: manual }}'
-                                      f'</style><p>{html}</p></html>').render()
-    lines = ["".join(box.text for box in line.descendants() if hasattr(box, "text")).strip()
-             for line in document.pages[0]._page_box.descendants() if type(line).__name__ == "LineBox"]
+    document = weasyprint.HTML(
+        string=f'<html lang="en"><style>@page {{ size: 60mm 40mm; margin: 2mm }} '
+        f"p {{ width: 9mm; hyphens: auto; font-size: 9pt }} .hy {{ hyphens: manual }}"
+        f"</style><p>{html}</p></html>"
+    ).render()
+    lines = [
+        "".join(box.text for box in line.descendants() if hasattr(box, "text")).strip()
+        for line in document.pages[0]._page_box.descendants()
+        if type(line).__name__ == "LineBox"
+    ]
     broken = [line for line in lines if line.endswith("-") or line.endswith("\u2010")]
     assert broken and all(line.rstrip("-\u2010\u00ad").endswith("re") for line in broken), lines
 
@@ -181,7 +189,8 @@ def test_one_width_for_every_data_column_of_a_matrix(sheet):
     destroyed = (widths.word_width("Destroyed", 1.0) + widths.word_width("***", 0.7, "Semibold")) / widths.MM_PER_PT
     assert column == pytest.approx(destroyed, abs=0.001)
     assert widths.matrix_width(wide, 8.0) == pytest.approx(
-        widths.CORNER_MM + 10 * (column + widths.PADDING_REM) * 8.0 * widths.MM_PER_PT)
+        widths.CORNER_MM + 10 * (column + widths.PADDING_REM) * 8.0 * widths.MM_PER_PT
+    )
     titled = foot.model_copy(update={"column_title": "Score " + "W" * 40})  # a word wider than the ten columns
     assert widths.matrix_column(titled) > widths.MIN_COLUMN_REM  # each takes its share of it
 
@@ -190,6 +199,12 @@ def test_a_table_keeps_its_words_whole_while_they_fit_its_column(sheet):
     terrain = next(block for block in sheet.blocks() if block.id == "terrain-types")
     assert widths.words_fit(terrain, str, 90.0, 7.6)
     assert not widths.words_fit(terrain, str, 25.0, 7.6)  # too narrow for its words: hyphenated as before
-    sized = terrain.model_copy(update={"columns": [column.model_copy(update={"width": "80mm"}) if n == 1 else column
-                                                   for n, column in enumerate(terrain.columns)]})
+    sized = terrain.model_copy(
+        update={
+            "columns": [
+                column.model_copy(update={"width": "80mm"}) if n == 1 else column
+                for n, column in enumerate(terrain.columns)
+            ]
+        }
+    )
     assert not widths.words_fit(sized, str, 90.0, 7.6)  # a column of a declared width does not give way

@@ -9,10 +9,10 @@ from pypdf import PdfReader
 
 from generator import pipeline
 from generator.composing import translate as i18n
+from generator.model.types import Subheading
+from generator.model.validate import validate
 from generator.project import Project
 from generator.reading.sources import load_file
-from generator.model.validate import validate
-from generator.model.types import Subheading
 from generator.rendering import layout
 from generator.rendering.inline import Inline
 from tests.conftest import FIXTURES
@@ -36,14 +36,19 @@ def columns_of(pdf, frame: layout.Frame) -> list[list[list[str]]]:
             found.setdefault(column, {}).setdefault(round(y, 1), []).append((x, squeeze(text)))
 
     PdfReader(pdf).pages[0].extract_text(visitor_text=visit)
-    return [[[text for _, text in sorted(line)] for _, line in sorted(found[column].items(), reverse=True)]
-            for column in sorted(found)]
+    return [
+        [[text for _, text in sorted(line)] for _, line in sorted(found[column].items(), reverse=True)]
+        for column in sorted(found)
+    ]
 
 
 def label_row(rows: list, label: str, printed) -> int:
     """The row whose first cell starts with `label` (the first line of a label wrapped in its cell)."""
-    return next(index for index, row in enumerate(rows)
-                if not isinstance(row, Subheading) and printed(row.cells[0].text).startswith(label))
+    return next(
+        index
+        for index, row in enumerate(rows)
+        if not isinstance(row, Subheading) and printed(row.cells[0].text).startswith(label)
+    )
 
 
 def is_subheading(line: list[str], subheadings: dict) -> bool:
@@ -73,9 +78,11 @@ def test_no_sub_heading_ends_a_column_and_a_continuation_repeats_its_sub_heading
         assert not is_subheading(lines[-1], subheadings), f"column {number + 1} ends with {lines[-1]}"
         for at, line in enumerate(lines):  # each sub-heading is followed in its column by its first two rows
             if is_subheading(line, subheadings):
-                position, after = subheadings[line[0]], [following[0] for following in lines[at + 1:]]
-                for row in table.rows[position + 1:position + 3]:
-                    assert any(printed(row.cells[0].text).startswith(text) for text in after), f"{row} left {line[0]} alone"
+                position, after = subheadings[line[0]], [following[0] for following in lines[at + 1 :]]
+                for row in table.rows[position + 1 : position + 3]:
+                    assert any(printed(row.cells[0].text).startswith(text) for text in after), (
+                        f"{row} left {line[0]} alone"
+                    )
         header = next(at for at, line in enumerate(lines) if line[0] == title)
         first, second = lines[header + 1], lines[header + 2]
         if number == 0 or is_subheading(first, subheadings):

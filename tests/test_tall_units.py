@@ -65,14 +65,40 @@ def test_every_long_unit_is_told_to_the_packer_as_its_lines_and_the_plan_cuts_st
 
 def test_a_continued_item_prints_no_number_or_bullet_and_the_items_after_it_keep_theirs(laid_out):
     sheet, laid, printed, _ = laid_out
-    continued = [box for page in laid.document.pages for box in page._page_box.descendants()
-                 if getattr(box, "element_tag", None) == "li" and cuts.CONTINUED in box.element.get("class", "")]
+    continued = [
+        box
+        for page in laid.document.pages
+        for box in page._page_box.descendants()
+        if getattr(box, "element_tag", None) == "li" and cuts.CONTINUED in box.element.get("class", "")
+    ]
     assert continued  # each starts a column: its number or bullet was printed at the foot of the column before
-    assert not [box for item in continued for box in item.descendants() if getattr(box, "element_tag", "") in
-                ("li::before", "li::marker")]
-    numbers = ["1.Initiative", "3.Activation", "4.Shooting", "5.Combat", "a.Strike", "b.Wound", "c.Pushback",
-               "6.Endphase", "A.Renown", "B.Injuries", "1.Roll", "2.Heal", "3.Record", "C.Experience", "D.Trading",
-               "E.Muster", "1.Amodeltakenout", "2.Ghostsignore", "3.Amodelthatrecovers"]
+    assert not [
+        box
+        for item in continued
+        for box in item.descendants()
+        if getattr(box, "element_tag", "") in ("li::before", "li::marker")
+    ]
+    numbers = [
+        "1.Initiative",
+        "3.Activation",
+        "4.Shooting",
+        "5.Combat",
+        "a.Strike",
+        "b.Wound",
+        "c.Pushback",
+        "6.Endphase",
+        "A.Renown",
+        "B.Injuries",
+        "1.Roll",
+        "2.Heal",
+        "3.Record",
+        "C.Experience",
+        "D.Trading",
+        "E.Muster",
+        "1.Amodeltakenout",
+        "2.Ghostsignore",
+        "3.Amodelthatrecovers",
+    ]
     assert [number for number in numbers if printed.count(number) != 1] == []
 
 
@@ -80,10 +106,15 @@ def test_every_long_text_is_printed_once_in_order_its_roll_repeated_where_its_ro
     sheet, _, printed, _ = laid_out
     plain = Inline(sheet, sheet.lang).plain
     blocks = {block.id: block for block in sheet.blocks()}
-    texts = [blocks["overview"].content[1].bullets[2], blocks["recovery"].content[0].numbered[1],
-             blocks["turn-sequence"].steps[2].text, blocks["turn-sequence"].steps[4].steps[1].text,
-             blocks["between-games"].steps[1].steps[1].text, blocks["between-games"].steps[3].text,
-             blocks["trading-post"].content[0].bullets[2]]
+    texts = [
+        blocks["overview"].content[1].bullets[2],
+        blocks["recovery"].content[0].numbered[1],
+        blocks["turn-sequence"].steps[2].text,
+        blocks["turn-sequence"].steps[4].steps[1].text,
+        blocks["between-games"].steps[1].steps[1].text,
+        blocks["between-games"].steps[3].text,
+        blocks["trading-post"].content[0].bullets[2],
+    ]
     assert [text for text in texts if not printed_in_parts(squeeze(plain(text)), printed, 2)] == []
     for block in (blocks["mishaps"], blocks["weather"], blocks["injuries"]):
         for row in block.rows:
@@ -100,17 +131,25 @@ def test_the_content_suite_finds_every_text_of_a_unit_cut_between_its_lines(tmp_
 def test_a_block_of_one_step_or_one_dice_result_taller_than_a_column_continues_between_its_lines(tmp_path):
     """A block of a single unit was never split: a sequence of one step (its sub-steps under it) taller than a
     column ran off its column. Its one unit is now cut between its lines like any other."""
-    rule = " ".join(step.text for block in pipeline.check(SOURCE).blocks() if block.type == "sequence"
-                    for step in block.steps if step.text and len(step.text) > 1000)  # 3,000 characters
-    text = (source_head("one-step") + "paper: {size: A4, orientation: landscape, pages: 2, columns: 3}\n"
-            "sections:\n  - id: s\n    title: Tour\n    blocks:\n"
-            f"      - {{id: only, type: sequence, steps: [{{title: Tout, text: {rule!r}, steps: "
-            f"[{{title: Encore, text: {rule!r}}}]}}]}}\n"
-            f"      - {{id: roll, type: dice, die: D6, rows: [{{roll: 1-6, text: {rule!r}, then: {{die: D3, rows: "
-            f"[{{roll: 1-2, text: {rule!r}}}, {{roll: '3', text: {rule!r}}}]}}}}]}}\n")
+    rule = " ".join(
+        step.text
+        for block in pipeline.check(SOURCE).blocks()
+        if block.type == "sequence"
+        for step in block.steps
+        if step.text and len(step.text) > 1000
+    )  # 3,000 characters
+    text = (
+        source_head("one-step") + "paper: {size: A4, orientation: landscape, pages: 2, columns: 3}\n"
+        "sections:\n  - id: s\n    title: Tour\n    blocks:\n"
+        f"      - {{id: only, type: sequence, steps: [{{title: Tout, text: {rule!r}, steps: "
+        f"[{{title: Encore, text: {rule!r}}}]}}]}}\n"
+        f"      - {{id: roll, type: dice, die: D6, rows: [{{roll: 1-6, text: {rule!r}, then: {{die: D3, rows: "
+        f"[{{roll: 1-2, text: {rule!r}}}, {{roll: '3', text: {rule!r}}}]}}}}]}}\n"
+    )
     written_source(tmp_path, "one-step", text)
-    report = pipeline.build(Project.at(tmp_path, tmp_path / "build"), pipeline.SheetTarget(tmp_path / "one-step.yaml"),
-                            "fr", "pdf").layout
+    report = pipeline.build(
+        Project.at(tmp_path, tmp_path / "build"), pipeline.SheetTarget(tmp_path / "one-step.yaml"), "fr", "pdf"
+    ).layout
     assert len(report["pages"]) == 2 and report["warnings"] == [], report
     # the step, then the dice result and the roll on it, each taller than a column, continued between its lines
     placed = [block.split("-cont-0-")[0] for page in report["pages"] for column in page for block in column["blocks"]]

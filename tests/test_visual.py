@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from tests.conftest import SHEETS, LIBRARY
+from tests.conftest import LIBRARY, SHEETS
 
 REFERENCES = Path(__file__).resolve().parent / "visual"
 UPDATE = os.environ.get("QRS_UPDATE_GOLDEN") == "1"
@@ -43,4 +43,5 @@ def test_every_page_looks_as_its_reference(built, sheet_id, lang):
         difference = ImageStat.Stat(ImageChops.difference(image, reference.convert("L"))).mean[0] / 255
         assert difference <= TOLERANCE, (
             f"page {number} differs from {references[number - 1].name} by {difference:.1%}: "
-            "if the change is intended, run 'make update-golden' and look at the images")
+            "if the change is intended, run 'make update-golden' and look at the images"
+        )

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli.main import main
 from generator import write
+from generator.cli.main import main
 from generator.errors import UserError
 from generator.output.manifest import Manifest
-from tests.conftest import FIXTURES, LIBRARY, Ran, ROOT, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, ROOT, Ran, run_qrs
 
 OUTSIDE_CONTENT = {"dangling": None, "existing": b"the outside file's own bytes\n", "empty": b""}
 
@@ -82,8 +82,12 @@ def test_i18n_update_writes_no_catalogue_through_a_link(tmp_path, outside):
 
 def test_schema_writes_no_schema_through_a_link(tmp_path, outside):
     link = plant(tmp_path / "schema" / "sheet.schema.json", outside)
-    result = subprocess.run([sys.executable, "-m", "generator", "schema", "--out", str(tmp_path / "schema")],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "schema", "--out", str(tmp_path / "schema")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert_refused(result, link)
     assert_untouched(outside)
 
@@ -124,8 +128,10 @@ def test_a_worker_whose_command_died_writes_nothing(tmp_path):
     """A build's worker writes for its command's process; once that is gone (here: a pid that is not its parent),
     it exits at its next write without writing, and leaves no temporary file."""
     target = tmp_path / "late.pdf"
-    script = ("import os, sys; from pathlib import Path; from generator import write; "
-              "write.only_while_alive(os.getppid() + 1); write.atomically(Path(sys.argv[1]), b'%PDF late')")
+    script = (
+        "import os, sys; from pathlib import Path; from generator import write; "
+        "write.only_while_alive(os.getppid() + 1); write.atomically(Path(sys.argv[1]), b'%PDF late')"
+    )
     done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1, done.stderr
     assert list(tmp_path.iterdir()) == []
@@ -136,16 +142,40 @@ def test_outputs_take_the_umask_permissions(tmp_path):
     build/ on a web server needs it); a stricter umask is kept."""
     (tmp_path / "sources").mkdir()
     shutil.copy(FIXTURES / "every-block.yaml", tmp_path / "sources")
-    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "--build-dir",
-                             str(tmp_path / "build"), "build", "--jobs", "1"],
-                            capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o022))
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--sources",
+            str(tmp_path / "sources"),
+            "--build-dir",
+            str(tmp_path / "build"),
+            "build",
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=lambda: os.umask(0o022),
+    )
     assert result.returncode == 0, result.stderr
     written = [tmp_path / "build" / "every-block.fr.pdf", tmp_path / "build" / ".qrs-manifest.json"]
     assert {path.name: oct(path.stat().st_mode & 0o777) for path in written} == {path.name: "0o644" for path in written}
 
-    strict = subprocess.run([sys.executable, "-c", "from pathlib import Path; from generator import write; "
-                             f"write.text(Path({str(tmp_path / 'private.txt')!r}), 'x')"],
-                            capture_output=True, text=True, cwd=ROOT, preexec_fn=lambda: os.umask(0o027))
+    strict = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from pathlib import Path; from generator import write; "
+            f"write.text(Path({str(tmp_path / 'private.txt')!r}), 'x')",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=lambda: os.umask(0o027),
+    )
     assert strict.returncode == 0, strict.stderr
     assert oct((tmp_path / "private.txt").stat().st_mode & 0o777) == "0o640"
 
@@ -155,8 +185,9 @@ def _edited_copy(tmp_path: Path, names: tuple[str, ...]) -> Path:
     (tmp_path / "sources").mkdir()
     for name in names:
         text = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
-        (tmp_path / "sources" / f"{name}.yaml").write_text(text.replace("sheet: every-block\n", f"sheet: {name}\n", 1),
-                                                          encoding="utf-8")
+        (tmp_path / "sources" / f"{name}.yaml").write_text(
+            text.replace("sheet: every-block\n", f"sheet: {name}\n", 1), encoding="utf-8"
+        )
     assert qrs(tmp_path, "build").returncode == 0
     for name in names:
         source = tmp_path / "sources" / f"{name}.yaml"
@@ -170,9 +201,13 @@ def test_a_full_disk_is_reported_as_such_and_keeps_the_previous_pdf(tmp_path):
     build = _edited_copy(tmp_path, ("every-block",))
     before = (build / "every-block.fr.pdf").read_bytes()
     limit = 4096  # bytes a file may grow to: a PDF is larger, as on a disk with that much room left
-    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "build"],
-                            capture_output=True, text=True, cwd=ROOT,
-                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "build"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)),
+    )
     assert result.returncode == 74, result.stdout + result.stderr
     assert "File too large" in result.stderr and "Traceback" not in result.stderr and "bug" not in result.stderr
     assert (build / "every-block.fr.pdf").read_bytes() == before
@@ -270,13 +305,16 @@ def test_no_handout_is_read_through_a_linked_handouts_folder(tmp_path, elsewhere
     assert_folder_refused(qrs(tmp_path / "project", "check"), link, "reads")
 
 
-@pytest.mark.parametrize("linked, command", [
-    ("build/html", ("build", "every-block", "--format", "html")),
-    ("build/.cache", ("build", "every-block")),  # the heights and the locks
-    ("build/.cache/locks", ("build", "every-block")),
-    ("build/preview", ("preview", "every-block")),
-    ("build/export", ("export", "every-block")),
-])
+@pytest.mark.parametrize(
+    "linked, command",
+    [
+        ("build/html", ("build", "every-block", "--format", "html")),
+        ("build/.cache", ("build", "every-block")),  # the heights and the locks
+        ("build/.cache/locks", ("build", "every-block")),
+        ("build/preview", ("preview", "every-block")),
+        ("build/export", ("export", "every-block")),
+    ],
+)
 def test_no_output_is_written_or_removed_through_a_linked_build_folder(tmp_path, elsewhere, linked, command):
     link = project_with_folder_link(tmp_path, linked, elsewhere)
     assert_folder_refused(qrs(tmp_path / "project", *command), link, "writes")
@@ -304,8 +342,13 @@ def test_a_folder_link_inside_its_own_folder_is_followed(tmp_path):
 
 def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
     """qrs run in `folder`, with its default sources/ and build/ (what a cloned repository chooses)."""
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=folder,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
 
 
 def test_a_default_sources_or_build_folder_that_links_out_of_the_library_is_refused_by_name(tmp_path):

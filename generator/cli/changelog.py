@@ -19,14 +19,29 @@ FORMATS = ("text", "markdown", "json")
 def grouped(sheet: Sheet) -> list[dict]:
     """Per edition, newest first: its number, date and changes by kind (kinds without changes left out)."""
     typo = typography.for_language(sheet.lang)
-    keyword = {key.id.casefold(): key.term for key in sheet.keywords} | {key.term.casefold(): key.term for key in sheet.keywords}
-    printed = lambda text: to_plain(parse(typography.quotes(text, sheet.lang)), typo, lambda key, shown: shown or keyword.get(key.casefold(), key))  # noqa: E731
+    keyword = {key.id.casefold(): key.term for key in sheet.keywords} | {
+        key.term.casefold(): key.term for key in sheet.keywords
+    }
+    printed = lambda text: to_plain(
+        parse(typography.quotes(text, sheet.lang)), typo, lambda key, shown: shown or keyword.get(key.casefold(), key)
+    )  # noqa: E731
     found = []
     for edition in sheet.changelog:
-        kinds = {kind: [printed(change.text) for change in edition.changes if change.kind == kind and change.concerns(sheet.lang)]
-                 for kind in KINDS}
-        found.append({"edition": edition.edition, "date": edition.date,
-                      "changes": {kind: texts for kind, texts in kinds.items() if texts}})
+        kinds = {
+            kind: [
+                printed(change.text)
+                for change in edition.changes
+                if change.kind == kind and change.concerns(sheet.lang)
+            ]
+            for kind in KINDS
+        }
+        found.append(
+            {
+                "edition": edition.edition,
+                "date": edition.date,
+                "changes": {kind: texts for kind, texts in kinds.items() if texts},
+            }
+        )
     return found
 
 
@@ -34,7 +49,9 @@ def render(sheet: Sheet, form: str, titles: dict[str, str]) -> str:
     """The changelog as text, Markdown or JSON; `titles` names each kind in the sheet's language."""
     editions = grouped(sheet)
     if form == "json":
-        return json.dumps({"sheet": sheet.sheet, "lang": sheet.lang, "editions": editions}, ensure_ascii=False, indent=2)
+        return json.dumps(
+            {"sheet": sheet.sheet, "lang": sheet.lang, "editions": editions}, ensure_ascii=False, indent=2
+        )
     heading, item = ("## ", "- ") if form == "markdown" else ("", "  - ")
     lines = []
     for edition in editions:

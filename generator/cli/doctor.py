@@ -11,11 +11,12 @@ import sys
 import click
 
 from generator import __version__
-from generator.output import installation, library_state
-from generator.project import Project
-from generator.report import current as reporter, shown
 from generator.cli.options import EXIT_UNAVAILABLE
 from generator.options import BuildOptions
+from generator.output import installation, library_state
+from generator.project import Project
+from generator.report import current as reporter
+from generator.report import shown
 
 MAKE_FORMATS = ("pdf", "html")  # what `make` builds (qrs build --all --format pdf --format html)
 SHOWN_STALE = 5  # stale outputs named; the rest counted
@@ -29,9 +30,14 @@ def make_settings() -> BuildOptions:
 def summary_line(found: list[installation.Finding], library: library_state.LibraryState) -> str:
     versions = {finding.name: finding.found for finding in found}
     missing = [finding.name for finding in found if finding.found is None]
-    parts = [f"qrs {__version__}", f"Python {sys.version.split()[0]}",
-             f"WeasyPrint {versions['WeasyPrint'] or 'missing'}", f"Pango {versions['Pango'] or 'missing'}",
-             f"missing: {', '.join(missing)}" if missing else "nothing missing", library.line()]
+    parts = [
+        f"qrs {__version__}",
+        f"Python {sys.version.split()[0]}",
+        f"WeasyPrint {versions['WeasyPrint'] or 'missing'}",
+        f"Pango {versions['Pango'] or 'missing'}",
+        f"missing: {', '.join(missing)}" if missing else "nothing missing",
+        library.line(),
+    ]
     return "qrs doctor: " + "; ".join(parts)
 
 
@@ -59,8 +65,11 @@ def doctor_command(project: Project, summary: bool) -> None:
     line = summary_line(found, library)
     report = reporter()
     if report.json:
-        report.result("doctor", line, {"installed": [vars(finding) for finding in found],
-                                       "library": vars(library), "summary": line})
+        report.result(
+            "doctor",
+            line,
+            {"installed": [vars(finding) for finding in found], "library": vars(library), "summary": line},
+        )
     elif not summary:
         for heading, required in (("needed to build", True), ("optional", False)):
             report.say(f"{heading}:")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
+from generator.cli.options import language_codes
 from generator.errors import UserError
 from generator.project import Project
 from generator.report import current as reporter
 from generator.report import shown
-from generator.cli.options import language_codes
 
 
 @click.command("import")
@@ -25,8 +25,9 @@ from generator.cli.options import language_codes
 @click.option("--dry-run", is_flag=True, help="Print the draft's YAML (and the report on stderr); write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON object (as qrs --json import).")
 @click.pass_obj
-def import_command(project: Project, file: Path, sheet_id: str | None, game: str | None, lang: str | None,
-                   dry_run: bool, as_json: bool) -> None:
+def import_command(
+    project: Project, file: Path, sheet_id: str | None, game: str | None, lang: str | None, dry_run: bool, as_json: bool
+) -> None:
     """Draft sources/<id>.yaml from an existing sheet (.md, .txt, .html, .docx, .pdf), with a report of each guess."""
     from generator.composing import drafts as importer
 
@@ -34,8 +35,11 @@ def import_command(project: Project, file: Path, sheet_id: str | None, game: str
     report.json = report.json or as_json
     content, made, written = importer.import_sheet(project, file, sheet_id, game, lang, dry_run, fits=_fits())
     if report.json:
-        report.record("import", "", {**made.as_dict(), "written": str(written) if written else None,
-                                     **({"yaml": content} if dry_run else {})})
+        report.record(
+            "import",
+            "",
+            {**made.as_dict(), "written": str(written) if written else None, **({"yaml": content} if dry_run else {})},
+        )
     else:
         if dry_run:
             click.echo(content, nl=False)
@@ -95,8 +99,9 @@ def _layout_problems(content: str) -> list:
         path.write_text(content, encoding="utf-8")
         try:
             located, sheet = pipeline.load(path)
-            pipeline.build(Project.at(sources, None), pipeline.SheetTarget(path), sheet.lang,
-                           output=Path(folder) / "draft.pdf")
+            pipeline.build(
+                Project.at(sources, None), pipeline.SheetTarget(path), sheet.lang, output=Path(folder) / "draft.pdf"
+            )
         except UserError as error:
             return error.problems
     return []

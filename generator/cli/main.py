@@ -9,21 +9,41 @@ from pathlib import Path
 
 import click
 
+from generator.cli.options import (
+    EXIT_ENVIRONMENT,
+    EXIT_INTERNAL_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_NO_INPUT,
+    EXIT_UNAVAILABLE,
+    EXIT_USAGE,
+    EXIT_USER_ERROR,
+    build_options,
+    chosen_formats,
+    complete_sheets_and_handouts,
+    format_option,
+    i18n,
+    language_codes,
+    own_options,
+    pipeline,
+    print_options,
+    refuse_what_formats_cannot,
+    speed_options,
+)
+from generator.errors import (
+    Interrupted,
+    MissingInput,
+    UnknownName,
+    UserError,
+    WorkerDied,
+    environment_missing,
+    printable,
+)
 from generator.output import parallel
-from generator.errors import (Interrupted, MissingInput, UnknownName, UserError, WorkerDied, environment_missing,
-                              printable)
+from generator.output.targets import named
 from generator.project import Project
 from generator.rendering import speedups
 from generator.report import META_KEY, Reporter
 from generator.report import current as reporter
-from generator.output.targets import named
-from generator.cli.options import (EXIT_ENVIRONMENT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_NO_INPUT, EXIT_UNAVAILABLE,
-                                   EXIT_USAGE, EXIT_USER_ERROR, build_options, chosen_formats,
-                                   complete_sheets_and_handouts, format_option, i18n, language_codes, own_options,
-                                   pipeline, print_options, refuse_what_formats_cannot, speed_options)
-
-
-
 
 GLOBAL_FLAGS = {"--quiet", "-q", "--verbose", "-v", "--json"}
 GLOBAL_WITH_VALUE = {"--sources", "--build-dir"}
@@ -42,7 +62,7 @@ def global_options_first(args: list[str]) -> list[str]:
         if word in GLOBAL_FLAGS or (name in GLOBAL_WITH_VALUE and "=" in word):
             moved.append(word)
         elif word in GLOBAL_WITH_VALUE and index + 1 < len(args):
-            moved += args[index:index + 2]
+            moved += args[index : index + 2]
             index += 1
         else:
             rest.append(word)
@@ -64,17 +84,36 @@ class _Qrs(click.Group):
 
 @click.group(cls=_Qrs, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="qrs", prog_name="qrs", message="%(prog)s %(version)s")
-@click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=Path("sources"),
-              show_default=True, help="Folder of sheet sources.")
-@click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: build/ beside the sources).")
+@click.option(
+    "--sources",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("sources"),
+    show_default=True,
+    help="Folder of sheet sources.",
+)
+@click.option(
+    "--build-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: build/ beside the sources).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print how full each column of each page is.")
-@click.option("--json", "as_json", is_flag=True,
-              help='One JSON object a line for each output written and each problem ({"event": "wrote"|"problem", …}).')
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='One JSON object a line for each output written and each problem ({"event": "wrote"|"problem", …}).',
+)
 @click.pass_context
-def cli(context: click.Context, sources: Path, build_dir: Path | None, quiet: bool = False, as_json: bool = False,
-        verbose: bool = False) -> None:
+def cli(
+    context: click.Context,
+    sources: Path,
+    build_dir: Path | None,
+    quiet: bool = False,
+    as_json: bool = False,
+    verbose: bool = False,
+) -> None:
     """qrs: printable quick-reference sheets for tabletop wargames."""
     chosen = context.obj if isinstance(context.obj, Reporter) else Reporter()  # main() passes its own
     chosen.quiet, chosen.json, chosen.verbose = quiet, as_json, verbose
@@ -97,25 +136,51 @@ def list_sheets(project: Project) -> None:
     for path in project.sheet_paths():
         sheet = pipeline.check(path)
         languages = [sheet.lang, *(lang for lang in i18n.languages(project.sources, sheet) if lang != sheet.lang)]
-        fields = {"sheet": sheet.sheet, "game": sheet.game, "title": sheet.title, "edition": sheet.edition,
-                  "lang": sheet.lang, "languages": languages, "path": str(path)}
-        report.record("sheet", "\t".join([sheet.sheet, sheet.game, sheet.title or "", sheet.edition or "", " ".join(languages)]),
-                      fields)
+        fields = {
+            "sheet": sheet.sheet,
+            "game": sheet.game,
+            "title": sheet.title,
+            "edition": sheet.edition,
+            "lang": sheet.lang,
+            "languages": languages,
+            "path": str(path),
+        }
+        report.record(
+            "sheet",
+            "\t".join([sheet.sheet, sheet.game, sheet.title or "", sheet.edition or "", " ".join(languages)]),
+            fields,
+        )
     for path in project.handout_paths():
         handout = pipeline.load_handout(project, path)[1]
         game = handout.game or f"handout of {handout.sheet}"
-        fields = {"handout": handout.handout, "sheet": handout.sheet, "game": game, "title": handout.army,
-                  "lang": handout.lang, "languages": list(handout.outputs), "path": str(path)}
-        report.record("handout", "\t".join([handout.handout, game, handout.army, "", " ".join(handout.outputs)]),
-                      fields)
+        fields = {
+            "handout": handout.handout,
+            "sheet": handout.sheet,
+            "game": game,
+            "title": handout.army,
+            "lang": handout.lang,
+            "languages": list(handout.outputs),
+            "path": str(path),
+        }
+        report.record(
+            "handout", "\t".join([handout.handout, game, handout.army, "", " ".join(handout.outputs)]), fields
+        )
 
 
 @cli.command()
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
-@click.option("--lang", "languages", multiple=True, callback=language_codes,
-              help="Check only these languages' catalogues (default: every catalogue).")
-@click.option("--allow-fallback", is_flag=True,
-              help="Missing and stale translations are not problems (the translated strings are still checked).")
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    callback=language_codes,
+    help="Check only these languages' catalogues (default: every catalogue).",
+)
+@click.option(
+    "--allow-fallback",
+    is_flag=True,
+    help="Missing and stale translations are not problems (the translated strings are still checked).",
+)
 @click.pass_obj
 def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], allow_fallback: bool) -> None:
     """Validate sheets and handouts (all, or those named) and their translations, without rendering them."""
@@ -131,29 +196,60 @@ def check(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
         raise UserError(problems)
     handouts = sum(target.kind == "handout" for target in targets)
     counts = {"sheets": len(targets) - handouts, "handouts": handouts, "problems": 0}
-    reporter().result("checked", "{sheets} sheet(s) and {handouts} handout(s) checked, no problem found".format(**counts),
-                      counts)
+    reporter().result(
+        "checked", "{sheets} sheet(s) and {handouts} handout(s) checked, no problem found".format(**counts), counts
+    )
 
 
 @cli.command()
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
-@click.option("--lang", "languages", multiple=True, callback=language_codes, help="Language(s) to build (default: every language the sheet has a catalogue for, and its own).")
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    callback=language_codes,
+    help="Language(s) to build (default: every language the sheet has a catalogue for, and its own).",
+)
 @print_options
-@click.option("--gloss", type=click.Choice(["en"]), default=None,
-              help="Show each game term's English original beside its first mention.")
-@click.option("--changes-since", metavar="EDITION", default=None,
-              help="Mark with a bar in the margin what changed since this edition (read from git).")
-@click.option("--errata-only", is_flag=True,
-              help="Print only what changed since --changes-since (default: the previous edition).")
+@click.option(
+    "--gloss",
+    type=click.Choice(["en"]),
+    default=None,
+    help="Show each game term's English original beside its first mention.",
+)
+@click.option(
+    "--changes-since",
+    metavar="EDITION",
+    default=None,
+    help="Mark with a bar in the margin what changed since this edition (read from git).",
+)
+@click.option(
+    "--errata-only", is_flag=True, help="Print only what changed since --changes-since (default: the previous edition)."
+)
 @click.option("--all", "everything", is_flag=True, help="Every sheet and every handout (what `make` builds).")
 @format_option
 @speed_options
 @click.pass_obj
-def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...], paper: str | None,
-          allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None, pdf_variant: str | None,
-          gloss: str | None, changes_since: str | None, errata_only: bool, everything: bool = False,
-          formats: tuple[str, ...] = ("pdf",), jobs: int | None = None, shard: tuple[int, int] | None = None,
-          rebuild: bool = False, **format_options) -> None:
+def build(
+    project: Project,
+    sheets: tuple[str, ...],
+    languages: tuple[str, ...],
+    paper: str | None,
+    allow_fallback: bool,
+    crop_marks: bool,
+    ink_saver: bool,
+    impose: str | None,
+    pdf_variant: str | None,
+    gloss: str | None,
+    changes_since: str | None,
+    errata_only: bool,
+    everything: bool = False,
+    formats: tuple[str, ...] = ("pdf",),
+    jobs: int | None = None,
+    shard: tuple[int, int] | None = None,
+    rebuild: bool = False,
+    **format_options,
+) -> None:
     """Render sheets and handouts (their ids or files) in build/, in every language they have (or those given).
 
     SHEET@REVISION builds a sheet as it was at a git revision or tag: build/SHEET@REVISION.LANG.pdf.
@@ -161,27 +257,48 @@ def build(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...],
     if everything and sheets:
         raise click.UsageError("--all builds every sheet and handout: name no SHEET with it")
     forms = chosen_formats(formats, format_options)
-    options = build_options(paper, allow_fallback, crop_marks, ink_saver, impose, pdf_variant, gloss=gloss is not None,
-                            changes_since=changes_since, errata_only=errata_only,
-                            own=own_options(forms, format_options))
+    options = build_options(
+        paper,
+        allow_fallback,
+        crop_marks,
+        ink_saver,
+        impose,
+        pdf_variant,
+        gloss=gloss is not None,
+        changes_since=changes_since,
+        errata_only=errata_only,
+        own=own_options(forms, format_options),
+    )
     if forms != ("pdf",) and any("@" in sheet for sheet in sheets):
-        raise click.UsageError("SHEET@REVISION builds the PDF of an earlier edition only: "
-                               "give no other --format with it")
+        raise click.UsageError(
+            "SHEET@REVISION builds the PDF of an earlier edition only: give no other --format with it"
+        )
     past = [sheet.partition("@")[::2] for sheet in sheets if "@" in sheet]
     current = tuple(sheet for sheet in sheets if "@" not in sheet)
     problems = _build_past(project, past, languages, options, summary=not current)
     if current or not sheets:  # without names, the sheets (and with --all the handouts)
         targets = named(project, current, handouts=everything)
         refuse_what_formats_cannot(forms, targets, options)
-        problems += parallel.build(project, targets, languages, options, reporter(), jobs, shard, rebuild,
-                                   incremental=not (changes_since or errata_only), forms=forms,
-                                   everything=everything).problems
+        problems += parallel.build(
+            project,
+            targets,
+            languages,
+            options,
+            reporter(),
+            jobs,
+            shard,
+            rebuild,
+            incremental=not (changes_since or errata_only),
+            forms=forms,
+            everything=everything,
+        ).problems
     if problems:
         raise UserError(problems)
 
 
-def _build_past(project: Project, past: list[tuple[str, str]], languages: tuple[str, ...], options, summary: bool
-                ) -> list:
+def _build_past(
+    project: Project, past: list[tuple[str, str]], languages: tuple[str, ...], options, summary: bool
+) -> list:
     """SHEET@REVISION: each built as it was (without the manifest), told as any build tells its PDFs; their own
     summary line when they are built alone."""
     problems, tally = [], parallel.Tally(0)
@@ -202,10 +319,21 @@ def _build_past(project: Project, past: list[tuple[str, str]], languages: tuple[
 
 from generator.cli import authoring, doctor, editions, handouts, importing, starter, testing, translating  # noqa: E402 - they use the group's options
 
-for command in (handouts.handout_group, editions.diff_command, editions.changelog_command, translating.i18n_group,
-                authoring.schema_command, authoring.new, authoring.preview_command, authoring.export_command,
-                authoring.watch_command, importing.import_command, testing.content_test_command, doctor.doctor_command,
-                starter.init_command):
+for command in (
+    handouts.handout_group,
+    editions.diff_command,
+    editions.changelog_command,
+    translating.i18n_group,
+    authoring.schema_command,
+    authoring.new,
+    authoring.preview_command,
+    authoring.export_command,
+    authoring.watch_command,
+    importing.import_command,
+    testing.content_test_command,
+    doctor.doctor_command,
+    starter.init_command,
+):
     cli.add_command(command)
 
 
@@ -239,13 +367,20 @@ def main(argv: list[str] | None = None) -> None:
         report.fault("environment", f"error: {error}", {"reason": str(error)})
         sys.exit(EXIT_ENVIRONMENT)
     except OSError as error:  # not a bug, not the sources: the machine said no
-        report.fault("environment", f"error: {error.filename or 'a file'}: {error.strerror or error} (the disk, a "
-                     "permission or a folder in the way; no output was left half-written)",
-                     {"path": error.filename, "reason": error.strerror or str(error)})
+        report.fault(
+            "environment",
+            f"error: {error.filename or 'a file'}: {error.strerror or error} (the disk, a "
+            "permission or a folder in the way; no output was left half-written)",
+            {"path": error.filename, "reason": error.strerror or str(error)},
+        )
         sys.exit(EXIT_ENVIRONMENT)
     except Exception as error:  # noqa: BLE001 - a bug: short report, distinct exit code
         frame = traceback.extract_tb(error.__traceback__)[-1]
-        click.echo(printable(f"internal error: {type(error).__name__}: {error} (at {Path(frame.filename).name}:"
-                             f"{frame.lineno})"), err=True)
+        click.echo(
+            printable(
+                f"internal error: {type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})"
+            ),
+            err=True,
+        )
         click.echo("This is a bug in qrs, not in your sources; please report it with the command you ran.", err=True)
         sys.exit(EXIT_INTERNAL_ERROR)

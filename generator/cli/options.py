@@ -71,12 +71,25 @@ def checked_shard(context: click.Context, parameter: click.Parameter, value):
 
 def speed_options(command):
     """--jobs, --shard, --rebuild: options of the commands that build many outputs (generator.output.parallel)."""
-    command = click.option("--rebuild", is_flag=True,
-                           help="Build every output, even those build/.qrs-manifest.json says are up to date.")(command)
-    command = click.option("--shard", metavar="K/N", default=None, callback=checked_shard,
-                           help="Build only the K-th of N parts of the outputs (a deterministic split, for CI runners).")(command)
-    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, envvar="QRS_JOBS", show_envvar=True,
-                        help="Worker processes (default: one per core; 1 builds in this process).")(command)
+    command = click.option(
+        "--rebuild", is_flag=True, help="Build every output, even those build/.qrs-manifest.json says are up to date."
+    )(command)
+    command = click.option(
+        "--shard",
+        metavar="K/N",
+        default=None,
+        callback=checked_shard,
+        help="Build only the K-th of N parts of the outputs (a deterministic split, for CI runners).",
+    )(command)
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        envvar="QRS_JOBS",
+        show_envvar=True,
+        help="Worker processes (default: one per core; 1 builds in this process).",
+    )(command)
 
 
 def checked_formats(context: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -94,10 +107,16 @@ def format_option(command):
         for option in reversed(formats.writer(form).OPTIONS):
             command = option(command)
     listed = "; ".join(f"{form}: {formats.writer(form).HELP}" for form in formats.names())
-    return click.option("--format", "formats", multiple=True, default=("pdf",), callback=checked_formats,
-                        metavar="FORMAT[,FORMAT]", show_default=True,
-                        help=f"What to write ({listed}); several, as --format pdf,html or the option given "
-                             "again.")(command)
+    return click.option(
+        "--format",
+        "formats",
+        multiple=True,
+        default=("pdf",),
+        callback=checked_formats,
+        metavar="FORMAT[,FORMAT]",
+        show_default=True,
+        help=f"What to write ({listed}); several, as --format pdf,html or the option given again.",
+    )(command)
 
 
 def own_options(forms: tuple[str, ...], params: dict) -> tuple:
@@ -120,41 +139,75 @@ def refuse_what_formats_cannot(forms: tuple[str, ...], targets: list, options: B
 
 def print_options(command):
     """--paper, --allow-fallback, --marks, --ink-saver: how sheets and handouts alike are printed."""
-    for option in reversed([
-        click.option("--paper", type=click.Choice(["A4", "letter"], case_sensitive=False), default=None,
-                     help="Override the paper size the sources declare."),
-        click.option("--allow-fallback", is_flag=True,
-                     help="Print the canonical text where a translation is missing or stale (the footer says so)."),
-        click.option("--marks", "crop_marks", is_flag=True, help="Crop marks and 3 mm of bleed, for a print shop."),
-        click.option("--ink-saver", is_flag=True, help="No solid fills, light rules."),
-        click.option("--impose", type=click.Choice(["2up", "booklet"]), default=None,
-                     help="Half-size pages, two side by side on the paper: in order (2up), or ordered to fold "
-                          "into a booklet (print both sides, flipping on the short edge)."),
-        click.option("--pdf-variant", type=click.Choice(["pdf/ua-1", "pdf/a-3b"]), default=None,
-                     help="A standard the PDF declares and follows: pdf/ua-1 (accessible), pdf/a-3b (archival)."),
-    ]):
+    for option in reversed(
+        [
+            click.option(
+                "--paper",
+                type=click.Choice(["A4", "letter"], case_sensitive=False),
+                default=None,
+                help="Override the paper size the sources declare.",
+            ),
+            click.option(
+                "--allow-fallback",
+                is_flag=True,
+                help="Print the canonical text where a translation is missing or stale (the footer says so).",
+            ),
+            click.option("--marks", "crop_marks", is_flag=True, help="Crop marks and 3 mm of bleed, for a print shop."),
+            click.option("--ink-saver", is_flag=True, help="No solid fills, light rules."),
+            click.option(
+                "--impose",
+                type=click.Choice(["2up", "booklet"]),
+                default=None,
+                help="Half-size pages, two side by side on the paper: in order (2up), or ordered to fold "
+                "into a booklet (print both sides, flipping on the short edge).",
+            ),
+            click.option(
+                "--pdf-variant",
+                type=click.Choice(["pdf/ua-1", "pdf/a-3b"]),
+                default=None,
+                help="A standard the PDF declares and follows: pdf/ua-1 (accessible), pdf/a-3b (archival).",
+            ),
+        ]
+    ):
         command = option(command)
     return command
 
 
-def build_options(paper: str | None, allow_fallback: bool, crop_marks: bool, ink_saver: bool, impose: str | None,
-                  pdf_variant: str | None, **more) -> BuildOptions:
+def build_options(
+    paper: str | None,
+    allow_fallback: bool,
+    crop_marks: bool,
+    ink_saver: bool,
+    impose: str | None,
+    pdf_variant: str | None,
+    **more,
+) -> BuildOptions:
     """The build options of the print options given (and `more` of BuildOptions' fields): every field is part of
     each output's manifest key."""
     if impose and crop_marks:
         raise click.UsageError("--marks and --impose do not go together: crop marks belong to one page a sheet")
     if impose and pdf_variant:
-        raise click.UsageError("--pdf-variant and --impose do not go together: the imposed PDF is made anew, "
-                               "without the structure the standards ask for")
-    return BuildOptions(paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
-                        allow_fallback=allow_fallback, crop_marks=crop_marks, ink_saver=ink_saver, impose=impose,
-                        pdf_variant=pdf_variant, **more)
+        raise click.UsageError(
+            "--pdf-variant and --impose do not go together: the imposed PDF is made anew, "
+            "without the structure the standards ask for"
+        )
+    return BuildOptions(
+        paper={"a4": "A4", "letter": "letter"}[paper.lower()] if paper else None,
+        allow_fallback=allow_fallback,
+        crop_marks=crop_marks,
+        ink_saver=ink_saver,
+        impose=impose,
+        pdf_variant=pdf_variant,
+        **more,
+    )
 
 
 def checked_handout_id(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
     """--id names a file in sources/handouts/: lower-case letters, digits and hyphens, never a path."""
     if value is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", value):
-        raise click.BadParameter(f"'{value}' is not a handout id: lower-case letters, digits and hyphens (english-army)")
+        raise click.BadParameter(
+            f"'{value}' is not a handout id: lower-case letters, digits and hyphens (english-army)"
+        )
     if value is not None and files.device_problem(value):
         raise click.BadParameter(files.device_problem(value))
     return value

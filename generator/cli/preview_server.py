@@ -59,6 +59,7 @@ class State:
         with self.lock:
             return self.version, {key: list(value) for key, value in self.pages.items()}, list(self.problems)
 
+
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>qrs preview</title>
 <style>
@@ -90,12 +91,17 @@ setTimeout(poll, 1000);
 
 def page(state: State) -> str:
     version, pages, problems = state.snapshot()
-    sheets = "\n".join(
-        f'<h2>{html.escape(key)} <a href="/pdf/{html.escape(key)}?v={version}">PDF</a></h2>\n' + "\n".join(
-            f'<img src="/files/{html.escape(name)}?v={version}" alt="{html.escape(key)}, page {number}">'
-            for number, name in enumerate(names, start=1))
-        for key, names in sorted(pages.items())
-    ) or "<p>Nothing built yet.</p>"
+    sheets = (
+        "\n".join(
+            f'<h2>{html.escape(key)} <a href="/pdf/{html.escape(key)}?v={version}">PDF</a></h2>\n'
+            + "\n".join(
+                f'<img src="/files/{html.escape(name)}?v={version}" alt="{html.escape(key)}, page {number}">'
+                for number, name in enumerate(names, start=1)
+            )
+            for key, names in sorted(pages.items())
+        )
+        or "<p>Nothing built yet.</p>"
+    )
     shown = f'<pre class="problems">{html.escape(chr(10).join(problems))}</pre>' if problems else ""
     return PAGE.format(problems=shown, sheets=sheets, version=version)
 
@@ -106,7 +112,7 @@ def served_file(folder: Path, request_path: str, drawn: set[str] | None = None) 
     path = urlsplit(request_path).path
     if not path.startswith("/files/"):
         return None
-    name = unquote(path[len("/files/"):])
+    name = unquote(path[len("/files/") :])
     if not name or name.startswith(".") or any(char in name for char in "/\\\0"):
         return None
     if drawn is not None and name not in drawn:
@@ -171,7 +177,7 @@ class Handler(BaseHTTPRequestHandler):
             version, _, problems = self.server.state.snapshot()
             state = {"version": version, "problems": problems, "building": self.server.state.now_building()}
             self._send(HTTPStatus.OK, "application/json", json.dumps(state).encode())
-        elif path.startswith("/pdf/") and (built := self.server.state.pdf(unquote(path[len("/pdf/"):]))):
+        elif path.startswith("/pdf/") and (built := self.server.state.pdf(unquote(path[len("/pdf/") :]))):
             self._send(HTTPStatus.OK, "application/pdf", built.read_bytes())  # only a PDF this watch built
         elif (target := served_file(self.server.folder, self.path, self.server.state.drawn())) is not None:
             kind = {".png": "image/png", ".pdf": "application/pdf"}.get(target.suffix, "application/octet-stream")

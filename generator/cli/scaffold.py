@@ -19,8 +19,7 @@ from typing import get_args
 import jinja2
 from babel import Locale, UnknownLocaleError
 
-from generator import write
-from generator import files
+from generator import files, write
 from generator.errors import UserError
 from generator.model.types import Block
 from generator.project import Project
@@ -47,8 +46,12 @@ def _yaml_string(text: str) -> str:
 
 
 def _environment(project: Project) -> jinja2.Environment:
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(project.templates), autoescape=False,
-                                     undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(project.templates),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
     environment.filters["yaml"] = _yaml_string
     return environment
 
@@ -58,15 +61,27 @@ def figure_path(sheet_id: str) -> Path:
     return Path("figures") / f"{sheet_id}-blast.svg"
 
 
-def text(project: Project, sheet_id: str, game: str, lang: str, title: str | None = None,
-         today: datetime.date | None = None, schema: str = "../schema/sheet.schema.json") -> str:
+def text(
+    project: Project,
+    sheet_id: str,
+    game: str,
+    lang: str,
+    title: str | None = None,
+    today: datetime.date | None = None,
+    schema: str = "../schema/sheet.schema.json",
+) -> str:
     """The new source's text; `schema` is the path its first line gives to the JSON Schema."""
     environment = _environment(project)
     primary = lang.split("-")[0]
     written_in = primary if primary in TEMPLATE_LANGUAGES else "en"
     return environment.get_template(TEMPLATE.format(lang=written_in)).render(
-        sheet_id=sheet_id, game=game, lang=lang, title=title or DEFAULT_TITLES[written_in], schema=schema,
-        date=(today or datetime.date.today()).isoformat(), credits=CREDITS[written_in].format(game=game),
+        sheet_id=sheet_id,
+        game=game,
+        lang=lang,
+        title=title or DEFAULT_TITLES[written_in],
+        schema=schema,
+        date=(today or datetime.date.today()).isoformat(),
+        credits=CREDITS[written_in].format(game=game),
     )
 
 
@@ -86,25 +101,44 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
 
     target = project.sources / f"{sheet_id}.yaml"
     if not ID.match(sheet_id) or len(sheet_id) > 60:
-        raise UserError.at(project.sources, 1, 1, f"{sheet_id!r} is not a valid sheet id: use lowercase letters, "
-                                                  "digits and hyphens, starting with a letter or digit (wab2, shadow-war)")
+        raise UserError.at(
+            project.sources,
+            1,
+            1,
+            f"{sheet_id!r} is not a valid sheet id: use lowercase letters, "
+            "digits and hyphens, starting with a letter or digit (wab2, shadow-war)",
+        )
     if files.device_problem(sheet_id):
         raise UserError.at(project.sources, 1, 1, files.device_problem(sheet_id))
     if not LANGUAGE.match(lang):
-        raise UserError.at(project.sources, 1, 1, f"'{lang}' is not a language code: expected two lowercase letters (fr, en, de)")
+        raise UserError.at(
+            project.sources, 1, 1, f"'{lang}' is not a language code: expected two lowercase letters (fr, en, de)"
+        )
     try:
         Locale.parse(lang.replace("-", "_"))
     except (UnknownLocaleError, ValueError):
-        raise UserError.at(project.sources, 1, 1, f"'{lang}' is not a language qrs knows (dates are written with Babel's locales)") from None
+        raise UserError.at(
+            project.sources, 1, 1, f"'{lang}' is not a language qrs knows (dates are written with Babel's locales)"
+        ) from None
     if not game.strip():
         raise UserError.at(project.sources, 1, 1, "--game needs the game's name")
     if target.exists():
-        raise UserError.at(target, 1, 1, "this sheet already exists: qrs new never overwrites a source (choose another id or remove the file)")
+        raise UserError.at(
+            target,
+            1,
+            1,
+            "this sheet already exists: qrs new never overwrites a source (choose another id or remove the file)",
+        )
     picture = project.sources / figure_path(sheet_id)
     drawing = _environment(project).get_template(FIGURE).render()
     if picture.exists() and picture.read_bytes() != drawing.encode("utf-8"):
-        raise UserError.at(picture, 1, 1, "this file already exists: qrs new never overwrites one (the new sheet's "
-                                          "figure example draws it; choose another id or move the file)")
+        raise UserError.at(
+            picture,
+            1,
+            1,
+            "this file already exists: qrs new never overwrites one (the new sheet's "
+            "figure example draws it; choose another id or move the file)",
+        )
     schema, schemas_written = schema_reference(project)
     content = text(project, sheet_id, game, lang, title, schema=schema)
     with tempfile.TemporaryDirectory() as folder:  # check it under its own name before it appears in sources/
@@ -114,8 +148,12 @@ def create(project: Project, sheet_id: str, game: str, lang: str, title: str | N
         try:
             pipeline.check(trial)
         except UserError as error:
-            raise UserError([problem.__class__(str(target), problem.line, problem.column, problem.message)
-                             for problem in error.problems]) from None
+            raise UserError(
+                [
+                    problem.__class__(str(target), problem.line, problem.column, problem.message)
+                    for problem in error.problems
+                ]
+            ) from None
     try:
         write.text(target, content, overwrite=False)  # never overwrite, even in a race
     except FileExistsError:

@@ -12,10 +12,10 @@ from pathlib import Path
 import click
 
 from generator import write
+from generator.cli.options import language_codes
 from generator.errors import UserError
 from generator.project import Project
 from generator.report import current as reporter
-from generator.cli.options import language_codes
 
 GITIGNORE = "/build/\n"
 README = """\
@@ -54,8 +54,13 @@ def refuse_unless_empty(folder: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise UserError.at(folder, 0, 0, "not a folder: qrs init writes a library into a new or empty folder")
     if folder.is_dir() and any(folder.iterdir()):
-        raise UserError.at(folder, 0, 0, "this folder is not empty: qrs init writes a library into a new or empty "
-                                         "folder only, so as never to mix with your files (give another DIR)")
+        raise UserError.at(
+            folder,
+            0,
+            0,
+            "this folder is not empty: qrs init writes a library into a new or empty "
+            "folder only, so as never to mix with your files (give another DIR)",
+        )
 
 
 def create(folder: Path, game: str, lang: str) -> list[Path]:
@@ -75,8 +80,13 @@ def create(folder: Path, game: str, lang: str) -> list[Path]:
 @click.command("init")
 @click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
 @click.option("--game", default="My Game", show_default=True, help="The game of the starter sheet.")
-@click.option("--lang", default="en", show_default=True, callback=language_codes,
-              help="The language the starter sheet is written in (its examples in French or English).")
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    callback=language_codes,
+    help="The language the starter sheet is written in (its examples in French or English).",
+)
 def init_command(folder: Path, game: str, lang: str) -> None:
     """Start a library in DIR (new or empty): sources/ with one sheet, the schema, .gitignore and a README."""
     for path in create(folder, game, lang):

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-
 import click
 
+from generator.cli.options import complete_sheets, complete_sheets_and_handouts, language_codes, pipeline, translations
 from generator.project import Project
 from generator.report import current as reporter
 from generator.report import shown
-from generator.cli.options import language_codes, complete_sheets, complete_sheets_and_handouts
-from generator.cli.options import pipeline, translations
 
 
 @click.group("i18n")
@@ -40,7 +38,13 @@ def i18n_status(project: Project, sheets: tuple[str, ...]) -> None:
 
 @i18n_group.command("update")
 @click.argument("sheets", nargs=-1, shell_complete=complete_sheets_and_handouts)
-@click.option("--lang", "languages", multiple=True, callback=language_codes, help="Create or refresh these languages (default: existing ones).")
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    callback=language_codes,
+    help="Create or refresh these languages (default: existing ones).",
+)
 @click.pass_obj
 def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str, ...]) -> None:
     """Refresh catalogues after a source change: new strings added, changed ones marked fuzzy."""
@@ -49,5 +53,8 @@ def i18n_update(project: Project, sheets: tuple[str, ...], languages: tuple[str,
     updates += [(translations.update_handout_translations, path) for path in handout_paths]
     for update, path in updates:
         for catalogue, found in update(project, path, languages):
-            reporter().wrote(catalogue, f"{shown(catalogue)}: {len(found.translated)} translated, {len(found.stale)} stale, "
-                                        f"{len(found.missing)} missing")
+            reporter().wrote(
+                catalogue,
+                f"{shown(catalogue)}: {len(found.translated)} translated, {len(found.stale)} stale, "
+                f"{len(found.missing)} missing",
+            )

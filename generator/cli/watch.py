@@ -67,7 +67,12 @@ def edited_languages(changed: Iterable[Path], source: Path) -> tuple[str, ...]:
     found = []
     for path in changed:
         name = Path(path).name.split(".")
-        if Path(path).parent.resolve() == catalogues.resolve() and len(name) == 3 and name[0] == source.stem and name[2] == "po":
+        if (
+            Path(path).parent.resolve() == catalogues.resolve()
+            and len(name) == 3
+            and name[0] == source.stem
+            and name[2] == "po"
+        ):
             found.append(name[1])
     return tuple(dict.fromkeys(found))
 
@@ -143,15 +148,18 @@ class Watcher:
         progress is left out and said, once (unless --allow-fallback, which prints it with the canonical text)."""
         if isinstance(target, HandoutTarget):
             return target.languages(self.project)
-        from generator.composing import languages as translations, translate as i18n
+        from generator.composing import languages as translations
+        from generator.composing import translate as i18n
         from generator.model.validate import load
 
         located, sheet = load(target.source)
         pending = {} if self.options.allow_fallback else translations.in_progress(self.project, located, sheet)
         for lang, count in pending.items():
-            note = (f"{shown(i18n.catalogue_path(self.project.sources, sheet.sheet, lang))}: '{lang}' is in progress "
-                    f"({count} string(s) to translate), not watched; 'qrs watch {sheet.sheet} --lang {lang} "
-                    "--allow-fallback' shows it with the canonical text where missing")
+            note = (
+                f"{shown(i18n.catalogue_path(self.project.sources, sheet.sheet, lang))}: '{lang}' is in progress "
+                f"({count} string(s) to translate), not watched; 'qrs watch {sheet.sheet} --lang {lang} "
+                "--allow-fallback' shows it with the canonical text where missing"
+            )
             if note not in self._said:
                 self._said.add(note)
                 self.on_note(note)
@@ -170,8 +178,14 @@ class Watcher:
         targets = [by_source[source] for source in to_rebuild(paths, self.project, list(by_source))]
         return self.rebuild(targets, paths) if targets else []
 
-    def run(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1", announce: Callable[[str], None] = print,
-            stop: threading.Event | None = None, open_browser: bool = False) -> None:
+    def run(
+        self,
+        port: int = DEFAULT_PORT,
+        host: str = "127.0.0.1",
+        announce: Callable[[str], None] = print,
+        stop: threading.Event | None = None,
+        open_browser: bool = False,
+    ) -> None:
         """Build everything once, then serve the preview and rebuild on every save until interrupted."""
         import watchfiles
 
@@ -204,8 +218,11 @@ def _is_loopback(host: str) -> bool:
 
 def _unexpected(error: Exception, source: Path) -> Problem:
     """An error that is not a source problem, placed at the template line it came from when there is one."""
-    where = [(frame.filename, frame.lineno) for frame in traceback.extract_tb(error.__traceback__)
-             if frame.filename.endswith(".j2")]
+    where = [
+        (frame.filename, frame.lineno)
+        for frame in traceback.extract_tb(error.__traceback__)
+        if frame.filename.endswith(".j2")
+    ]
     line = getattr(error, "lineno", None)
     name = getattr(error, "filename", None)
     if name and line:  # a template syntax error names its file and line

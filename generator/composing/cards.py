@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.composing import handout as handouts
-from generator.model.types import (Block, GlossaryBlock, Handout, RosterBlock, Section, Sheet, TextBlock)
+from generator.model.types import Block, GlossaryBlock, Handout, RosterBlock, Section, Sheet, TextBlock
 
 UNIT_SECTIONS = ("handout-units", "handout-equipment")
 PROFILE_TABLE = "profiles-"  # the id of a table of the roster's own profiles (generator.composing.handout_profiles)
@@ -71,12 +71,18 @@ def section_deck(sheet: Sheet, section_id: str) -> Deck:
 
 
 def _unit_card(handout: Handout, unit, sheet: Sheet | None, words: dict[str, str]) -> Card:
-    alone = handout.model_copy(update={"units": [unit], "choices": [], "points": None, "include": [],
-                                       "exclude": None, "kept": None})
+    alone = handout.model_copy(
+        update={"units": [unit], "choices": [], "points": None, "include": [], "exclude": None, "kept": None}
+    )
     composed = handouts.compose(alone, sheet, words)
     pieces = [block for section in composed.sections if section.id in UNIT_SECTIONS for block in section.blocks]
-    pieces += [block for section in composed.sections if section.id not in UNIT_SECTIONS
-               for block in section.blocks if block.id.startswith(PROFILE_TABLE)]  # its abilities
+    pieces += [
+        block
+        for section in composed.sections
+        if section.id not in UNIT_SECTIONS
+        for block in section.blocks
+        if block.id.startswith(PROFILE_TABLE)
+    ]  # its abilities
     return Card(unit.name, tuple(pieces), _holding(composed, Section.model_construct(id="card", blocks=[]), pieces))
 
 
@@ -116,10 +122,18 @@ def halved(card: Card, index: int, continued: str) -> Card | None:
         if cut is None:
             return None
         head = keyword.model_copy(update={"text": keyword.text[:cut].rstrip()})
-        tail = keyword.model_copy(update={"id": f"{keyword.id}-cont", "text": keyword.text[cut:].lstrip(),
-                                          "term": f"{keyword.term} {continued}", "see": None})
-        pieces = [piece.model_copy(update={"keywords": [head.id]}),
-                  piece.model_copy(update={"id": f"{piece.id}-cont", "keywords": [tail.id], "title": None})]
+        tail = keyword.model_copy(
+            update={
+                "id": f"{keyword.id}-cont",
+                "text": keyword.text[cut:].lstrip(),
+                "term": f"{keyword.term} {continued}",
+                "see": None,
+            }
+        )
+        pieces = [
+            piece.model_copy(update={"keywords": [head.id]}),
+            piece.model_copy(update={"id": f"{piece.id}-cont", "keywords": [tail.id], "title": None}),
+        ]
         return _replaced(card, index, pieces, [head, tail])
     return None
 
@@ -137,7 +151,7 @@ def _sentence_cut(text: str) -> int | None:
 def _replaced(card: Card, index: int, pieces: list[Block], keywords: list) -> Card:
     """The card with its piece `index` replaced by `pieces`, and its sheet's keywords by `keywords` of the same ids."""
     replacing = {keyword.id.removesuffix("-cont") for keyword in keywords}
-    all_pieces = [*card.pieces[:index], *pieces, *card.pieces[index + 1:]]
+    all_pieces = [*card.pieces[:index], *pieces, *card.pieces[index + 1 :]]
     sheet = card.sheet
     if keywords:
         kept = [keyword for keyword in sheet.keywords if keyword.id not in replacing]
@@ -160,9 +174,12 @@ def _keyword_by_keyword(block: Block, sheet: Sheet) -> list[Block]:
     if not isinstance(block, GlossaryBlock):
         return [block]
     keys = block.keywords if block.keywords is not None else [keyword.id for keyword in sheet.keywords]
-    return [block.model_copy(update={"id": f"{block.id}-{key}", "keywords": [key],
-                                     "title": block.title if index == 0 else None})
-            for index, key in enumerate(keys)]
+    return [
+        block.model_copy(
+            update={"id": f"{block.id}-{key}", "keywords": [key], "title": block.title if index == 0 else None}
+        )
+        for index, key in enumerate(keys)
+    ]
 
 
 def _holding(sheet: Sheet, section: Section, blocks: list[Block]) -> Sheet:

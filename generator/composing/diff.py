@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+
 from generator.model.types import Section, Sheet
 
 # Metadata that changes with every edition, or that the changelog already reports.
@@ -54,8 +55,17 @@ def _shown_change(old: str, new: str, context: int = 4) -> str:
                 kept = head + ["…"] + tail
             parts.append(" ".join(kept))
         else:
-            parts.append(" ".join(filter(None, [f"[-{' '.join(before[i1:i2])}-]" if i2 > i1 else "",
-                                                 f"{{+{' '.join(after[j1:j2])}+}}" if j2 > j1 else ""])))
+            parts.append(
+                " ".join(
+                    filter(
+                        None,
+                        [
+                            f"[-{' '.join(before[i1:i2])}-]" if i2 > i1 else "",
+                            f"{{+{' '.join(after[j1:j2])}+}}" if j2 > j1 else "",
+                        ],
+                    )
+                )
+            )
     return " ".join(parts)
 
 
@@ -69,7 +79,9 @@ def facts(sheet: Sheet) -> dict[tuple, Fact]:
         for part in ("term", "text", "original", "see"):
             value = getattr(keyword, part)
             if value:
-                found[("keyword", keyword.id, part)] = Fact(("keyword", keyword.id, part), f"{keyword.term} ({part})", value)
+                found[("keyword", keyword.id, part)] = Fact(
+                    ("keyword", keyword.id, part), f"{keyword.term} ({part})", value
+                )
     for note in sheet.notes:  # the sheet's shared notes
         found[("note", note.id)] = Fact(("note", note.id), f"note {note.id}", note.text)
     for section in sheet.sections:
@@ -206,21 +218,36 @@ def errata(old: Sheet, new: Sheet, since: str, words: dict[str, str]) -> Sheet:
                     listed.add((where, old_value, new_value))
                     rows.append([where, old_value or "—", new_value or "—"])
         if changes:
-            blocks.append({"type": "table", "id": f"errata-{edition.edition.replace('.', '-')}",
-                           "title": f"{words['errata_of']} {edition.edition}",
-                           "columns": [{"title": words["errata_where"]}, {"title": words["errata_before"]},
-                                       {"title": words["errata_now"]}],
-                           "rows": rows})
-    sections = [{"id": "errata", "title": words["errata_since"].format(edition=since), "blocks": blocks}] if blocks else []
-    return new.model_copy(update={"sections": [Section.model_validate(section) for section in sections],
-                                  "changes_box": False})
+            blocks.append(
+                {
+                    "type": "table",
+                    "id": f"errata-{edition.edition.replace('.', '-')}",
+                    "title": f"{words['errata_of']} {edition.edition}",
+                    "columns": [
+                        {"title": words["errata_where"]},
+                        {"title": words["errata_before"]},
+                        {"title": words["errata_now"]},
+                    ],
+                    "rows": rows,
+                }
+            )
+    sections = (
+        [{"id": "errata", "title": words["errata_since"].format(edition=since), "blocks": blocks}] if blocks else []
+    )
+    return new.model_copy(
+        update={"sections": [Section.model_validate(section) for section in sections], "changes_box": False}
+    )
 
 
 def _changed_values(before: dict[tuple, Fact], after: dict[tuple, Fact], refs: list[str]):
     """(where, old, new) for each value of the named blocks (or block/row) that differs between the editions."""
+
     def named(fact: Fact, key: tuple) -> bool:
-        return any(ref == fact.block or (ref.startswith(f"{fact.block}/") and key[2:4] == ("row", ref.split("/", 1)[1]))
-                   for ref in refs)
+        return any(
+            ref == fact.block or (ref.startswith(f"{fact.block}/") and key[2:4] == ("row", ref.split("/", 1)[1]))
+            for ref in refs
+        )
+
     for key in [*after, *(key for key in before if key not in after)]:  # in the order the sheet prints them
         fact = after.get(key) or before[key]
         old_value, new_value = before.get(key), after.get(key)

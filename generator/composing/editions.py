@@ -22,15 +22,27 @@ from generator.reading.sources import Located
 def require_edition(located: Located, sheet: Sheet, command: str) -> None:
     """Commands on a sheet's editions need one: a sheet may leave its edition out, and these then say so."""
     if sheet.edition is None:
-        raise UserError([located.problem((), f"{command} works on the sheet's editions, and it has none: give it an "
-                                             "edition, a date and a changelog (docs/editions.md)")])
+        raise UserError(
+            [
+                located.problem(
+                    (),
+                    f"{command} works on the sheet's editions, and it has none: give it an "
+                    "edition, a date and a changelog (docs/editions.md)",
+                )
+            ]
+        )
 
 
 def previous_edition(located: Located, sheet: Sheet) -> str:
     require_edition(located, sheet, "--errata-only")
     if len(sheet.changelog) < 2:
-        raise UserError([located.problem(("changelog",), "no earlier edition in the changelog to compare with: "
-                                                          "give one with --changes-since")])
+        raise UserError(
+            [
+                located.problem(
+                    ("changelog",), "no earlier edition in the changelog to compare with: give one with --changes-since"
+                )
+            ]
+        )
     return sheet.changelog[1].edition
 
 
@@ -40,8 +52,14 @@ def check_edition(located: Located, sheet: Sheet, since: str) -> None:
     require_edition(located, sheet, "--changes-since")
     known = [edition.edition for edition in sheet.changelog]
     if since not in known:
-        raise UserError([located.problem(("changelog",), f"edition {since} is not an edition of the changelog "
-                                                          f"(it lists {', '.join(known) or 'none'})")])
+        raise UserError(
+            [
+                located.problem(
+                    ("changelog",),
+                    f"edition {since} is not an edition of the changelog (it lists {', '.join(known) or 'none'})",
+                )
+            ]
+        )
 
 
 def sheet_at_edition(path: Path, edition: str, lang: str | None = None, required: bool = True) -> Sheet | None:
@@ -72,12 +90,15 @@ def named_at_revision(materialised: Path, sources: Path, revision: str):
     try:
         yield
     except UserError as error:
-        raise UserError([replace(problem, path=_at_revision(problem.path, materialised, sources, revision))
-                         for problem in error.problems]) from None
+        raise UserError(
+            [
+                replace(problem, path=_at_revision(problem.path, materialised, sources, revision))
+                for problem in error.problems
+            ]
+        ) from None
 
 
 def _at_revision(path: str, materialised: Path, sources: Path, revision: str) -> str:
     if not Path(path).is_relative_to(materialised):
         return path  # a template or the sources folder: a real path
     return f"{sources / Path(path).relative_to(materialised)}@{revision}"
-

@@ -13,27 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from generator.model import markup
-from generator.model.types import (
-    Block,
-    Footnote,
-    GlossaryBlock,
-    MatrixBlock,
-    Modifier,
-    ModifiersBlock,
-    Handout,
-    HandoutUnit,
-    Keyword,
-    RosterBlock,
-    RosterModel,
-    RosterUnit,
-    SaveSource,
-    SavesBlock,
-    Section,
-    Sheet,
-    TableBlock,
-    prose,
-)
+from generator.composing.handout_checks import findings, load_handout, row_index, saves_block  # noqa: F401 - named here
 from generator.composing.handout_headings import labelled
 from generator.composing.handout_profiles import (
     choices_block,
@@ -44,8 +24,28 @@ from generator.composing.handout_profiles import (
     profile_blocks,
     unit_tables,
 )
+from generator.model import markup
+from generator.model.types import (
+    Block,
+    Footnote,
+    GlossaryBlock,
+    Handout,
+    HandoutUnit,
+    Keyword,
+    MatrixBlock,
+    Modifier,
+    ModifiersBlock,
+    RosterBlock,
+    RosterModel,
+    RosterUnit,
+    SavesBlock,
+    SaveSource,
+    Section,
+    Sheet,
+    TableBlock,
+    prose,
+)
 from generator.model.validate import keyword_index, mentioned_keywords
-from generator.composing.handout_checks import findings, load_handout, row_index, saves_block  # noqa: F401 - named here
 
 
 def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> Sheet:
@@ -75,12 +75,19 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
         return None if isinstance(block, GlossaryBlock) else block  # the handout prints its own glossary
 
     equipment = [
-        trimmed(block) for block in sheet.blocks()
+        trimmed(block)
+        for block in sheet.blocks()
         if block.id not in chosen_ids and (block.id in used_rows or (block is saves and worn))
     ]
-    sections = [Section(id="handout-units", title=words["units"],
-                        blocks=choices_block(handout, words) + [_roster(handout, sheet, saves, words)]
-                        + unit_tables(handout, words, sheet))]
+    sections = [
+        Section(
+            id="handout-units",
+            title=words["units"],
+            blocks=choices_block(handout, words)
+            + [_roster(handout, sheet, saves, words)]
+            + unit_tables(handout, words, sheet),
+        )
+    ]
     own_equipment, own_abilities = profile_blocks(handout, words, sheet)
     if equipment or own_equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment + own_equipment))
@@ -98,11 +105,22 @@ def compose(handout: Handout, sheet: Sheet | None, words: dict[str, str]) -> She
     if named:
         sections.append(Section(id="handout-results", title=words["results"], blocks=named))
     return Sheet(
-        sheet=handout.handout, game=sheet.game, title=handout.army, subtitle=handout.subtitle or sheet.title,
-        lang=sheet.lang, edition=sheet.edition, date=sheet.date or handout.date, credits=sheet.credits,
-        accent=handout.accent or sheet.accent, paper=handout.paper, keywords=keywords_of(handout, sheet),
-        characteristics=sheet.characteristics, column_sets=sheet.column_sets, heading_case=sheet.heading_case,
-        notes=sheet.notes, sections=sections,  # the sheet's shared notes: under the last printed block marking each
+        sheet=handout.handout,
+        game=sheet.game,
+        title=handout.army,
+        subtitle=handout.subtitle or sheet.title,
+        lang=sheet.lang,
+        edition=sheet.edition,
+        date=sheet.date or handout.date,
+        credits=sheet.credits,
+        accent=handout.accent or sheet.accent,
+        paper=handout.paper,
+        keywords=keywords_of(handout, sheet),
+        characteristics=sheet.characteristics,
+        column_sets=sheet.column_sets,
+        heading_case=sheet.heading_case,
+        notes=sheet.notes,
+        sections=sections,  # the sheet's shared notes: under the last printed block marking each
     )
 
 
@@ -111,13 +129,22 @@ def _named_results(sections: list[Section], sheet: Sheet) -> list[Block]:
     and those their own texts name: a reader can look each named result up, as each keyword."""
     printed = {block.id for section in sections for block in section.blocks}
     texts = [text for section in sections for block in section.blocks for _, text in prose(block)]
-    glossed = {key for section in sections for block in section.blocks if isinstance(block, GlossaryBlock)
-               for key in block.keywords or ()}
+    glossed = {
+        key
+        for section in sections
+        for block in section.blocks
+        if isinstance(block, GlossaryBlock)
+        for key in block.keywords or ()
+    }
     texts += [keyword.text or "" for keyword in sheet.keywords if keyword.id in glossed]
     brought: list[Block] = []
     while True:
-        wanted = {token.ref.split("/")[0] for text in texts for token in markup.walk(markup.parse(text))
-                  if isinstance(token, markup.ResultRef)} - printed
+        wanted = {
+            token.ref.split("/")[0]
+            for text in texts
+            for token in markup.walk(markup.parse(text))
+            if isinstance(token, markup.ResultRef)
+        } - printed
         found = [block for block in sheet.blocks() if block.id in wanted]
         if not found:
             return brought
@@ -138,7 +165,9 @@ def _army_values(handout: Handout, sheet: Sheet, used_rows: dict[str, set[int]])
         for weapon in (weapons[ref] for ref in unit.weapons if ref in weapons):
             for characteristic, change in weapon.profile.items():
                 own = re.findall(r"\d+", unit.profile.get(characteristic, ""))
-                values[characteristic] |= {str(int(base) + int(change)) for base in own} if change[0] in "+-" else {change}
+                values[characteristic] |= (
+                    {str(int(base) + int(change)) for base in own} if change[0] in "+-" else {change}
+                )
     for table in (block for block in sheet.blocks() if isinstance(block, TableBlock) and block.id in used_rows):
         for c, column in enumerate(table.header):
             if column.characteristic:
@@ -157,15 +186,19 @@ def _army_tags(handout: Handout, index: dict[str, Keyword]) -> set[str]:
     """What a modifier's `concerns` may name in this army: its units' keywords and profile values."""
     lines = [line for unit in handout.units for line in [unit.profile, *(model.profile for model in unit.models)]]
     return {_tag(name, index) for unit in handout.units for name in unit.rules} | {
-        _tag(value, index) for line in lines for value in line.values()}
+        _tag(value, index) for line in lines for value in line.values()
+    }
 
 
 def _only_concerning(block: ModifiersBlock, tags: set[str], index: dict[str, Keyword]) -> ModifiersBlock | None:
     """The modifiers that apply to the army: those concerning nothing in particular, or one of its tags."""
+
     def applies(item) -> bool:
         return not item.concerns or any(_tag(name, index) in tags for name in item.concerns)
-    kept = block.lines_kept({position for position, item in enumerate(block.items)
-                             if isinstance(item, Modifier) and applies(item)})
+
+    kept = block.lines_kept(
+        {position for position, item in enumerate(block.items) if isinstance(item, Modifier) and applies(item)}
+    )
     return block.model_copy(update={"items": kept}) if kept else None
 
 
@@ -197,12 +230,18 @@ def _chosen_sections(handout: Handout, sheet: Sheet) -> list[tuple[Section, list
     chosen = []
     for section in sheet.sections:
         if handout.include is not None:
-            blocks = section.blocks if section.id in handout.include else [
-                block for block in section.blocks if {block.id, block.group} & set(handout.include)]
+            blocks = (
+                section.blocks
+                if section.id in handout.include
+                else [block for block in section.blocks if {block.id, block.group} & set(handout.include)]
+            )
         else:
             kept = set(handout.kept or ())
-            blocks = [block for block in section.blocks if block.id in kept] if section.id in handout.exclude else [
-                block for block in section.blocks if not {block.id, block.group} & set(handout.exclude)]
+            blocks = (
+                [block for block in section.blocks if block.id in kept]
+                if section.id in handout.exclude
+                else [block for block in section.blocks if not {block.id, block.group} & set(handout.exclude)]
+            )
         if blocks:
             chosen.append((section, blocks))
     return chosen
@@ -231,13 +270,20 @@ def _roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None, words: dic
 
     units = [_roster_unit(handout, unit, sheet, saves, words, noted) for unit in handout.units]
     labels = [characteristic.label for characteristic in sheet.characteristics]
-    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
-                       cost=handout.cost,
-                       notes=[Footnote(id=key, text=text) for text, key in notes.items()])
+    return RosterBlock(
+        id="handout-units",
+        type="roster",
+        characteristics=labels,
+        units=units,
+        points=handout.points,
+        cost=handout.cost,
+        notes=[Footnote(id=key, text=text) for text, key in notes.items()],
+    )
 
 
-def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: SavesBlock | None,
-                 words: dict[str, str], noted) -> RosterUnit:
+def _roster_unit(
+    handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: SavesBlock | None, words: dict[str, str], noted
+) -> RosterUnit:
     """One unit's row: its move less its armour's penalties, and two saves when a two-handed weapon
     leaves its shield out of close combat; each derived value marked with the note that explains it."""
     own = {weapon.id: weapon for weapon in handout.weapons}
@@ -255,14 +301,25 @@ def _roster_unit(handout: Handout, unit: HandoutUnit, sheet: Sheet, saves: Saves
     elif any(own[ref].two_handed for ref in unit.weapons if ref in own):
         close_combat = _save_shown(saves, _without_shields(saves, unit.armour))
         save = noted(f"{save}/{close_combat}", words["saves_split"]) if close_combat != save else save
-    rules = [f"{{{rule}}}" for rule in unit.rules] + ([labelled(unit.other_rules, sheet, words)] if unit.other_rules else [])
-    models = [RosterModel(name=counted_name(model), profile=[model.profile.get(characteristic.id, "-")
-                                                          for characteristic in sheet.characteristics])
-              for model in unit.models]
+    rules = [f"{{{rule}}}" for rule in unit.rules] + (
+        [labelled(unit.other_rules, sheet, words)] if unit.other_rules else []
+    )
+    models = [
+        RosterModel(
+            name=counted_name(model),
+            profile=[model.profile.get(characteristic.id, "-") for characteristic in sheet.characteristics],
+        )
+        for model in unit.models
+    ]
     return RosterUnit(
-        id=unit.id, name=counted_name(unit), profile=profile, models=models,
+        id=unit.id,
+        name=counted_name(unit),
+        profile=profile,
+        models=models,
         equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
-        rules=", ".join(rules) or None, save=save, points=unit.points,
+        rules=", ".join(rules) or None,
+        save=save,
+        points=unit.points,
     )
 
 
@@ -314,21 +371,31 @@ def _rules_blocks(rules: list[str], sheet: Sheet, chosen_ids: set[str]) -> list[
     keywords = [keyword for keyword in sheet.keywords if keyword.id in rules]
     blocks: list[Block] = []
     if any(keyword.text for keyword in keywords):
-        blocks.append(GlossaryBlock(id="handout-special-rules", type="glossary",
-                                    keywords=[keyword.id for keyword in keywords if keyword.text]))
+        blocks.append(
+            GlossaryBlock(
+                id="handout-special-rules",
+                type="glossary",
+                keywords=[keyword.id for keyword in keywords if keyword.text],
+            )
+        )
     defining = {keyword.see for keyword in keywords if keyword.see} - chosen_ids
     return blocks + [block for block in sheet.blocks() if block.id in defining]
 
 
-def _where_rules_act(rules: list[str], sheet: Sheet, handout: Handout, printed: set[str],
-                     index: dict[str, Keyword]) -> list[Block]:
+def _where_rules_act(
+    rules: list[str], sheet: Sheet, handout: Handout, printed: set[str], index: dict[str, Keyword]
+) -> list[Block]:
     """The tables whose rows name one of the army's rules (a Resolve trigger for Pious units): where those rules
     act in play. Blocks the handout prints already, and those it excludes, are not brought."""
     excluded = set(handout.exclude or ())
     found = []
     for section in sheet.sections:
         for block in section.blocks:
-            if block.id in printed or {section.id, block.id, block.group} & excluded or isinstance(block, GlossaryBlock):
+            if (
+                block.id in printed
+                or {section.id, block.id, block.group} & excluded
+                or isinstance(block, GlossaryBlock)
+            ):
                 continue
             rows = [text for loc, text in prose(block) if loc[0] in ("rows", "items")]
             if mentioned_keywords(rows, index) & set(rules):
@@ -345,7 +412,9 @@ def special_rules(handout: Handout, sheet: Sheet, equipment: list[Block]) -> lis
     wanted |= mentioned_keywords(texts, index)
     frontier = set(wanted)
     while frontier:
-        found = mentioned_keywords([text for key in frontier for text in _definition(index[key], sheet)], index) - wanted
+        found = (
+            mentioned_keywords([text for key in frontier for text in _definition(index[key], sheet)], index) - wanted
+        )
         wanted |= found
         frontier = found
     return [keyword.id for keyword in sheet.keywords if keyword.id in wanted]

@@ -9,13 +9,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterator
 
+from generator.composing.handout_profiles import keywords_of, profile_findings
 from generator.errors import UserError
 from generator.model import glyphs
 from generator.model.types import Finding, Handout, HandoutUnit, SavesBlock, Sheet, TableBlock
 from generator.model.validate import keyword_index, load, markup_findings, parse
-from generator.composing.handout_profiles import keywords_of, profile_findings
 from generator.project import Project
 from generator.reading.sources import Located, load_file
+
 
 def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Located | None, Sheet | None]:
     """A handout checked against its sheet, with both located sources (None, None for a handout without a sheet)."""
@@ -28,8 +29,11 @@ def load_handout(project: Project, path: Path) -> tuple[Located, Handout, Locate
             raise UserError([located.problem(("sheet",), f"no sheet '{handout.sheet}' in {project.sources}")])
         sheet_located, sheet = load(sheet_path)
     keywords = keyword_index(Sheet.model_construct(keywords=keywords_of(handout, sheet)))
-    found = [*findings(handout, sheet), *markup_findings(handout, keywords, sheet.result_names() if sheet else {}),
-             *glyphs.glyph_findings(handout, handout.lang, keywords)]
+    found = [
+        *findings(handout, sheet),
+        *markup_findings(handout, keywords, sheet.result_names() if sheet else {}),
+        *glyphs.glyph_findings(handout, handout.lang, keywords),
+    ]
     if handout.handout != path.stem:
         found.append((("handout",), f"the handout id '{handout.handout}' must match the file name '{path.stem}'"))
     if found:
@@ -42,8 +46,9 @@ def findings(handout: Handout, sheet: Sheet | None) -> Iterator[Finding]:
     the handout, message)."""
     yield from _duplicate_units(handout)
     yield from profile_findings(handout)
-    own_sheet = Sheet.model_construct(sheet=handout.handout, characteristics=handout.characteristics, keywords=[],
-                                      sections=[])
+    own_sheet = Sheet.model_construct(
+        sheet=handout.handout, characteristics=handout.characteristics, keywords=[], sections=[]
+    )
     saves = saves_block(sheet) if sheet else None
     rows = row_index(sheet) if sheet else {}
     keywords = keyword_index(Sheet.model_construct(keywords=keywords_of(handout, sheet)))
@@ -51,7 +56,10 @@ def findings(handout: Handout, sheet: Sheet | None) -> Iterator[Finding]:
     own = {weapon.id for weapon in handout.weapons}
     for w, weapon in enumerate(handout.weapons):
         if weapon.id in rows:
-            yield ("weapons", w, "id"), f"'{weapon.id}' is already a row of the sheet's tables: name that row in the units instead"
+            yield (
+                ("weapons", w, "id"),
+                f"'{weapon.id}' is already a row of the sheet's tables: name that row in the units instead",
+            )
     for u, unit in enumerate(handout.units):
         here = ("units", u)
         yield from _profile_findings(unit, sheet, here)
@@ -60,37 +68,59 @@ def findings(handout: Handout, sheet: Sheet | None) -> Iterator[Finding]:
             if ref in own:
                 continue
             if not matches:
-                yield here + ("weapons", w), (f"unknown weapon '{ref}': neither a row of the sheet's tables nor a weapon of "
-                                              f"the handout{_suggest(ref, [*rows, *own])}")
+                yield (
+                    here + ("weapons", w),
+                    (
+                        f"unknown weapon '{ref}': neither a row of the sheet's tables nor a weapon of "
+                        f"the handout{_suggest(ref, [*rows, *own])}"
+                    ),
+                )
             elif len(matches) > 1:
                 tables = " or ".join(f"{table.id}/{ref}" for table, _ in matches)
                 yield here + ("weapons", w), f"'{ref}' is a row of several tables: write {tables}"
         yield from _armour_findings(unit, saves, here)
         for r, rule in enumerate(unit.rules):
             if rule.casefold() not in keywords and rule not in keywords:
-                yield here + ("rules", r), f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}"
+                yield (
+                    here + ("rules", r),
+                    f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}",
+                )
     for c, choice in enumerate(handout.choices):
         for r, rule in enumerate(choice.rules):
             if rule.casefold() not in keywords and rule not in keywords:
-                yield ("choices", c, "rules", r), (f"unknown special rule '{rule}': not a keyword of the sheet"
-                                                   f"{_suggest(rule, keywords)}")
-    parts = {section.id for section in sheet.sections} | {block.id for block in sheet.blocks()} | {
-        group.id for section in sheet.sections for group in section.groups}
+                yield (
+                    ("choices", c, "rules", r),
+                    (f"unknown special rule '{rule}': not a keyword of the sheet{_suggest(rule, keywords)}"),
+                )
+    parts = (
+        {section.id for section in sheet.sections}
+        | {block.id for block in sheet.blocks()}
+        | {group.id for section in sheet.sections for group in section.groups}
+    )
     for field in ("include", "exclude"):
         for i, ref in enumerate(getattr(handout, field) or []):
             if ref not in parts:
-                yield (field, i), f"unknown section '{ref}': not a section, group or block id of the sheet{_suggest(ref, parts)}"
+                yield (
+                    (field, i),
+                    f"unknown section '{ref}': not a section, group or block id of the sheet{_suggest(ref, parts)}",
+                )
     yield from _kept_findings(handout, sheet)
 
 
 def _kept_findings(handout: Handout, sheet: Sheet) -> Iterator[Finding]:
     """`except` names blocks of the sections `exclude` leaves out."""
-    excluded = {block.id for section in sheet.sections if section.id in (handout.exclude or []) for block in section.blocks}
+    excluded = {
+        block.id for section in sheet.sections if section.id in (handout.exclude or []) for block in section.blocks
+    }
     for i, ref in enumerate(handout.kept or []):
         if ref not in excluded:
-            yield ("except", i), (f"'{ref}' is not a block of an excluded section: except keeps blocks of the sections "
-                                  f"exclude leaves out{_suggest(ref, excluded)}")
-
+            yield (
+                ("except", i),
+                (
+                    f"'{ref}' is not a block of an excluded section: except keeps blocks of the sections "
+                    f"exclude leaves out{_suggest(ref, excluded)}"
+                ),
+            )
 
 
 def _duplicate_units(handout: Handout) -> Iterator[Finding]:
@@ -135,7 +165,10 @@ def _armour_findings(unit: HandoutUnit, saves: SavesBlock | None, here: tuple) -
     troop = saves.troop_of(unit.armour)
     for a, ref in enumerate(unit.armour):
         if ref not in items:
-            yield here + ("armour", a), f"unknown armour '{ref}': not an item of the saves table '{saves.id}'{_suggest(ref, items)}"
+            yield (
+                here + ("armour", a),
+                f"unknown armour '{ref}': not an item of the saves table '{saves.id}'{_suggest(ref, items)}",
+            )
         elif troop not in items[ref].saves and items[ref].troop is None:
             yield here + ("armour", a), f"'{ref}' gives nothing to '{troop}' troops in the saves table '{saves.id}'"
 

@@ -31,8 +31,15 @@ def heading(name: str, sheet: Sheet | None, words: dict[str, str]) -> str:
     """A roster's heading in the handout's language: the sheet's label, else the templates' word, else as written."""
     key = folded(name)
     for characteristic in sheet.characteristics if sheet else []:
-        if key in {folded(spelling) for spelling in [characteristic.id, characteristic.label, characteristic.name or "",
-                                                     *characteristic.aliases]}:
+        if key in {
+            folded(spelling)
+            for spelling in [
+                characteristic.id,
+                characteristic.label,
+                characteristic.name or "",
+                *characteristic.aliases,
+            ]
+        }:
             return characteristic.label
     return words[_SPELLINGS[key]] if key in _SPELLINGS and _SPELLINGS[key] in words else name
 

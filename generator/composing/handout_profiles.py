@@ -46,8 +46,13 @@ def profile_findings(handout: Handout) -> Iterator[Finding]:
             if kind is None:
                 yield here + ("type",), f"unknown profile type '{profile.type}': not one of the handout's profile_types"
             elif len(profile.values) != len(kind.characteristics):
-                yield here + ("values",), (f"{len(profile.values)} value(s) for the {len(kind.characteristics)} "
-                                           f"characteristic(s) of '{kind.name}'")
+                yield (
+                    here + ("values",),
+                    (
+                        f"{len(profile.values)} value(s) for the {len(kind.characteristics)} "
+                        f"characteristic(s) of '{kind.name}'"
+                    ),
+                )
     terms: set[str] = set()
     for k, keyword in enumerate(handout.keywords):
         keys = {keyword.id, keyword.term.casefold()}
@@ -56,7 +61,9 @@ def profile_findings(handout: Handout) -> Iterator[Finding]:
         terms |= keys
 
 
-def profile_blocks(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> tuple[list[Block], list[Block]]:
+def profile_blocks(
+    handout: Handout, words: dict[str, str], sheet: Sheet | None = None
+) -> tuple[list[Block], list[Block]]:
     """The tables of the units' profiles, each profile once however many units carry it: (equipment, abilities), an
     ability named with its units. Their headings in the handout's language; their rows as the roster writes them."""
     equipment, abilities = [], []
@@ -71,10 +78,14 @@ def profile_blocks(handout: Handout, words: dict[str, str], sheet: Sheet | None 
         if not carriers:
             continue
         ability = bool(ABILITY_TYPES.search(kind.name))
-        rows = [[_carried(name, units, len(handout.units)) if ability else name, *(value or "-" for value in values)]
-                for (name, values), units in carriers.items()]
+        rows = [
+            [_carried(name, units, len(handout.units)) if ability else name, *(value or "-" for value in values)]
+            for (name, values), units in carriers.items()
+        ]
         long_text = any(len(row[-1]) > 60 for row in rows)
-        table = _table(f"profiles-{kind.id}", None, heading(kind.name, sheet, words), kind, rows, long_text, sheet, words)
+        table = _table(
+            f"profiles-{kind.id}", None, heading(kind.name, sheet, words), kind, rows, long_text, sheet, words
+        )
         (abilities if ability or (long_text and len(kind.characteristics) == 1) else equipment).append(table)
     return equipment, abilities
 
@@ -93,25 +104,55 @@ def unit_tables(handout: Handout, words: dict[str, str], sheet: Sheet | None = N
     tables: list[Block] = []
     for unit in handout.units:
         for kind in kinds.values():
-            rows = [[profile.name, *(value or "-" for value in profile.values)]
-                    for profile in unit.profiles if profile.type == kind.id]
+            rows = [
+                [profile.name, *(value or "-" for value in profile.values)]
+                for profile in unit.profiles
+                if profile.type == kind.id
+            ]
             if rows:
-                tables.append(_table(f"profiles-{kind.id}-{unit.id}", f"{unit.name}: {heading(kind.name, sheet, words)}",
-                                     heading(kind.name, sheet, words), kind, rows, False, sheet, words))
+                tables.append(
+                    _table(
+                        f"profiles-{kind.id}-{unit.id}",
+                        f"{unit.name}: {heading(kind.name, sheet, words)}",
+                        heading(kind.name, sheet, words),
+                        kind,
+                        rows,
+                        False,
+                        sheet,
+                        words,
+                    )
+                )
     return tables
 
 
-def _table(ident: str, title: str | None, name: str, kind, rows: list[list[str]], long_text: bool,
-           sheet: Sheet | None, words: dict[str, str]) -> TableBlock:
+def _table(
+    ident: str,
+    title: str | None,
+    name: str,
+    kind,
+    rows: list[list[str]],
+    long_text: bool,
+    sheet: Sheet | None,
+    words: dict[str, str],
+) -> TableBlock:
     """A table of profiles of one type: its name's column, then a column a characteristic, short values centred and
     never broken (N/A, 2+), wordy ones set left."""
     wordy = [any(len(row[c + 1]) > SHORT for row in rows) for c in range(len(kind.characteristics))]
     columns = [{"title": name, "width": "24%" if long_text else None}] + [
-        {"title": heading(characteristic, sheet, words), "align": "left" if wordy[c] else "center",
-         "nowrap": None if wordy[c] else True}
-        for c, characteristic in enumerate(kind.characteristics)]
-    return TableBlock(id=ident, type="table", title=title, columns=[
-        {key: value for key, value in column.items() if value is not None} for column in columns], rows=rows)
+        {
+            "title": heading(characteristic, sheet, words),
+            "align": "left" if wordy[c] else "center",
+            "nowrap": None if wordy[c] else True,
+        }
+        for c, characteristic in enumerate(kind.characteristics)
+    ]
+    return TableBlock(
+        id=ident,
+        type="table",
+        title=title,
+        columns=[{key: value for key, value in column.items() if value is not None} for column in columns],
+        rows=rows,
+    )
 
 
 def keywords_of(handout: Handout, sheet: Sheet | None) -> list[Keyword]:
@@ -153,30 +194,65 @@ def own_roster(handout: Handout, words: dict[str, str]) -> RosterBlock:
         save = unit.save
         if save and unit.save_note:
             save = f"{save}[^{notes.setdefault(unit.save_note, str(len(notes) + 1))}]"
-        rules = [f"{{{rule}}}" for rule in unit.rules] + ([labelled(unit.other_rules, None, words)] if unit.other_rules else [])
-        models = [RosterModel(name=counted_name(model), profile=[
-            model.profile.get(characteristic.id, "-") for characteristic in handout.characteristics] or ["-"])
-            for model in unit.models]
-        units.append(RosterUnit(id=unit.id, name=counted_name(unit), profile=profile, models=models,
-                                equipment=unit.equipment, rules=", ".join(rules) or None, save=save, points=unit.points))
-    return RosterBlock(id="handout-units", type="roster", characteristics=labels, units=units, points=handout.points,
-                       cost=handout.cost,
-                       notes=[Footnote(id=key, text=text) for text, key in notes.items()])
+        rules = [f"{{{rule}}}" for rule in unit.rules] + (
+            [labelled(unit.other_rules, None, words)] if unit.other_rules else []
+        )
+        models = [
+            RosterModel(
+                name=counted_name(model),
+                profile=[model.profile.get(characteristic.id, "-") for characteristic in handout.characteristics]
+                or ["-"],
+            )
+            for model in unit.models
+        ]
+        units.append(
+            RosterUnit(
+                id=unit.id,
+                name=counted_name(unit),
+                profile=profile,
+                models=models,
+                equipment=unit.equipment,
+                rules=", ".join(rules) or None,
+                save=save,
+                points=unit.points,
+            )
+        )
+    return RosterBlock(
+        id="handout-units",
+        type="roster",
+        characteristics=labels,
+        units=units,
+        points=handout.points,
+        cost=handout.cost,
+        notes=[Footnote(id=key, text=text) for text, key in notes.items()],
+    )
 
 
 def compose_alone(handout: Handout, words: dict[str, str]) -> Sheet:
     """A handout without a sheet as a sheet: its units, the tables of their profiles, their rules."""
     equipment, abilities = profile_blocks(handout, words)
-    sections = [Section(id="handout-units", title=words["units"],
-                        blocks=choices_block(handout, words) + [own_roster(handout, words)] + unit_tables(handout, words))]
+    sections = [
+        Section(
+            id="handout-units",
+            title=words["units"],
+            blocks=choices_block(handout, words) + [own_roster(handout, words)] + unit_tables(handout, words),
+        )
+    ]
     if equipment:
         sections.append(Section(id="handout-equipment", title=words["equipment"], blocks=equipment))
     rules = abilities + glossary(handout)
     if rules:
         sections.append(Section(id="handout-special-rules", title=words["special_rules"], blocks=rules))
     return Sheet(
-        sheet=handout.handout, game=handout.game or handout.army, title=handout.army,
-        subtitle=handout.subtitle, lang=handout.lang, date=handout.date,
-        accent=handout.accent or "#7a1f1f", paper=handout.paper, keywords=handout.keywords,
-        characteristics=handout.characteristics, sections=sections,
+        sheet=handout.handout,
+        game=handout.game or handout.army,
+        title=handout.army,
+        subtitle=handout.subtitle,
+        lang=handout.lang,
+        date=handout.date,
+        accent=handout.accent or "#7a1f1f",
+        paper=handout.paper,
+        keywords=handout.keywords,
+        characteristics=handout.characteristics,
+        sections=sections,
     )

@@ -6,19 +6,21 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from generator.errors import Problem, UserError
-from generator.reading.sources import Located
-from generator.project import Project
-from generator.report import shown
+from generator.composing import translate as i18n
+from generator.composing import words
 from generator.composing.handout import load_handout
+from generator.errors import Problem, UserError
 from generator.model.types import Handout, Sheet
 from generator.model.validate import check, load
-from generator.composing import translate as i18n, words
+from generator.project import Project
 from generator.reading import catalogues
+from generator.reading.sources import Located
+from generator.report import shown
 
 
-def check_with_translations(project: Project, path: Path, languages: tuple[str, ...] = (),
-                            allow_fallback: bool = False) -> None:
+def check_with_translations(
+    project: Project, path: Path, languages: tuple[str, ...] = (), allow_fallback: bool = False
+) -> None:
     """A source and its catalogues (every one, or those of `languages`), every problem at once: a stale or
     missing translation (unless `allow_fallback`) and the problems of the translated strings, at file:line."""
     located, sheet = load(path)
@@ -47,12 +49,20 @@ def in_progress(project: Project, located: Located, sheet: Sheet) -> dict[str, i
 def progress_note(project: Project, sheet_id: str, lang: str, count: int) -> str:
     """What a build or check says of a language in progress, and the command that builds it anyway."""
     catalogue = i18n.catalogue_path(project.sources, sheet_id, lang)
-    return (f"{shown(catalogue)}: '{lang}' is in progress ({count} string(s) to translate), left out; "
-            f"'qrs build {sheet_id} --lang {lang} --allow-fallback' prints it with the canonical text where missing")
+    return (
+        f"{shown(catalogue)}: '{lang}' is in progress ({count} string(s) to translate), left out; "
+        f"'qrs build {sheet_id} --lang {lang} --allow-fallback' prints it with the canonical text where missing"
+    )
 
 
-def translation_problems(project: Project, located: Located, sheet: Sheet, languages: tuple[str, ...] = (),
-                         allow_fallback: bool = False, in_progress: tuple[str, ...] = ()) -> list[Problem]:
+def translation_problems(
+    project: Project,
+    located: Located,
+    sheet: Sheet,
+    languages: tuple[str, ...] = (),
+    allow_fallback: bool = False,
+    in_progress: tuple[str, ...] = (),
+) -> list[Problem]:
     """The problems of a loaded sheet's catalogues (every one, or those of `languages`) and of the templates' words
     in those languages; in the languages `in_progress`, a missing translation is not one (those made are checked)."""
     problems = []
@@ -72,8 +82,14 @@ def translation_status(project: Project, path: Path) -> list[tuple[str, str, i18
     """(sheet, language, status) for every catalogue of a sheet."""
     located, sheet = load(path)
     return [
-        (sheet.sheet, lang, i18n.status(catalogues.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)),
-                                        i18n.entries(located, sheet, lang)))
+        (
+            sheet.sheet,
+            lang,
+            i18n.status(
+                catalogues.read(i18n.catalogue_path(project.sources, sheet.sheet, lang)),
+                i18n.entries(located, sheet, lang),
+            ),
+        )
         for lang in i18n.translated_languages(project.sources, sheet)
     ]
 
@@ -82,9 +98,16 @@ def handout_translation_status(project: Project, path: Path) -> list[tuple[str, 
     """(handout, language, status) for every language a handout is printed in besides its own."""
     located, handout, _, _ = load_handout(project, path)
     return [
-        (handout.handout, lang, i18n.status(_read_if_any(i18n.catalogue_path(project.handouts, handout.handout, lang)),
-                                            i18n.entries(located, handout, lang)))
-        for lang in handout.outputs if lang != handout.lang
+        (
+            handout.handout,
+            lang,
+            i18n.status(
+                _read_if_any(i18n.catalogue_path(project.handouts, handout.handout, lang)),
+                i18n.entries(located, handout, lang),
+            ),
+        )
+        for lang in handout.outputs
+        if lang != handout.lang
     ]
 
 
@@ -95,17 +118,24 @@ def _read_if_any(catalogue_file: Path):
     return catalogues.read(catalogue_file) if catalogue_file.is_file() else Catalog()
 
 
-def update_translations(project: Project, path: Path, languages: tuple[str, ...] = ()) -> list[tuple[Path, i18n.Status]]:
+def update_translations(
+    project: Project, path: Path, languages: tuple[str, ...] = ()
+) -> list[tuple[Path, i18n.Status]]:
     """Create or refresh a sheet's catalogues (the given languages, or those it has)."""
     located, sheet = load(path)
     # the other sheets of its game, read once, and only if some catalogue is refreshed
-    siblings = cache(lambda: [other.stem for other in project.sheet_paths()
-                              if other.stem != sheet.sheet and _game_of(other) == sheet.game])
+    siblings = cache(
+        lambda: [
+            other.stem for other in project.sheet_paths() if other.stem != sheet.sheet and _game_of(other) == sheet.game
+        ]
+    )
     results = []
     for lang in languages or i18n.translated_languages(project.sources, sheet):
         if lang != sheet.lang:  # the sheet's own language needs no catalogue of the sheet, only the templates' words
             catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
-            results.append((catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, siblings(), lang))))
+            results.append(
+                (catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, siblings(), lang)))
+            )
         template_words = words.update_catalogue(project, lang)  # a language the templates do not carry
         if template_words:
             results.append(template_words)
@@ -130,12 +160,21 @@ def translated(project: Project, path: Path, lang: str | None, allow_fallback: b
     """A sheet in one of its languages (its own by default)."""
     located, sheet = load(path)
     if lang and lang != sheet.lang:
-        sheet, _ = i18n.translate(located, sheet, lang, i18n.catalogue_path(project.sources, sheet.sheet, lang), allow_fallback)
+        sheet, _ = i18n.translate(
+            located, sheet, lang, i18n.catalogue_path(project.sources, sheet.sheet, lang), allow_fallback
+        )
     return sheet
 
 
-def translated_pair(project: Project, located: Located, handout: Handout, sheet_located: Located | None, sheet: Sheet | None,
-                     lang: str, allow_fallback: bool) -> tuple[Handout, Sheet, int]:
+def translated_pair(
+    project: Project,
+    located: Located,
+    handout: Handout,
+    sheet_located: Located | None,
+    sheet: Sheet | None,
+    lang: str,
+    allow_fallback: bool,
+) -> tuple[Handout, Sheet, int]:
     """The handout and its sheet (if it has one) in one language, and how many strings fell back to the canonical
     text. A handout whose words are a roster's (as_written) prints them as written: it has no catalogue."""
     untranslated = 0
@@ -150,7 +189,9 @@ def translated_pair(project: Project, located: Located, handout: Handout, sheet_
     return handout, sheet, untranslated
 
 
-def update_handout_translations(project: Project, path: Path, languages: tuple[str, ...] = ()) -> list[tuple[Path, i18n.Status]]:
+def update_handout_translations(
+    project: Project, path: Path, languages: tuple[str, ...] = ()
+) -> list[tuple[Path, i18n.Status]]:
     """Create or refresh a handout's catalogues (the given languages, or those it is printed in)."""
     located, handout, _, _ = load_handout(project, path)
     results = []

@@ -17,16 +17,16 @@ from typing import TypeVar
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import write_po
+from pydantic import BaseModel, ValidationError
 
 from generator import write
 from generator.errors import Problem, UserError
-from generator.reading.sources import Located
 from generator.model import glyphs, markup
-from generator.model.typography import URL
 from generator.model.types import Cell, Handout, Row, Sheet, prose
+from generator.model.typography import URL
 from generator.model.validate import describe_error, findings
 from generator.reading.catalogues import read
-from pydantic import BaseModel, ValidationError
+from generator.reading.sources import Located
 
 DocumentT = TypeVar("DocumentT", Sheet, Handout)
 
@@ -123,7 +123,9 @@ def entries(located: Located, sheet: Sheet | Handout, lang: str) -> list[Entry]:
     found = [
         Entry(loc, context_of(sheet, loc), text, *located.position(loc))
         for loc, text in prose(sheet, verbatim=True)
-        if needs_translation(text) and _printed_in(sheet, loc, lang) and text not in getattr(sheet, "untranslatable", ())
+        if needs_translation(text)
+        and _printed_in(sheet, loc, lang)
+        and text not in getattr(sheet, "untranslatable", ())
     ]
     return sorted(found, key=lambda entry: (entry.line, entry.column))
 
@@ -163,7 +165,9 @@ def status(catalogue: Catalog, wanted: list[Entry]) -> Status:
     return result
 
 
-def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Path, allow_fallback: bool) -> tuple[DocumentT, int]:
+def translate(
+    located: Located, sheet: DocumentT, lang: str, catalogue_file: Path, allow_fallback: bool
+) -> tuple[DocumentT, int]:
     """The sheet (or handout) in another language, and how many strings fell back to the canonical text.
     Every problem is raised at once: the missing and stale strings, and those of the translated strings."""
     catalogue = read(catalogue_file)
@@ -179,12 +183,25 @@ def translate(located: Located, sheet: DocumentT, lang: str, catalogue_file: Pat
     try:
         translated = type(sheet).model_validate(data)
     except ValidationError as error:  # a translation that breaks the shape (too long, empty), or an unknown language
-        raise UserError(problems + [Problem(str(catalogue_file), lines.get(_context_or_none(sheet, _in_data(data, e["loc"])), 1),
-                                            1, f"in the '{lang}' translation: {describe_error(e)}")
-                                    for e in error.errors()]) from None
+        raise UserError(
+            problems
+            + [
+                Problem(
+                    str(catalogue_file),
+                    lines.get(_context_or_none(sheet, _in_data(data, e["loc"])), 1),
+                    1,
+                    f"in the '{lang}' translation: {describe_error(e)}",
+                )
+                for e in error.errors()
+            ]
+        ) from None
     if isinstance(translated, Sheet):
-        problems += [Problem(str(catalogue_file), lines.get(context_of(sheet, loc), 1), 1,
-                             f"in the '{lang}' translation: {message}") for loc, message in findings(translated)]
+        problems += [
+            Problem(
+                str(catalogue_file), lines.get(context_of(sheet, loc), 1), 1, f"in the '{lang}' translation: {message}"
+            )
+            for loc, message in findings(translated)
+        ]
         problems += _glossary_problems(translated, lang, catalogue_file, lines)
     if problems:
         raise UserError(glyphs.one_per_character(problems))
@@ -199,10 +216,18 @@ def _moved_links(found: Status, lang: str, catalogue_file: Path) -> list[Problem
     for entry, message in found.messages_by_entry():
         kept, given = markup.links(entry.source), markup.links(message.string)
         if kept != given:
-            problems.append(Problem(str(catalogue_file), _line(message), 1, (
-                f"in the '{lang}' translation of {entry.context}: the links lead to {', '.join(given) or 'nothing'}; "
-                f"expected the source's, as typed: {', '.join(kept) or 'none'} (a link's text is translated, its "
-                "address is not)")))
+            problems.append(
+                Problem(
+                    str(catalogue_file),
+                    _line(message),
+                    1,
+                    (
+                        f"in the '{lang}' translation of {entry.context}: the links lead to {', '.join(given) or 'nothing'}; "
+                        f"expected the source's, as typed: {', '.join(kept) or 'none'} (a link's text is translated, its "
+                        "address is not)"
+                    ),
+                )
+            )
     return problems
 
 
@@ -237,8 +262,12 @@ def _glossary_problems(translated: Sheet, lang: str, catalogue_file: Path, lines
     if lang != "en":
         return []
     return [
-        Problem(str(catalogue_file), lines.get(f"keywords/{keyword.id}/term", 1), 1,
-                f"the keyword '{keyword.id}' is '{keyword.original}' in the game's English; the translation says '{keyword.term}'")
+        Problem(
+            str(catalogue_file),
+            lines.get(f"keywords/{keyword.id}/term", 1),
+            1,
+            f"the keyword '{keyword.id}' is '{keyword.original}' in the game's English; the translation says '{keyword.term}'",
+        )
         for keyword in translated.keywords
         if keyword.original and keyword.term != keyword.original
     ]
@@ -247,16 +276,31 @@ def _glossary_problems(translated: Sheet, lang: str, catalogue_file: Path, lines
 def _untranslated_problems(located: Located, catalogue_file: Path, lang: str, found: Status) -> list[Problem]:
     problems = []
     for entry, message in found.stale:
-        problems.append(Problem(str(catalogue_file), _line(message), 1,
-                                f"stale '{lang}' translation of {located.path.name}:{entry.line} ({entry.context}): "
-                                f"the source text changed to {entry.source[:60]!r}"))
+        problems.append(
+            Problem(
+                str(catalogue_file),
+                _line(message),
+                1,
+                f"stale '{lang}' translation of {located.path.name}:{entry.line} ({entry.context}): "
+                f"the source text changed to {entry.source[:60]!r}",
+            )
+        )
     update = f"qrs i18n update {catalogue_file.name.rsplit('.', 2)[0]} --lang {lang}"
-    folded = (f"{{count}} strings have no '{lang}' translation in {catalogue_file.name} (run '{update}', "
-              f"translate, or build with --allow-fallback; --verbose lists them)")
+    folded = (
+        f"{{count}} strings have no '{lang}' translation in {catalogue_file.name} (run '{update}', "
+        f"translate, or build with --allow-fallback; --verbose lists them)"
+    )
     for entry in found.missing:
-        problems.append(Problem(str(located.path), entry.line, entry.column,
-                                f"no '{lang}' translation of {entry.context} in {catalogue_file.name} "
-                                f"(run '{update}', translate, or build with --allow-fallback)", folded))
+        problems.append(
+            Problem(
+                str(located.path),
+                entry.line,
+                entry.column,
+                f"no '{lang}' translation of {entry.context} in {catalogue_file.name} "
+                f"(run '{update}', translate, or build with --allow-fallback)",
+                folded,
+            )
+        )
     return problems
 
 
@@ -266,8 +310,9 @@ def _set(data, loc: tuple, value: str) -> None:
     data[loc[-1]] = value
 
 
-def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: Path,
-           memory: list[Catalog] = ()) -> Status:
+def update(
+    located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: Path, memory: list[Catalog] = ()
+) -> Status:
     """Create or refresh a catalogue from the source: new strings added, changed ones flagged fuzzy
     with their previous text kept, vanished ones dropped. Existing translations are kept, and follow a
     string whose context changed (a renamed block, a row's new key). A new string whose text is already
@@ -281,10 +326,17 @@ def update(located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: 
     for entry in wanted:
         string, flags, previous_id = _carried(entry, previous.get(entry.context), (old, *memory))
         addresses = markup.links(entry.source)
-        message = fresh.add(entry.source, string, locations=[(located.path.name, None)], flags=flags,
-                            context=entry.context, previous_id=previous_id,
-                            auto_comments=[f"Translate each link's text; keep its address: {', '.join(addresses)}"]
-                            if addresses else ())
+        message = fresh.add(
+            entry.source,
+            string,
+            locations=[(located.path.name, None)],
+            flags=flags,
+            context=entry.context,
+            previous_id=previous_id,
+            auto_comments=[f"Translate each link's text; keep its address: {', '.join(addresses)}"]
+            if addresses
+            else (),
+        )
         message.flags -= _FORMAT_FLAGS  # qrs markup ({cd|CD}) and "25%" are not format strings
     buffer = io.BytesIO()
     write_po(buffer, fresh, width=100, include_previous=True, sort_output=False, omit_header=False)
@@ -298,10 +350,17 @@ _FORMAT_FLAGS = {"python-format", "python-brace-format"}
 def _empty_catalogue(sheet: Sheet | Handout, lang: str) -> Catalog:
     day = sheet.timestamp
     kind, ident = ("handout", sheet.handout) if isinstance(sheet, Handout) else ("sheet", sheet.sheet)
-    return Catalog(locale=lang, project=f"qrs {ident}", version=getattr(sheet, "edition", None) or sheet.date or "-",
-                   creation_date=day, revision_date=day, fuzzy=False, msgid_bugs_address="",
-                   header_comment=f"# Translation of the qrs {kind} '{ident}' from '{sheet.lang}' to '{lang}'.\n"
-                                  "# Context: the string's place in the source. Refresh with: qrs i18n update")
+    return Catalog(
+        locale=lang,
+        project=f"qrs {ident}",
+        version=getattr(sheet, "edition", None) or sheet.date or "-",
+        creation_date=day,
+        revision_date=day,
+        fuzzy=False,
+        msgid_bugs_address="",
+        header_comment=f"# Translation of the qrs {kind} '{ident}' from '{sheet.lang}' to '{lang}'.\n"
+        "# Context: the string's place in the source. Refresh with: qrs i18n update",
+    )
 
 
 def _previous_messages(wanted: list[Entry], old: list[Message]) -> dict[str, Message]:
@@ -337,6 +396,13 @@ def _carried(entry: Entry, previous: Message | None, memory: tuple[Catalog, ...]
         if previous.fuzzy:
             return previous.string, {"fuzzy"}, tuple(previous.previous_id)
         return previous.string, set(), ()
-    remembered = next((message.string for catalogue in memory for message in catalogue
-                       if message.id == entry.source and message.string and not message.fuzzy), "")
+    remembered = next(
+        (
+            message.string
+            for catalogue in memory
+            for message in catalogue
+            if message.id == entry.source and message.string and not message.fuzzy
+        ),
+        "",
+    )
     return remembered, {"fuzzy"} if remembered else set(), ()

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 from generator.composing import translate as i18n
-from generator.reading import catalogues
 from generator.errors import Problem, UserError
 from generator.project import Project
+from generator.reading import catalogues
 
 UI_WORDS = {
     "page": "page",
@@ -32,7 +32,7 @@ UI_WORDS = {
     "saves_split": "Against shooting / in close combat with a two-handed weapon, no shield.",
     "save_from_profiles": "The roster's armour: {profiles} ({unknown}: not in the sheet's saves table).",
     "save_worn_with": "{unknown}: not in the sheet's saves table, worn with {worn_with}, whose save the roster "
-                      "does not give.",
+    "does not give.",
     "save_unreadable": "{unknown}: not in the sheet's saves table, and the roster's profile reads '{reads}'.",
     "save_unknown": "{unknown}: not in the sheet's saves table, nor a save in the roster's profiles.",
     "continued": "(cont.)",
@@ -58,7 +58,6 @@ UI_WORDS = {
 }
 
 
-
 def update_catalogue(project: Project, lang: str) -> tuple[Path, i18n.Status] | None:
     """Create or refresh sources/i18n/ui.<lang>.po, the templates' words for a language the templates do not
     carry: each word's English as msgid, the translations kept. Returns the catalogue and what is translated;
@@ -71,13 +70,23 @@ def update_catalogue(project: Project, lang: str) -> tuple[Path, i18n.Status] | 
     beside_sources, in_templates = project.ui_catalogues(lang)
     if lang == "en" or (in_templates.is_file() and not beside_sources.is_file()):
         return None
-    old = {message.context: message.string for message in catalogues.read(beside_sources)} if beside_sources.is_file() else {}
-    catalogue = Catalog(locale=lang, project="qrs templates", fuzzy=False,
-                        header_comment=f"# The words the qrs templates print, in '{lang}'. Refresh with: "
-                                       f"qrs i18n update SHEET --lang {lang}")
+    old = (
+        {message.context: message.string for message in catalogues.read(beside_sources)}
+        if beside_sources.is_file()
+        else {}
+    )
+    catalogue = Catalog(
+        locale=lang,
+        project="qrs templates",
+        fuzzy=False,
+        header_comment=f"# The words the qrs templates print, in '{lang}'. Refresh with: "
+        f"qrs i18n update SHEET --lang {lang}",
+    )
     found = i18n.Status()
     for key, english in UI_WORDS.items():
-        catalogue.add(english, old.get(key, ""), context=key)  # "{count}" is a placeholder: msgfmt checks the msgstr keeps it
+        catalogue.add(
+            english, old.get(key, ""), context=key
+        )  # "{count}" is a placeholder: msgfmt checks the msgstr keeps it
         (found.translated if old.get(key) else found.missing).append(i18n.Entry((key,), key, english, 1))
     buffer = io.BytesIO()
     write_po(buffer, catalogue, width=100, sort_output=False)
@@ -108,14 +117,21 @@ def ui_words(project: Project, lang: str, allow_fallback: bool) -> dict[str, str
         if allow_fallback:
             return dict(UI_WORDS)
         beside_sources = project.ui_catalogues(lang)[0]
-        raise UserError.at(beside_sources, 1, 1, f"the templates have no '{lang}' words: 'qrs i18n update SHEET --lang "
-                                                 f"{lang}' (SHEET: one of your sheets' ids) writes this catalogue of "
-                                                 "them; translate it, or build with --allow-fallback")
+        raise UserError.at(
+            beside_sources,
+            1,
+            1,
+            f"the templates have no '{lang}' words: 'qrs i18n update SHEET --lang "
+            f"{lang}' (SHEET: one of your sheets' ids) writes this catalogue of "
+            "them; translate it, or build with --allow-fallback",
+        )
     translated, problems = _read_words(catalogue_file)
     words = {}
     for key, english in UI_WORDS.items():
         if key not in translated and not allow_fallback:
-            problems.append(Problem(str(catalogue_file), 1, 1, f"no '{lang}' translation of the template word '{english}' ({key})"))
+            problems.append(
+                Problem(str(catalogue_file), 1, 1, f"no '{lang}' translation of the template word '{english}' ({key})")
+            )
         words[key] = translated.get(key) or english  # a word whose translation is refused is no fallback: problems
     if problems:
         raise UserError(problems)
@@ -172,9 +188,19 @@ def placeholder_problems(english: str, translation: str) -> list[tuple[int, str]
         if brace.group() in ("{{", "}}"):
             continue
         if brace.group(1) is None:
-            found.append((brace.start(), f"a lone '{brace.group()}': expected a placeholder ({expected}), "
-                                         f"or '{brace.group() * 2}' for a brace"))
+            found.append(
+                (
+                    brace.start(),
+                    f"a lone '{brace.group()}': expected a placeholder ({expected}), "
+                    f"or '{brace.group() * 2}' for a brace",
+                )
+            )
         elif brace.group(1) not in names:
-            found.append((brace.start(), f"'{brace.group()[:40]}' is not a placeholder of this word: expected {expected}, "
-                                         "a name in braces with nothing else (no attribute, index or format)"))
+            found.append(
+                (
+                    brace.start(),
+                    f"'{brace.group()[:40]}' is not a placeholder of this word: expected {expected}, "
+                    "a name in braces with nothing else (no attribute, index or format)",
+                )
+            )
     return found

@@ -11,7 +11,6 @@ from babel import Locale, UnknownLocaleError
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 
-
 class Translatable:
     """Marks a string field as prose that translators translate."""
 
@@ -41,10 +40,12 @@ def _without_final_newline(text: str) -> str:
 
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), AfterValidator(_without_final_newline),
-                 TRANSLATABLE]
-OptionalText = Annotated[str, StringConstraints(max_length=MAX_TEXT), AfterValidator(_without_final_newline),
-                         TRANSLATABLE]
+Text = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_TEXT), AfterValidator(_without_final_newline), TRANSLATABLE
+]
+OptionalText = Annotated[
+    str, StringConstraints(max_length=MAX_TEXT), AfterValidator(_without_final_newline), TRANSLATABLE
+]
 
 
 def _printing(text: str) -> str:
@@ -54,8 +55,14 @@ def _printing(text: str) -> str:
 
 
 # Lines printed as typed (a diagram): a YAML block scalar's last line break ends the value; spaces are kept.
-AsTyped = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT), AfterValidator(_without_final_newline),
-                    AfterValidator(_printing), TRANSLATABLE, VERBATIM]
+AsTyped = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_TEXT),
+    AfterValidator(_without_final_newline),
+    AfterValidator(_printing),
+    TRANSLATABLE,
+    VERBATIM,
+]
 EARLIEST_DATE = datetime.date(1970, 1, 1)  # the PDF's timestamps (SOURCE_DATE_EPOCH, font tables) start in 1970
 
 
@@ -88,7 +95,7 @@ MIN_CONTRAST = 4.5  # WCAG AA for text: white headings on the accent, and the ac
 
 
 def _luminance(colour: str) -> float:
-    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -97,8 +104,10 @@ def _dark_enough(colour: str) -> str:
     """The accent fills headings set in white, and prints grey in black and white: it must stay dark."""
     contrast = 1.05 / (_luminance(colour) + 0.05)
     if contrast < MIN_CONTRAST:
-        raise ValueError(f"the accent {colour} is too light: white text on it has a contrast of {contrast:.1f}, "
-                         f"at least {MIN_CONTRAST} is needed to read it, in colour or printed in black and white")
+        raise ValueError(
+            f"the accent {colour} is too light: white text on it has a contrast of {contrast:.1f}, "
+            f"at least {MIN_CONTRAST} is needed to read it, in colour or printed in black and white"
+        )
     return colour
 
 
@@ -123,7 +132,6 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, validate_default=True, populate_by_name=True)
 
 
-
 Align = Literal["left", "center", "right"]
 CharacteristicId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")]
 Aliases = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=60)]], Field(max_length=20)]
@@ -134,7 +142,6 @@ EditionNumber = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*$", max_l
 def edition_key(edition: str) -> tuple[int, ...]:
     """Editions compare as numbers: 2.10 comes after 2.9."""
     return tuple(int(part) for part in edition.split("."))
-
 
 
 def _mentions(annotation, marker) -> bool:
@@ -154,8 +161,11 @@ def _prose_fields(model_class: type[BaseModel]) -> frozenset[str]:
 
 @cache
 def _verbatim_fields(model_class: type[BaseModel]) -> frozenset[str]:
-    return frozenset(name for name, info in model_class.model_fields.items()
-                     if VERBATIM in info.metadata or _mentions(info.annotation, VERBATIM))
+    return frozenset(
+        name
+        for name, info in model_class.model_fields.items()
+        if VERBATIM in info.metadata or _mentions(info.annotation, VERBATIM)
+    )
 
 
 def prose(model: BaseModel, loc: tuple = (), verbatim: bool = False) -> Iterator[tuple[tuple, str]]:

@@ -17,11 +17,16 @@ class Change(Model):
     """One correction of an edition, typed: only what changes play goes in the printed box."""
 
     text: Text = Field(description="The correction, stated as it now reads; never the damaged text.")
-    kind: ChangeKind = Field(description="rules: what a player does changes; clarification: the same rule in "
-                                         "clearer words; layout: blocks added, moved or retitled; typo: spelling, "
-                                         "typography, extraction damage.")
-    lang: LanguageCode | None = Field(None, description="The language whose text it concerns (a French spelling fix: fr); "
-                                                        "editions in other languages leave it out.")
+    kind: ChangeKind = Field(
+        description="rules: what a player does changes; clarification: the same rule in "
+        "clearer words; layout: blocks added, moved or retitled; typo: spelling, "
+        "typography, extraction damage."
+    )
+    lang: LanguageCode | None = Field(
+        None,
+        description="The language whose text it concerns (a French spelling fix: fr); "
+        "editions in other languages leave it out.",
+    )
     blocks: list[RowRef] = Field(default_factory=list, description="The blocks (or block/row) it touches.")
 
     @model_validator(mode="before")

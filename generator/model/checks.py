@@ -37,7 +37,10 @@ def findings(sheet: Sheet):
             for k, key in enumerate(block.keywords or []):
                 if key not in {kw.id for kw in sheet.keywords}:
                     known = ", ".join(kw.id for kw in sheet.keywords) or "none"
-                    yield here + ("keywords", k), f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})"
+                    yield (
+                        here + ("keywords", k),
+                        f"unknown keyword '{key}': expected the id of one of the sheet's keywords ({known})",
+                    )
     yield from _groups(sheet)
     yield from _keyword_cycles(sheet)
     yield from _changelog(sheet)
@@ -45,7 +48,10 @@ def findings(sheet: Sheet):
     block_ids = {block.id for block in sheet.blocks()}
     for k, keyword in enumerate(sheet.keywords):
         if keyword.see is not None and keyword.see not in block_ids:
-            yield ("keywords", k, "see"), f"unknown block '{keyword.see}': 'see' names the block that defines the keyword"
+            yield (
+                ("keywords", k, "see"),
+                f"unknown block '{keyword.see}': 'see' names the block that defines the keyword",
+            )
 
 
 def _metadata(sheet: Sheet):
@@ -58,8 +64,10 @@ def _metadata(sheet: Sheet):
             yield ("keywords", k, "term"), "a keyword's term must be one line"
         offset = markup.html_tag_at(keyword.original or "")  # printed beside the term with --gloss, as text is
         if offset is not None:
-            yield (("keywords", k, "original"),
-                   f"raw HTML is not allowed (at '{keyword.original[offset:offset + 12]}'): the English term is plain text")
+            yield (
+                ("keywords", k, "original"),
+                f"raw HTML is not allowed (at '{keyword.original[offset : offset + 12]}'): the English term is plain text",
+            )
 
 
 def _unrollable(block) -> tuple[str, str] | None:
@@ -67,7 +75,10 @@ def _unrollable(block) -> tuple[str, str] | None:
     if block.range:
         covered = len(rules.range_results(block.range, [row.roll for row in block.rows]))
         if covered > MAX_DIE_RESULTS:
-            return "range", f"the range {block.range} holds {covered} numbers: a lookup covers at most {MAX_DIE_RESULTS}"
+            return (
+                "range",
+                f"the range {block.range} holds {covered} numbers: a lookup covers at most {MAX_DIE_RESULTS}",
+            )
         return None
     why = _unrollable_die(block.die)
     return ("die", why) if why else None
@@ -123,7 +134,10 @@ def markup_findings(model: Model, keywords: dict[str, Keyword], results: dict[st
     for loc, text in prose(model):
         offset = markup.html_tag_at(text)
         if offset is not None:
-            yield loc, f"raw HTML is not allowed (at '{text[offset:offset + 12]}'): use **bold**, *italic*, {{keyword}}"
+            yield (
+                loc,
+                f"raw HTML is not allowed (at '{text[offset : offset + 12]}'): use **bold**, *italic*, {{keyword}}",
+            )
             continue
         for token in markup.walk(markup.parse(text)):
             if isinstance(token, markup.Link) and markup.link_problem(token):
@@ -134,9 +148,19 @@ def markup_findings(model: Model, keywords: dict[str, Keyword], results: dict[st
                 yield loc, f"unknown keyword {{{token.key}}}: {hint} under keywords, or write \\{{ for a literal brace"
             if isinstance(token, markup.ResultRef) and token.ref not in results:
                 near = difflib.get_close_matches(token.ref, sorted(results), n=1)
-                hint = f": did you mean '{near[0]}'?" if near else (
-                    f" (named results: {', '.join(sorted(results))})" if results else ": give the dice row an id and a name")
-                yield loc, f"no named result '{token.ref}': expected BLOCK/ROW, a dice table's row with an id and a name{hint}"
+                hint = (
+                    f": did you mean '{near[0]}'?"
+                    if near
+                    else (
+                        f" (named results: {', '.join(sorted(results))})"
+                        if results
+                        else ": give the dice row an id and a name"
+                    )
+                )
+                yield (
+                    loc,
+                    f"no named result '{token.ref}': expected BLOCK/ROW, a dice table's row with an id and a name{hint}",
+                )
 
 
 def _footnotes(block, here: tuple, shared: set[str] = frozenset()):
@@ -162,8 +186,13 @@ def _sheet_notes(sheet: Sheet):
         if note.id in (earlier.id for earlier in sheet.notes[:n]):
             yield ("notes", n, "id"), f"duplicate footnote '{note.id}': each of the sheet's notes needs its own id"
         elif note.id not in referenced:
-            yield ("notes", n), (f"the sheet's footnote '{note.id}' is never referenced: mark it in a block with "
-                                 f"[^{note.id}] (a block's own note '{note.id}' wins over it)")
+            yield (
+                ("notes", n),
+                (
+                    f"the sheet's footnote '{note.id}' is never referenced: mark it in a block with "
+                    f"[^{note.id}] (a block's own note '{note.id}' wins over it)"
+                ),
+            )
 
 
 def _changelog(sheet: Sheet):
@@ -172,18 +201,33 @@ def _changelog(sheet: Sheet):
         return
     missing = [field for field in ("edition", "date") if getattr(sheet, field) is None]
     if missing:
-        yield ("changelog",), (f"a changelog lists editions, and the sheet has no {' and no '.join(missing)}: give "
-                               f"the sheet its {' and '.join(missing)} (those of the changelog's first entry), or "
-                               "leave the changelog out")
+        yield (
+            ("changelog",),
+            (
+                f"a changelog lists editions, and the sheet has no {' and no '.join(missing)}: give "
+                f"the sheet its {' and '.join(missing)} (those of the changelog's first entry), or "
+                "leave the changelog out"
+            ),
+        )
         return
     current = sheet.changelog[0]
     if (current.edition, current.date) != (sheet.edition, sheet.date):
-        yield ("changelog", 0, "edition"), (f"the changelog starts with edition {current.edition} of {current.date}; "
-                                            f"the sheet is edition {sheet.edition} of {sheet.date}")
+        yield (
+            ("changelog", 0, "edition"),
+            (
+                f"the changelog starts with edition {current.edition} of {current.date}; "
+                f"the sheet is edition {sheet.edition} of {sheet.date}"
+            ),
+        )
     for index, (newer, older) in enumerate(zip(sheet.changelog, sheet.changelog[1:]), start=1):
         if edition_key(older.edition) >= edition_key(newer.edition) or older.date > newer.date:
-            yield ("changelog", index, "edition"), (f"the changelog goes newest first: edition {older.edition} "
-                                                    f"({older.date}) comes after {newer.edition} ({newer.date})")
+            yield (
+                ("changelog", index, "edition"),
+                (
+                    f"the changelog goes newest first: edition {older.edition} "
+                    f"({older.date}) comes after {newer.edition} ({newer.date})"
+                ),
+            )
     yield from _changed_blocks(sheet)
 
 
@@ -193,20 +237,30 @@ def _changed_blocks(sheet: Sheet):
     for e, edition in enumerate(sheet.changelog):
         for c, change in enumerate(edition.changes):
             if change.kind in PLAYERS_KINDS and not change.blocks:
-                yield ("changelog", e, "changes", c), (f"a {change.kind} change names the blocks (or block/row) it "
-                                                       "touches, so that --changes-since marks them: add blocks: [...]")
+                yield (
+                    ("changelog", e, "changes", c),
+                    (
+                        f"a {change.kind} change names the blocks (or block/row) it "
+                        "touches, so that --changes-since marks them: add blocks: [...]"
+                    ),
+                )
             for b, ref in enumerate(change.blocks):
                 if ref not in known:
                     near = difflib.get_close_matches(ref, sorted(known), n=1)
                     hint = f": did you mean '{near[0]}'?" if near else ""
-                    yield ("changelog", e, "changes", c, "blocks", b), f"no block or block/row '{ref}' in this sheet{hint}"
+                    yield (
+                        ("changelog", e, "changes", c, "blocks", b),
+                        f"no block or block/row '{ref}' in this sheet{hint}",
+                    )
 
 
 def _characteristics_named(block, here: tuple, profile: list[str]):
     """A characteristic a block names (a matrix's keys, a table column's values, the one armour's move penalties
     reduce) is one the sheet declares."""
-    named = [(("row_characteristic",), getattr(block, "row_characteristic", None)),
-             (("column_characteristic",), getattr(block, "column_characteristic", None))]
+    named = [
+        (("row_characteristic",), getattr(block, "row_characteristic", None)),
+        (("column_characteristic",), getattr(block, "column_characteristic", None)),
+    ]
     if block.type == "table" and isinstance(block.columns, list):
         named += [(("columns", c, "characteristic"), column.characteristic) for c, column in enumerate(block.columns)]
     if block.type == "saves" and block.move_penalties:
@@ -226,7 +280,10 @@ def _groups(sheet: Sheet):
         for b, block in enumerate(section.blocks):
             here = ("sections", s, "blocks", b, "group")
             if block.group is not None and block.group not in known:
-                yield here, f"no group '{block.group}' in section '{section.id}' (its groups: {', '.join(known) or 'none'})"
+                yield (
+                    here,
+                    f"no group '{block.group}' in section '{section.id}' (its groups: {', '.join(known) or 'none'})",
+                )
             elif block.group is not None and block.group in ended:
                 yield here, f"the blocks of group '{block.group}' must follow one another: move this block up to them"
             if previous is not None and previous != block.group:
@@ -235,7 +292,10 @@ def _groups(sheet: Sheet):
         used = {block.group for block in section.blocks}
         for g, group in enumerate(section.groups):
             if group.id not in used:
-                yield ("sections", s, "groups", g), f"group '{group.id}' holds no block: give blocks 'group: {group.id}'"
+                yield (
+                    ("sections", s, "groups", g),
+                    f"group '{group.id}' holds no block: give blocks 'group: {group.id}'",
+                )
 
 
 def _keyword_cycles(sheet: Sheet):

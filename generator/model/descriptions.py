@@ -24,7 +24,7 @@ COMMON = {
     "equipment": "The equipment, as printed.",
     "detail": "A detail printed at the right of the row, in a smaller type.",
     "date": "The date, as YYYY-MM-DD (quoted or not).",
-    "edition": "An edition number: digits and dots, quoted (\"2.1\").",
+    "edition": 'An edition number: digits and dots, quoted ("2.1").',
     "subtitle": "A line printed under the title.",
     "accent": "The colour of headings and rules, as #rrggbb.",
     "paper": "The paper: size, orientation, the most pages the sheet may take, columns a page.",
@@ -36,7 +36,7 @@ FIELDS = {
     "Sheet.sheet": "The sheet's id; the source's file name without .yaml.",
     "Sheet.game": "The game's name, printed at the top of the sheet.",
     "Sheet.title": "The sheet's title, printed beside the game's name; optional: without it, the header prints the "
-                   "game alone.",
+    "game alone.",
     "Sheet.keywords": "The game's special rules and terms, referenced in any text as {id} or {Term}.",
     "Sheet.sections": "The sheet's sections, in reading order.",
     "Handout.handout": "The handout's id; the file name without .yaml.",
@@ -45,8 +45,8 @@ FIELDS = {
     "Paper.size": "A4 or letter (a build may override it with --paper).",
     "Paper.orientation": "portrait or landscape.",
     "Paper.pages": "The most pages the sheet may take (optional; without it, as few as its content takes at 100 % "
-                   "type, or at smaller type where that saves a whole page). Type is set smaller, down to 90 %, "
-                   "to fit them before the build fails; it is never set larger to fill them.",
+    "type, or at smaller type where that saves a whole page). Type is set smaller, down to 90 %, "
+    "to fit them before the build fails; it is never set larger to fill them.",
     "Paper.columns": "Columns a page.",
     "Edition.changes": "What this edition changed; the box at the sheet's end prints those that change play.",
     "Keyword.id": "The keyword's id, referenced in any text as {id}.",

@@ -7,8 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import floor
 
-PAPER_MM = {"A4": (210.0, 297.0), "letter": (215.9, 279.4),  # portrait width, height
-            "A5": (148.0, 210.0), "half-letter": (139.7, 215.9)}
+PAPER_MM = {
+    "A4": (210.0, 297.0),
+    "letter": (215.9, 279.4),  # portrait width, height
+    "A5": (148.0, 210.0),
+    "half-letter": (139.7, 215.9),
+}
 HALF = {"A4": "A5", "letter": "half-letter"}  # the paper two of whose pages, side by side, fill the other
 MARGINS_MM = (9.0, 8.0, 10.0, 8.0)  # top, right, bottom, left: the footer sits in the bottom margin
 COLUMN_GAP_MM = 5.0  # between two columns, a rule in its middle
@@ -23,7 +27,9 @@ class Frame:
     page_width: float
     page_height: float
     columns: int
-    pages: int | None  # the most pages allowed (the author's `paper.pages`, or the sheet's own for a variant); None: any
+    pages: (
+        int | None
+    )  # the most pages allowed (the author's `paper.pages`, or the sheet's own for a variant); None: any
     margins: tuple[float, float, float, float] = MARGINS_MM
 
     @property

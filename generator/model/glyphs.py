@@ -14,12 +14,9 @@ from typing import Iterable, Iterator
 import font_source_sans_pro
 
 from generator.errors import Problem
-from generator.project import TEMPLATES
-
-from generator.model import markup
-
-from generator.model import typography
+from generator.model import markup, typography
 from generator.model.types import Keyword, Model, prose, verbatim_texts
+from generator.project import TEMPLATES
 
 FONTS = Path(font_source_sans_pro.__file__).resolve().parent / "files"
 # The fallbacks sheet.css and web.css name after Source Sans (templates/symbols/README.md): what they have prints too.
@@ -61,10 +58,14 @@ def printable_characters() -> frozenset[int]:
 
 
 # What each refusal says after the character's name (merged into one problem a character: `one_per_character`)
-NO_FONT = ("in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts): it would print in a "
-           "system font or as a box; write it another way")
-NO_MONO = ("not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, box drawing, arrows and "
-           "shapes): its lines would not line up; draw with those")
+NO_FONT = (
+    "in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts): it would print in a "
+    "system font or as a box; write it another way"
+)
+NO_MONO = (
+    "not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, box drawing, arrows and "
+    "shapes): its lines would not line up; draw with those"
+)
 
 
 def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> Iterator[tuple[tuple, str]]:

@@ -79,15 +79,20 @@ def link_problem(link: Link) -> str | None:
     scheme = next((prefix for prefix in LINK_SCHEMES if link.target.lower().startswith(prefix)), None)
     if scheme is None:
         given = f"starts with '{link.target.split(':', 1)[0]}:'" if ":" in link.target else "names no scheme"
-        return (f"the link {shown} is refused: its address {given}; expected an address starting with http://, "
-                "https:// or mailto: (write \\[ for a literal bracket)")
-    if not link.target[len(scheme):].strip("/"):
+        return (
+            f"the link {shown} is refused: its address {given}; expected an address starting with http://, "
+            "https:// or mailto: (write \\[ for a literal bracket)"
+        )
+    if not link.target[len(scheme) :].strip("/"):
         return f"the link {shown} has no address after {scheme}"
-    inner = next((token for token in walk(link.children) if isinstance(token, (Link, KeywordRef, ResultRef, FootnoteRef))),
-                 None)
+    inner = next(
+        (token for token in walk(link.children) if isinstance(token, (Link, KeywordRef, ResultRef, FootnoteRef))), None
+    )
     if inner is not None:
-        return (f"the link {shown} holds a {type(inner).__name__.replace('Ref', '').lower()} mark in its text: "
-                "a link's text is words (bold or italic at most)")
+        return (
+            f"the link {shown} holds a {type(inner).__name__.replace('Ref', '').lower()} mark in its text: "
+            "a link's text is words (bold or italic at most)"
+        )
     return None
 
 
@@ -147,8 +152,13 @@ ResultNamer = Callable[[str], "str | None"]
 KeywordLinker = Callable[[str], "str | None"]
 
 
-def to_html(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer,
-            link_keyword: KeywordLinker | None = None, name_result: ResultNamer | None = None) -> Markup:
+def to_html(
+    tokens: tuple[Token, ...],
+    typo: Typographer,
+    name_keyword: KeywordNamer,
+    link_keyword: KeywordLinker | None = None,
+    name_result: ResultNamer | None = None,
+) -> Markup:
     parts: list[str] = []
     for before, token in zip((None, *tokens), tokens):
         if isinstance(token, Text):
@@ -188,7 +198,9 @@ def _ends_with(token: Token | None, characters: str) -> bool:
 def _line_html(line: str, typo: Typographer) -> Markup:
     """A line of text in the language's typography, but for the addresses in it: printed as typed, never
     hyphenated (sheet.css: .url)."""
-    return Markup("").join(_url_html(piece) if address else _words_html(piece) for piece, address in _typeset(line, typo))
+    return Markup("").join(
+        _url_html(piece) if address else _words_html(piece) for piece, address in _typeset(line, typo)
+    )
 
 
 _WITH_SOFT_HYPHENS = re.compile(r"([^\s\u00ad]*\u00ad\S*)")
@@ -197,15 +209,21 @@ _WITH_SOFT_HYPHENS = re.compile(r"([^\s\u00ad]*\u00ad\S*)")
 def _words_html(text: str) -> Markup:
     """Text, each word that carries its own breaks (soft hyphens: typography.breaks) in a span of its own, hyphenated
     only there (sheet.css: .hy); a soft hyphen in a text box turns the dictionary's breaks off in all of it."""
-    return Markup("").join(Markup('<span class="hy">{}</span>').format(piece) if index % 2 else escape(piece)
-                           for index, piece in enumerate(_WITH_SOFT_HYPHENS.split(text)) if piece)
+    return Markup("").join(
+        Markup('<span class="hy">{}</span>').format(piece) if index % 2 else escape(piece)
+        for index, piece in enumerate(_WITH_SOFT_HYPHENS.split(text))
+        if piece
+    )
 
 
 def _url_html(url: str) -> Markup:
     """An address printed as text: broken anywhere but after one of its hyphens (a reader would take the hyphen at a
     line's end for a word cut in two, and leave it out)."""
-    pieces = (Markup('<span class="nb">{}</span>').format(piece) if piece.startswith("-") else escape(piece)
-              for piece in _AFTER_HYPHEN.split(url) if piece)
+    pieces = (
+        Markup('<span class="nb">{}</span>').format(piece) if piece.startswith("-") else escape(piece)
+        for piece in _AFTER_HYPHEN.split(url)
+        if piece
+    )
     return Markup('<span class="url">{}</span>').format(Markup("").join(pieces))
 
 
@@ -233,8 +251,9 @@ def _result_name(token: ResultRef, name_result: ResultNamer | None) -> str:
     return token.shown or (name_result(token.ref) if name_result else None) or token.ref
 
 
-def to_plain(tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer,
-             name_result: ResultNamer | None = None) -> str:
+def to_plain(
+    tokens: tuple[Token, ...], typo: Typographer, name_keyword: KeywordNamer, name_result: ResultNamer | None = None
+) -> str:
     """The words a reader sees, as they are printed (used to check PDFs for completeness)."""
     parts: list[str] = []
     for token in tokens:

@@ -29,7 +29,7 @@ def _kind(value) -> str:
     if value is None:
         return "empty"
     if isinstance(value, bool):
-        return f"{str(value).lower()} (write \"{str(value).lower()}\" in quotes for the word)"
+        return f'{str(value).lower()} (write "{str(value).lower()}" in quotes for the word)'
     if isinstance(value, str):
         return f"the text '{_shown(value)}'"
     return {list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
@@ -88,8 +88,11 @@ def describe_error(error: dict) -> str:
         if not isinstance(tag, str):
             return f"the block's 'type' should be one of {expected}, not {_kind(tag)}"
         near = difflib.get_close_matches(tag, [name.strip("' ") for name in expected.split(",")], n=1)
-        return f"unknown block type '{_shown(tag)}': " + (f"did you mean '{near[0]}'? " if near else "") + \
-            f"expected one of {expected}"
+        return (
+            f"unknown block type '{_shown(tag)}': "
+            + (f"did you mean '{near[0]}'? " if near else "")
+            + f"expected one of {expected}"
+        )
     if kind == "union_tag_not_found":
         return "missing field 'type': every block needs a type"
     if kind == "string_pattern_mismatch" and "notes" in loc:
@@ -100,7 +103,9 @@ def describe_error(error: dict) -> str:
         return f"'{_shown(given)}' does not have the expected form for '{field}': expected {_FORMS[field]}"
     if kind == "string_pattern_mismatch":
         if field == "column_set":
-            return f"'{_shown(given)}' is not the name of a column set: 'columns' takes a list of columns, or a set's id"
+            return (
+                f"'{_shown(given)}' is not the name of a column set: 'columns' takes a list of columns, or a set's id"
+            )
         if field in ("id", "sheet", "keywords", "handout", "armour", "weapons", "include", "exclude", "troop"):
             return f"'{_shown(given)}' is not a valid id: use lowercase letters, digits and hyphens"
         return f"'{_shown(given)}' does not have the expected form for '{field}' ({error['ctx']['pattern']})"
@@ -124,8 +129,12 @@ def describe_error(error: dict) -> str:
     if kind in ("bool_parsing", "bool_type"):
         return f"'{field}' should be true or false, not {_kind(given)}"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = {"greater_than_equal": "at least", "greater_than": "more than",
-                 "less_than_equal": "at most", "less_than": "less than"}[kind]
+        bound = {
+            "greater_than_equal": "at least",
+            "greater_than": "more than",
+            "less_than_equal": "at most",
+            "less_than": "less than",
+        }[kind]
         return f"'{field}' must be {bound} {next(iter(ctx.values()))}, not {_shown(given)}"
     if kind == "string_too_long":
         return f"'{field}' is too long: at most {error['ctx']['max_length']} characters"
@@ -136,7 +145,11 @@ def describe_error(error: dict) -> str:
     if kind == "literal_error":
         if given is None:
             return f"'{field}' is empty: expected {error['ctx']['expected']}"
-        written = _kind(given) if isinstance(given, (list, dict)) else f"'{_shown(str(given).lower() if isinstance(given, bool) else given)}'"
+        written = (
+            _kind(given)
+            if isinstance(given, (list, dict))
+            else f"'{_shown(str(given).lower() if isinstance(given, bool) else given)}'"
+        )
         return f"{written} is not allowed for '{field}': expected {error['ctx']['expected']}"
     message = error["msg"].removeprefix("Value error, ")
     return f"{field}: {message}"

@@ -31,8 +31,10 @@ def roll_results(roll: str, possible: list[int]) -> list[int]:
 def _part_results(part: str, roll: str, possible: list[int]) -> list[int]:
     match = _ROLL.match(part.replace("–", "-").replace("~", "-").replace(" ", ""))
     if not match:
-        raise ValueError(f"'{roll}' is not a roll: expected a result (7), a range (3-4), a minimum (10+), "
-                         "or several separated by commas (16, 21)")
+        raise ValueError(
+            f"'{roll}' is not a roll: expected a result (7), a range (3-4), a minimum (10+), "
+            "or several separated by commas (16, 21)"
+        )
     low = int(match["low"])
     high = max(possible) if match["plus"] else int(match["high"] or low)
     if high < low:

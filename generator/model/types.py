@@ -9,45 +9,54 @@ carry markup too. Each part is defined in its own module: `base` (the kinds of t
 
 # The names the rest of the package imports from here, each defined in the module named.
 from generator.model.base import (
+    EARLIEST_DATE,
+    MAX_ROWS,
+    MAX_TEXT,
+    MIN_CONTRAST,
+    TRANSLATABLE,
     Accent,
     Aliases,
     AsTyped,
     CharacteristicId,
-    counted,
     Date,
-    EARLIEST_DATE,
-    edition_key,
     EditionNumber,
     Fact,
     Finding,
     Id,
-    known_language,
     LanguageCode,
-    MAX_ROWS,
-    MAX_TEXT,
-    MIN_CONTRAST,
     Model,
     OptionalText,
-    prose,
     RowRef,
     Text,
     Translatable,
-    TRANSLATABLE,
+    counted,
+    edition_key,
+    known_language,
+    prose,
     verbatim_texts,
 )
-from generator.model.blocks.block import BlockBase, Footnote, Subheading
 from generator.model.blocks import Block
+from generator.model.blocks.block import BlockBase, Footnote, Subheading
+from generator.model.blocks.dice import DiceBlock, DiceResult, DiceRow, InnerRoll, roll_findings
+from generator.model.blocks.glossary import GlossaryBlock
+from generator.model.blocks.matrix import MatrixBlock, MatrixRule
+from generator.model.blocks.modifiers import Modifier, ModifiersBlock
+from generator.model.blocks.preformatted import PreformattedBlock
+from generator.model.blocks.roster import RosterBlock, RosterModel, RosterUnit
+from generator.model.blocks.saves import NO_SAVE, MoveColumn, MovePenalty, Protection, SaveItem, SavesBlock, Troop
 from generator.model.blocks.sequence import SequenceBlock, Step
 from generator.model.blocks.table import Cell, Column, Columns, Row, TableBlock
-from generator.model.blocks.dice import DiceBlock, DiceResult, DiceRow, InnerRoll, roll_findings
-from generator.model.blocks.modifiers import Modifier, ModifiersBlock
-from generator.model.blocks.matrix import MatrixBlock, MatrixRule
 from generator.model.blocks.text import Paragraph, Term, TextBlock
-from generator.model.blocks.saves import MoveColumn, MovePenalty, NO_SAVE, Protection, SaveItem, SavesBlock, Troop
-from generator.model.blocks.roster import RosterBlock, RosterModel, RosterUnit
-from generator.model.blocks.glossary import GlossaryBlock
-from generator.model.blocks.preformatted import PreformattedBlock
-from generator.model.changes import Change, ChangeKind, PLAYERS_KINDS
+from generator.model.changes import PLAYERS_KINDS, Change, ChangeKind
+from generator.model.handout_model import (
+    ArmyChoice,
+    Handout,
+    HandoutModel,
+    HandoutUnit,
+    HandoutWeapon,
+    Points,
+    SaveSource,
+)
 from generator.model.sheet import (
     Characteristic,
     Document,
@@ -58,4 +67,3 @@ from generator.model.sheet import (
     Section,
     Sheet,
 )
-from generator.model.handout_model import ArmyChoice, Handout, HandoutModel, HandoutUnit, HandoutWeapon, Points, SaveSource

@@ -29,8 +29,10 @@ _FR_GUILLEMETS_CLOSE = re.compile(r"\s*»")
 _EN_DOUBLE_QUOTES = re.compile(r'(?<![\w\d])"(?=\S)(.+?)(?<=\S)"')
 # An address as typed: a link's target, or one printed as text. It keeps every character as typed (no apostrophe,
 # dash, minus or French space in it); one in text ends before the punctuation that follows it in the sentence.
-URL = re.compile(r"\b(?:https?://|mailto:|www\.)(?:[^\s<>\"()\[\]]|\([^\s<>\"()]*\))*(?:[^\s<>\"()\[\].,;:!?'’]|\([^\s<>\"()]*\))",
-                 re.IGNORECASE)
+URL = re.compile(
+    r"\b(?:https?://|mailto:|www\.)(?:[^\s<>\"()\[\]]|\([^\s<>\"()]*\))*(?:[^\s<>\"()\[\].,;:!?'’]|\([^\s<>\"()]*\))",
+    re.IGNORECASE,
+)
 
 
 def common(text: str) -> str:
@@ -68,8 +70,12 @@ def quotes(text: str, lang: str) -> str:
     English ‘single’ and “double” quotes. A keyword reference's key is left as typed; so are addresses (a link's, one
     printed as text) and feet and inches (6', 6")."""
     english_quotes = lang.split("-")[0] == "en"
-    protected = {index for pattern in (_KEYWORD_KEY, URL) for match in pattern.finditer(text)
-                 for index in range(match.start(), match.end())}
+    protected = {
+        index
+        for pattern in (_KEYWORD_KEY, URL)
+        for match in pattern.finditer(text)
+        for index in range(match.start(), match.end())
+    }
     chars = list(text)
     for index, char in enumerate(text):
         if char != "'" or index in protected:
@@ -81,7 +87,7 @@ def quotes(text: str, lang: str) -> str:
             chars[index] = "\u2019"  # it's, d'{arc}, {Fear}'s
         elif english_quotes and _CLOSES_AFTER.match(before) and not (after.isalnum() or after == "{"):
             chars[index] = "\u2019"  # Heroes', 'Hammered'
-        elif english_quotes and (not before.strip() or before in "([«—–-\""):
+        elif english_quotes and (not before.strip() or before in '([«—–-"'):
             chars[index] = "\u2018" if (after.isalnum() or after in "{") else char
     text = "".join(chars)
     return _EN_DOUBLE_QUOTES.sub("\u201c\\1\u201d", text) if english_quotes else text
@@ -122,10 +128,12 @@ def breaks(lang: str):
         def mark(found: re.Match) -> str:
             typed, listed, out, at = found.group(0), words[found.group(0).casefold()], [], 0
             for part in listed.split("-"):
-                out.append(typed[at:at + len(part)])
+                out.append(typed[at : at + len(part)])
                 at += len(part)
             return SOFT_HYPHEN.join(out)
+
         return pattern.sub(mark, text) if pattern else text
+
     return broken
 
 
@@ -144,7 +152,8 @@ def keeping(names, typeset):
     def around(text: str) -> str:
         parts, last = [], 0
         for found in kept.finditer(text):
-            parts += [typeset(text[last:found.start()]), found.group(0)]
+            parts += [typeset(text[last : found.start()]), found.group(0)]
             last = found.end()
         return "".join(parts) + typeset(text[last:])
+
     return around

@@ -23,13 +23,22 @@ from generator.model.types import Model, Sheet
 from generator.reading.sources import Located, load_file
 
 # What the callers import from here: the checks and the messages are told apart by job, not by caller.
-__all__ = ["MAX_DIE_RESULTS", "check", "describe_error", "findings", "keyword_index", "load", "markup_findings",
-           "mentioned_keywords", "parse", "validate"]
+__all__ = [
+    "MAX_DIE_RESULTS",
+    "check",
+    "describe_error",
+    "findings",
+    "keyword_index",
+    "load",
+    "markup_findings",
+    "mentioned_keywords",
+    "parse",
+    "validate",
+]
 
 ModelT = TypeVar("ModelT", bound=Model)
 
 RESERVED_SHEET_ID = "ui"  # sources/i18n/ui.<lang>.po are the templates' words (Project.ui_catalogues)
-
 
 
 def check(path: Path) -> Sheet:
@@ -59,12 +68,19 @@ def _sheet_problems(located: Located, sheet: Sheet) -> list:
     problems = [located.problem(loc, message) for loc, message in findings(sheet)]
     problems += [located.problem(loc, message) for loc, message in figure.file_findings(sheet, located.path.parent)]
     if sheet.sheet != located.path.stem:
-        problems.append(located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'"))
+        problems.append(
+            located.problem(("sheet",), f"the sheet id '{sheet.sheet}' must match the file name '{located.path.stem}'")
+        )
     if files.device_problem(sheet.sheet):
         problems.append(located.problem(("sheet",), files.device_problem(sheet.sheet)))
     if sheet.sheet == RESERVED_SHEET_ID:
-        problems.append(located.problem(("sheet",), f"the sheet id '{RESERVED_SHEET_ID}' is reserved: sources/i18n/"
-                                                    f"{RESERVED_SHEET_ID}.<lang>.po holds the templates' words"))
+        problems.append(
+            located.problem(
+                ("sheet",),
+                f"the sheet id '{RESERVED_SHEET_ID}' is reserved: sources/i18n/"
+                f"{RESERVED_SHEET_ID}.<lang>.po holds the templates' words",
+            )
+        )
     return glyphs.one_per_character(problems)
 
 
@@ -99,10 +115,18 @@ def parse(located: Located, model: type[ModelT]) -> ModelT:
         return model.model_validate(located.data)
     except ValidationError as error:
         errors = error.errors()
-        traps = {tuple(e["loc"][:-1]): key for e in errors
-                 if (key := _brace_trap(e)) and _written_at(located, e["loc"][:-1]).startswith(f"{{{key}}}")}
-        problems = [located.problem(loc, f"{{{key}}} was read as a mapping: a text that is a {{keyword}} must be put "
-                                         f"in quotes (\"{{{key}}}\")") for loc, key in traps.items()]
+        traps = {
+            tuple(e["loc"][:-1]): key
+            for e in errors
+            if (key := _brace_trap(e)) and _written_at(located, e["loc"][:-1]).startswith(f"{{{key}}}")
+        }
+        problems = [
+            located.problem(
+                loc,
+                f'{{{key}}} was read as a mapping: a text that is a {{keyword}} must be put in quotes ("{{{key}}}")',
+            )
+            for loc, key in traps.items()
+        ]
         problems += [located.problem(e["loc"], describe_error(e)) for e in errors if tuple(e["loc"][:-1]) not in traps]
         raise UserError(problems) from None
 
@@ -114,7 +138,7 @@ def _written_at(located: Located, loc: tuple) -> str:
         line = located.path.read_text(encoding="utf-8").splitlines()[where.line - 1]
     except (OSError, UnicodeDecodeError, IndexError):
         return ""
-    return line[where.column - 1:]
+    return line[where.column - 1 :]
 
 
 def _brace_trap(error: dict) -> str | None:
@@ -122,7 +146,7 @@ def _brace_trap(error: dict) -> str | None:
     model reports a missing field and an unknown one, with no word of the braces."""
     value = error.get("input")
     if error["type"] == "missing" and isinstance(value, dict) and len(value) == 1:
-        (key, inner), = value.items()
+        ((key, inner),) = value.items()
         if inner is None and isinstance(key, str):
             return key
     return None

@@ -59,7 +59,9 @@ def missing(text: str, sheet) -> list[Missing]:
                 continue
             position = end
     if sheet.credits and page_text.count(squeeze(inline.plain(sheet.credits))) != 1:
-        lacking.append(Missing("", ("credits",), f"{squeeze(inline.plain(sheet.credits))} (printed once, in the header)"))
+        lacking.append(
+            Missing("", ("credits",), f"{squeeze(inline.plain(sheet.credits))} (printed once, in the header)")
+        )
     return lacking
 
 
@@ -114,10 +116,15 @@ class AsTyped(str):
 def printed(block, sheet) -> list[tuple[tuple, str]]:
     """The texts a block prints, in reading order, each with its place in the block's data."""
     found = [(("title",), block.title), (("intro",), block.lead("intro")), *_own_texts(block, sheet)]
-    found += [(("notes", n, part), getattr(note, part)) for n, note in enumerate(block.notes) for part in ("id", "text")]
-    shared = sheet.notes_under(block)[len(block.notes):]  # the sheet's notes it is the last block to mark
-    found += [((SHEET_LEVEL, "notes", sheet.notes.index(note), part), getattr(note, part)) for note in shared
-              for part in ("id", "text")]
+    found += [
+        (("notes", n, part), getattr(note, part)) for n, note in enumerate(block.notes) for part in ("id", "text")
+    ]
+    shared = sheet.notes_under(block)[len(block.notes) :]  # the sheet's notes it is the last block to mark
+    found += [
+        ((SHEET_LEVEL, "notes", sheet.notes.index(note), part), getattr(note, part))
+        for note in shared
+        for part in ("id", "text")
+    ]
     found.append((("after",), block.lead("after")))
     return [(loc, text) for loc, text in found if text]
 
@@ -144,8 +151,13 @@ def _dice(block, sheet):
     yield ("roll_title",), block.roll_header  # nothing where no header band prints
     yield ("name_title",), block.name_title
     yield ("text_title",), block.text_title
-    yield from (((("rows", r, part), getattr(row, part)) for r, row in enumerate(block.rows)
-                 for part in ("roll", "name", "text")))
+    yield from (
+        (
+            (("rows", r, part), getattr(row, part))
+            for r, row in enumerate(block.rows)
+            for part in ("roll", "name", "text")
+        )
+    )
 
 
 def _modifiers(block, sheet):
@@ -207,6 +219,13 @@ def _figure(block, sheet):
     yield ("caption",), block.caption  # its alternative text is the picture's, not the page's text
 
 
-_BY_TYPE = {"table": _table, "dice": _dice, "modifiers": _modifiers, "matrix": _matrix, "glossary": _glossary,
-            "saves": _saves, "roster": _roster, "figure": _figure}
-
+_BY_TYPE = {
+    "table": _table,
+    "dice": _dice,
+    "modifiers": _modifiers,
+    "matrix": _matrix,
+    "glossary": _glossary,
+    "saves": _saves,
+    "roster": _roster,
+    "figure": _figure,
+}

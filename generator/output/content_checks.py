@@ -11,15 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.digests import Digests
 from generator.errors import Problem, UserError
 from generator.options import BuildOptions
-from generator.output import completeness, parallel, plan as plans
+from generator.output import completeness, parallel
+from generator.output import plan as plans
 from generator.output.manifest import Manifest
 from generator.output.plan import Output
 from generator.output.targets import HandoutTarget, Target, named
 from generator.project import Project
 from generator.report import Reporter, shown
-from generator.digests import Digests
 
 # what `qrs build --all` builds with: the same manifest entries, so that neither builds the other's outputs again
 SETTINGS = BuildOptions()
@@ -40,20 +41,24 @@ class Outcome:
 
     def line(self) -> str:
         verdict = f"{len(self.problems)} problem(s)" if self.problems else "no problem found"
-        return (f"{self.sheets} sheet(s) and {self.handouts} handout(s) tested, {self.outputs} output(s) read: "
-                f"{verdict}")
+        return f"{self.sheets} sheet(s) and {self.handouts} handout(s) tested, {self.outputs} output(s) read: {verdict}"
 
 
-def run(project: Project, names: tuple[str, ...] = (), report: Reporter | None = None,
-        jobs: int | None = None) -> Outcome:
+def run(
+    project: Project, names: tuple[str, ...] = (), report: Reporter | None = None, jobs: int | None = None
+) -> Outcome:
     """The suite over the sheets and handouts named (by id or path), or every one the library holds."""
     report = report or Reporter(quiet=True)
     targets = named(project, names)
     handouts = [target for target in targets if isinstance(target, HandoutTarget)]
     outcome = Outcome(sheets=len(targets) - len(handouts), handouts=len(handouts))
     failed = _checked(project, targets, outcome)
-    targets = [target for target in targets if target.source not in failed and (
-        not isinstance(target, HandoutTarget) or _sheet_of(project, target.source) not in failed)]
+    targets = [
+        target
+        for target in targets
+        if target.source not in failed
+        and (not isinstance(target, HandoutTarget) or _sheet_of(project, target.source) not in failed)
+    ]
     if not targets:
         return outcome
     planned = plans.plan(project, targets, (), Manifest.of(project), Digests())
@@ -97,14 +102,22 @@ def output_problems(project: Project, output: Output) -> list[Problem]:
     problems = []
     declared = sheet.paper.pages  # none declared: as many as the content takes
     if declared and len(pages) > declared:
-        problems.append(located.problem(("paper", "pages"), f"{shown(pdf)} takes {len(pages)} page(s), more than "
-                                                             f"the {declared} declared"))
+        problems.append(
+            located.problem(
+                ("paper", "pages"), f"{shown(pdf)} takes {len(pages)} page(s), more than the {declared} declared"
+            )
+        )
     text = "".join(page.extract_text() for page in pages)
     problems += [_missing_problem(located, output, pdf, lack) for lack in completeness.missing(text, sheet)]
     fonts = {name for name in _fonts(pages) if not name.startswith(FONT_FAMILIES)}
     if fonts:
-        problems.append(located.problem((), f"{shown(pdf)} prints in {', '.join(sorted(fonts))}, not only the "
-                                             "sheet's font: a character the font lacks"))
+        problems.append(
+            located.problem(
+                (),
+                f"{shown(pdf)} prints in {', '.join(sorted(fonts))}, not only the "
+                "sheet's font: a character the font lacks",
+            )
+        )
     return problems
 
 
@@ -125,10 +138,14 @@ def _missing_problem(located, output: Output, pdf: Path, lack: completeness.Miss
     """A handout's composed blocks have no place in its file: its problem names the block, at the file's top."""
     where = lack.loc if output.kind == "sheet" else ()
     block = f"block {lack.block}: " if lack.block else ""
-    return located.problem(where, f"{block}{lack.text!r} is not printed in {shown(pdf)} "
-                                  "(or not in the order of its block)")
+    return located.problem(
+        where, f"{block}{lack.text!r} is not printed in {shown(pdf)} (or not in the order of its block)"
+    )
 
 
 def _fonts(pages) -> set[str]:
-    return {str(font.get_object()["/BaseFont"]).split("+")[-1]
-            for page in pages for font in page["/Resources"]["/Font"].values()}
+    return {
+        str(font.get_object()["/BaseFont"]).split("+")[-1]
+        for page in pages
+        for font in page["/Resources"]["/Font"].values()
+    }

@@ -18,9 +18,9 @@ import tempfile
 from pathlib import Path
 
 from generator import files, write
-from generator.output import preview
 from generator.errors import UserError
 from generator.options import BuildOptions
+from generator.output import preview
 from generator.output.targets import Target, named
 from generator.project import Project
 from generator.report import shown
@@ -47,13 +47,23 @@ def parse_pages(text: str | None) -> tuple[int, ...]:
     return tuple(sorted(set(map(int, parts))))
 
 
-def export(project: Project, target: Target, lang: str, form: str, dpi: int = DEFAULT_DPI, pages: tuple[int, ...] = (),
-           rebuild: bool = False, options: BuildOptions = BuildOptions()) -> tuple[Path, bool, list[Path]]:
+def export(
+    project: Project,
+    target: Target,
+    lang: str,
+    form: str,
+    dpi: int = DEFAULT_DPI,
+    pages: tuple[int, ...] = (),
+    rebuild: bool = False,
+    options: BuildOptions = BuildOptions(),
+) -> tuple[Path, bool, list[Path]]:
     """Build (or reuse) one sheet's or handout's PDF in one language and draw the pages asked for (all by default):
     (the PDF, whether it was built now, the images written)."""
     if form == "svg" and not converter():
-        raise MissingTool("SVG export needs pdftocairo, from poppler-utils: apt-get install poppler-utils "
-                          "(brew install poppler on macOS)")
+        raise MissingTool(
+            "SVG export needs pdftocairo, from poppler-utils: apt-get install poppler-utils "
+            "(brew install poppler on macOS)"
+        )
     pdf, built = preview.pdf(project, target, lang, options, rebuild)
     source = target.source
     count = preview.page_count(pdf)
@@ -63,7 +73,9 @@ def export(project: Project, target: Target, lang: str, form: str, dpi: int = DE
     out = folder(project, target)
     wanted = pages or tuple(range(1, count + 1))
     draw = preview.png_pages if form == "png" else svg_pages
-    images = draw(pdf, {number: image(out, source, lang, number, form) for number in wanted}, dpi / preview.POINTS_PER_INCH)
+    images = draw(
+        pdf, {number: image(out, source, lang, number, form) for number in wanted}, dpi / preview.POINTS_PER_INCH
+    )
     if not pages:  # every page drawn: the images of pages the PDF no longer has go
         remove_images(out, source, lang, form, keep=len(images))
     return pdf, built, images
@@ -74,8 +86,9 @@ def image(out: Path, source: Path, lang: str, number: int, form: str) -> Path:
     return out / f"{source.stem}.{lang}-{number}.{form}"
 
 
-def remove_images(out: Path, source: Path, lang: str, form: str, pages: tuple[int, ...] = (), keep: int = 0
-                  ) -> list[Path]:
+def remove_images(
+    out: Path, source: Path, lang: str, form: str, pages: tuple[int, ...] = (), keep: int = 0
+) -> list[Path]:
     """Remove the images an earlier export left of these pages (all by default) past the first `keep`: under the
     name an export writes, they would pass for its own. Returns those removed."""
     pattern = re.compile(rf"^{re.escape(source.stem)}\.{re.escape(lang)}-(\d+)\.{form}$")
@@ -101,8 +114,12 @@ def svg_pages(pdf: Path, targets: dict[int, Path], scale: float) -> list[Path]:
     with tempfile.TemporaryDirectory(prefix="qrs-svg-") as work:
         for number, target in targets.items():
             drawn = Path(work) / f"{number}.svg"
-            result = subprocess.run([converter(), "-svg", "-f", str(number), "-l", str(number), str(pdf), str(drawn)],
-                                    capture_output=True, text=True, timeout=120)
+            result = subprocess.run(
+                [converter(), "-svg", "-f", str(number), "-l", str(number), str(pdf), str(drawn)],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             if result.returncode != 0 or not drawn.is_file():
                 raise UserError.at(pdf, 1, 1, f"pdftocairo could not draw page {number}: {result.stderr.strip()}")
             write.atomically(target, drawn.read_bytes())
@@ -110,8 +127,17 @@ def svg_pages(pdf: Path, targets: dict[int, Path], scale: float) -> list[Path]:
     return written
 
 
-def export_named(project: Project, names: tuple[str, ...], languages: tuple[str, ...], form: str, dpi: int,
-                 pages: tuple[int, ...], rebuild: bool, options: BuildOptions, report) -> list:
+def export_named(
+    project: Project,
+    names: tuple[str, ...],
+    languages: tuple[str, ...],
+    form: str,
+    dpi: int,
+    pages: tuple[int, ...],
+    rebuild: bool,
+    options: BuildOptions,
+    report,
+) -> list:
     """Export the sheets and handouts named (ids), in the languages given or every one each has; report each file
     written, and return the problems found in the sources."""
     problems = []
@@ -127,10 +153,21 @@ def export_named(project: Project, names: tuple[str, ...], languages: tuple[str,
             except UserError as error:
                 problems.extend(error.problems)
                 removed = remove_images(folder(project, target), target.source, lang, form, pages)
-                gone = f"; removed, as an earlier export's: {', '.join(str(shown(old)) for old in removed)}" if removed else ""
-                report.result("left-out", f"{target.ident} in '{lang}': not exported (its problems are below){gone}",
-                              {"why": "not exported", "name": target.ident, "lang": lang,
-                               "removed": [str(old) for old in removed]})
+                gone = (
+                    f"; removed, as an earlier export's: {', '.join(str(shown(old)) for old in removed)}"
+                    if removed
+                    else ""
+                )
+                report.result(
+                    "left-out",
+                    f"{target.ident} in '{lang}': not exported (its problems are below){gone}",
+                    {
+                        "why": "not exported",
+                        "name": target.ident,
+                        "lang": lang,
+                        "removed": [str(old) for old in removed],
+                    },
+                )
                 continue
             for written in ([pdf] if built else []) + images:
                 report.wrote(written)

@@ -32,8 +32,13 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # a cell written as a plain string, a row written as a plain list of cells.
 SHORTHANDS = {
     "Cell": {"type": "string", "maxLength": 4000, "description": "A cell's text."},
-    "Row": {"type": "array", "items": {"$ref": "#/$defs/Cell"}, "minItems": 1, "maxItems": 12,
-            "description": "The row's cells, one a column (a cell spans columns as {text: …, span: 2})."},
+    "Row": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Cell"},
+        "minItems": 1,
+        "maxItems": 12,
+        "description": "The row's cells, one a column (a cell spans columns as {text: …, span: 2}).",
+    },
 }
 
 # The strict loader keeps every plain scalar as the exact text typed (`edition: 2.1` is "2.1", `roll: 2` is "2"),
@@ -58,7 +63,10 @@ def model_schema(model: type[BaseModel], name: str) -> dict:
             definitions[shorthand_of] = {
                 "title": written_out.get("title", shorthand_of),
                 "description": written_out.get("description", ""),
-                "anyOf": [copy.deepcopy(shorthand), {key: value for key, value in written_out.items() if key not in ("title", "description")}],
+                "anyOf": [
+                    copy.deepcopy(shorthand),
+                    {key: value for key, value in written_out.items() if key not in ("title", "description")},
+                ],
             }
     _accept_plain_numbers(schema)
     _dispatch_on_type(schema)
@@ -94,12 +102,17 @@ def _dispatch_on_type(node) -> None:
             discriminator = node.pop("discriminator")
             key, mapping = discriminator["propertyName"], discriminator["mapping"]
             node.pop("oneOf")
-            node.update({
-                "type": "object", "required": [key],
-                "properties": {key: {"enum": sorted(mapping), "description": descriptions.COMMON[key]}},
-                "allOf": [{"if": {"properties": {key: {"const": value}}, "required": [key]}, "then": {"$ref": reference}}
-                          for value, reference in sorted(mapping.items())],
-            })
+            node.update(
+                {
+                    "type": "object",
+                    "required": [key],
+                    "properties": {key: {"enum": sorted(mapping), "description": descriptions.COMMON[key]}},
+                    "allOf": [
+                        {"if": {"properties": {key: {"const": value}}, "required": [key]}, "then": {"$ref": reference}}
+                        for value, reference in sorted(mapping.items())
+                    ],
+                }
+            )
         for value in node.values():
             _dispatch_on_type(value)
     elif isinstance(node, list):
@@ -114,15 +127,20 @@ def text(name: str = "sheet.schema.json") -> str:
 
 def outdated(folder: Path) -> list[Path]:
     """The schema files of `folder` that are missing or differ from what the models give."""
-    return [folder / name for name in MODELS
-            if not (folder / name).exists() or (folder / name).read_text(encoding="utf-8") != text(name)]
+    return [
+        folder / name
+        for name in MODELS
+        if not (folder / name).exists() or (folder / name).read_text(encoding="utf-8") != text(name)
+    ]
 
 
 def check(folder: Path) -> None:
     """Raise a problem for each schema file that is missing or out of date."""
     stale = outdated(folder)
     if stale:
-        raise UserError([Problem(str(path), 1, 1, "out of date with generator/model/types.py: run 'qrs schema'") for path in stale])
+        raise UserError(
+            [Problem(str(path), 1, 1, "out of date with generator/model/types.py: run 'qrs schema'") for path in stale]
+        )
 
 
 def write(folder: Path) -> list[Path]:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from generator.digests import Digests
 from generator.errors import UserError
 from generator.options import BuildOptions
-from generator.output import manifest as manifests, plan as plans
+from generator.output import manifest as manifests
+from generator.output import plan as plans
 from generator.output.targets import named
 from generator.project import Project
 
@@ -31,8 +32,10 @@ class LibraryState:
         """The one-line summary of the library."""
         if self.missing:
             return self.missing
-        parts = [f"{self.sheets} sheet(s), {self.handouts} handout(s)",
-                 f"{self.outputs - len(self.stale)} of {self.outputs} output(s) up to date"]
+        parts = [
+            f"{self.sheets} sheet(s), {self.handouts} handout(s)",
+            f"{self.outputs - len(self.stale)} of {self.outputs} output(s) up to date",
+        ]
         if self.left_out:
             parts.append(f"{len(self.left_out)} language(s) in progress or left out")
         if self.problems:
@@ -53,8 +56,16 @@ def state(project: Project, options: BuildOptions, forms: tuple[str, ...]) -> Li
     planned = plans.plan(project, targets, (), manifest, digests, forms)
     outputs = list({output.key(project): output for output in plans.named(planned.outputs, options)}.values())
     inputs = manifests.inputs_digests(project, outputs, options, manifests.shared_digest(project, digests), digests)
-    stale = [output.key(project) for output in outputs
-             if not manifest.fresh(output.key(project), inputs[output.key(project)], output.path(project), digests)]
-    return LibraryState(sheets=len(sheets), handouts=len(handouts), outputs=len(outputs), stale=stale,
-                        left_out=list(planned.left_out),
-                        problems=[f"{problem.path}: {problem.message}" for problem in planned.problems])
+    stale = [
+        output.key(project)
+        for output in outputs
+        if not manifest.fresh(output.key(project), inputs[output.key(project)], output.path(project), digests)
+    ]
+    return LibraryState(
+        sheets=len(sheets),
+        handouts=len(handouts),
+        outputs=len(outputs),
+        stale=stale,
+        left_out=list(planned.left_out),
+        problems=[f"{problem.path}: {problem.message}" for problem in planned.problems],
+    )

@@ -42,6 +42,7 @@ MAX_BYTES = 64 * 1024 * 1024  # about 300,000 outputs
 FORMAT = 2  # 2: the build options' digest computed, no longer remembered
 LANGUAGE_CODE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?\Z")  # as model.LanguageCode
 
+
 def _package_folder(name: str) -> Path | None:
     """Where an installed package is, without importing it."""
     spec = importlib.util.find_spec(name)
@@ -104,19 +105,23 @@ def options_digest(options: BuildOptions) -> str:
 
 def inputs_digest(project: Project, output, shared: str, options: str, digests: Digests) -> str:
     """What one output is made from: `shared` (shared_digest), `options` (options_digest), its own files."""
-    digest = hashlib.sha256(f"{shared}\n{options}\n{output.kind}\0{output.name}\0{output.lang}\0{output.form}\n".encode())
+    digest = hashlib.sha256(
+        f"{shared}\n{options}\n{output.kind}\0{output.name}\0{output.lang}\0{output.form}\n".encode()
+    )
     for path in output.inputs(project):
         digest.update(f"{source_name(project, path)}\0{digests.file(path)}\n".encode())
     return digest.hexdigest()
 
 
-def inputs_digests(project: Project, outputs: list, options: BuildOptions, shared: str, digests: Digests
-                   ) -> dict[str, str]:
+def inputs_digests(
+    project: Project, outputs: list, options: BuildOptions, shared: str, digests: Digests
+) -> dict[str, str]:
     """Each output's inputs digest (a generator.output.plan.Output's), by its key in the manifest, with its own
     build options (Output.options_of)."""
-    return {output.key(project): inputs_digest(project, output, shared, options_digest(output.options_of(options)),
-                                               digests)
-            for output in outputs}
+    return {
+        output.key(project): inputs_digest(project, output, shared, options_digest(output.options_of(options)), digests)
+        for output in outputs
+    }
 
 
 def source_name(project: Project, path: Path) -> str:
@@ -153,10 +158,17 @@ class Manifest:
         except UserError:
             if path.is_symlink() or not path.is_file():
                 raise
-            return cls(path, dropped=[f"{shown(path)}: larger than {MAX_BYTES} bytes: ignored (every output is rebuilt)"])
+            return cls(
+                path, dropped=[f"{shown(path)}: larger than {MAX_BYTES} bytes: ignored (every output is rebuilt)"]
+            )
         except (OSError, ValueError, RecursionError) as error:  # RecursionError: JSON nested too deep
-            return cls(path, dropped=[f"{shown(path)}: not a manifest qrs wrote ({type(error).__name__}): ignored "
-                                      "(every output is rebuilt)"])
+            return cls(
+                path,
+                dropped=[
+                    f"{shown(path)}: not a manifest qrs wrote ({type(error).__name__}): ignored "
+                    "(every output is rebuilt)"
+                ],
+            )
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return cls(path)
         found = cls(path)
@@ -168,7 +180,9 @@ class Manifest:
         """The entries of one section that hold what this generator wrote; each other one noted in `dropped`."""
         if not isinstance(entries, dict):
             if entries is not None:
-                self.dropped.append(f"{shown(self.path)}: '{section}' is not an object: ignored (its outputs are rebuilt)")
+                self.dropped.append(
+                    f"{shown(self.path)}: '{section}' is not an object: ignored (its outputs are rebuilt)"
+                )
             return {}
         kept = {}
         for key, entry in entries.items():
@@ -176,7 +190,9 @@ class Manifest:
             if why is None:
                 kept[key] = entry
             else:
-                self.dropped.append(f"{shown(self.path)}: {section} entry '{key}' ignored (its output is rebuilt): {why}")
+                self.dropped.append(
+                    f"{shown(self.path)}: {section} entry '{key}' ignored (its output is rebuilt): {why}"
+                )
         return kept
 
     def fresh(self, key: str, inputs: str, written: Path, digests: Digests) -> bool:
@@ -198,8 +214,12 @@ class Manifest:
             current = Manifest.read(self.path)
             current.outputs.update(outputs)
             current.plans.update(plans)
-            data = {"format": FORMAT, "generator": f"qrs {__version__}",
-                    "outputs": dict(sorted(current.outputs.items())), "plans": dict(sorted(current.plans.items()))}
+            data = {
+                "format": FORMAT,
+                "generator": f"qrs {__version__}",
+                "outputs": dict(sorted(current.outputs.items())),
+                "plans": dict(sorted(current.plans.items())),
+            }
             write.atomically(self.path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
         self.outputs, self.plans = current.outputs, current.plans
 
@@ -230,8 +250,11 @@ def _plan_flaw(entry) -> str | None:
     if not isinstance(entry.get("sheet"), str) or (entry["sheet"] and not SHEET_ID.match(entry["sheet"])):
         return "'sheet' is not a sheet id"  # "" is a handout without a sheet
     languages = entry.get("languages")
-    if not isinstance(languages, list) or not languages or not all(isinstance(code, str) and LANGUAGE_CODE.match(code)
-                                                                   for code in languages):
+    if (
+        not isinstance(languages, list)
+        or not languages
+        or not all(isinstance(code, str) and LANGUAGE_CODE.match(code) for code in languages)
+    ):
         return "'languages' is not a list of language codes"
     return _declared_flaw(entry.get("declared", {}))
 

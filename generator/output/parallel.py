@@ -20,16 +20,18 @@ import tempfile
 import threading
 import time
 import traceback
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
 from generator import write
 from generator.digests import Digests
 from generator.errors import Interrupted, Problem, UserError, WorkerDied
 from generator.options import BuildOptions
-from generator.output import formats, manifest as manifests, plan as plans
+from generator.output import formats
+from generator.output import manifest as manifests
+from generator.output import plan as plans
 from generator.output.manifest import Manifest
 from generator.output.plan import Output
 from generator.output.targets import Target
@@ -128,14 +130,29 @@ def build_one(project: Project, output: Output, options: BuildOptions) -> Done:
         if not _worker:
             raise
         frame = traceback.extract_tb(error.__traceback__)[-1]
-        return Done(output, None, [], failure=f"{type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})")
-    return Done(output, written.path, [], hashlib.sha256(written.path.read_bytes()).hexdigest(),
-                time.perf_counter() - started, layout=written.layout, untranslated=written.untranslated)
+        return Done(
+            output, None, [], failure=f"{type(error).__name__}: {error} (at {Path(frame.filename).name}:{frame.lineno})"
+        )
+    return Done(
+        output,
+        written.path,
+        [],
+        hashlib.sha256(written.path.read_bytes()).hexdigest(),
+        time.perf_counter() - started,
+        layout=written.layout,
+        untranslated=written.untranslated,
+    )
 
 
-def run(project: Project, outputs: list[Output], options: BuildOptions, jobs: int, on_done: Callable[[Done], None],
-        cost: Callable[[Output], float] | None = None,
-        waiting: Callable[[int, list[Output]], None] = lambda finished, building: None) -> None:
+def run(
+    project: Project,
+    outputs: list[Output],
+    options: BuildOptions,
+    jobs: int,
+    on_done: Callable[[Done], None],
+    cost: Callable[[Output], float] | None = None,
+    waiting: Callable[[int, list[Output]], None] = lambda finished, building: None,
+) -> None:
     """Build the outputs, handing each result to `on_done` in the order of `outputs`; `waiting(finished, building)`
     is called with the outputs being built (every half second with workers), for a progress line. With several
     jobs, the costliest outputs (by `cost`, the last build's time) are started first, so the last one to finish is
@@ -153,8 +170,12 @@ def run(project: Project, outputs: list[Output], options: BuildOptions, jobs: in
 
     order = sorted(range(len(outputs)), key=lambda index: -cost(outputs[index])) if cost else range(len(outputs))
     scratch = _scratch_folder()
-    executor = ProcessPoolExecutor(max_workers=min(jobs, len(outputs)), mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_start, initargs=(os.getpid(), scratch))
+    executor = ProcessPoolExecutor(
+        max_workers=min(jobs, len(outputs)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker_start,
+        initargs=(os.getpid(), scratch),
+    )
     futures: dict = {}
     handed: set[int] = set()
     running: set[int] = set()  # the outputs the workers were building at the last look
@@ -187,9 +208,11 @@ def run(project: Project, outputs: list[Output], options: BuildOptions, jobs: in
         _stop(executor)
         hand_finished()
         lost = [outputs[index].key(project) for index in sorted(running - handed) or [min(set(futures) - handed)]]
-        raise WorkerDied(f"a worker process was killed while building {', '.join(lost)} (by the system: out of "
-                         f"memory?); nothing of {'it' if len(lost) == 1 else 'them'} was written, and the "
-                         f"{len(handed)} output(s) finished before are kept") from None
+        raise WorkerDied(
+            f"a worker process was killed while building {', '.join(lost)} (by the system: out of "
+            f"memory?); nothing of {'it' if len(lost) == 1 else 'them'} was written, and the "
+            f"{len(handed)} output(s) finished before are kept"
+        ) from None
     except BaseException:
         _stop(executor)
         raise
@@ -206,9 +229,14 @@ def _scratch_folder() -> str:
     its own: the next build removes those whose command is gone."""
     root = Path(tempfile.gettempdir())
     for left in root.glob(f"{SCRATCH_PREFIX}*-*"):
-        pid = left.name[len(SCRATCH_PREFIX):].split("-")[0]
-        if pid.isdigit() and not _alive(int(pid)) and left.is_dir() and not left.is_symlink() \
-                and left.stat().st_uid == os.getuid():
+        pid = left.name[len(SCRATCH_PREFIX) :].split("-")[0]
+        if (
+            pid.isdigit()
+            and not _alive(int(pid))
+            and left.is_dir()
+            and not left.is_symlink()
+            and left.stat().st_uid == os.getuid()
+        ):
             shutil.rmtree(left, ignore_errors=True)
     return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
 
@@ -268,9 +296,19 @@ class Built:
     problems: list[Problem] = field(default_factory=list)
 
 
-def build(project: Project, targets: list[Target], languages: tuple[str, ...], options: BuildOptions,
-          report: Reporter, jobs: int | None = None, part: tuple[int, int] | None = None, rebuild: bool = False,
-          incremental: bool = True, forms: tuple[str, ...] = ("pdf",), everything: bool = False) -> Built:
+def build(
+    project: Project,
+    targets: list[Target],
+    languages: tuple[str, ...],
+    options: BuildOptions,
+    report: Reporter,
+    jobs: int | None = None,
+    part: tuple[int, int] | None = None,
+    rebuild: bool = False,
+    incremental: bool = True,
+    forms: tuple[str, ...] = ("pdf",),
+    everything: bool = False,
+) -> Built:
     """Build the stale outputs of these targets, in each format (each one's `finished` step after: the web pages'
     index); report each one and return what was written and the problems found (reported by the caller).
 
@@ -280,18 +318,29 @@ def build(project: Project, targets: list[Target], languages: tuple[str, ...], o
     manifest = Manifest.of(project) if incremental else Manifest(project.build / manifests.NAME)
     for why in manifest.dropped:
         report.warn(why)
-    planned = plans.plan(project, targets, languages, manifest, digests, forms, whole=options.allow_fallback,
-                         everything=everything)
+    planned = plans.plan(
+        project, targets, languages, manifest, digests, forms, whole=options.allow_fallback, everything=everything
+    )
     for note in planned.left_out:
         report.result("left-out", note, {"why": note})
-    outputs = plans.shard(_unique(project, plans.named(planned.outputs, options)), part,
-                          key=lambda output: output.key(project))
+    outputs = plans.shard(
+        _unique(project, plans.named(planned.outputs, options)), part, key=lambda output: output.key(project)
+    )
     built = Built(problems=list(planned.problems))
-    inputs = manifests.inputs_digests(project, outputs, options, manifests.shared_digest(project, digests),
-                                      digests) if incremental else {}
-    fresh = [] if rebuild or not incremental else [
-        output for output in outputs if manifest.fresh(output.key(project), inputs[output.key(project)],
-                                                       output.path(project), digests)]
+    inputs = (
+        manifests.inputs_digests(project, outputs, options, manifests.shared_digest(project, digests), digests)
+        if incremental
+        else {}
+    )
+    fresh = (
+        []
+        if rebuild or not incremental
+        else [
+            output
+            for output in outputs
+            if manifest.fresh(output.key(project), inputs[output.key(project)], output.path(project), digests)
+        ]
+    )
     up_to_date = set(fresh)
     stale = [output for output in outputs if output not in up_to_date]
     entries: dict[str, dict] = {}
@@ -315,11 +364,20 @@ def build(project: Project, targets: list[Target], languages: tuple[str, ...], o
         report.progress(count, len(stale), ", ".join(output.key(project) for output in building), tally.elapsed())
 
     try:
-        run(project, stale, options, jobs or cores(), finished, waiting=waiting,
-            cost=lambda output: manifest.seconds(output.key(project)))
+        run(
+            project,
+            stale,
+            options,
+            jobs or cores(),
+            finished,
+            waiting=waiting,
+            cost=lambda output: manifest.seconds(output.key(project)),
+        )
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted: {tally.built} of {len(stale)} output(s) finished and kept, "
-                          f"{len(stale) - tally.built} not built ({tally.elapsed():.0f} s)") from None
+        raise Interrupted(
+            f"interrupted: {tally.built} of {len(stale)} output(s) finished and kept, "
+            f"{len(stale) - tally.built} not built ({tally.elapsed():.0f} s)"
+        ) from None
     finally:  # what was written stays recorded, even when a bug or Ctrl-C stops the build
         if incremental and (entries or (planned.plans and not built.problems)):
             manifest.save(entries, planned.plans)
@@ -338,8 +396,12 @@ def _unique(project: Project, outputs: list[Output]) -> list[Output]:
 
 def _entry(done: Done, inputs: str) -> dict:
     """The manifest's entry of an output built."""
-    return {"inputs": inputs, "pdf": done.pdf, "seconds": round(done.seconds, 3),
-            **({"columns": columns_line(done.layout)} if done.layout else {})}
+    return {
+        "inputs": inputs,
+        "pdf": done.pdf,
+        "seconds": round(done.seconds, 3),
+        **({"columns": columns_line(done.layout)} if done.layout else {}),
+    }
 
 
 @dataclass
@@ -356,17 +418,30 @@ class Tally:
         return time.perf_counter() - self.started
 
     def counts(self) -> dict:
-        return {"outputs": self.total, "built": self.built, "up_to_date": self.fresh, "failed": self.failed,
-                "seconds": round(self.elapsed(), 3)}
+        return {
+            "outputs": self.total,
+            "built": self.built,
+            "up_to_date": self.fresh,
+            "failed": self.failed,
+            "seconds": round(self.elapsed(), 3),
+        }
 
     def line(self) -> str:
-        return (f"{self.total} output(s): {self.built} built, {self.fresh} up to date, {self.failed} failed, "
-                f"{self.elapsed():.1f} s")
+        return (
+            f"{self.total} output(s): {self.built} built, {self.fresh} up to date, {self.failed} failed, "
+            f"{self.elapsed():.1f} s"
+        )
 
 
 def _about(done: Done) -> dict:
     """What a "wrote" event says of an output besides its path."""
     output = done.output
-    return {"kind": output.kind, output.kind: output.name, "lang": output.lang, "variant": output.variant,
-            "pages": len(done.layout["pages"]) if done.layout else None, "bytes": done.path.stat().st_size,
-            "seconds": round(done.seconds, 3)}
+    return {
+        "kind": output.kind,
+        output.kind: output.name,
+        "lang": output.lang,
+        "variant": output.variant,
+        "pages": len(done.layout["pages"]) if done.layout else None,
+        "bytes": done.path.stat().st_size,
+        "seconds": round(done.seconds, 3),
+    }

@@ -100,7 +100,6 @@ def declared_paper(path: Path) -> str | None:
     return paper.get("size", "A4") if isinstance(paper, dict) else None
 
 
-
 @dataclass
 class Plan:
     outputs: list[Output]
@@ -138,12 +137,24 @@ def handout_plan(project: Project, path: Path, manifest: Manifest, digests: Dige
     from generator.composing.handout import load_handout
 
     located, handout = load_handout(project, path)[:2]
-    return {"source": digests.file(path), "sheet": handout.sheet or "", "languages": list(handout.outputs),
-            "declared": formats.declared(located, handout)}, True
+    return {
+        "source": digests.file(path),
+        "sheet": handout.sheet or "",
+        "languages": list(handout.outputs),
+        "declared": formats.declared(located, handout),
+    }, True
 
 
-def plan(project: Project, targets: list[Target], languages: tuple[str, ...], manifest: Manifest,
-         digests: Digests, forms: tuple[str, ...] = ("pdf",), whole: bool = False, everything: bool = False) -> Plan:
+def plan(
+    project: Project,
+    targets: list[Target],
+    languages: tuple[str, ...],
+    manifest: Manifest,
+    digests: Digests,
+    forms: tuple[str, ...] = ("pdf",),
+    whole: bool = False,
+    everything: bool = False,
+) -> Plan:
     """Every output the targets ask for, in the order they are reported: sheets, then handouts, each language
     in each format. Without languages named (nor `whole`: the canonical text where a translation is missing), a
     sheet's languages in progress are left out and said; with languages named for every sheet (`everything`), a
@@ -152,12 +163,16 @@ def plan(project: Project, targets: list[Target], languages: tuple[str, ...], ma
     for target in sorted(targets, key=lambda target: target.kind != "sheet"):
         try:
             if isinstance(target, HandoutTarget):
-                wanted, known = _handout_languages(project, target.source, languages, manifest, digests, everything,
-                                                   found)
+                wanted, known = _handout_languages(
+                    project, target.source, languages, manifest, digests, everything, found
+                )
                 sheet, asked = known["sheet"], known["declared"]
             else:
-                wanted, sheet, asked = _sheet_languages(project, target.source, languages, digests, whole, everything,
-                                                        found.left_out), None, {}
+                wanted, sheet, asked = (
+                    _sheet_languages(project, target.source, languages, digests, whole, everything, found.left_out),
+                    None,
+                    {},
+                )
         except UserError as error:
             found.problems.extend(error.problems)
             continue
@@ -165,29 +180,47 @@ def plan(project: Project, targets: list[Target], languages: tuple[str, ...], ma
     return found
 
 
-def _outputs(target: Target, lang: str, sheet: str | None, forms: tuple[str, ...], asked: dict[str, str]
-             ) -> list[Output]:
+def _outputs(
+    target: Target, lang: str, sheet: str | None, forms: tuple[str, ...], asked: dict[str, str]
+) -> list[Output]:
     """The target's outputs in one language: one a format, each with the options its source declares for it, and
     beside each the formats its source asks for (`asked`: a handout's deck beside its PDF and its web page)."""
     outputs = []
     for form in forms:
         own = ((form, formats.writer(form).from_declared(asked[form])),) if form in asked else ()
         outputs.append(Output(target, lang, sheet, form=form, declared=own))
-        outputs += [Output(target, lang, sheet, form=name, declared=((name, value),))
-                    for name, value in formats.beside(form, asked) if name not in forms]
+        outputs += [
+            Output(target, lang, sheet, form=name, declared=((name, value),))
+            for name, value in formats.beside(form, asked)
+            if name not in forms
+        ]
     return outputs
 
 
-def _sheet_languages(project: Project, path: Path, languages: tuple[str, ...], digests: Digests, whole: bool,
-                     everything: bool, left_out: list[str]) -> list[str]:
+def _sheet_languages(
+    project: Project,
+    path: Path,
+    languages: tuple[str, ...],
+    digests: Digests,
+    whole: bool,
+    everything: bool,
+    left_out: list[str],
+) -> list[str]:
     wanted = list(languages) or sheet_languages(project, path.stem, sheet_language(path))
     if not languages and not whole:
         return _complete(project, path, wanted, digests, left_out)
     return _available(project, path, wanted, left_out) if everything else wanted
 
 
-def _handout_languages(project: Project, path: Path, languages: tuple[str, ...], manifest: Manifest,
-                       digests: Digests, everything: bool, found: Plan) -> tuple[list[str], dict]:
+def _handout_languages(
+    project: Project,
+    path: Path,
+    languages: tuple[str, ...],
+    manifest: Manifest,
+    digests: Digests,
+    everything: bool,
+    found: Plan,
+) -> tuple[list[str], dict]:
     """(the languages to build, its plan: its sheet's id, the formats it asks for), the plan read from its source
     kept in `found.plans`."""
     known, new = handout_plan(project, path, manifest, digests)
@@ -207,10 +240,13 @@ def _handout_available(project: Project, path: Path, known: dict, wanted: list[s
     if sheet is not None and sheet.is_file():
         own |= set(sheet_languages(project, sheet.stem, sheet_language(sheet)))
     for lang in (lang for lang in wanted if lang not in own):
-        left_out.append(f"{path.stem}: its sheet {sheet.stem} has no '{lang}' catalogue "
-                        f"({shown(_catalogue(project, sheet.stem, lang))}), left out; 'qrs i18n update {sheet.stem} "
-                        f"--lang {lang}' starts one" if sheet is not None else
-                        f"{path.stem}: not made in '{lang}' (its languages: {', '.join(known['languages'])}), left out")
+        left_out.append(
+            f"{path.stem}: its sheet {sheet.stem} has no '{lang}' catalogue "
+            f"({shown(_catalogue(project, sheet.stem, lang))}), left out; 'qrs i18n update {sheet.stem} "
+            f"--lang {lang}' starts one"
+            if sheet is not None
+            else f"{path.stem}: not made in '{lang}' (its languages: {', '.join(known['languages'])}), left out"
+        )
     return [lang for lang in wanted if lang in own]
 
 
@@ -229,8 +265,11 @@ def _available(project: Project, path: Path, wanted: list[str], left_out: list[s
     """The languages of `wanted` the sheet is written or translated in; the others are said in `left_out`."""
     own = sheet_languages(project, path.stem, sheet_language(path))
     missing = [lang for lang in wanted if lang not in own]
-    left_out.extend(f"{path.stem}: no '{lang}' catalogue ({shown(_catalogue(project, path.stem, lang))}), left out; "
-                    f"'qrs i18n update {path.stem} --lang {lang}' starts one" for lang in missing)
+    left_out.extend(
+        f"{path.stem}: no '{lang}' catalogue ({shown(_catalogue(project, path.stem, lang))}), left out; "
+        f"'qrs i18n update {path.stem} --lang {lang}' starts one"
+        for lang in missing
+    )
     return [lang for lang in wanted if lang in own]
 
 
@@ -250,8 +289,16 @@ def _in_progress(project: Project, path: Path, languages: list[str], digests: Di
 
     catalogues = [_catalogue(project, path.stem, lang) for lang in languages]
     deciding = [PACKAGE_ROOT / "composing" / name for name in ("translate.py", "languages.py")]
-    key = hashlib.sha256("\0".join([__version__, *map(digests.file, deciding), digests.file(path),
-                                     *(f"{c.name}={digests.file(c)}" for c in catalogues)]).encode()).hexdigest()
+    key = hashlib.sha256(
+        "\0".join(
+            [
+                __version__,
+                *map(digests.file, deciding),
+                digests.file(path),
+                *(f"{c.name}={digests.file(c)}" for c in catalogues),
+            ]
+        ).encode()
+    ).hexdigest()
     kept = heights.folder(project.build) / PROGRESS / f"{key}.json"
     known = _read_progress(kept)
     if known is None:
@@ -274,8 +321,14 @@ def _read_progress(path: Path) -> dict[str, int] | None:
         data = json.loads(files.read_regular(path, 64 * 1024, "a cache file", confined=True).decode("utf-8"))
     except (OSError, UserError, ValueError):
         return None
-    if isinstance(data, dict) and all(isinstance(lang, str) and LANGUAGE_CODE.match(lang) and isinstance(count, int)
-                                      and not isinstance(count, bool) and count > 0 for lang, count in data.items()):
+    if isinstance(data, dict) and all(
+        isinstance(lang, str)
+        and LANGUAGE_CODE.match(lang)
+        and isinstance(count, int)
+        and not isinstance(count, bool)
+        and count > 0
+        for lang, count in data.items()
+    ):
         return data
     return None
 
@@ -289,4 +342,3 @@ def shard(outputs: list[Output], part: tuple[int, int] | None, key: Callable[[Ou
     order = sorted(range(len(outputs)), key=lambda index: key(outputs[index]))
     chosen = {index for rank, index in enumerate(order) if rank % n == k - 1}
     return [output for index, output in enumerate(outputs) if index in chosen]
-

@@ -26,8 +26,9 @@ def folder(project: Project) -> Path:
     return project.build / "preview"
 
 
-def pdf(project: Project, target: Target, lang: str, options: BuildOptions = BuildOptions(),
-        rebuild: bool = False) -> tuple[Path, bool]:
+def pdf(
+    project: Project, target: Target, lang: str, options: BuildOptions = BuildOptions(), rebuild: bool = False
+) -> tuple[Path, bool]:
     """The target's PDF, built unless the manifest says the one in build/ is up to date; and whether it was built
     now."""
     built = parallel.build(project, [target], (lang,), options, Reporter(quiet=True), jobs=1, rebuild=rebuild)
@@ -102,8 +103,15 @@ def pages(pdf_file: Path, out: Path, stem: str, scale: float = DEFAULT_SCALE) ->
     return written
 
 
-def preview(project: Project, target: Target, lang: str, out: Path | None = None, scale: float = DEFAULT_SCALE,
-            options: BuildOptions = BuildOptions(), rebuild: bool = False) -> tuple[Path, bool, list[Path]]:
+def preview(
+    project: Project,
+    target: Target,
+    lang: str,
+    out: Path | None = None,
+    scale: float = DEFAULT_SCALE,
+    options: BuildOptions = BuildOptions(),
+    rebuild: bool = False,
+) -> tuple[Path, bool, list[Path]]:
     """Build (or reuse) one sheet's (or handout's) PDF in one language and draw its pages: (pdf, built now, PNGs)."""
     pdf_file, built = pdf(project, target, lang, options, rebuild)
     return pdf_file, built, pages(pdf_file, out or folder(project), f"{target.ident}.{lang}", scale)

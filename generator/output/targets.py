@@ -70,7 +70,9 @@ class SheetTarget(Target):
 
     def compose(self, project: Project, lang: str, options: BuildOptions = BuildOptions()) -> Prepared:
         """The sheet in `lang`, at the edition the options ask for (errata only, or with changes marked)."""
-        from generator.composing import diff, editions as history, translate as i18n, words
+        from generator.composing import diff, words
+        from generator.composing import editions as history
+        from generator.composing import translate as i18n
         from generator.model.validate import load
 
         located, sheet = load(self.source)
@@ -104,8 +106,12 @@ class SheetTarget(Target):
         return [translations.progress_note(project, sheet.sheet, lang, count) for lang, count in pending.items()]
 
     def inputs(self, project: Project, lang: str, sheet: str | None = None) -> list[Path]:
-        return [self.source, project.sources / "i18n" / f"{self.ident}.{lang}.po", project.ui_catalogues(lang)[0],
-                *_figures(project, self.source)]
+        return [
+            self.source,
+            project.sources / "i18n" / f"{self.ident}.{lang}.po",
+            project.ui_catalogues(lang)[0],
+            *_figures(project, self.source),
+        ]
 
     def languages(self, project: Project) -> tuple[str, ...]:
         from generator.model.validate import check
@@ -126,11 +132,14 @@ class HandoutTarget(Target):
 
     def compose(self, project: Project, lang: str, options: BuildOptions = BuildOptions()) -> Prepared:
         """Its sheet's parts the army uses, in `lang`, composed into a sheet."""
-        from generator.composing import handout as handouts, languages as translations, words
+        from generator.composing import handout as handouts
+        from generator.composing import languages as translations
+        from generator.composing import words
 
         located, handout, sheet_located, sheet = handouts.load_handout(project, self.source)
-        handout, sheet, untranslated = translations.translated_pair(project, located, handout, sheet_located, sheet,
-                                                                    lang, options.allow_fallback)
+        handout, sheet, untranslated = translations.translated_pair(
+            project, located, handout, sheet_located, sheet, lang, options.allow_fallback
+        )
         composed = handouts.compose(handout, sheet, words.ui_words(project, lang, options.allow_fallback))
         composed.mark_fallback_of(*(document for document in (handout, sheet) if document))  # canonical texts printed
         glyph_problems(composed, handout_problem(located))
@@ -139,7 +148,9 @@ class HandoutTarget(Target):
     def check(self, project: Project, languages: tuple[str, ...] = (), allow_fallback: bool = False) -> list[str]:
         """Its sheet, its catalogues and the templates' words in every language it is printed in (or `languages`),
         then what its own paper cannot hold in its own language, as a sheet's."""
-        from generator.composing import handout as handouts, languages as translations, words
+        from generator.composing import handout as handouts
+        from generator.composing import languages as translations
+        from generator.composing import words
 
         located, handout, sheet_located, sheet = handouts.load_handout(project, self.source)
         problems = []
@@ -159,8 +170,13 @@ class HandoutTarget(Target):
         if not sheet:
             return [*own, project.ui_catalogues(lang)[0]]
         sheet_source = project.sources / f"{sheet}.yaml"
-        return [*own, sheet_source, project.sources / "i18n" / f"{sheet}.{lang}.po", project.ui_catalogues(lang)[0],
-                *_figures(project, sheet_source)]
+        return [
+            *own,
+            sheet_source,
+            project.sources / "i18n" / f"{sheet}.{lang}.po",
+            project.ui_catalogues(lang)[0],
+            *_figures(project, sheet_source),
+        ]
 
     def languages(self, project: Project) -> tuple[str, ...]:
         from generator.composing.handout import load_handout
@@ -188,8 +204,10 @@ def page_findings(project: Project, sheet, problem: Callable[[tuple, str], Probl
     from generator.rendering import figures, layout, widths  # none imports WeasyPrint
 
     frame = layout.page_frame(sheet, BuildOptions())
-    return [problem(loc, message) for loc, message in [*figures.findings(sheet, frame, project.sources),
-                                                       *widths.findings(sheet, frame)]]
+    return [
+        problem(loc, message)
+        for loc, message in [*figures.findings(sheet, frame, project.sources), *widths.findings(sheet, frame)]
+    ]
 
 
 def named(project: Project, names: tuple[str, ...] = (), handouts: bool = True) -> list[Target]:
@@ -217,8 +235,11 @@ def glyph_problems(sheet, problem: Callable[[tuple, str], Problem]) -> None:
     from generator.model import glyphs
     from generator.model.validate import keyword_index
 
-    _raise(glyphs.one_per_character(problem(loc, message)
-                                    for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))))
+    _raise(
+        glyphs.one_per_character(
+            problem(loc, message) for loc, message in glyphs.glyph_findings(sheet, sheet.lang, keyword_index(sheet))
+        )
+    )
 
 
 def _raise(problems: list[Problem]) -> None:

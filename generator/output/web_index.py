@@ -19,10 +19,12 @@ from generator.project import SHEET_ID, Project
 
 # The pages the index lists: <id>.<lang>.html, and a deck's <id>.cards-<size>[.<section>].<lang>.html (variants,
 # such as errata-2.0 or a deck's ink saver, are left out).
-PAGE = re.compile(r"^(?P<id>[a-z0-9][a-z0-9-]{0,59})"
-                  r"(?:\.(?P<deck>cards-(?:[a-z0-9]+|\d{2,3}(?:\.\d)?x\d{2,3}(?:\.\d)?)"
-                  r"(?:\.[a-z0-9][a-z0-9-]{0,59})?))?"
-                  r"\.(?P<lang>[a-z]{2}(?:-[A-Z]{2})?)\.html\Z")
+PAGE = re.compile(
+    r"^(?P<id>[a-z0-9][a-z0-9-]{0,59})"
+    r"(?:\.(?P<deck>cards-(?:[a-z0-9]+|\d{2,3}(?:\.\d)?x\d{2,3}(?:\.\d)?)"
+    r"(?:\.[a-z0-9][a-z0-9-]{0,59})?))?"
+    r"\.(?P<lang>[a-z]{2}(?:-[A-Z]{2})?)\.html\Z"
+)
 VARIANT_WORDS = {"a4", "letter", "marks", "ink-saver", "gloss"}  # what a variant adds after a deck's size
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
@@ -68,13 +70,26 @@ def pages(project: Project, folder: Path, kind: type[Target]) -> list[Page]:
     found = []
     for path in sorted(folder.glob("*.html")) if folder.is_dir() else []:
         match = PAGE.match(path.name)
-        if not match or not SHEET_ID.match(match["id"]) or not path.is_file() or path.is_symlink() \
-                or VARIANT_WORDS & set((match["deck"] or "").split(".")[1:]):
+        if (
+            not match
+            or not SHEET_ID.match(match["id"])
+            or not path.is_file()
+            or path.is_symlink()
+            or VARIANT_WORDS & set((match["deck"] or "").split(".")[1:])
+        ):
             continue
         pdf_of = formats.writer("cards" if match["deck"] else "pdf").path
         pdf = pdf_of(project, kind(folder / f"{match['id']}.yaml"), match["lang"], match["deck"])
-        found.append(Page(path, match["id"], match["lang"], _title(path) or match["id"],
-                          pdf if pdf.is_file() else None, match["deck"]))
+        found.append(
+            Page(
+                path,
+                match["id"],
+                match["lang"],
+                _title(path) or match["id"],
+                pdf if pdf.is_file() else None,
+                match["deck"],
+            )
+        )
     return found
 
 
@@ -84,11 +99,13 @@ def _title(path: Path) -> str | None:
 
 
 def index_html(sheets: list[Page], handouts: list[Page], folder: Path) -> str:
-    parts = ['<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
-             '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-             '<meta name="color-scheme" content="light dark">\n',
-             f"<title>Quick-reference sheets</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-             "<h1>Quick-reference sheets</h1>\n"]
+    parts = [
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+        '<meta name="color-scheme" content="light dark">\n',
+        f"<title>Quick-reference sheets</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        "<h1>Quick-reference sheets</h1>\n",
+    ]
     for heading, listed in (("Sheets", sheets), ("Army handouts", handouts)):
         if listed:
             parts.append(f"<h2>{heading}</h2>\n<ul>\n")
@@ -107,6 +124,8 @@ def _entry(page: Page, folder: Path) -> str:
         pdf_href = Path("..", page.pdf.relative_to(folder.parent)).as_posix()
         pdf = f' <a class="pdf" href="{html.escape(pdf_href)}">PDF</a>'
     title = f"{page.title} ({page.deck.replace('.', ', ').replace('-', ' ', 1)})" if page.deck else page.title
-    return (f'<li><span class="lang">{html.escape(page.lang)}</span> '
-            f'<a href="{html.escape(href)}" hreflang="{page.lang}" lang="{page.lang}">{html.escape(title)}</a>'
-            f'{pdf}</li>\n')
+    return (
+        f'<li><span class="lang">{html.escape(page.lang)}</span> '
+        f'<a href="{html.escape(href)}" hreflang="{page.lang}" lang="{page.lang}">{html.escape(title)}</a>'
+        f"{pdf}</li>\n"
+    )

@@ -36,8 +36,9 @@ def read_located(path: Path) -> tuple[Catalog, "Places"]:
         raise
     except FileNotFoundError:
         document, _, lang = Path(path).name.removesuffix(".po").rpartition(".")
-        raise UserError.at(path, 1, 1, f"no such catalogue: run 'qrs i18n update {document} --lang {lang}' "
-                                       "to create it") from None
+        raise UserError.at(
+            path, 1, 1, f"no such catalogue: run 'qrs i18n update {document} --lang {lang}' to create it"
+        ) from None
     except Exception as error:  # Babel's PoFileError and decoding errors carry their own words
         line = (getattr(error, "lineno", 0) or 0) + 1  # Babel counts lines from 0
         raise UserError.at(path, line, 1, f"unreadable catalogue: {error}") from None
@@ -52,7 +53,9 @@ _ESCAPE = re.compile(r"\\(.)")
 _ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"'}  # what Babel reads; msgfmt's others it would not
 _CHARSET = re.compile(r"charset=([^\s;\\]*)", re.IGNORECASE)
 _UTF8 = ("utf-8", "utf8")
-_EXPECTED = "expected msgctxt, msgid or msgstr followed by a quoted string, a quoted string continuing one, or a # comment"
+_EXPECTED = (
+    "expected msgctxt, msgid or msgstr followed by a quoted string, a quoted string continuing one, or a # comment"
+)
 
 
 @dataclass
@@ -61,7 +64,9 @@ class Field:
 
     keyword: str
     line: int
-    segments: list[tuple[int, int, str]] = field(default_factory=list)  # (line, column of the quote, text between quotes)
+    segments: list[tuple[int, int, str]] = field(
+        default_factory=list
+    )  # (line, column of the quote, text between quotes)
 
     @property
     def text(self) -> str:
@@ -109,8 +114,11 @@ def _lexed(path: Path, text: str) -> Places:
         nonlocal entry
         if "msgid" in entry:
             if not any(keyword.startswith("msgstr") for keyword in entry):
-                problem(entry["msgid"].line, 1, "unreadable catalogue: this msgid has no msgstr after it "
-                                                "(is the catalogue cut off?)")
+                problem(
+                    entry["msgid"].line,
+                    1,
+                    "unreadable catalogue: this msgid has no msgstr after it (is the catalogue cut off?)",
+                )
             entries.append(entry)
             entry = {}
 
@@ -138,8 +146,12 @@ def _lexed(path: Path, text: str) -> Places:
         if name in ("msgctxt", "msgid"):
             close()
         if name in entry:
-            problem(number, indent + 1, f"unreadable catalogue: a second {name} in one entry (the first at line "
-                                        f"{entry[name].line}): an entry has one {name}")
+            problem(
+                number,
+                indent + 1,
+                f"unreadable catalogue: a second {name} in one entry (the first at line "
+                f"{entry[name].line}): an entry has one {name}",
+            )
             current = None
             continue
         if name.startswith("msgstr") or name == "msgid_plural":
@@ -151,8 +163,11 @@ def _lexed(path: Path, text: str) -> Places:
         _segment(current, number, indent + 1 + keyword.start(3), keyword.group(3), problem)
     close()
     if entry:  # a context with no message after it
-        problem(entry["msgctxt"].line, 1, "unreadable catalogue: this msgctxt has no msgid and msgstr after it "
-                                          "(is the catalogue cut off?)")
+        problem(
+            entry["msgctxt"].line,
+            1,
+            "unreadable catalogue: this msgctxt has no msgid and msgstr after it (is the catalogue cut off?)",
+        )
     return _places(path, entries, problems)
 
 
@@ -166,14 +181,22 @@ def _segment(into: Field, line: int, column: int, content: str, problem) -> None
             end = _QUOTED.match(content).end()
             problem(line, column + end, "unreadable catalogue: expected the end of the line after the closing quote")
         else:
-            problem(line, column, "unreadable catalogue: this string is not closed: expected a closing quote (\") on "
-                                  "its line (is the catalogue cut off?)")
+            problem(
+                line,
+                column,
+                'unreadable catalogue: this string is not closed: expected a closing quote (") on '
+                "its line (is the catalogue cut off?)",
+            )
         return
     raw = quoted.group(1)
     for escape in _ESCAPE.finditer(raw):
         if escape.group(1) not in _ESCAPED:
-            problem(line, column + 1 + escape.start(), f"unreadable catalogue: unknown escape '{escape.group()}': "
-                                                      "expected \\n, \\t, \\\" or \\\\ (a backslash)")
+            problem(
+                line,
+                column + 1 + escape.start(),
+                f"unreadable catalogue: unknown escape '{escape.group()}': "
+                'expected \\n, \\t, \\" or \\\\ (a backslash)',
+            )
             return
     into.segments.append((line, column, raw))
     unprintable = load.unprintable_in_value(_unescaped(raw))  # the sources' rule for a value
@@ -194,8 +217,15 @@ def _places(path: Path, entries: list[dict[str, Field]], problems: list[Problem]
         first = context or entry["msgid"]
         if key in seen:
             what = f"the context '{key[1][:80]}'" if context else f"the msgid '{key[1][:80]}' (without a context)"
-            problems.append(Problem(str(path), first.line, 1, f"unreadable catalogue: {what} is already given at line "
-                                                               f"{seen[key]}: a catalogue gives each message once"))
+            problems.append(
+                Problem(
+                    str(path),
+                    first.line,
+                    1,
+                    f"unreadable catalogue: {what} is already given at line "
+                    f"{seen[key]}: a catalogue gives each message once",
+                )
+            )
             continue
         seen[key] = first.line
         if context:
@@ -204,9 +234,15 @@ def _places(path: Path, entries: list[dict[str, Field]], problems: list[Problem]
             for line, column, raw in entry["msgstr"].segments:
                 charset = _CHARSET.search(raw)
                 if charset and charset.group(1).lower() not in _UTF8:
-                    problems.append(Problem(str(path), line, column + 1 + charset.start(1),
-                                            f"the catalogue says charset={charset.group(1)}: a catalogue is read as UTF-8 "
-                                            "and nothing else, never converted; save it as UTF-8 and say charset=UTF-8"))
+                    problems.append(
+                        Problem(
+                            str(path),
+                            line,
+                            column + 1 + charset.start(1),
+                            f"the catalogue says charset={charset.group(1)}: a catalogue is read as UTF-8 "
+                            "and nothing else, never converted; save it as UTF-8 and say charset=UTF-8",
+                        )
+                    )
     if problems:
         raise UserError(problems)
     return places

@@ -13,7 +13,6 @@ from generator import files, write
 from generator.errors import UserError
 from generator.files import MAX_CATALOGUE_BYTES, MAX_SOURCE_BYTES
 
-
 _REVISION = re.compile(r"^[\w./~^@{}-]{1,100}\Z")
 
 
@@ -46,8 +45,13 @@ def text_at(path: Path, revision: str) -> str:
     try:
         _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}")
     except UserError:
-        raise UserError.at(path, 1, 1, f"there is no revision '{revision}' in this repository: name a commit, a branch "
-                                       f"or a tag (tag an edition when it is published: git tag v2.2)") from None
+        raise UserError.at(
+            path,
+            1,
+            1,
+            f"there is no revision '{revision}' in this repository: name a commit, a branch "
+            f"or a tag (tag an edition when it is published: git tag v2.2)",
+        ) from None
     return _blob(root, f"{revision}:{inside}", path, MAX_SOURCE_BYTES, "a source")
 
 
@@ -58,8 +62,9 @@ def _blob(root: Path, spec: str, where: Path, limit: int, what: str) -> str:
     except (UserError, ValueError):
         size = 0  # not an object: `git show` says what is wrong with the revision or the path
     if size > limit:
-        raise UserError.at(where, 1, 1, f"at {spec.partition(':')[0]}, the file is {size} bytes; {what} may be at "
-                                        f"most {limit} bytes")
+        raise UserError.at(
+            where, 1, 1, f"at {spec.partition(':')[0]}, the file is {size} bytes; {what} may be at most {limit} bytes"
+        )
     return _git(root, "show", spec)
 
 
@@ -79,9 +84,12 @@ def materialise(sources: Path, sheet_id: str, revision: str, folder: Path) -> Pa
     listed = _git(root, "ls-tree", "--name-only", f"{checked_revision(revision, source)}", f"{catalogues}/")
     for name in listed.split():
         if Path(name).name.startswith(f"{sheet_id}.") and name.endswith(".po"):
-            write.text(folder / "i18n" / Path(name).name,
-                       _blob(root, f"{revision}:{name}", sources / "i18n" / Path(name).name, MAX_CATALOGUE_BYTES,
-                             "a catalogue"))
+            write.text(
+                folder / "i18n" / Path(name).name,
+                _blob(
+                    root, f"{revision}:{name}", sources / "i18n" / Path(name).name, MAX_CATALOGUE_BYTES, "a catalogue"
+                ),
+            )
     _materialise_figures(root, Path(inside).parent, revision, target, folder)
     return target
 
@@ -107,8 +115,13 @@ def revision_of_edition(path: Path, edition: str, required: bool = True) -> str 
         try:
             root, inside = _relative(path)
         except UserError:
-            raise UserError.at(path, 1, 1, "earlier editions are read from git, and this source is not in a git "
-                                           "repository: an edition can be compared once it is committed") from None
+            raise UserError.at(
+                path,
+                1,
+                1,
+                "earlier editions are read from git, and this source is not in a git "
+                "repository: an edition can be compared once it is committed",
+            ) from None
         declared = re.compile(rf"^edition:\s*[\"']?{re.escape(edition)}[\"']?\s*$", re.M)
         for commit in _git(root, "log", "--format=%H", "--", inside).split():
             if declared.search(_git(root, "show", f"{commit}:{inside}")):
@@ -118,6 +131,10 @@ def revision_of_edition(path: Path, edition: str, required: bool = True) -> str 
             raise
         return None
     if required:
-        raise UserError.at(path, 1, 1, f"no commit of {inside} declares edition {edition}: "
-                                       "an edition can be compared once it is committed")
+        raise UserError.at(
+            path,
+            1,
+            1,
+            f"no commit of {inside} declares edition {edition}: an edition can be compared once it is committed",
+        )
     return None

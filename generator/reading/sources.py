@@ -47,7 +47,7 @@ _YAML_HINTS = (
 )
 # A value that opens with a {keyword} reference: YAML reads the braces as a mapping unless the text is quoted.
 _STARTS_WITH_BRACE = re.compile(r"(?:^|[:,\[]\s)\s*\{[\w|-]+\}\s*[^\s,}]")
-_QUOTE_BRACE = "a text that starts with a {keyword} must be put in quotes (\"{savage} flee\"), or YAML reads a mapping"
+_QUOTE_BRACE = 'a text that starts with a {keyword} must be put in quotes ("{savage} flee"), or YAML reads a mapping'
 
 
 @dataclass
@@ -102,7 +102,9 @@ class _Strict:
         tag = getattr(event, "tag", None)
         if tag is not None:  # !!python/object, !!int…: the loader reads text, nothing else
             tag = tag.replace("tag:yaml.org,2002:", "!!")
-            raise _Refused(event.start_mark, f"tags ({tag}) are not allowed: write the plain value, in quotes for a text")
+            raise _Refused(
+                event.start_mark, f"tags ({tag}) are not allowed: write the plain value, in quotes for a text"
+            )
         if self.depth >= MAX_NESTING:  # PyYAML composes recursively: refuse before Python's stack runs out
             raise _Refused(event.start_mark, f"lists and mappings are nested more than {MAX_NESTING} deep here")
         if isinstance(index, int):  # an item of a list (a mapping's values are indexed by their key node)
@@ -113,15 +115,20 @@ class _Strict:
         finally:
             self.depth -= 1
 
-
     def _count_item(self, index: int, mark) -> None:
         if index >= MAX_LIST_ITEMS:
-            raise _Refused(mark, f"this list has more than {MAX_LIST_ITEMS} items: a list of a source holds at most "
-                                 f"{MAX_LIST_ITEMS} (rows, steps, units…)")
+            raise _Refused(
+                mark,
+                f"this list has more than {MAX_LIST_ITEMS} items: a list of a source holds at most "
+                f"{MAX_LIST_ITEMS} (rows, steps, units…)",
+            )
         self.items += 1
         if self.items > MAX_SOURCE_ITEMS:
-            raise _Refused(mark, f"the file has more than {MAX_SOURCE_ITEMS} list items (rows, steps, units…) in all: "
-                                 f"a source holds at most {MAX_SOURCE_ITEMS}")
+            raise _Refused(
+                mark,
+                f"the file has more than {MAX_SOURCE_ITEMS} list items (rows, steps, units…) in all: "
+                f"a source holds at most {MAX_SOURCE_ITEMS}",
+            )
 
 
 class _StrictComposer(_Strict, yaml.SafeLoader):
@@ -129,6 +136,7 @@ class _StrictComposer(_Strict, yaml.SafeLoader):
 
 
 if yaml.__with_libyaml__:
+
     class _FastComposer(_Strict, yaml.composer.Composer, yaml.cyaml.CParser, yaml.resolver.Resolver):
         """LibYAML's scanner and parser (about ten times faster) under the same strict composer. Its nodes carry
         the same values, tags and marks as PyYAML's, and plain scalars the style '' rather than None."""
@@ -178,7 +186,9 @@ def decode(path: Path, raw: bytes) -> str:
         line = raw[: error.start].count(b"\n") + 1
         line_start = raw.rfind(b"\n", 0, error.start) + 1
         column = len(raw[line_start : error.start].decode("utf-8")) + 1  # in characters, as editors count
-        raise UserError.at(path, line, column, f"byte 0x{raw[error.start]:02x} is not UTF-8: save the file as UTF-8") from None
+        raise UserError.at(
+            path, line, column, f"byte 0x{raw[error.start]:02x} is not UTF-8: save the file as UTF-8"
+        ) from None
 
 
 def refuse_unprintable(path: Path, text: str) -> None:
@@ -188,7 +198,9 @@ def refuse_unprintable(path: Path, text: str) -> None:
         line, column = _line_column(text, unprintable.start())
         what, effect = _kind_of(unprintable.group())
         what = "character" if what == "control character" else what  # U+FFFE and the like are not controls
-        raise UserError.at(path, line, column, f"the {what} U+{ord(unprintable.group()):04X} {effect} and is not allowed: delete it")
+        raise UserError.at(
+            path, line, column, f"the {what} U+{ord(unprintable.group()):04X} {effect} and is not allowed: delete it"
+        )
 
 
 def unprintable_in_value(text: str) -> tuple[int, str] | None:
@@ -239,8 +251,10 @@ def _compose(path: Path, text: str) -> Node:
             if _STARTS_WITH_BRACE.search(line[: mark.column + 1]):
                 message += f": {_QUOTE_BRACE}"
             elif "but got '{'" in message:  # a {keyword} inside a flow value: not a comma's doing
-                message += (": a {keyword} inside {…} or […] opens another mapping: put the whole text in quotes "
-                            "(\"Attacks {swarm}\")")
+                message += (
+                    ": a {keyword} inside {…} or […] opens another mapping: put the whole text in quotes "
+                    '("Attacks {swarm}")'
+                )
             else:
                 message += "".join(f": {hint}" for words, hint in _YAML_HINTS if words in message)
             start = error.context_mark
@@ -298,7 +312,10 @@ def _scalar(node: ScalarNode, here) -> Any:
     if text in ("true", "false"):
         return text == "true"
     if _IMPLICIT_BOOL.match(text):
-        here(node, f"'{text}' is ambiguous (YAML reads it as a yes/no value): write \"{text}\" in quotes for the text, or true/false")
+        here(
+            node,
+            f"'{text}' is ambiguous (YAML reads it as a yes/no value): write \"{text}\" in quotes for the text, or true/false",
+        )
     elif _SEXAGESIMAL.match(text):
         here(node, f"'{text}' is ambiguous (YAML 1.1 reads it as a number in base 60): write \"{text}\" in quotes")
     elif _OCTAL.match(text) and text.lstrip("+-") != "0":

@@ -40,8 +40,9 @@ class _Flow:
     def capacity(self, pieces: list[Piece], room: Capacity) -> Capacity:
         heights = [0.0] * (max(self.tops, default=-1) + 1)
         for page, band in self.tops.items():
-            heights[page] += _height(pieces, band) - sum(_heading(pieces[index]) for index in band
-                                                          if index in self.moved)
+            heights[page] += _height(pieces, band) - sum(
+                _heading(pieces[index]) for index in band if index in self.moved
+            )
         return replace(room, tops=tuple(heights))
 
     def pack(self, pieces: list[Piece], band: tuple[int, ...], room: Capacity, foot: float = 0.0) -> Packing:
@@ -79,8 +80,9 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
         above = None
         while number + 1 < len(stretches) and flow.indices:
             following, after, _ = stretches[number + 1]
-            footed = None if under and packing.pages == 1 else _footed(pieces, flow, lead, room, packing, following,
-                                                                         after)
+            footed = (
+                None if under and packing.pages == 1 else _footed(pieces, flow, lead, room, packing, following, after)
+            )
             if footed is not None:
                 packing, above = footed
                 break
@@ -90,8 +92,11 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
             flow, packing = floated
             number += 1
         _join(joined, flow, on_top, packing, under, capacity.columns)
-        tall = [placed[0] for placed in flow.tops.values()  # a band taller than its page: told as overfull
-                if _height(pieces, placed) > capacity.column_height - capacity.safety]
+        tall = [
+            placed[0]
+            for placed in flow.tops.values()  # a band taller than its page: told as overfull
+            if _height(pieces, placed) > capacity.column_height - capacity.safety
+        ]
         if on_top and top > capacity.column_height - capacity.safety:
             tall.append(band[0])
         joined.overfull = sorted(set(joined.overfull) | set(tall))
@@ -99,8 +104,9 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
     return joined
 
 
-def _footed(pieces, flow: _Flow, band, room: Capacity, packing: Packing, following,
-            after: int) -> tuple[Packing, float] | None:
+def _footed(
+    pieces, flow: _Flow, band, room: Capacity, packing: Packing, following, after: int
+) -> tuple[Packing, float] | None:
     """The stretch packed with `following` under its last page's balanced columns, and the millimetres then taken
     above the columns under it; None where that takes a page more, or leaves too little room under it (less than
     MIN_UNDER of a column, or less than the block after the band needs: `after`, if it never splits)."""
@@ -132,12 +138,18 @@ def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretc
     moved = {following[0]} if _opens(pieces, following[0]) else set()
     floated = _Flow(flow.indices + list(range(start, stop)), {**flow.tops, last + 1: following}, flow.moved | moved)
     together = floated.pack(pieces, band, room)
-    apart = _Flow(list(range(start, stop))).pack(pieces, following, replace(room, first_page_top=_height(pieces, following)))
+    apart = _Flow(list(range(start, stop))).pack(
+        pieces, following, replace(room, first_page_top=_height(pieces, following))
+    )
     anchor = floated.indices.index(start)
-    early = last < together.pages and any(fragment.index == anchor and fragment.start == 0
-                                          for column in together.plan[last] for fragment in column)
-    if (not early or max(together.pages, last + 2) > packing.pages + apart.pages
-            or len(together.overfull) + len(together.broken) > len(packing.overfull) + len(packing.broken)):
+    early = last < together.pages and any(
+        fragment.index == anchor and fragment.start == 0 for column in together.plan[last] for fragment in column
+    )
+    if (
+        not early
+        or max(together.pages, last + 2) > packing.pages + apart.pages
+        or len(together.overfull) + len(together.broken) > len(packing.overfull) + len(packing.broken)
+    ):
         return None  # (where the text after the band runs past a column either way, _past gives it a page first)
     return floated, _reaching(together, last + 1)
 
@@ -166,8 +178,10 @@ def _opens(pieces: list[Piece], wide: int) -> bool:
     """Whether a wide piece prints a heading (its section's or group's) that the narrow piece after it, in the same
     section or group, would otherwise follow."""
     after = _after(pieces, wide)
-    return after < len(pieces) and ((pieces[wide].opens_section and not pieces[after].opens_section)
-                                    or (pieces[wide].opens_group and not pieces[after].opens_group))
+    return after < len(pieces) and (
+        (pieces[wide].opens_section and not pieces[after].opens_section)
+        or (pieces[wide].opens_group and not pieces[after].opens_group)
+    )
 
 
 def _after(pieces: list[Piece], wide: int) -> int:
@@ -178,7 +192,8 @@ def _after(pieces: list[Piece], wide: int) -> int:
 def _opening(piece: Piece, wide: Piece) -> Piece:
     """A narrow piece that prints the heading the wide piece before it would have: that much taller."""
     extra = (piece.heading if wide.opens_section and not piece.opens_section else 0.0) + (
-        piece.group_heading if wide.opens_group and not piece.opens_group else 0.0)
+        piece.group_heading if wide.opens_group and not piece.opens_group else 0.0
+    )
     return replace(piece, height=piece.height + extra, head=piece.head + extra, opens_section=True, opens_group=True)
 
 
@@ -217,8 +232,10 @@ def _opened(pieces: list[Piece], band: tuple[int, ...]) -> list[Piece]:
 def _join(joined: Packing, flow: _Flow, band: tuple[int, ...], packing: Packing, merged: bool, count: int) -> None:
     """The stretch's pages after those joined, its pieces numbered in the whole sheet; `merged`: its first page is
     the last page joined (it starts under a band there), its columns after that page's."""
-    plan = [[[replace(fragment, index=flow.indices[fragment.index]) for fragment in column] for column in page]
-            for page in packing.plan]
+    plan = [
+        [[replace(fragment, index=flow.indices[fragment.index]) for fragment in column] for column in page]
+        for page in packing.plan
+    ]
     offset = len(joined.plan) - 1 if merged else len(joined.plan)
     feet = (packing.feet or []) + [()] * (packing.pages - len(packing.feet or []))
     tops = [flow.tops.get(page, ()) for page in range(packing.pages)]

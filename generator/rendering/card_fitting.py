@@ -51,8 +51,11 @@ def next_step(heights: dict[float, float], room: float, scales: list[float]) -> 
     failing = [scale for scale, height in heights.items() if height > room]
     best = max(fitting, default=None)
     worst = min(failing, default=None)
-    untried = [scale for scale in scales
-               if (best is None or scale > best) and (worst is None or scale < worst) and scale not in heights]
+    untried = [
+        scale
+        for scale in scales
+        if (best is None or scale > best) and (worst is None or scale < worst) and scale not in heights
+    ]
     if not untried:
         return Fitting(chosen=best, done=True)
     guess = _interpolated(heights, room)

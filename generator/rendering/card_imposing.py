@@ -26,8 +26,13 @@ def metadata_of(pdf: bytes) -> dict[str, str]:
     return {key: value for key, value in found.items() if isinstance(value, str)}
 
 
-def imposed(fronts: list[PageObject], backs: list[PageObject] | None, grid: Grid, flip: str | None,
-            metadata: dict[str, str] | None = None) -> bytes:
+def imposed(
+    fronts: list[PageObject],
+    backs: list[PageObject] | None,
+    grid: Grid,
+    flip: str | None,
+    metadata: dict[str, str] | None = None,
+) -> bytes:
     """The cards `fronts` (one a page, with their bleed around them when the grid has some), `grid.per_page` a side
     of paper with their crop marks; with `backs` (one a card, in the same order), each side followed by its back.
     `metadata`: the PDF's document information."""
@@ -58,8 +63,11 @@ def _put(side: PageObject, card: PageObject, corner: tuple[float, float], grid: 
 
 def _hairlines(marks: list[Mark], page_height: float) -> DecodedStreamObject:
     """The marks as a PDF content stream: black hairlines, in points from the page's bottom left."""
-    lines = [f"{_points(mark.x1):.3f} {_points(page_height - mark.y1):.3f} m "
-             f"{_points(mark.x2):.3f} {_points(page_height - mark.y2):.3f} l" for mark in marks]
+    lines = [
+        f"{_points(mark.x1):.3f} {_points(page_height - mark.y1):.3f} m "
+        f"{_points(mark.x2):.3f} {_points(page_height - mark.y2):.3f} l"
+        for mark in marks
+    ]
     stream = DecodedStreamObject()
     stream.set_data(f"q {MARK_WIDTH_PT} w 0 G 0 J\n{chr(10).join(lines)}\nS Q\n".encode())
     return stream

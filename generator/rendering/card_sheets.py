@@ -78,8 +78,7 @@ class Grid:
     def slot(self, index: int) -> tuple[float, float]:
         """The top left corner of the card in place `index` (row by row, from the top left)."""
         row, column = divmod(index, self.columns)
-        return (self.left + column * (self.card.width + self.gutter),
-                self.top + row * (self.card.height + self.gutter))
+        return (self.left + column * (self.card.width + self.gutter), self.top + row * (self.card.height + self.gutter))
 
     def back_slot(self, index: int, flip: str) -> tuple[float, float]:
         """Where the back of the card in place `index` sits on the back page, for a duplex `flip`: turned about the
@@ -136,8 +135,9 @@ def grid(card: CardSize, paper: str, bleed: bool = False) -> Grid:
         if best is None or columns * rows > best.per_page:
             used_width = columns * card.width + (columns - 1) * gutter
             used_height = rows * card.height + (rows - 1) * gutter
-            best = Grid(card, width, height, columns, rows, (width - used_width) / 2, (height - used_height) / 2,
-                        gutter, extra)
+            best = Grid(
+                card, width, height, columns, rows, (width - used_width) / 2, (height - used_height) / 2, gutter, extra
+            )
     if best.per_page == 0:
         raise ValueError(f"a {card.width:g} × {card.height:g} mm card does not fit on {paper} with its crop marks")
     return best

@@ -65,8 +65,9 @@ def deck_pdf(project: Project, deck: Deck, options: CardOptions) -> bytes:
     printed = fitted(project, deck, options)
     fronts, metadata = _laid(project, deck, options, printed)
     backs = _backs(project, deck, options, printed) if options.backs else None
-    return card_imposing.imposed(fronts, backs, grid(options.size, options.paper, options.bleed), options.backs,
-                                 metadata)
+    return card_imposing.imposed(
+        fronts, backs, grid(options.size, options.paper, options.bleed), options.backs, metadata
+    )
 
 
 def deck_page(project: Project, deck: Deck, options: CardOptions) -> str:
@@ -76,16 +77,47 @@ def deck_page(project: Project, deck: Deck, options: CardOptions) -> str:
 
     printed = fitted(project, deck, options)
     template = environment(project.templates).get_template("cards/card.html.j2")
-    cards = [(Markup(template.render(dict(_context(project, one.card.sheet, options, 1.0), title=one.card.title,
-                                          part=one.part, parts=one.parts, measuring=False, plan=_plan(one)))),
-              round(one.scale, 4)) for one in printed]
-    stylesheet = "\n".join(line for line in pages.stylesheet_text(project).decode("utf-8").splitlines()
-                           if not line.startswith("@font-face"))  # the fonts are embedded below, not fetched
+    cards = [
+        (
+            Markup(
+                template.render(
+                    dict(
+                        _context(project, one.card.sheet, options, 1.0),
+                        title=one.card.title,
+                        part=one.part,
+                        parts=one.parts,
+                        measuring=False,
+                        plan=_plan(one),
+                    )
+                )
+            ),
+            round(one.scale, 4),
+        )
+        for one in printed
+    ]
+    stylesheet = "\n".join(
+        line
+        for line in pages.stylesheet_text(project).decode("utf-8").splitlines()
+        if not line.startswith("@font-face")
+    )  # the fonts are embedded below, not fetched
     stylesheet += (project.templates / "cards" / "cards.css").read_text(encoding="utf-8")
-    document = environment(project.templates).get_template("cards/web.html.j2").render(dict(
-        _context(project, deck.sheet, options, 1.0), cards=cards, title=deck.name, accent=deck.sheet.accent,
-        card_width=options.size.width, card_height=options.size.height, paper=options.paper,
-        fonts=Markup(web.FONTS_HERE), stylesheet=Markup(stylesheet)))
+    document = (
+        environment(project.templates)
+        .get_template("cards/web.html.j2")
+        .render(
+            dict(
+                _context(project, deck.sheet, options, 1.0),
+                cards=cards,
+                title=deck.name,
+                accent=deck.sheet.accent,
+                card_width=options.size.width,
+                card_height=options.size.height,
+                paper=options.paper,
+                fonts=Markup(web.FONTS_HERE),
+                stylesheet=Markup(stylesheet),
+            )
+        )
+    )
     faces = web.font_faces(frozenset(document), heights.folder(project.build))
     return document.replace(web.FONTS_HERE, faces, 1)
 
@@ -111,8 +143,9 @@ def fitted(project: Project, deck: Deck, options: CardOptions) -> list[Printed]:
     return _scaled(project, deck, options, dealt, known)
 
 
-def _dealt(project: Project, deck: Deck, options: CardOptions, one: Printed, head: float, pieces: list[float]
-           ) -> tuple[Printed, list[list[int]], list[float]]:
+def _dealt(
+    project: Project, deck: Deck, options: CardOptions, one: Printed, head: float, pieces: list[float]
+) -> tuple[Printed, list[list[int]], list[float]]:
     """A card too full for one dealt out over several: a piece taller than a card alone cut in two (a table between
     its rows, a rule between its sentences) and measured again, until each piece fits a card."""
     while True:
@@ -130,8 +163,9 @@ def _continued(project: Project, deck: Deck, options: CardOptions) -> str:
     return _context(project, deck.sheet, options, 1.0)["words"]["continued"]
 
 
-def _scaled(project: Project, deck: Deck, options: CardOptions, cards: list[Printed],
-            known: list[dict[float, float]]) -> list[Printed]:
+def _scaled(
+    project: Project, deck: Deck, options: CardOptions, cards: list[Printed], known: list[dict[float, float]]
+) -> list[Printed]:
     """Each card's scale: measured in rounds, every card still undecided at the scale its heights so far point to."""
     scales = card_fitting.ladder(card_fitting.largest_scale(options.size.width))
     room = _room(options)
@@ -161,14 +195,19 @@ def _refusal(card: Card, refused: card_fitting.TooTall, options: CardOptions) ->
     if refused.piece is not None:
         piece = card.pieces[refused.piece]
         named = f"'{card.title}'" if piece.title in (None, card.title) else f"'{card.title}' ('{piece.title}')"
-        return (f"{named} does not fit on {size} at {smallest}, and has no place to be cut between cards "
-                f"(a larger --cards size holds it)")
-    return (f"'{card.title}' does not fit on {card.most} cards of {size[2:]} at {smallest}: it needs "
-            f"{refused.needed} (a larger --cards size holds it)")
+        return (
+            f"{named} does not fit on {size} at {smallest}, and has no place to be cut between cards "
+            f"(a larger --cards size holds it)"
+        )
+    return (
+        f"'{card.title}' does not fit on {card.most} cards of {size[2:]} at {smallest}: it needs "
+        f"{refused.needed} (a larger --cards size holds it)"
+    )
 
 
-def _measured(project: Project, deck: Deck, options: CardOptions, cards: list[Printed]
-              ) -> list[tuple[float, float, list[float]]]:
+def _measured(
+    project: Project, deck: Deck, options: CardOptions, cards: list[Printed]
+) -> list[tuple[float, float, list[float]]]:
     """Each card's content as laid out at its scale on a page of the card's width: (its height from the card's top to
     its last block's foot, its strip's, each piece's), in mm; a card whose content is wider than the card counts as
     taller than any card."""
@@ -183,8 +222,11 @@ def _measured(project: Project, deck: Deck, options: CardOptions, cards: list[Pr
 def _card_heights(page) -> tuple[float, float, list[float]]:
     boxes = list(page._page_box.descendants())
     strip = next(box for box in boxes if getattr(box, "element_tag", None) == "header")
-    blocks = [box for box in boxes if getattr(box, "element_tag", None) == "section"
-              and "block" in box.element.get("class", "").split()]
+    blocks = [
+        box
+        for box in boxes
+        if getattr(box, "element_tag", None) == "section" and "block" in box.element.get("class", "").split()
+    ]
     card_top = strip.position_y
     head = (strip.position_y + strip.margin_height() - card_top) / PX_PER_MM
     pieces = [box.margin_height() / PX_PER_MM for box in blocks]
@@ -220,19 +262,32 @@ def _laid(project: Project, deck: Deck, options: CardOptions, cards: list[Printe
 
 def _backs(project: Project, deck: Deck, options: CardOptions, cards: list[Printed]) -> list:
     words = _context(project, deck.sheet, options, 1.0)
-    backs = [environment(project.templates).get_template("cards/back.html.j2").render(
-        dict(words, name=deck.name, faction=deck.faction, title=one.card.title))
-        for one in cards]
+    backs = [
+        environment(project.templates)
+        .get_template("cards/back.html.j2")
+        .render(dict(words, name=deck.name, faction=deck.faction, title=one.card.title))
+        for one in cards
+    ]
     return card_imposing.pages_of(pages.pdf(deck.sheet, _rendered(project, deck, options, backs, 1.0)))
 
 
-def _document(project: Project, deck: Deck, options: CardOptions, cards: list[Printed], scale: float,
-              measuring: bool = False):
+def _document(
+    project: Project, deck: Deck, options: CardOptions, cards: list[Printed], scale: float, measuring: bool = False
+):
     template = environment(project.templates).get_template("cards/card.html.j2")
-    html = [template.render(dict(_context(project, one.card.sheet, options, scale), title=one.card.title,
-                                 part=one.part, parts=one.parts, measuring=measuring,
-                                 plan=_plan(one)))
-            for one in cards]
+    html = [
+        template.render(
+            dict(
+                _context(project, one.card.sheet, options, scale),
+                title=one.card.title,
+                part=one.part,
+                parts=one.parts,
+                measuring=measuring,
+                plan=_plan(one),
+            )
+        )
+        for one in cards
+    ]
     return _rendered(project, deck, options, html, scale, measuring)
 
 
@@ -241,16 +296,29 @@ def _plan(one: Printed) -> list:
     return [item for item in items(one.card.sheet) if item.block in one.pieces]
 
 
-def _rendered(project: Project, deck: Deck, options: CardOptions, cards: list[str], scale: float,
-              measuring: bool = False):
+def _rendered(
+    project: Project, deck: Deck, options: CardOptions, cards: list[str], scale: float, measuring: bool = False
+):
     bleed = BLEED_MM if options.bleed else 0.0
     width, height = options.size.width + 2 * bleed, options.size.height + 2 * bleed
     given = _context(project, deck.sheet, options, scale)
-    document = environment(project.templates).get_template("cards/deck.html.j2").render(dict(
-        given, cards=[Markup(card) for card in cards], title=" — ".join(filter(None, [deck.name, deck.faction])),
-        accent=deck.sheet.accent, bleed=bleed,
-        card_width=options.size.width, card_height=options.size.height, page_width=width,
-        page_height=MEASURE_HEIGHT_MM if measuring else height))
+    document = (
+        environment(project.templates)
+        .get_template("cards/deck.html.j2")
+        .render(
+            dict(
+                given,
+                cards=[Markup(card) for card in cards],
+                title=" — ".join(filter(None, [deck.name, deck.faction])),
+                accent=deck.sheet.accent,
+                bleed=bleed,
+                card_width=options.size.width,
+                card_height=options.size.height,
+                page_width=width,
+                page_height=MEASURE_HEIGHT_MM if measuring else height,
+            )
+        )
+    )
     return pages.render(project, document, pages.stylesheet_text(project))
 
 
@@ -258,8 +326,7 @@ def _context(project: Project, sheet, options: CardOptions, scale: float) -> dic
     """What the sheets' templates are given, on a card: one column of the card's width, the type at `scale`."""
     given = context(project, sheet, options, 0, None, scale)
     inner = options.size.width - 2 * PADDING_MM
-    given["frame"] = Frame(inner + 2 * PADDING_MM, options.size.height, 1, 1,
-                           (0.0, PADDING_MM, PADDING_MM, PADDING_MM))
+    given["frame"] = Frame(inner + 2 * PADDING_MM, options.size.height, 1, 1, (0.0, PADDING_MM, PADDING_MM, PADDING_MM))
     given["type_sizes"] = {name: round(points * scale, 3) for name, points in TYPE_SIZES.items()}
     given["generator"] = f"qrs {__version__}"
     return given

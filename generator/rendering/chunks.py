@@ -10,10 +10,9 @@ import jinja2
 from markupsafe import Markup
 
 from generator.project import Project
-from generator.rendering import figures, findings, heights, measure, widths
+from generator.rendering import figures, findings, heights, measure, templating, widths
 from generator.rendering.items import Item
 from generator.rendering.pages import render, stylesheet_text
-from generator.rendering import templating
 
 
 @dataclass(frozen=True)
@@ -36,14 +35,20 @@ class Chunks:
         for item in whole:
             if item.block.type == "table" and isinstance(item.block.columns, str):
                 sets.setdefault(item.block.columns, []).append(item)
-        return cls(environment.get_template("header.html.j2").render(context), {
-            item.id: chunk(environment, context, item) for item in whole}, context,
-            {name: items for name, items in sets.items() if len(items) > 1}, {item.id: item for item in whole})
+        return cls(
+            environment.get_template("header.html.j2").render(context),
+            {item.id: chunk(environment, context, item) for item in whole},
+            context,
+            {name: items for name, items in sets.items() if len(items) > 1},
+            {item.id: item for item in whole},
+        )
 
     def keys(self, project: Project, context: dict) -> tuple[str, dict[str, str]]:
         """The measurements' keys at the context's scale: the header's, and each block's by item id."""
         style = _style_key(project, context)
-        return heights.key(style, "header", self.header), {ident: heights.key(style, chunk) for ident, chunk in self.blocks.items()}
+        return heights.key(style, "header", self.header), {
+            ident: heights.key(style, chunk) for ident, chunk in self.blocks.items()
+        }
 
     def digest(self, project: Project, context: dict) -> str:
         """One key for every measurement at the context's scale."""
@@ -53,8 +58,11 @@ class Chunks:
 
 def chunk(environment: jinja2.Environment, context: dict, item: Item) -> str:
     return environment.get_template("piece.html.j2").render(
-        context, whole=item, probes=[replace(item, stop=1, probe=True)] if item.may_continue else [],
-        heading_probe=item.section is not None)
+        context,
+        whole=item,
+        probes=[replace(item, stop=1, probe=True)] if item.may_continue else [],
+        heading_probe=item.section is not None,
+    )
 
 
 def decision_key(project: Project, context: dict, chunks: Chunks, whole: list[Item], frame) -> str:
@@ -63,11 +71,14 @@ def decision_key(project: Project, context: dict, chunks: Chunks, whole: list[It
     opening a section), the page frame; the renderer's own code is in every key (heights.key)."""
     style = _style_key(project, context, scaled=False)
     packing = [repr((item.id, item.block.break_before, item.splits, item.first, item.block.wide)) for item in whole]
-    return heights.key(style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing)
+    return heights.key(
+        style, repr(frame), repr(context["type_sizes"]), chunks.header, *chunks.blocks.values(), *packing
+    )
 
 
-def measured(project: Project, context: dict, chunks: Chunks, cache: heights.Cache
-              ) -> tuple[dict[str, measure.Measured], float]:
+def measured(
+    project: Project, context: dict, chunks: Chunks, cache: heights.Cache
+) -> tuple[dict[str, measure.Measured], float]:
     """Every block's measurement and the header's height at the context's scale: from the cache, else from one
     measuring pass over the blocks whose key is new."""
     header_key, keys = chunks.keys(project, context)
@@ -76,8 +87,11 @@ def measured(project: Project, context: dict, chunks: Chunks, cache: heights.Cac
     missing = [ident for ident, value in found.items() if value is None]
     if missing or header is None:
         context = dict(context, chunks=[Markup(chunks.blocks[ident]) for ident in missing])
-        document = render(project, templating.environment(project.templates).get_template("sheet.html.j2").render(context),
-                           stylesheet_text(project))
+        document = render(
+            project,
+            templating.environment(project.templates).get_template("sheet.html.j2").render(context),
+            stylesheet_text(project),
+        )
         fresh = measure.measure(document, missing)
         header = measure.Measured(height=measure.header_height(document))
         cache.put(header_key, header)
@@ -90,16 +104,23 @@ def measured(project: Project, context: dict, chunks: Chunks, cache: heights.Cac
     return found, header.height
 
 
-def _wide(project: Project, context: dict, chunks: Chunks, cache: heights.Cache,
-          found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
+def _wide(
+    project: Project, context: dict, chunks: Chunks, cache: heights.Cache, found: dict[str, measure.Measured]
+) -> dict[str, measure.Measured]:
     """The blocks that span the page, measured again at its width: those the source makes `wide`, and those that
     span it without the author asking: tables too wide for a column by their many columns (findings.spans), figures at
     true size wider than a column (figures.spans), preformatted text too wide for one at 6 pt (widths.too_wide)."""
     frame = context["frame"]
     column = frame.column_width
-    wide = [ident for ident, item in chunks.items.items()
-            if item.block.wide or findings.spans(found[ident], column) or figures.spans(item.block, column)
-            or item.block.type == "preformatted" and widths.too_wide(item.block, frame, 0.0)]
+    wide = [
+        ident
+        for ident, item in chunks.items.items()
+        if item.block.wide
+        or findings.spans(found[ident], column)
+        or figures.spans(item.block, column)
+        or item.block.type == "preformatted"
+        and widths.too_wide(item.block, frame, 0.0)
+    ]
     if not wide:
         return {}
     environment, style = templating.environment(project.templates), _style_key(project, context)
@@ -109,17 +130,22 @@ def _wide(project: Project, context: dict, chunks: Chunks, cache: heights.Cache,
     again = {ident: cache.get(name) for ident, name in keys.items()}
     missing = [ident for ident, value in again.items() if value is None]
     if missing:
-        document = render(project, environment.get_template("sheet.html.j2").render(
-            dict(context, measure_width=width, chunks=[Markup(html_of[ident]) for ident in missing])),
-            stylesheet_text(project))
+        document = render(
+            project,
+            environment.get_template("sheet.html.j2").render(
+                dict(context, measure_width=width, chunks=[Markup(html_of[ident]) for ident in missing])
+            ),
+            stylesheet_text(project),
+        )
         for ident, value in measure.measure(document, missing).items():
             cache.put(keys[ident], replace(value, wide=True))
             again[ident] = replace(value, wide=True)
     return again
 
 
-def _shared_widths(project: Project, context: dict, chunks: Chunks, cache: heights.Cache,
-                   found: dict[str, measure.Measured]) -> dict[str, measure.Measured]:
+def _shared_widths(
+    project: Project, context: dict, chunks: Chunks, cache: heights.Cache, found: dict[str, measure.Measured]
+) -> dict[str, measure.Measured]:
     """The tables of one column set, measured again with the same column widths (each column as wide as the widest
     of the set needs it, the set's tables as wide as the column): one under another, their columns line up."""
     shared: dict[str, tuple[float, ...]] = {}
@@ -129,18 +155,32 @@ def _shared_widths(project: Project, context: dict, chunks: Chunks, cache: heigh
             continue
         widest = [max(column) for column in zip(*widths)]
         total = sum(widths[0])
-        shared.update({item.id: tuple(round(width * total / sum(widest), 3) for width in widest) for item in column_set})
+        shared.update(
+            {item.id: tuple(round(width * total / sum(widest), 3) for width in widest) for item in column_set}
+        )
     environment, style = templating.environment(project.templates), _style_key(project, context)
-    html_of = {ident: chunk(environment, chunks.context, replace(next(item for column_set in chunks.sets.values()
-                                                                      for item in column_set if item.id == ident),
-                                                                 widths=widths))
-               for ident, widths in shared.items()}
+    html_of = {
+        ident: chunk(
+            environment,
+            chunks.context,
+            replace(
+                next(item for column_set in chunks.sets.values() for item in column_set if item.id == ident),
+                widths=widths,
+            ),
+        )
+        for ident, widths in shared.items()
+    }
     keys = {ident: heights.key(style, "shared", chunk) for ident, chunk in html_of.items()}
     again = {ident: cache.get(name) for ident, name in keys.items()}
     missing = [ident for ident, value in again.items() if value is None]
     if missing:
-        document = render(project, environment.get_template("sheet.html.j2").render(
-            dict(context, chunks=[Markup(html_of[ident]) for ident in missing])), stylesheet_text(project))
+        document = render(
+            project,
+            environment.get_template("sheet.html.j2").render(
+                dict(context, chunks=[Markup(html_of[ident]) for ident in missing])
+            ),
+            stylesheet_text(project),
+        )
         for ident, value in measure.measure(document, missing).items():
             cache.put(keys[ident], value)
             again[ident] = value
@@ -152,8 +192,14 @@ def _style_key(project: Project, context: dict, scaled: bool = True) -> str:
     column's width, the variant's styles; and (`scaled`) the type sizes at the context's scale."""
     stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
     page_styles = (project.templates / "sheet.html.j2").read_text(encoding="utf-8")
-    parts = [stylesheet, page_styles, context["lang"], str(context["frame"].column_width), str(context["ink_saver"]),
-             str(context["crop_marks"])]
+    parts = [
+        stylesheet,
+        page_styles,
+        context["lang"],
+        str(context["frame"].column_width),
+        str(context["ink_saver"]),
+        str(context["crop_marks"]),
+    ]
     if scaled:
         parts += [repr(context["type_sizes"]), str(context["scale"])]
     return "\0".join(parts)

@@ -94,7 +94,7 @@ def cut_markup(html: str, chars: int) -> tuple[Markup, Markup] | None:
             head.append(token)
             continue
         split = _after(token, chars - seen)
-        rest = token[split:].lstrip() + "".join(match.group() for match in tokens[index + 1:])
+        rest = token[split:].lstrip() + "".join(match.group() for match in tokens[index + 1 :])
         closing = "".join(f"</{_name(tag.tag)}>" for tag in reversed(opened))
         return Markup("".join(head) + token[:split] + closing), Markup(_reopened(opened, rest.lstrip()))
     return None
@@ -106,7 +106,7 @@ def _reopened(opened: list[_Open], rest: str) -> str:
     item."""
     opened = list(opened)
     while opened and (found := re.match(rf"\s*</\s*{re.escape(_name(opened[-1].tag))}\s*>", rest)):
-        rest = rest[found.end():]
+        rest = rest[found.end() :]
         finished = opened.pop()
         if _name(finished.tag) == "li" and opened:
             opened[-1] = _Open(opened[-1].tag, opened[-1].items + 1)  # the next item's number
@@ -137,7 +137,7 @@ def _with_class(tag: str, name: str) -> str:
     """`tag` with the class `name` added to its own."""
     found = re.search(r'\sclass="([^"]*)"', tag)
     if found:
-        return tag[:found.start(1)] + (found.group(1) + " " + name).strip() + tag[found.end(1):]
+        return tag[: found.start(1)] + (found.group(1) + " " + name).strip() + tag[found.end(1) :]
     return tag[:-1].rstrip() + f' class="{name}">'
 
 

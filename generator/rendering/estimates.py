@@ -12,8 +12,15 @@ from generator.rendering.bands import pack_bands
 from generator.rendering.templating import TYPE_SIZES, base
 
 
-def packed(frame, whole, context: dict, measured: dict[str, measure.Measured], header: float, scale: float,
-            size: float | None = None) -> fit.Attempt:
+def packed(
+    frame,
+    whole,
+    context: dict,
+    measured: dict[str, measure.Measured],
+    header: float,
+    scale: float,
+    size: float | None = None,
+) -> fit.Attempt:
     """The attempt at `scale` from its measurements (or estimates of them): the pieces packed, nothing rendered."""
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
     if size is None:
@@ -24,8 +31,14 @@ def packed(frame, whole, context: dict, measured: dict[str, measure.Measured], h
     # a band takes its height from every column of its page
     content = sum(piece.height * (frame.columns if piece.wide else 1) for piece in pieces)
     fill = (content + header * frame.columns) / page
-    return fit.Attempt(scale, packing.pages + len(packing.overfull) * fit.OVERFULL_PAGES, packing.blank,
-                       packing.largest_hole, fill, (context, measured, header, packing))
+    return fit.Attempt(
+        scale,
+        packing.pages + len(packing.overfull) * fit.OVERFULL_PAGES,
+        packing.blank,
+        packing.largest_hole,
+        fill,
+        (context, measured, header, packing),
+    )
 
 
 def predict(frame, whole, normal: fit.Attempt, scale: float, other: fit.Attempt | None = None) -> fit.Attempt:
@@ -38,22 +51,43 @@ def predict(frame, whole, normal: fit.Attempt, scale: float, other: fit.Attempt 
 
     def factor(height: float, there: float | None) -> float:
         if other is None or there is None or height <= 0 or there <= 0:
-            return scale ** fit.GROWTH
+            return scale**fit.GROWTH
         return scale ** (math.log(there / height) / math.log(other.scale))
 
     size = round(TYPE_SIZES["size"] * base(context["sheet"]) * scale, 3) / TYPE_SIZES["size"]
-    return packed(frame, whole, context,
-                   {ident: _scaled(value, factor(value.height, others[ident].height if ident in others else None))
-                    for ident, value in measured.items()},
-                   header * factor(header, other_header), scale, size)
+    return packed(
+        frame,
+        whole,
+        context,
+        {
+            ident: _scaled(value, factor(value.height, others[ident].height if ident in others else None))
+            for ident, value in measured.items()
+        },
+        header * factor(header, other_header),
+        scale,
+        size,
+    )
 
 
 def _scaled(measured: measure.Measured, factor: float) -> measure.Measured:
-    return replace(measured, height=measured.height * factor, units=tuple(unit * factor for unit in measured.units),
-                   head=measured.head * factor, tail=measured.tail * factor, cont_head=measured.cont_head * factor,
-                   cont_tail=measured.cont_tail * factor, heading=measured.heading * factor,
-                   group_heading=measured.group_heading * factor,
-                   repeats=tuple(repeat * factor for repeat in measured.repeats),
-                   cuts=tuple(replace(cut, top=cut.top * factor, bottom=cut.bottom * factor,
-                                      lines=tuple((foot * factor, chars) for foot, chars in cut.lines))
-                              for cut in measured.cuts))
+    return replace(
+        measured,
+        height=measured.height * factor,
+        units=tuple(unit * factor for unit in measured.units),
+        head=measured.head * factor,
+        tail=measured.tail * factor,
+        cont_head=measured.cont_head * factor,
+        cont_tail=measured.cont_tail * factor,
+        heading=measured.heading * factor,
+        group_heading=measured.group_heading * factor,
+        repeats=tuple(repeat * factor for repeat in measured.repeats),
+        cuts=tuple(
+            replace(
+                cut,
+                top=cut.top * factor,
+                bottom=cut.bottom * factor,
+                lines=tuple((foot * factor, chars) for foot, chars in cut.lines),
+            )
+            for cut in measured.cuts
+        ),
+    )

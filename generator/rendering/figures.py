@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Iterator
 
 from generator.errors import UserError
-from generator.rendering.layout import Frame
 from generator.model.blocks import figure
+from generator.rendering.layout import Frame
 
 # What the fetcher serves from a data: URI: a figure, or a raster image inside an SVG figure (generator.model.blocks
 # .figure refuses an SVG that names anything else).
@@ -74,10 +74,14 @@ def fitted(sheet, frame: Frame, sources: Path) -> list[str]:
     for block in (block for section in sheet.sections for block in section.blocks if block.type == "figure"):
         fitted_mm = _fitted_width(sources, frame, block)
         if fitted_mm is not None:
-            tall = min(block.width_mm or frame.column_width, frame.column_width) * figure.read(sources, block.src).aspect
-            found.append(f"block '{block.id}': the figure would be {tall:.0f} mm tall, and a column holds "
-                         f"{frame.column_height:.0f} mm: printed {_narrow(fitted_mm)} wide to fit (crop the drawing, or "
-                         "give it a smaller width)")
+            tall = (
+                min(block.width_mm or frame.column_width, frame.column_width) * figure.read(sources, block.src).aspect
+            )
+            found.append(
+                f"block '{block.id}': the figure would be {tall:.0f} mm tall, and a column holds "
+                f"{frame.column_height:.0f} mm: printed {_narrow(fitted_mm)} wide to fit (crop the drawing, or "
+                "give it a smaller width)"
+            )
     return found
 
 
@@ -100,13 +104,23 @@ def findings(sheet, frame: Frame, sources: Path) -> Iterator[tuple[tuple, str]]:
         paper = f"{frame.page_width:.0f} × {frame.page_height:.0f} mm, {frame.columns} column(s)"
         shown = block.width if block.width.endswith("mm") else f"{block.width} ({width:.1f} mm)"
         if width > frame.content_width + 0.01:  # wider than a column only, it spans the page (`wide`)
-            yield here, (f"a true-size figure {shown} wide does not fit the page, {frame.content_width:.1f} mm "
-                         f"wide inside its margins on this paper ({paper}): make it narrower")
+            yield (
+                here,
+                (
+                    f"a true-size figure {shown} wide does not fit the page, {frame.content_width:.1f} mm "
+                    f"wide inside its margins on this paper ({paper}): make it narrower"
+                ),
+            )
             continue
         try:
             height = width * figure.read(sources, block.src).aspect
         except figure.Refused:
             continue  # the check of the sources says why
         if height > frame.column_height:
-            yield here, (f"a true-size figure {shown} wide is {height:.1f} mm tall: a column holds "
-                         f"{frame.column_height:.1f} mm on this paper ({paper}); make it smaller")
+            yield (
+                here,
+                (
+                    f"a true-size figure {shown} wide is {height:.1f} mm tall: a column holds "
+                    f"{frame.column_height:.1f} mm on this paper ({paper}); make it smaller"
+                ),
+            )

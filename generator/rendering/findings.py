@@ -31,10 +31,16 @@ def defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
                     continue  # a row cut between its lines: each side keeps measure.MIN_LINES of them, as text does
                 rows = (item.stop if item.stop is not None else len(measured[item.block_id].units)) - item.start
                 if rows < layout.MIN_UNITS:
-                    found.append(f"page {number} column {slot}: block '{item.block_id}' continued with {rows} "
-                                 f"row(s) on a side")
+                    found.append(
+                        f"page {number} column {slot}: block '{item.block_id}' continued with {rows} row(s) on a side"
+                    )
             first = column[0] if column else None
-            if first is not None and first.in_group and not (first.group and not first.continued) and not first.group_heading:
+            if (
+                first is not None
+                and first.in_group
+                and not (first.group and not first.continued)
+                and not first.group_heading
+            ):
                 found.append(f"page {number} column {slot}: the heading of group '{first.in_group.id}' is not repeated")
     return found
 
@@ -46,11 +52,15 @@ def placement_defects(packing: layout.Packing, block_ids: list[str], flagged: li
     for index in dict.fromkeys(packing.broken):
         name = f"block '{block_ids[index]}'"
         if index not in packing.overfull and not any(name in defect for defect in flagged):
-            found.append(f"{name} is split where it should hold together: its rows, steps or paragraphs are too tall "
-                         f"for a column to keep {layout.MIN_UNITS} of them (shorten them)")
+            found.append(
+                f"{name} is split where it should hold together: its rows, steps or paragraphs are too tall "
+                f"for a column to keep {layout.MIN_UNITS} of them (shorten them)"
+            )
     for index in dict.fromkeys(packing.overfull):
-        found.append(f"block '{block_ids[index]}' is taller than its column and runs past its foot (shorten it, or "
-                     "cut it in two)")
+        found.append(
+            f"block '{block_ids[index]}' is taller than its column and runs past its foot (shorten it, or "
+            "cut it in two)"
+        )
     return found
 
 
@@ -70,8 +80,10 @@ def _pages_finding(laid) -> str | None:
         # the sheet as declared was tried down to the smallest type before taking more pages
         return f"the sheet takes {pages} pages; it must fit {most}, even with the type set at {SHRINK[-1]:.0%}"
     if pages > planned:
-        return (f"the sheet takes {pages} pages where {planned} were planned: a block taller than its column runs "
-                "onto the next (the block named split below: shorten it)")
+        return (
+            f"the sheet takes {pages} pages where {planned} were planned: a block taller than its column runs "
+            "onto the next (the block named split below: shorten it)"
+        )
     return None
 
 
@@ -89,14 +101,26 @@ def findings(sheet, laid):
         fragments = boxes.get(item.id, [])
         height = sum(box.margin_height() for box in fragments) / layout.PX_PER_MM
         if len(fragments) > 1:
-            never = (" (a row, step or paragraph of it is taller than a column: shorten it)" if item.splits
-                     else " (it is never continued: shorten it, or cut it in two)")
-            why = f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}" if height > column_height else ""
+            never = (
+                " (a row, step or paragraph of it is taller than a column: shorten it)"
+                if item.splits
+                else " (it is never continued: shorten it, or cut it in two)"
+            )
+            why = (
+                f": it is {height:.0f} mm tall and a column holds {column_height:.0f} mm{never}"
+                if height > column_height
+                else ""
+            )
             yield loc, f"{name} is split across {len(fragments)} columns or pages{why}"
         overflow = max((measure.overflow(box) for box in fragments), default=0.0)
         if overflow > TOO_WIDE_MM:
-            yield loc, (f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
-                        "too wide to fit (shorten it, or allow a break)")
+            yield (
+                loc,
+                (
+                    f"{name} is {overflow:.1f} mm wider than its column: a word, a number or a table "
+                    "too wide to fit (shorten it, or allow a break)"
+                ),
+            )
     yield from _band_findings(laid, boxes, where)
 
 
@@ -105,9 +129,13 @@ def _band_findings(laid, boxes: dict, where: dict):
     for item in (item for band in laid.bands + laid.feet for item in band):
         overflow = max((measure.overflow(box) for box in boxes.get(item.id, [])), default=0.0)
         if overflow > TOO_WIDE_MM:
-            yield where[item.block_id], (
-                f"block '{item.block_id}' is {overflow:.1f} mm wider than the page, even spanning its columns: a "
-                "table too wide to fit (fewer columns, shorter cells, or a smaller type: paper: type)")
+            yield (
+                where[item.block_id],
+                (
+                    f"block '{item.block_id}' is {overflow:.1f} mm wider than the page, even spanning its columns: a "
+                    "table too wide to fit (fewer columns, shorter cells, or a smaller type: paper: type)"
+                ),
+            )
 
 
 TOO_WIDE_MM = 0.3  # content reaching this far past a block's edge is too wide: made wide, else a finding
@@ -128,11 +156,20 @@ def holds(document, plan: list, planned: list[list[float]], tolerance: float = 0
     if len(document.pages) != len(plan):
         return False
     for page, planned in zip(document.pages, planned):
-        columns = [box for box in page._page_box.descendants()
-                   if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
-        taken = [sum(section.margin_height() for section in column.children
-                     if getattr(section, "element_tag", None) == "section") / layout.PX_PER_MM
-                 for column in columns]
+        columns = [
+            box
+            for box in page._page_box.descendants()
+            if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")
+        ]
+        taken = [
+            sum(
+                section.margin_height()
+                for section in column.children
+                if getattr(section, "element_tag", None) == "section"
+            )
+            / layout.PX_PER_MM
+            for column in columns
+        ]
         if any(abs(height - expected) > tolerance for height, expected in zip(taken, planned)):
             return False
     return True

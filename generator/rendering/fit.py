@@ -32,10 +32,15 @@ def strict(sheet, options) -> bool:
     """Whether this is the sheet as its author declared it, whose most pages (`paper.pages`) the build enforces: not
     a variant the command line asks for (another paper, crop marks, ink saver, imposition, an errata sheet, change
     bars, glosses), which keeps the sheet's own page count where it can (generator.rendering.render.kept_pages)."""
-    return not (getattr(options, "paper", None) not in (None, sheet.paper.size) or getattr(options, "crop_marks", False)
-                or getattr(options, "ink_saver", False) or getattr(options, "impose", None)
-                or getattr(options, "errata_only", False) or getattr(options, "changes_since", None)
-                or getattr(options, "gloss", False))
+    return not (
+        getattr(options, "paper", None) not in (None, sheet.paper.size)
+        or getattr(options, "crop_marks", False)
+        or getattr(options, "ink_saver", False)
+        or getattr(options, "impose", None)
+        or getattr(options, "errata_only", False)
+        or getattr(options, "changes_since", None)
+        or getattr(options, "gloss", False)
+    )
 
 
 @dataclass
@@ -50,8 +55,15 @@ class Attempt:
     plan: tuple = ()
 
 
-def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, imposed: bool,
-                 ceiling: float | None = None, predict=None) -> Attempt:
+def choose_scale(
+    attempt,
+    frame: layout.Frame,
+    cache: heights.Cache,
+    key: str,
+    imposed: bool,
+    ceiling: float | None = None,
+    predict=None,
+) -> Attempt:
     """The type scale (generator.rendering.layout's objective, in order): the fewest pages (settled); then type as
     close to 100 % as fits them, larger only to fill the pages the sheet takes at 100 %, where it adds no page, no
     hole and no blank column; (then the packer's: the smallest hole, the last page balanced). An imposed sheet's half
@@ -77,8 +89,9 @@ def choose_scale(attempt, frame: layout.Frame, cache: heights.Cache, key: str, i
     return _search(attempt, frame, imposed, ceiling)
 
 
-def _search(attempt, frame: layout.Frame, imposed: bool, ceiling: float | None,
-            ruled_out=lambda scale: False, predict=None) -> Attempt:
+def _search(
+    attempt, frame: layout.Frame, imposed: bool, ceiling: float | None, ruled_out=lambda scale: False, predict=None
+) -> Attempt:
     """choose_scale's search, from 100 %: set smaller to fit, grown to fill, a step either way against a hole.
     Grown type is not laid out at a scale `ruled_out` (estimated to take a page or a blank column more); smaller
     type is looked for from `predict`'s estimates where given (settled)."""
@@ -86,8 +99,12 @@ def _search(attempt, frame: layout.Frame, imposed: bool, ceiling: float | None,
     if imposed or (frame.pages is not None and chosen.pages > frame.pages):
         return chosen  # no larger type for half pages; no other scale for pages that overflow: the report says so
     if chosen.scale == 1.0 and chosen.fill < FULL * chosen.pages:
-        chosen = _grown(attempt, frame, chosen, [scale for scale in GROW if (ceiling is None or scale < ceiling)
-                                                 and not ruled_out(scale)])
+        chosen = _grown(
+            attempt,
+            frame,
+            chosen,
+            [scale for scale in GROW if (ceiling is None or scale < ceiling) and not ruled_out(scale)],
+        )
     if chosen.hole > GROWN_HOLE * frame.column_height:
         chosen = _without_hole(attempt, frame, chosen, ceiling, ruled_out)
     return chosen
@@ -97,6 +114,7 @@ def _adds_pages(normal: Attempt, predict):
     """Whether the estimate of grown type at a scale (`predict`, nothing rendered) takes more pages, or leaves more
     blank columns, than the layout at 100 %: the search on real layouts does not lay such a scale out (an estimate
     that fails rules nothing out). Where the estimate is wrong, the type is grown less, never on more pages."""
+
     def ruled_out(scale: float) -> bool:
         if scale <= 1.0:
             return False
@@ -105,6 +123,7 @@ def _adds_pages(normal: Attempt, predict):
         except Exception:  # noqa: BLE001 - an estimate that cannot be packed: the real layout decides
             return False
         return estimate.pages > normal.pages or estimate.blank > normal.blank
+
     return ruled_out
 
 
@@ -147,8 +166,9 @@ def predicted(attempt, predict, frame: layout.Frame, imposed: bool, ceiling: flo
     return None
 
 
-def _estimated(predict, normal: Attempt, other: Attempt | None, frame: layout.Frame, imposed: bool,
-               ceiling: float | None) -> Attempt | None:
+def _estimated(
+    predict, normal: Attempt, other: Attempt | None, frame: layout.Frame, imposed: bool, ceiling: float | None
+) -> Attempt | None:
     """The search run on estimates from the layout at 100 % (and `other`, a second layout, where given); None where
     an estimate cannot be packed."""
     failed = []
@@ -223,8 +243,11 @@ def settled(attempt, most: int | None, predict=None) -> Attempt:
         low = attempt(SHRINK[-1])
         if low.pages > target:
             return normal
-        index = next(index for index, scale in enumerate(SHRINK)
-                     if scale == low.scale or _estimated_pages(predict, normal, scale, low) <= target)
+        index = next(
+            index
+            for index, scale in enumerate(SHRINK)
+            if scale == low.scale or _estimated_pages(predict, normal, scale, low) <= target
+        )
     index = index or 0
     fits = [attempt(SHRINK[index]).pages <= target]
     while fits[-1] and index > 0 and attempt(SHRINK[index - 1]).pages <= target:
@@ -262,18 +285,26 @@ def page_count(attempt, frame: layout.Frame, cache: heights.Cache, key: str, pre
     return (found or settled(attempt, frame.pages, predict)).pages
 
 
-def _without_hole(attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None,
-                  ruled_out=lambda scale: False) -> Attempt:
+def _without_hole(
+    attempt, frame: layout.Frame, chosen: Attempt, ceiling: float | None, ruled_out=lambda scale: False
+) -> Attempt:
     """A hole near what the layout report flags, at the foot of a column before the last page (a block that never
     splits does not fit what is left of it): the type a step larger, else a step smaller (as close to 100 %: a step is
     2.5 %), where that takes no more pages, without such a hole."""
     index = SCALES.index(chosen.scale)
     for neighbour in (index - 1, index + 1):
-        if (0 <= neighbour < len(SCALES) and (ceiling is None or SCALES[neighbour] < ceiling or SCALES[neighbour] <= 1)
-                and not ruled_out(SCALES[neighbour])):
+        if (
+            0 <= neighbour < len(SCALES)
+            and (ceiling is None or SCALES[neighbour] < ceiling or SCALES[neighbour] <= 1)
+            and not ruled_out(SCALES[neighbour])
+        ):
             found = _speculative(attempt, SCALES[neighbour])
-            if (found is not None and found.pages <= chosen.pages and found.hole <= GROWN_HOLE * frame.column_height
-                    and found.blank <= chosen.blank):
+            if (
+                found is not None
+                and found.pages <= chosen.pages
+                and found.hole <= GROWN_HOLE * frame.column_height
+                and found.blank <= chosen.blank
+            ):
                 return found
     return chosen
 
@@ -292,8 +323,7 @@ def _grown(attempt, frame: layout.Frame, normal: Attempt, steps: list[float]) ->
     direction = 0
     for _ in range(GROW_TRIES):
         found = _speculative(attempt, steps[index])
-        good = (found is not None and found.pages <= normal.pages and found.blank <= normal.blank
-                and found.hole <= limit)
+        good = found is not None and found.pages <= normal.pages and found.blank <= normal.blank and found.hole <= limit
         if good and found.scale > best.scale:
             best = found
         step = 1 if good else -1
@@ -312,16 +342,24 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
     row taller than `tall` is told as its parts between lines (generator.rendering.cuts)."""
     rows = cuts.told(item, measured, tall) if item.may_continue else None
     units = rows.heights if rows else ()
-    return layout.Piece(soft_keep=bool(units) and not item.splits,
-        height=measured.height, units=units, head=measured.head, tail=measured.tail,
+    return layout.Piece(
+        soft_keep=bool(units) and not item.splits,
+        height=measured.height,
+        units=units,
+        head=measured.head,
+        tail=measured.tail,
         pads=rows.pads if rows and len(units) > len(measured.units) else (),
-        cont_head=measured.cont_head, cont_tail=measured.cont_tail, heading=measured.heading,
+        cont_head=measured.cont_head,
+        cont_tail=measured.cont_tail,
+        heading=measured.heading,
         opens_section=item.first,
-        group_heading=measured.group_heading if item.in_group else 0.0, opens_group=item.in_group is None or item.group is not None,
+        group_heading=measured.group_heading if item.in_group else 0.0,
+        opens_group=item.in_group is None or item.group is not None,
         breaks_before=item.block.break_before,
         min_side=3 * LINE_MM * scale if item.block.text_units else float("inf"),
         wide=measured.wide,
-        **(_subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}))
+        **(_subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}),
+    )
 
 
 def _subheadings(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) -> dict:
@@ -332,10 +370,16 @@ def _subheadings(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) 
         return {}  # nothing to keep together, or a measurement that is not of these rows
     height = dict(zip(positions, measured.repeats))
     over = [max((position for position in positions if position < row), default=None) for row, _ in rows.units]
-    repeats = tuple(0.0 if (row in height and cut is None) or head is None else height[head]
-                    for (row, cut), head in zip(rows.units, over))
-    kept = frozenset(rows.unit_of_row(row) for position in positions for row in (position + 1, position + 2)
-                     if row < len(measured.units))
+    repeats = tuple(
+        0.0 if (row in height and cut is None) or head is None else height[head]
+        for (row, cut), head in zip(rows.units, over)
+    )
+    kept = frozenset(
+        rows.unit_of_row(row)
+        for position in positions
+        for row in (position + 1, position + 2)
+        if row < len(measured.units)
+    )
     return {"repeats": repeats, "kept": kept}
 
 

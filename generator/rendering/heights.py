@@ -16,11 +16,9 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from generator import __version__
-from generator.project import PACKAGE_ROOT
-
-from generator import files
+from generator import __version__, files
 from generator.errors import UserError
+from generator.project import PACKAGE_ROOT
 from generator.rendering.measure import Measured
 
 FORMAT = 4  # 2: sub-headings' repeated heights (Measured.repeats); 3: how far it overflows, wide
@@ -130,14 +128,21 @@ class Cache:
         try:
             with write.locked(write.lock_path(self.path.parent, self.path.name)):
                 now = Cache(self.path)
-                entries = {**self.used, **{name: value for name, value in (now.known | self.known).items()
-                                           if name not in self.used}}
+                entries = {
+                    **self.used,
+                    **{name: value for name, value in (now.known | self.known).items() if name not in self.used},
+                }
                 kept = list(entries.items())[: len(self.used) + max((KEPT - 1) * len(self.used), KEPT_AT_LEAST)]
                 # in order, the oldest first (an edit changes the key) and this build's last: the oldest go first
-                decisions = {**{name: scale for name, scale in now.decisions.items() if name not in self.decisions},
-                             **self.decisions}
-                content = {"format": FORMAT, "entries": {name: value.to_json() for name, value in kept},
-                           "decisions": dict(list(decisions.items())[-KEPT_DECISIONS:])}
+                decisions = {
+                    **{name: scale for name, scale in now.decisions.items() if name not in self.decisions},
+                    **self.decisions,
+                }
+                content = {
+                    "format": FORMAT,
+                    "entries": {name: value.to_json() for name, value in kept},
+                    "decisions": dict(list(decisions.items())[-KEPT_DECISIONS:]),
+                }
                 write.atomically(self.path, json.dumps(content).encode())
         except OSError:
             pass  # a cache that cannot be written only costs the next build its measuring
@@ -151,9 +156,14 @@ def _load(path: Path) -> tuple[dict[str, Measured], dict[str, float]]:
         data = json.loads(files.read_regular(path, MAX_BYTES, "a heights cache").decode("utf-8"))
     except (OSError, ValueError, UserError, RecursionError):  # RecursionError: JSON nested thousands deep
         return {}, {}
-    if not (isinstance(data, dict) and set(data) <= {"format", "entries", "decisions"} and data.get("format") == FORMAT
-            and isinstance(data.get("entries"), dict) and isinstance(data.get("decisions", {}), dict)
-            and len(data["entries"]) + len(data.get("decisions", {})) <= MAX_ENTRIES):
+    if not (
+        isinstance(data, dict)
+        and set(data) <= {"format", "entries", "decisions"}
+        and data.get("format") == FORMAT
+        and isinstance(data.get("entries"), dict)
+        and isinstance(data.get("decisions", {}), dict)
+        and len(data["entries"]) + len(data.get("decisions", {})) <= MAX_ENTRIES
+    ):
         return {}, {}
     known = {}
     for name, entry in data["entries"].items():
@@ -181,4 +191,3 @@ def _confined(path: Path) -> bool:
     except OSError:
         return False
     return status.st_nlink == 1
-

@@ -36,8 +36,9 @@ class Inline:
     def name_keyword(self, key: str, shown: str | None) -> str:
         """The words a reference prints: the author's, else the keyword's term, read as markup as the glossary
         reads it (its escapes undone: `Brave \\{x\\}` prints `Brave {x}`)."""
-        return shown or markup.to_plain(markup.parse(self.keywords[key.casefold()].term), str,
-                                        lambda inner, words: words or inner)
+        return shown or markup.to_plain(
+            markup.parse(self.keywords[key.casefold()].term), str, lambda inner, words: words or inner
+        )
 
     def name_keyword_glossed(self, key: str, shown: str | None) -> str:
         """With --gloss: the game's English term beside the first mention of each keyword."""
@@ -55,8 +56,13 @@ class Inline:
         lang = self.sheet.language_of(text)
         link = self.keyword_anchor if self.anchors else None
         typeset, broken = self.typeset(lang), typography.breaks(lang)  # the listed words' own breaks, printed only
-        html = markup.to_html(markup.parse(typography.quotes(text, lang)), lambda words: broken(typeset(words)), namer,
-                              link, self.results.get)
+        html = markup.to_html(
+            markup.parse(typography.quotes(text, lang)),
+            lambda words: broken(typeset(words)),
+            namer,
+            link,
+            self.results.get,
+        )
         if lang == self.lang:
             return html
         return Markup('<span lang="{}">{}</span>').format(lang, html)  # its own hyphenation, its own quotes
@@ -74,8 +80,9 @@ class Inline:
 
     def plain(self, text: str) -> str:
         lang = self.sheet.language_of(text)
-        return markup.to_plain(markup.parse(typography.quotes(text, lang)), self.typeset(lang), self.name_keyword,
-                               self.results.get)
+        return markup.to_plain(
+            markup.parse(typography.quotes(text, lang)), self.typeset(lang), self.name_keyword, self.results.get
+        )
 
     def typeset(self, lang: str):
         """The language's typography, the names printed as written left as they are."""

@@ -132,12 +132,16 @@ class Item:
         """Column widths: measured (every fragment of a table alike), else those the source declares."""
         if self.widths:
             return Markup("<colgroup>{}</colgroup>").format(
-                Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths))
+                Markup("").join(Markup('<col style="width: {}px">').format(width) for width in self.widths)
+            )
         columns = self.block.header if self.block.type == "table" else []
         if any(column.width for column in columns):
-            return Markup("<colgroup>{}</colgroup>").format(Markup("").join(
-                Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
-                for column in columns))
+            return Markup("<colgroup>{}</colgroup>").format(
+                Markup("").join(
+                    Markup('<col style="width: {}">').format(column.width) if column.width else Markup("<col>")
+                    for column in columns
+                )
+            )
         return Markup("")
 
 
@@ -149,8 +153,11 @@ def _cut(html: Markup, chars: int) -> tuple[Markup, Markup]:
 
 def items(sheet: Sheet) -> list[Item]:
     """The sheet's blocks in reading order, whole, then the changes box (a section of its own)."""
-    found = [Item(block, section, position == 0, group=_opened_group(section, position), in_group=section.group_of(block))
-             for section in sheet.sections for position, block in enumerate(section.blocks)]
+    found = [
+        Item(block, section, position == 0, group=_opened_group(section, position), in_group=section.group_of(block))
+        for section in sheet.sections
+        for position, block in enumerate(section.blocks)
+    ]
     box = ChangesBox.of(sheet)
     if box is not None:
         found.append(Item(box, first=True))

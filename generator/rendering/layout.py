@@ -28,10 +28,33 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.model.geometry import (COLUMN_GAP_MM, HALF, MARGINS_MM, PAPER_MM, PX_PER_MM, RULE_MM,  # noqa: F401
-                                      Frame, frame, page_frame)
-from generator.rendering.pieces import (MAX_HOLE, MIN_UNITS, SAFETY_MM, Capacity, Fragment, Packing,  # noqa: F401
-                                        Piece, Plan, Position, against_keeps, column_height, fragments, holes)
+from generator.model.geometry import (  # noqa: F401
+    COLUMN_GAP_MM,
+    HALF,
+    MARGINS_MM,
+    PAPER_MM,
+    PX_PER_MM,
+    RULE_MM,
+    Frame,
+    frame,
+    page_frame,
+)
+from generator.rendering.pieces import (  # noqa: F401
+    MAX_HOLE,
+    MIN_UNITS,
+    SAFETY_MM,
+    Capacity,
+    Fragment,
+    Packing,
+    Piece,
+    Plan,
+    Position,
+    against_keeps,
+    column_height,
+    fragments,
+    holes,
+)
+
 
 def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
@@ -54,8 +77,12 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
         # (a piece kept together taller than a column stays whole, told overfull: the author cuts it)
         if not strict.overfull and any(piece.soft_keep for piece in pieces) and holes(strict, capacity):
             softened = _pack(pieces, capacity, relaxed=False, softened=True)
-            if (softened is not None and softened.pages <= strict.pages and not softened.overfull
-                    and len(holes(softened, capacity)) < len(holes(strict, capacity))):
+            if (
+                softened is not None
+                and softened.pages <= strict.pages
+                and not softened.overfull
+                and len(holes(softened, capacity)) < len(holes(strict, capacity))
+            ):
                 return softened
         return strict
     return _pack(whole_keeps, capacity, relaxed=True) or _salvage(whole_keeps, capacity)
@@ -85,20 +112,31 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool
     page = 0
     while True:
         first = page * count
-        starts = [(cost, column, a) for column, reached in best.items() if column < first
-                  for a, (cost, _, _) in reached.items()
-                  if a != end and _following(pieces, positions, count, column, a) == first]
+        starts = [
+            (cost, column, a)
+            for column, reached in best.items()
+            if column < first
+            for a, (cost, _, _) in reached.items()
+            if a != end and _following(pieces, positions, count, column, a) == first
+        ]
         room = capacity.of(first) - capacity.last_page_foot
         memo = balanced.setdefault(room, {})
         chosen = None
         for cost, column, a in starts:
-            last = _last_page(pieces, positions, columns_from, memo, a, room, count, relaxed, softened,
-                              capacity.safety)
+            last = _last_page(pieces, positions, columns_from, memo, a, room, count, relaxed, softened, capacity.safety)
             if last is None:
                 continue
             (overfull, blank, big, softs, tallest, spread), ends = last
-            rank = (cost[0] + overfull, blank, cost[1] + big, cost[2] + softs, cost[3], round(tallest, 1), spread,
-                    cost[4])
+            rank = (
+                cost[0] + overfull,
+                blank,
+                cost[1] + big,
+                cost[2] + softs,
+                cost[3],
+                round(tallest, 1),
+                spread,
+                cost[4],
+            )
             if chosen is None or rank < chosen[0]:
                 chosen = (rank, column, a, ends)
         if chosen is not None:
@@ -117,11 +155,15 @@ def _salvage(pieces: list[Piece], capacity: Capacity) -> Packing:
     """Every piece whole, one a column: a plan where the relaxed packer found none (it always finds one; this
     keeps `pack` from failing a build should it not), every piece taller than its column named overfull."""
     count = capacity.columns
-    plan: Plan = [[[Fragment(index)] for index in range(start, min(start + count, len(pieces)))]
-                  for start in range(0, len(pieces), count)]
+    plan: Plan = [
+        [[Fragment(index)] for index in range(start, min(start + count, len(pieces)))]
+        for start in range(0, len(pieces), count)
+    ]
     used = [[pieces[fragment.index].height for (fragment,) in page] for page in plan]
     overfull = [index for index, piece in enumerate(pieces) if piece.height > capacity.of(index) + capacity.safety]
     return Packing(plan, used, overfull, salvaged=True)
+
+
 def _following(pieces, positions, count: int, column: int, a: int) -> int:
     """The column that goes on from positions[a], after `column`: the next, or the next page's first after a
     forced page break."""
@@ -159,8 +201,18 @@ def _extend(pieces, positions, capacity, best, column, a, cost, columns_from, so
             reached[b] = (candidate, a, column)
 
 
-def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count: int, relaxed: bool = False,
-               softened: bool = False, safety: float = 0.0):
+def _last_page(
+    pieces,
+    positions,
+    columns_from,
+    memo,
+    a: int,
+    room: float,
+    count: int,
+    relaxed: bool = False,
+    softened: bool = False,
+    safety: float = 0.0,
+):
     """The best way to set everything from positions[a] on one page of `count` columns of `room`: (rank, the
     column ends), ranked by overfull columns, blank columns, then (`softened`) the columns but the last that end
     more than MAX_HOLE below the tallest and the soft splits, then the tallest column, then the spread of the
@@ -168,7 +220,7 @@ def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count
     splits and with the smallest tallest column (balanced, splitting what it must)."""
     best = None
     for used in range(count, 0, -1):
-        for order in (("fewest", "balanced") if softened else ("fewest",)):
+        for order in ("fewest", "balanced") if softened else ("fewest",):
             found = _balance(pieces, positions, columns_from, memo, a, room, used, relaxed, order)
             if found is None:
                 continue
@@ -176,8 +228,9 @@ def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count
             spread = squares / used - (total / used) ** 2  # the variance of the columns' heights
             big = 0
             if softened:
-                heights = [column_height(pieces, positions[start], positions[stop])
-                           for start, stop in zip((a, *ends), ends)]
+                heights = [
+                    column_height(pieces, positions[start], positions[stop]) for start, stop in zip((a, *ends), ends)
+                ]
                 big = sum(_big(max(heights) - height, room, safety) for height in heights[:-1])
             rank = (overfull, count - used, big, softs, tallest, round(spread, 3))
             if best is None or rank < best[0]:
@@ -185,8 +238,9 @@ def _last_page(pieces, positions, columns_from, memo, a: int, room: float, count
     return best
 
 
-def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: int, relaxed: bool = False,
-             order: str = "fewest"):
+def _balance(
+    pieces, positions, columns_from, memo, a: int, room: float, used: int, relaxed: bool = False, order: str = "fewest"
+):
     """Everything from positions[a] in exactly `used` columns, none empty: ((badness, soft splits, tallest, sum of
     squared heights, sum of heights), the positions each column ends at), or None: the fewest soft splits before
     the smallest tallest column (`order` "fewest"), or after it ("balanced"). Pruned where the content cannot fit
@@ -211,8 +265,13 @@ def _balance(pieces, positions, columns_from, memo, a: int, room: float, used: i
                 if rest is None:
                     continue
             (bad, softs, tallest, squares, total), ends = rest
-            cost = (bad + badness, softs + _soft(pieces, positions[b]), max(tallest, height),
-                    squares + height * height, total + height)
+            cost = (
+                bad + badness,
+                softs + _soft(pieces, positions[b]),
+                max(tallest, height),
+                squares + height * height,
+                total + height,
+            )
             if found is None or weigh(cost) < weigh(found[0]):
                 found = (cost, (b, *ends))
     memo[a, used, order] = found
@@ -223,7 +282,7 @@ def _lower_bound(pieces, start: Position) -> float:
     """The least height everything from `start` takes (a continuation only adds to it)."""
     index, unit = start
     total = pieces[index].fragment(unit, len(pieces[index].units)) if index < len(pieces) else 0.0
-    return total + sum(piece.height for piece in pieces[index + 1:])
+    return total + sum(piece.height for piece in pieces[index + 1 :])
 
 
 def _forced(pieces: list[Piece], position: Position) -> str | None:
@@ -255,8 +314,9 @@ AGAINST_KEEPS = 1
 OVERFULL = 10_000
 
 
-def _columns_from(pieces: list[Piece], positions: list[Position], admissible: set[int], a: int, room: float,
-                  relaxed: bool = False):
+def _columns_from(
+    pieces: list[Piece], positions: list[Position], admissible: set[int], a: int, room: float, relaxed: bool = False
+):
     """(b, height, badness) for every column that can hold positions[a] to positions[b]: all that fit, up to the
     next forced break; when not even the first step fits, that step alone (overfull). Where none fits and
     `relaxed`: the least bad columns instead (_least_bad)."""
@@ -342,13 +402,15 @@ def _plan(pieces, positions, admissible, best, chosen, capacity, page) -> Packin
         foot = capacity.last_page_foot if page_index == page else 0.0
         if used[page_index][slot] > capacity.of(column) + capacity.safety - foot:
             overfull.append(placed[0].index)
-        broken += [fragment.index for fragment in placed
-                   if against_keeps(pieces[fragment.index], fragment) and fragment.index not in broken]
+        broken += [
+            fragment.index
+            for fragment in placed
+            if against_keeps(pieces[fragment.index], fragment) and fragment.index not in broken
+        ]
         plan[page_index][slot] = placed
     while plan[-1] and not plan[-1][-1]:  # the last page's unused columns
         plan[-1].pop()
         used[-1].pop()
-    return Packing(plan, used, overfull, broken, largest_hole=rank[4], blank=count - len(ends), exempt=exempt,
-                   softened=softs)
-
-
+    return Packing(
+        plan, used, overfull, broken, largest_hole=rank[4], blank=count - len(ends), exempt=exempt, softened=softs
+    )

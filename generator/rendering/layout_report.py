@@ -26,8 +26,11 @@ def layout_warnings(report: dict) -> list[str]:
         # balanced as a last page, not filled: the last, the last with text (a floated band after it), or one a band
         # starting the next page ends (a floated band does not: the text after it fills this page first)
         following = pages[number:]
-        ends_stretch = (not any(column["blocks"] for page_after in following for column in page_after)
-                        or bool(bands[number]) and not set(bands[number]) & set(report.get("floated", [])))
+        ends_stretch = (
+            not any(column["blocks"] for page_after in following for column in page_after)
+            or bool(bands[number])
+            and not set(bands[number]) & set(report.get("floated", []))
+        )
         # under a band across its middle, a page holds two sets of columns: those above it balanced
         sets = [(page[:count], True), (page[count:], ends_stretch)] if feet[number - 1] else [(page, ends_stretch)]
         for first, (columns, balanced) in zip((1, count + 1), sets):
@@ -47,7 +50,9 @@ def _beyond_kept(report: dict) -> list[str]:
     if kept is None or taken <= kept:
         return []
     # an imposed sheet's are half pages, two for each of the sheet's own: said so, lest the counts seem to disagree
-    own = f"the sheet's own {kept // 2} pages make {kept}" if report.get("imposed") else f"the sheet itself takes {kept}"
+    own = (
+        f"the sheet's own {kept // 2} pages make {kept}" if report.get("imposed") else f"the sheet itself takes {kept}"
+    )
     what = "half pages" if report.get("imposed") else "pages"
     return [f"{taken} {what} where {own}: it does not fit {kept} even with the type set at {SMALLEST_SCALE:.0%}"]
 

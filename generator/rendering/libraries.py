@@ -24,8 +24,13 @@ import sys
 from collections.abc import Iterator
 
 # The ABI that `ldconfig -p` names for this machine's libraries (as ctypes.util._findSoname_ldconfig reads it).
-_ABIS = {"x86_64-64": "libc6,x86-64", "ppc64-64": "libc6,64bit", "sparc64-64": "libc6,64bit",
-         "s390x-64": "libc6,64bit", "ia64-64": "libc6,IA-64"}
+_ABIS = {
+    "x86_64-64": "libc6,x86-64",
+    "ppc64-64": "libc6,64bit",
+    "sparc64-64": "libc6,64bit",
+    "s390x-64": "libc6,64bit",
+    "ia64-64": "libc6,IA-64",
+}
 
 
 @contextlib.contextmanager
@@ -53,8 +58,14 @@ def find_library(name: str) -> str | None:
 @functools.cache
 def _linker_cache() -> str | None:
     try:
-        return subprocess.run(["/sbin/ldconfig", "-p"], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, env={"LC_ALL": "C", "LANG": "C"},
-                              check=True, timeout=10).stdout.decode("utf-8", "surrogateescape")
+        return subprocess.run(
+            ["/sbin/ldconfig", "-p"],
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            env={"LC_ALL": "C", "LANG": "C"},
+            check=True,
+            timeout=10,
+        ).stdout.decode("utf-8", "surrogateescape")
     except (OSError, subprocess.SubprocessError):
         return None

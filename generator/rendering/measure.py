@@ -56,12 +56,18 @@ class Cuts:
 
     @classmethod
     def from_json(cls, data) -> "Cuts | None":
-        if not (isinstance(data, dict) and set(data) == set(cls.__dataclass_fields__)
-                and all(_count(data[name]) for name in ("unit", "cell"))
-                and all(_number(data[name], MAX_MM) for name in ("top", "bottom"))
-                and isinstance(data["lines"], list) and len(data["lines"]) <= MAX_UNITS
-                and all(isinstance(line, list) and len(line) == 2 and _number(line[0], MAX_MM) and _count(line[1])
-                        for line in data["lines"])):
+        if not (
+            isinstance(data, dict)
+            and set(data) == set(cls.__dataclass_fields__)
+            and all(_count(data[name]) for name in ("unit", "cell"))
+            and all(_number(data[name], MAX_MM) for name in ("top", "bottom"))
+            and isinstance(data["lines"], list)
+            and len(data["lines"]) <= MAX_UNITS
+            and all(
+                isinstance(line, list) and len(line) == 2 and _number(line[0], MAX_MM) and _count(line[1])
+                for line in data["lines"]
+            )
+        ):
             return None
         return cls(**{**data, "lines": tuple((height, chars) for height, chars in data["lines"])})
 
@@ -93,22 +99,42 @@ class Measured:
         """A measurement read back from a file, or None if it is not exactly one."""
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
             return None
-        numbers = [data[name] for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading",
-                                           "overflow")]
+        numbers = [
+            data[name]
+            for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading", "overflow")
+        ]
         units, widths, repeats = data["units"], data["widths"], data["repeats"]
         cuts = [Cuts.from_json(cut) for cut in data["cuts"]] if isinstance(data["cuts"], list) else [None]
         if None in cuts or any(cut.unit >= len(units) for cut in cuts):
             return None
-        if not (all(_number(value, MAX_MM) for value in numbers) and isinstance(data["wide"], bool)
-                and all(isinstance(values, list) and len(values) <= MAX_UNITS
-                        and all(_number(value, MAX_MM) for value in values) for values in (units, repeats))
-                and (widths is None or isinstance(widths, list) and len(widths) <= MAX_WIDTHS
-                     and all(_number(value, MAX_WIDTH_PX) for value in widths))):
+        if not (
+            all(_number(value, MAX_MM) for value in numbers)
+            and isinstance(data["wide"], bool)
+            and all(
+                isinstance(values, list)
+                and len(values) <= MAX_UNITS
+                and all(_number(value, MAX_MM) for value in values)
+                for values in (units, repeats)
+            )
+            and (
+                widths is None
+                or isinstance(widths, list)
+                and len(widths) <= MAX_WIDTHS
+                and all(_number(value, MAX_WIDTH_PX) for value in widths)
+            )
+        ):
             return None
         if units and abs(data["head"] + sum(units) + data["tail"] - data["height"]) > 0.01:
             return None  # a block's height is its head, its units and its tail: not a height qrs measured
-        return cls(**{**data, "units": tuple(units), "repeats": tuple(repeats), "cuts": tuple(cuts),
-                      "widths": tuple(widths) if widths is not None else None})
+        return cls(
+            **{
+                **data,
+                "units": tuple(units),
+                "repeats": tuple(repeats),
+                "cuts": tuple(cuts),
+                "widths": tuple(widths) if widths is not None else None,
+            }
+        )
 
 
 def _count(value) -> bool:
@@ -132,8 +158,10 @@ def section_boxes(document) -> dict[str, list]:
 
 
 def header_height(document) -> float:
-    header = next((box for box in document.pages[0]._page_box.descendants()
-                   if getattr(box, "element_tag", None) == "header"), None)
+    header = next(
+        (box for box in document.pages[0]._page_box.descendants() if getattr(box, "element_tag", None) == "header"),
+        None,
+    )
     return header.margin_height() / PX_PER_MM if header else 0.0
 
 
@@ -147,17 +175,28 @@ def measure(document, ids: list[str]) -> dict[str, Measured]:
         heading_probe = boxes.get(ident + HEADING)
         heading = _first_child_height(heading_probe[0], "h2") if heading_probe else 0.0
         group_heading = _first_child_height(heading_probe[0], "h3") if heading_probe else 0.0
-        found[ident] = Measured(height=height, heading=heading, group_heading=group_heading, widths=_column_widths(box),
-                                overflow=round(max(overflow(fragment) for fragment in boxes[ident]), 3),
-                                **_units(box, boxes.get(ident + PROBE)))
+        found[ident] = Measured(
+            height=height,
+            heading=heading,
+            group_heading=group_heading,
+            widths=_column_widths(box),
+            overflow=round(max(overflow(fragment) for fragment in boxes[ident]), 3),
+            **_units(box, boxes.get(ident + PROBE)),
+        )
     return found
 
 
 def overflow(block_box) -> float:
     """How far (mm) anything inside a block reaches past the block's right edge."""
     right = block_box.position_x + block_box.margin_width()
-    furthest = max((box.position_x + box.margin_width() for box in block_box.descendants()
-                    if hasattr(box, "margin_width") and box.width is not None), default=right)
+    furthest = max(
+        (
+            box.position_x + box.margin_width()
+            for box in block_box.descendants()
+            if hasattr(box, "margin_width") and box.width is not None
+        ),
+        default=right,
+    )
     return max(0.0, (furthest - right) / PX_PER_MM)
 
 
@@ -169,8 +208,11 @@ def _units(box, probe) -> dict:
         return {}
     edges = tops + [bottom]
     heights = [after - before for before, after in zip(edges, edges[1:])]
-    cuts = tuple(found for unit, (row, height) in enumerate(zip(_unit_boxes(box), heights))
-                 if (found := _cuts(unit, row, height)) is not None)
+    cuts = tuple(
+        found
+        for unit, (row, height) in enumerate(zip(_unit_boxes(box), heights))
+        if (found := _cuts(unit, row, height)) is not None
+    )
     if len(tops) < 2 and not cuts:
         return {}
     top, end = box.position_y, box.position_y + box.margin_height()
@@ -221,14 +263,22 @@ def _cuts(unit: int, row, height: float) -> Cuts | None:
         return None
     cell = max(range(len(cells)), key=lambda index: len(lines[index]))
     top = row.position_y
-    others = max((line.position_y + line.margin_height() for index, found in enumerate(lines) if index != cell
-                  for line in found), default=top)
+    others = max(
+        (
+            line.position_y + line.margin_height()
+            for index, found in enumerate(lines)
+            if index != cell
+            for line in found
+        ),
+        default=top,
+    )
     keep_after = max(MIN_LINES, len(lines[0]) + 1 if cell else MIN_LINES)
     source = printing("".join(cells[cell].element.itertext()))
     found, chars = [], 0
     for number, line in enumerate(lines[cell][:-keep_after], start=1):
-        text = "".join(box.text for box in line.descendants() if type(box).__name__ == "TextBox"
-                       and "::" not in box.element_tag)  # not a step's number or a term's colon: the page's own
+        text = "".join(
+            box.text for box in line.descendants() if type(box).__name__ == "TextBox" and "::" not in box.element_tag
+        )  # not a step's number or a term's colon: the page's own
         chars, ends_in_word = _consumed(source, chars, printing(text))
         foot = line.position_y + line.margin_height()
         if number >= MIN_LINES and foot >= others and not ends_in_word:
@@ -236,9 +286,13 @@ def _cuts(unit: int, row, height: float) -> Cuts | None:
     if not found:
         return None
     first, last = lines[cell][0], lines[cell][-1]
-    return Cuts(unit, cell, top=round((first.position_y - top) / PX_PER_MM, 3),
-                bottom=round(height / PX_PER_MM - (last.position_y + last.margin_height() - top) / PX_PER_MM, 3),
-                lines=tuple(found))
+    return Cuts(
+        unit,
+        cell,
+        top=round((first.position_y - top) / PX_PER_MM, 3),
+        bottom=round(height / PX_PER_MM - (last.position_y + last.margin_height() - top) / PX_PER_MM, 3),
+        lines=tuple(found),
+    )
 
 
 def printing(text: str) -> str:

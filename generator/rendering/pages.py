@@ -61,10 +61,23 @@ def pages(project: Project, context: dict, plan: list) -> weasyprint.Document:
     template = environment(project.templates).get_template("sheet.html.j2")
     stylesheet = stylesheet_text(project)
     bands, feet = context.get("bands"), context.get("feet")
-    documents = [_page(project, template.render(dict(context, plan=[page], page_number=number, plan_pages=len(plan),
-                                                     bands=[bands[number - 1]] if bands else None,
-                                                     feet=[feet[number - 1]] if feet else None)),
-                       stylesheet) for number, page in enumerate(plan, start=1)]
+    documents = [
+        _page(
+            project,
+            template.render(
+                dict(
+                    context,
+                    plan=[page],
+                    page_number=number,
+                    plan_pages=len(plan),
+                    bands=[bands[number - 1]] if bands else None,
+                    feet=[feet[number - 1]] if feet else None,
+                )
+            ),
+            stylesheet,
+        )
+        for number, page in enumerate(plan, start=1)
+    ]
     return documents[0].copy([page for document in documents for page in document.pages])
 
 
@@ -105,8 +118,9 @@ def render(project: Project, document_html: str, stylesheet_text: bytes) -> weas
     fetcher = ProjectFetcher(project.templates)
     try:
         stylesheet, fonts = _stylesheet(project.templates.resolve(), stylesheet_text)
-        source = weasyprint.HTML(string=document_html, base_url=project.templates.resolve().as_uri() + "/",
-                                 url_fetcher=fetcher)
+        source = weasyprint.HTML(
+            string=document_html, base_url=project.templates.resolve().as_uri() + "/", url_fetcher=fetcher
+        )
         # <ol start>: a list continued in the next column
         return source.render(stylesheets=[stylesheet], font_config=fonts, presentational_hints=True)
     except weasyprint.urls.FatalURLFetchingError as error:
@@ -118,8 +132,12 @@ def _stylesheet(templates: Path, text: bytes) -> tuple[weasyprint.CSS, FontConfi
     """The stylesheet parsed once a process (and again when it changes, under `qrs watch`), with the fonts its
     @font-face rules load: parsing it took a measuring pass of one block a third of its time."""
     fonts = FontConfiguration()
-    stylesheet = weasyprint.CSS(string=text.decode("utf-8"), base_url=templates.as_uri() + "/",
-                                url_fetcher=ProjectFetcher(templates), font_config=fonts)
+    stylesheet = weasyprint.CSS(
+        string=text.decode("utf-8"),
+        base_url=templates.as_uri() + "/",
+        url_fetcher=ProjectFetcher(templates),
+        font_config=fonts,
+    )
     return stylesheet, fonts
 
 

@@ -52,8 +52,13 @@ class Piece:
         sums = _prefix(self.units)
         repeated = self.repeats[start] if start and self.repeats else 0.0
         padded = (self.pads[start][0] + (self.pads[stop][1] if stop < len(self.units) else 0.0)) if self.pads else 0.0
-        return ((self.head if start == 0 else self.cont_head + repeated) + sums[stop] - sums[start]
-                + (self.tail if stop == len(self.units) else self.cont_tail) + padded)
+        return (
+            (self.head if start == 0 else self.cont_head + repeated)
+            + sums[stop]
+            - sums[start]
+            + (self.tail if stop == len(self.units) else self.cont_tail)
+            + padded
+        )
 
     def keeps(self, start: int, stop: int) -> bool:
         """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or as tall as `min_side`."""
@@ -64,9 +69,13 @@ class Piece:
         """The units a fragment may start at inside the piece: at least MIN_UNITS units, or units as tall
         as `min_side` (three lines of text), stay on each side; none of `kept`."""
         sums, count = _prefix(self.units), len(self.units)
-        return [unit for unit in range(1, count)
-                if unit not in self.kept and (unit >= MIN_UNITS or sums[unit] >= self.min_side)
-                and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)]
+        return [
+            unit
+            for unit in range(1, count)
+            if unit not in self.kept
+            and (unit >= MIN_UNITS or sums[unit] >= self.min_side)
+            and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)
+        ]
 
 
 @lru_cache(maxsize=1024)  # asked for every column the packer tries: computed once a piece

@@ -18,18 +18,24 @@ def moved(whole: list[Item], packing: layout.Packing) -> list[Item]:
     for wide in packing.moved:
         after = next((index for index in range(wide + 1, len(whole)) if index not in banded), None)
         if after is not None:
-            found[after] = replace(found[after], first=found[after].first or whole[wide].first,
-                                   group=found[after].group or whole[wide].group)
+            found[after] = replace(
+                found[after],
+                first=found[after].first or whole[wide].first,
+                group=found[after].group or whole[wide].group,
+            )
         found[wide] = replace(found[wide], first=False, group=None)
     return found
 
 
-def bands(whole: list[Item], packing: layout.Packing, measured: dict[str, measure.Measured],
-           placed) -> list[list[Item]]:
+def bands(
+    whole: list[Item], packing: layout.Packing, measured: dict[str, measure.Measured], placed
+) -> list[list[Item]]:
     """Per page: the wide blocks set across its top (`placed`: packing.band) or its foot (packing.foot), whole, with
     the widths measured at the page's width."""
-    return [[replace(whole[index], wide=True, widths=measured[whole[index].id].widths) for index in placed(page)]
-            for page in range(packing.pages)]
+    return [
+        [replace(whole[index], wide=True, widths=measured[whole[index].id].widths) for index in placed(page)]
+        for page in range(packing.pages)
+    ]
 
 
 def tall(frame) -> float:
@@ -40,7 +46,16 @@ def tall(frame) -> float:
 def fragment(item: Item, fragment: layout.Fragment, measured: measure.Measured, tall: float) -> Item:
     """The packer's fragment as the page prints it: its units read back as rows, and where a row is cut."""
     rows = cuts.told(item, measured, tall) if measured.units else None
-    (start, start_cut), (stop, stop_cut) = (rows.at(fragment.start), rows.at(fragment.stop)) if rows else (
-        (fragment.start, None), (fragment.stop, None))
-    return replace(item, start=start, stop=stop, start_cut=start_cut, stop_cut=stop_cut, heading=fragment.heading,
-                   group_heading=fragment.group_heading, widths=measured.widths)
+    (start, start_cut), (stop, stop_cut) = (
+        (rows.at(fragment.start), rows.at(fragment.stop)) if rows else ((fragment.start, None), (fragment.stop, None))
+    )
+    return replace(
+        item,
+        start=start,
+        stop=stop,
+        start_cut=start_cut,
+        stop_cut=stop_cut,
+        heading=fragment.heading,
+        group_heading=fragment.group_heading,
+        widths=measured.widths,
+    )

@@ -62,12 +62,19 @@ class Laid:
         """Per page, per column: the share of the column's height its blocks take on the laid-out page."""
         shares = []
         for number, page in enumerate(self.document.pages):
-            columns = [box for box in page._page_box.descendants()
-                       if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")]
+            columns = [
+                box
+                for box in page._page_box.descendants()
+                if getattr(box, "element_tag", None) == "div" and "column" in box.element.get("class", "")
+            ]
             rooms = [room * layout_module.PX_PER_MM for room in self.segments(number)]
             count = self.frame.columns
-            shares.append([round(findings.content_height(column) / rooms[slot // count], 3)
-                           for slot, column in enumerate(columns)])
+            shares.append(
+                [
+                    round(findings.content_height(column) / rooms[slot // count], 3)
+                    for slot, column in enumerate(columns)
+                ]
+            )
         return shares
 
     def segments(self, number: int) -> list[float]:
@@ -76,7 +83,7 @@ class Laid:
         room = self.room(number)
         if number >= len(self.feet) or not self.feet[number] or number >= len(self.planned):
             return [room]
-        above = max(self.planned[number][:self.frame.columns], default=0.0)
+        above = max(self.planned[number][: self.frame.columns], default=0.0)
         return [above, max(room - above, 1.0)]
 
     def holds(self, tolerance: float = 0.5) -> bool:
@@ -88,9 +95,17 @@ class Laid:
         used = self.columns_used()
         report = {
             "scale": self.scale,
-            "pages": [[{"used": share, "blocks": [item.id for item in column],
-                        "continued": [item.block_id for item in column if item.continued]}
-                       for share, column in zip(shares, page)] for shares, page in zip(used, self.plan)],
+            "pages": [
+                [
+                    {
+                        "used": share,
+                        "blocks": [item.id for item in column],
+                        "continued": [item.block_id for item in column if item.continued],
+                    }
+                    for share, column in zip(shares, page)
+                ]
+                for shares, page in zip(used, self.plan)
+            ],
             "declared_pages": self.declared,
             "kept_pages": None if self.strict else self.frame.pages,  # a variant's aim: the sheet's own page count
             "imposed": self.imposed,
@@ -100,8 +115,9 @@ class Laid:
             "bands": [[item.id for item in band] for band in self.bands] or [[] for _ in self.plan],
             "feet": [[item.id for item in foot] for foot in self.feet] or [[] for _ in self.plan],
             "floated": sorted(self.floated),
-            "band_used": [round(1 - self.room(number) / self.room_without_band(number), 3)
-                          for number in range(len(self.plan))],
+            "band_used": [
+                round(1 - self.room(number) / self.room_without_band(number), 3) for number in range(len(self.plan))
+            ],
         }
         return {**report, "warnings": layout_report.layout_warnings(report)}
 
@@ -128,8 +144,9 @@ class _Doubt(Exception):
     """A layout planned from kept heights or a kept decision that does not hold on the page."""
 
 
-def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, cache: heights.Cache
-            ) -> Laid:
+def _layout(
+    project: Project, sheet: Sheet, options, untranslated: int, marks: Marks | None, cache: heights.Cache
+) -> Laid:
     frame = page_frame(sheet, options)
     if not fit.strict(sheet, options):
         frame = replace(frame, pages=kept_pages(project, sheet, options, untranslated, cache))
@@ -138,20 +155,37 @@ def _layout(project: Project, sheet: Sheet, options, untranslated: int, marks: M
     attempt, key, predict = _attempts(project, sheet, context, frame, cache)
     ceiling = None
     while True:
-        chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling,
-                                  predict)
+        chosen = fit.choose_scale(attempt, frame, cache, key, bool(getattr(options, "impose", None)), ceiling, predict)
         context, measured, header, packing = chosen.plan
         whole = planned.moved(items(sheet), packing)
         tall = planned.tall(frame)
-        plan = [[[planned.fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id], tall)
-                  for fragment in column] for column in page] for page in packing.plan]
+        plan = [
+            [
+                [
+                    planned.fragment(whole[fragment.index], fragment, measured[whole[fragment.index].id], tall)
+                    for fragment in column
+                ]
+                for column in page
+            ]
+            for page in packing.plan
+        ]
         bands, feet = (planned.bands(whole, packing, measured, placed) for placed in (packing.band, packing.foot))
         context.update(plan=plan, bands=bands if any(bands) else None, feet=feet if any(feet) else None)
-        laid = Laid(pages(project, context, plan), plan, context["scale"], frame, header, packing.used,
-                    strict=fit.strict(sheet, options), bands=bands, feet=feet,
-                    floated={whole[index].id for index in packing.floated},
-                    banded=[sum(measured[item.id].height for item in band + foot) for band, foot in zip(bands, feet)],
-                    declared=sheet.paper.pages, imposed=bool(getattr(options, "impose", None)))
+        laid = Laid(
+            pages(project, context, plan),
+            plan,
+            context["scale"],
+            frame,
+            header,
+            packing.used,
+            strict=fit.strict(sheet, options),
+            bands=bands,
+            feet=feet,
+            floated={whole[index].id for index in packing.floated},
+            banded=[sum(measured[item.id].height for item in band + foot) for band, foot in zip(bands, feet)],
+            declared=sheet.paper.pages,
+            imposed=bool(getattr(options, "impose", None)),
+        )
         holds = laid.holds()
         if not holds and cache.read:
             raise _Doubt()
@@ -172,8 +206,11 @@ def _attempts(project: Project, sheet: Sheet, context, frame: layout_module.Fram
     whole = items(sheet)
     normal = context(1.0)
     chunks = chunking.Chunks.of(project, normal, whole)
-    return (partial(_attempt, project, context, frame, whole, chunks, cache),
-            chunking.decision_key(project, normal, chunks, whole, frame), partial(estimates.predict, frame, whole))
+    return (
+        partial(_attempt, project, context, frame, whole, chunks, cache),
+        chunking.decision_key(project, normal, chunks, whole, frame),
+        partial(estimates.predict, frame, whole),
+    )
 
 
 # What makes a variant: the sheet itself has none of it.
@@ -188,8 +225,9 @@ def kept_pages(project: Project, sheet: Sheet, options, untranslated: int, cache
         return None
     plain = replace(options, **_PLAIN)
     frame = page_frame(sheet, plain)
-    attempt, key, predict = _attempts(project, sheet, partial(_context, project, sheet, plain, untranslated, None),
-                                      frame, cache)
+    attempt, key, predict = _attempts(
+        project, sheet, partial(_context, project, sheet, plain, untranslated, None), frame, cache
+    )
     pages = fit.page_count(attempt, frame, cache, key, predict)
     return 2 * pages if getattr(options, "impose", None) else pages
 
@@ -198,5 +236,3 @@ def _attempt(project, context_at, frame, whole, chunks: chunking.Chunks, cache, 
     context = context_at(scale)
     measured, header = chunking.measured(project, context, chunks, cache)
     return estimates.packed(frame, whole, context, measured, header, scale)
-
-

@@ -28,8 +28,14 @@ def keep() -> None:
 
     @functools.wraps(subset)
     def kept_subset(font, to_unicode, hinting):
-        key = (hashlib.sha256(font.file_content).digest(), font.index, tuple(sorted(to_unicode)), bool(hinting),
-               bool(font.missing), os.environ.get("SOURCE_DATE_EPOCH"))
+        key = (
+            hashlib.sha256(font.file_content).digest(),
+            font.index,
+            tuple(sorted(to_unicode)),
+            bool(hinting),
+            bool(font.missing),
+            os.environ.get("SOURCE_DATE_EPOCH"),
+        )
         if key in _kept:
             _kept.move_to_end(key)
         else:

@@ -81,9 +81,17 @@ def base(sheet: Sheet) -> float:
     return sheet.paper.type_points / TYPE_SIZES["size"]
 
 
-def html(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: Marks | None = None,
-         plan: list[list[list[Item]]] | None = None, scale: float = 1.0, template: str = "sheet.html.j2",
-         **extra) -> str:
+def html(
+    project: Project,
+    sheet: Sheet,
+    options,
+    untranslated: int = 0,
+    marks: Marks | None = None,
+    plan: list[list[list[Item]]] | None = None,
+    scale: float = 1.0,
+    template: str = "sheet.html.j2",
+    **extra,
+) -> str:
     """The sheet's HTML, packed into the columns of `plan` (by default every block whole, in one column);
     `extra` adds to (or replaces) what the templates are given (the web edition's page, generator.rendering.web)."""
     given = context(project, sheet, options, untranslated, marks, scale)

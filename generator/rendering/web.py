@@ -17,15 +17,15 @@ from pathlib import Path
 from markupsafe import Markup
 
 from generator import files, write
-from generator.errors import UserError
-from generator.rendering import heights, templating, widths
-from generator.rendering.items import Item, items
-from generator.rendering.layout import page_frame
-from generator.rendering.inline import Inline
-from generator.model.glyphs import FONTS, MONO_FONT, SYMBOL_FONTS, SYMBOLS, font_characters
 from generator.composing.diff import Marks
+from generator.errors import UserError
+from generator.model.glyphs import FONTS, MONO_FONT, SYMBOL_FONTS, SYMBOLS, font_characters
 from generator.model.types import Sheet
 from generator.project import Project
+from generator.rendering import heights, templating, widths
+from generator.rendering.inline import Inline
+from generator.rendering.items import Item, items
+from generator.rendering.layout import page_frame
 
 # The faces the block templates use (as sheet.css declares them for the PDF): weight, style, file.
 FACES = (
@@ -42,9 +42,19 @@ def page(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
     """The sheet's web page: one HTML document holding its styles and fonts."""
     stylesheet = (project.templates / "web.css").read_text(encoding="utf-8")
     inline = Inline(sheet, sheet.lang, gloss=options.gloss, anchors=definition_anchors(sheet))
-    document = templating.html(project, sheet, options, untranslated, marks, plan=[[spanning(sheet, options)]],
-                           template="web.html.j2", web=True, t=inline, fonts=Markup(FONTS_HERE),
-                           stylesheet=Markup(stylesheet))
+    document = templating.html(
+        project,
+        sheet,
+        options,
+        untranslated,
+        marks,
+        plan=[[spanning(sheet, options)]],
+        template="web.html.j2",
+        web=True,
+        t=inline,
+        fonts=Markup(FONTS_HERE),
+        stylesheet=Markup(stylesheet),
+    )
     # The fonts are cut to the characters of the page as rendered: put in the first style element afterwards.
     mono = any(block.type == "preformatted" for block in sheet.blocks())
     faces = font_faces(frozenset(document), heights.folder(project.build), mono)
@@ -55,8 +65,10 @@ def spanning(sheet: Sheet, options) -> list[Item]:
     """The sheet's blocks in reading order, those that span the PDF's columns marked wide: across the screen's
     columns too. The page measures nothing: a matrix is found too wide for a column from the font (widths)."""
     frame, points = page_frame(sheet, options), sheet.paper.type_points
-    return [replace(item, wide=True) if item.block.wide or widths.too_wide(item.block, frame, points) else item
-            for item in items(sheet)]
+    return [
+        replace(item, wide=True) if item.block.wide or widths.too_wide(item.block, frame, points) else item
+        for item in items(sheet)
+    ]
 
 
 def definition_anchors(sheet: Sheet) -> dict[str, str]:
@@ -65,8 +77,11 @@ def definition_anchors(sheet: Sheet) -> dict[str, str]:
     anchors = {}
     blocks = {block.id: block for block in sheet.blocks()}  # a handout prints only some of its sheet's blocks
     for keyword in sheet.keywords:
-        glossaries = [block for block in blocks.values() if block.type == "glossary"
-                      and (block.keywords is None or keyword.id in block.keywords)]
+        glossaries = [
+            block
+            for block in blocks.values()
+            if block.type == "glossary" and (block.keywords is None or keyword.id in block.keywords)
+        ]
         if keyword.text and glossaries:
             anchors[keyword.id] = f"kw-{keyword.id}"
         elif keyword.see in blocks:
@@ -81,8 +96,10 @@ def font_faces(characters: frozenset[str], cache: Path, mono: bool = False) -> s
     rules = []
     for weight, style, name in FACES:
         data = base64.b64encode(_subset(name, characters, cache)).decode("ascii")
-        rules.append(f'@font-face {{ font-family: "Source Sans"; font-weight: {weight}; font-style: {style}; '
-                     f'font-display: block; src: url("data:font/woff2;base64,{data}") format("woff2"); }}')
+        rules.append(
+            f'@font-face {{ font-family: "Source Sans"; font-weight: {weight}; font-style: {style}; '
+            f'font-display: block; src: url("data:font/woff2;base64,{data}") format("woff2"); }}'
+        )
     # The symbols Source Sans lacks, as the PDF prints them (sheet.css): only on a page that prints one of them.
     symbols = frozenset(char for char in characters if ord(char) not in font_characters())
     fallbacks = [(family, name, symbols) for family, name in zip(SYMBOL_FAMILIES, SYMBOL_FONTS) if symbols]
@@ -90,25 +107,33 @@ def font_faces(characters: frozenset[str], cache: Path, mono: bool = False) -> s
         font = _subset(name, wanted, cache, SYMBOLS, frozenset())
         if font is not None:
             data = base64.b64encode(font).decode("ascii")
-            rules.append(f'@font-face {{ font-family: "{family}"; font-display: block; '
-                         f'src: url("data:font/woff2;base64,{data}") format("woff2"); }}')
+            rules.append(
+                f'@font-face {{ font-family: "{family}"; font-display: block; '
+                f'src: url("data:font/woff2;base64,{data}") format("woff2"); }}'
+            )
     return "\n".join(rules)
 
 
-SYMBOL_FAMILIES = ("QRS Symbols", "QRS Symbols DejaVu", "QRS Emoji")  # as sheet.css and web.css name the fonts of SYMBOL_FONTS
+SYMBOL_FAMILIES = (
+    "QRS Symbols",
+    "QRS Symbols DejaVu",
+    "QRS Emoji",
+)  # as sheet.css and web.css name the fonts of SYMBOL_FONTS
 MONO_FAMILY = "QRS Mono"  # MONO_FONT's, for preformatted text
 
 
 # Every page carries these, so that most pages share one cut of each face: Latin-1 and Latin Extended-A,
 # general punctuation (dashes, quotes, thin spaces), the euro, minus, arrows and comparison signs.
-COMMON = frozenset(chr(code) for code in [*range(0x20, 0x180), *range(0x2000, 0x2070), 0x20AC, 0x2192, 0x2212,
-                                           0x2264, 0x2265])
+COMMON = frozenset(
+    chr(code) for code in [*range(0x20, 0x180), *range(0x2000, 0x2070), 0x20AC, 0x2192, 0x2212, 0x2264, 0x2265]
+)
 # The OpenType features the stylesheet asks for (small capitals, tabular figures) and those text needs to look right.
 FEATURES = ["smcp", "c2sc", "tnum", "kern", "liga", "ccmp", "locl", "mark", "mkmk", "case"]
 
 
-def _subset(name: str, characters: frozenset[str], cache: Path, folder: Path = FONTS,
-            common: frozenset[str] = COMMON) -> bytes | None:
+def _subset(
+    name: str, characters: frozenset[str], cache: Path, folder: Path = FONTS, common: frozenset[str] = COMMON
+) -> bytes | None:
     """The face cut to `common` and these characters, as WOFF2: from the cache when it was cut before; None when
     it has none of them (a symbols font on a page that prints no symbol)."""
     from fontTools.ttLib import TTFont

@@ -43,8 +43,11 @@ def _advances(face: str) -> tuple[dict[int, int], int]:
 
 def text_width(text: str, points: float, face: str = "Regular") -> float:
     """The width, mm, of the widest word of `text` (its markup's words), set in `points` in the face."""
-    return word_width(" ".join(token.value for token in markup.walk(markup.parse(text))
-                               if isinstance(token, markup.Text)), points, face)
+    return word_width(
+        " ".join(token.value for token in markup.walk(markup.parse(text)) if isinstance(token, markup.Text)),
+        points,
+        face,
+    )
 
 
 def word_width(text: str, points: float, face: str = "Regular") -> float:
@@ -55,24 +58,33 @@ def word_width(text: str, points: float, face: str = "Regular") -> float:
 def _widest(runs: list[str], points: float, face: str) -> float:
     """The width, mm, of the widest of `runs` (words or lines: what cannot break) set in `points` in the face."""
     advances, per_em = _advances(face)
-    return max((sum(advances.get(ord(character), per_em // 2) for character in run) for run in runs),
-               default=0) / per_em * points * MM_PER_PT
+    return (
+        max((sum(advances.get(ord(character), per_em // 2) for character in run) for run in runs), default=0)
+        / per_em
+        * points
+        * MM_PER_PT
+    )
 
 
 def matrix_column(block, plain: Callable[[str], str] = typography.common) -> float:
     """The width, rem (the body's size), of every data column of the matrix `block`, inside its padding: one width
     for all, the widest its keys (semibold) and values need, with their footnote marks, at least MIN_COLUMN_REM, and
     its share of the column title over them. `plain`: a text as printed (the edition's words and typography)."""
+
     def width(text: str, face: str) -> float:
         marks = "".join(token.key for token in markup.walk(markup.parse(text)) if isinstance(token, markup.FootnoteRef))
         words = plain(markup.without_footnotes(text)) if text.strip() else ""
         return (word_width(words, 1.0, face) + word_width(marks, SUPERSCRIPT, "Semibold")) / MM_PER_PT
+
     values = [value for row in block.grid() for value in row]
     # a handout's composed matrix may keep none of its columns: nothing to measure
-    widest = max([width(key, "Semibold") for key in block.column_keys] + [width(value, "Regular") for value in values],
-                 default=0.0)
-    title = (width(block.column_title, "Semibold") + 2 * AXIS_PADDING_REM) / max(len(block.column_keys), 1) \
-        - PADDING_REM
+    widest = max(
+        [width(key, "Semibold") for key in block.column_keys] + [width(value, "Regular") for value in values],
+        default=0.0,
+    )
+    title = (width(block.column_title, "Semibold") + 2 * AXIS_PADDING_REM) / max(
+        len(block.column_keys), 1
+    ) - PADDING_REM
     return round(max(MIN_COLUMN_REM, widest, title), 3)
 
 
@@ -104,8 +116,11 @@ def words_fit(block, plain: Callable[[str], str], width: float, body: float) -> 
             total += number if column.width.endswith("mm") else width * number / 100
             continue
         measured = line_width if column.nowrap else word_width
-        total += max(measured(plain(text), points, face) for text, face in texts if text) if any(
-            text for text, _ in texts) else 0.0
+        total += (
+            max(measured(plain(text), points, face) for text, face in texts if text)
+            if any(text for text, _ in texts)
+            else 0.0
+        )
         total += 2 * TABLE_PADDING_REM * points * MM_PER_PT
     return total <= width
 
@@ -147,10 +162,14 @@ def findings(sheet, frame: Frame) -> Iterator[tuple[tuple, str]]:
             continue
         width = matrix_width(block, points, typography.for_language(sheet.lang))
         if width > frame.content_width:
-            yield here, (
-                f"matrix '{block.id}' is at least {width:.0f} mm wide, in the smallest type the build sets: the "
-                f"page holds {frame.content_width:.0f} mm, even across its {frame.columns} column(s) (fewer "
-                "column keys, shorter keys or values, or the paper turned: paper: orientation)")
+            yield (
+                here,
+                (
+                    f"matrix '{block.id}' is at least {width:.0f} mm wide, in the smallest type the build sets: the "
+                    f"page holds {frame.content_width:.0f} mm, even across its {frame.columns} column(s) (fewer "
+                    "column keys, shorter keys or values, or the paper turned: paper: orientation)"
+                ),
+            )
 
 
 def preformatted_findings(sheet, frame: Frame) -> Iterator[tuple[tuple, str]]:
@@ -162,9 +181,12 @@ def preformatted_findings(sheet, frame: Frame) -> Iterator[tuple[tuple, str]]:
             continue
         width = preformatted_width(block, MIN_POINTS)
         if width > frame.content_width:
-            yield here + ("text",), (
-                f"the longest line of '{block.id}' has {block.longest()} characters, {width:.0f} mm wide at "
-                f"{MIN_POINTS:g} pt, the smallest type it is set in: the page holds {frame.content_width:.0f} mm, even "
-                f"across its {frame.columns} column(s) (at most {floor(frame.content_width / one)} characters a line, "
-                "or the paper turned: paper: orientation)")
-
+            yield (
+                here + ("text",),
+                (
+                    f"the longest line of '{block.id}' has {block.longest()} characters, {width:.0f} mm wide at "
+                    f"{MIN_POINTS:g} pt, the smallest type it is set in: the page holds {frame.content_width:.0f} mm, even "
+                    f"across its {frame.columns} column(s) (at most {floor(frame.content_width / one)} characters a line, "
+                    "or the paper turned: paper: orientation)"
+                ),
+            )

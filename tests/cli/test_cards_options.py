@@ -11,15 +11,18 @@ import pytest
 from tests.conftest import LIBRARY, run_qrs
 
 
-@pytest.mark.parametrize(("args", "said"), [
-    (["handout", "warhammer-dwarfs", "--cards", "bridge"], "poker, tarot, a6, or WIDTHxHEIGHT"),
-    (["handout", "warhammer-dwarfs", "--cards", "10x10"], "between 30 and 200 mm"),
-    (["handout", "warhammer-dwarfs", "--backs", "long-edge"], "--backs goes with --cards"),
-    (["handout", "warhammer-dwarfs", "--cards", "poker", "--impose", "2up"], "--cards does not go with --impose"),
-    (["build", "warhammer", "--section", "magic"], "takes the sheet, --cards SIZE and --section ID"),
-    (["build", "warhammer", "--cards", "poker"], "takes the sheet, --cards SIZE and --section ID"),
-    (["build", "warhammer-dwarfs", "--cards", "poker", "--section", "magic"], "qrs handout ID --cards"),
-])
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["handout", "warhammer-dwarfs", "--cards", "bridge"], "poker, tarot, a6, or WIDTHxHEIGHT"),
+        (["handout", "warhammer-dwarfs", "--cards", "10x10"], "between 30 and 200 mm"),
+        (["handout", "warhammer-dwarfs", "--backs", "long-edge"], "--backs goes with --cards"),
+        (["handout", "warhammer-dwarfs", "--cards", "poker", "--impose", "2up"], "--cards does not go with --impose"),
+        (["build", "warhammer", "--section", "magic"], "takes the sheet, --cards SIZE and --section ID"),
+        (["build", "warhammer", "--cards", "poker"], "takes the sheet, --cards SIZE and --section ID"),
+        (["build", "warhammer-dwarfs", "--cards", "poker", "--section", "magic"], "qrs handout ID --cards"),
+    ],
+)
 def test_what_cards_cannot_do_is_a_usage_error(args, said):
     result = run_qrs(*args)
     assert result.returncode == 64 and said in result.stderr, result.stderr

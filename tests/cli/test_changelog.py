@@ -7,13 +7,12 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from generator.composing import languages as translations
-from generator.cli import changelog
-
 from generator import pipeline
+from generator.cli import changelog
+from generator.composing import languages as translations
 from generator.model.types import PLAYERS_KINDS
 from generator.project import Project
-from tests.conftest import Ran, SHEETS, LIBRARY, run_qrs
+from tests.conftest import LIBRARY, SHEETS, Ran, run_qrs
 
 MAX_BOX_LINES = 8
 
@@ -38,10 +37,14 @@ def test_the_box_lists_only_what_changes_play_in_the_editions_language(sheet_id,
 @pytest.mark.parametrize("sheet_id", SHEETS)
 def test_the_english_box_prints_no_french_correction(built, sheet_id):
     text = " ".join(page.extract_text() for page in PdfReader(built(LIBRARY, sheet_id, "en")).pages)
-    box = text[text.upper().index("ERRATA IN THIS EDITION"):]  # the box closes the sheet
+    box = text[text.upper().index("ERRATA IN THIS EDITION") :]  # the box closes the sheet
     english = translations.translated(Project.at(LIBRARY), LIBRARY / f"{sheet_id}.yaml", "en")
-    french = [change for edition in pipeline.check(LIBRARY / f"{sheet_id}.yaml").changelog
-              for change in edition.changes if change.lang == "fr"]
+    french = [
+        change
+        for edition in pipeline.check(LIBRARY / f"{sheet_id}.yaml").changelog
+        for change in edition.changes
+        if change.lang == "fr"
+    ]
     assert french and not any(change.text[:25] in box for change in french)
     counted = f"Other corrections (spelling, layout): {len(english.other_changes())}, listed in the web edition"
     assert (counted in " ".join(box.split())) == bool(english.other_changes())
@@ -53,9 +56,13 @@ def test_qrs_changelog_prints_every_change_by_kind_in_each_format():
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
     assert lines[0] == f"wab2 {sheet.edition} ({sheet.date})"
-    edition_2_1 = lines[lines.index("wab2 2.1 (2026-11-21)"):]  # an edition with changes of every kind
+    edition_2_1 = lines[lines.index("wab2 2.1 (2026-11-21)") :]  # an edition with changes of every kind
     assert [line for line in edition_2_1 if not line.startswith(" ")][1:5] == [
-        "Règles", "Clarifications", "Mise en page", "Orthographe et typographie"]
+        "Règles",
+        "Clarifications",
+        "Mise en page",
+        "Orthographe et typographie",
+    ]
     french = [change for edition in sheet.changelog for change in edition.changes if change.concerns("fr")]
     assert text.stdout.count("\n  - ") == len(french)  # the English-only entries left out
     data = json.loads(qrs("changelog", "wab2", "--format", "json").stdout)

@@ -28,7 +28,7 @@ def test_doctor_names_everything_it_looks_for_and_ends_with_its_summary(tmp_path
     done = run_qrs("doctor", cwd=library(tmp_path))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    named = [line.split(":")[0].strip() for line in lines if line.startswith("  ")][:len(EVERY_THING)]
+    named = [line.split(":")[0].strip() for line in lines if line.startswith("  ")][: len(EVERY_THING)]
     assert lines[0] == "needed to build:" and named == NEEDED + OPTIONAL
     assert "qrs export --format svg" in done.stdout  # what pdftocairo enables
     assert lines[-1].startswith("qrs doctor: qrs ") and f"Python {sys.version.split()[0]}" in lines[-1]
@@ -38,10 +38,14 @@ def test_a_missing_program_is_named_with_what_it_enables_and_how_to_install_it(t
     monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))
     done = run_qrs("doctor", cwd=library(tmp_path))
     assert done.returncode == 0, done.stderr  # optional: qrs builds without them
-    assert ("  pdftocairo: missing: qrs export --format svg (apt-get install poppler-utils; brew install poppler)"
-            in done.stdout.splitlines())
+    assert (
+        "  pdftocairo: missing: qrs export --format svg (apt-get install poppler-utils; brew install poppler)"
+        in done.stdout.splitlines()
+    )
     assert "  Chromium: missing: " in done.stdout and "apt-get install gettext" in done.stdout
-    assert "missing: " in done.stdout.splitlines()[-1] and "pdftocairo, msgfmt, Chromium" in done.stdout.splitlines()[-1]
+    assert (
+        "missing: " in done.stdout.splitlines()[-1] and "pdftocairo, msgfmt, Chromium" in done.stdout.splitlines()[-1]
+    )
 
 
 def test_without_what_a_build_needs_doctor_exits_69_saying_how_to_install_it(tmp_path, monkeypatch):
@@ -85,10 +89,12 @@ def test_doctor_imports_no_weasyprint():
     WeasyPrint, whose import takes most of a second, is never imported (its version comes from its metadata, Pango's
     and HarfBuzz's from the libraries opened by ctypes), and the library's state is the build's plan, read from its
     manifest and its cache of languages in progress. In a process of its own, as `make` runs it."""
-    code = ("import sys; from generator.cli.main import main\n"
-            "try: main(['--sources', %r, 'doctor', '--summary'])\n"
-            "except SystemExit as exit: print('exit', exit.code)\n"
-            "print('weasyprint' in sys.modules)" % str(FIXTURES / "library" / "sources"))
+    code = (
+        "import sys; from generator.cli.main import main\n"
+        "try: main(['--sources', %r, 'doctor', '--summary'])\n"
+        "except SystemExit as exit: print('exit', exit.code)\n"
+        "print('weasyprint' in sys.modules)" % str(FIXTURES / "library" / "sources")
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     summary, imported = done.stdout.splitlines()
     assert summary.startswith("qrs doctor: ") and imported == "False", done.stdout + done.stderr

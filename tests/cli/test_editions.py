@@ -28,18 +28,23 @@ def qrs(sources, *args: str):
     return run_qrs("--sources", str(sources), "--build-dir", str(sources.parent / "build"), *args)
 
 
-@pytest.mark.parametrize("command, named", [
-    (["changelog", "undated-card"], "qrs changelog"),
-    (["changelog", "undated-card", "--format", "json"], "qrs changelog"),
-    (["build", "undated-card", "--changes-since", "1.0"], "--changes-since"),
-    (["build", "undated-card", "--errata-only"], "--errata-only"),
-    (["build", "undated-card", "--errata-only", "--format", "html"], "--errata-only"),
-])
+@pytest.mark.parametrize(
+    "command, named",
+    [
+        (["changelog", "undated-card"], "qrs changelog"),
+        (["changelog", "undated-card", "--format", "json"], "qrs changelog"),
+        (["build", "undated-card", "--changes-since", "1.0"], "--changes-since"),
+        (["build", "undated-card", "--errata-only"], "--errata-only"),
+        (["build", "undated-card", "--errata-only", "--format", "html"], "--errata-only"),
+    ],
+)
 def test_an_editions_command_on_a_sheet_without_an_edition_says_what_it_needs(sources, command, named):
     ran = qrs(sources, *command)
     assert ran.returncode == 2, ran.stderr
-    assert f"{WHERE}{named} works on the sheet's editions, and it has none: give it an edition, a date and a " \
-           "changelog" in ran.stderr
+    assert (
+        f"{WHERE}{named} works on the sheet's editions, and it has none: give it an edition, a date and a "
+        "changelog" in ran.stderr
+    )
     assert "Traceback" not in ran.stderr and "None" not in ran.stderr
 
 
@@ -56,7 +61,8 @@ def test_a_diff_that_finds_no_change_says_why(sources):
     same = qrs(sources, "diff", "undated-card", "--from", "HEAD")
     assert same.returncode == 0 and same.stdout.strip() == (
         "0 change(s): undated-card at HEAD and as the file is now print the same (a tag just made on a fresh clone "
-        "is the file as it is: edit the source, or compare with an earlier revision)"), same
+        "is the file as it is: edit the source, or compare with an earlier revision)"
+    ), same
 
 
 def test_diff_and_an_earlier_revision_need_no_edition(sources):

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import signal
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, LIBRARY
+from tests.conftest import LIBRARY, ROOT
 
 HANG_GUARD_SECONDS = 120  # only so that a broken interrupt fails the test instead of hanging the suite
 
@@ -23,10 +23,28 @@ def parallel_build(tmp_path: Path) -> subprocess.Popen:
     """`qrs --json build --all --rebuild --jobs 2` of the shipped sheets, its temporary files in tmp_path/tmp."""
     shutil.copytree(LIBRARY, tmp_path / "sources")
     (tmp_path / "tmp").mkdir()
-    return subprocess.Popen([sys.executable, "-m", "generator", "--json", "--sources", str(tmp_path / "sources"),
-                             "--build-dir", str(tmp_path / "build"), "build", "--all", "--rebuild", "--jobs", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env={**os.environ, "TMPDIR": str(tmp_path / "tmp")})
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--json",
+            "--sources",
+            str(tmp_path / "sources"),
+            "--build-dir",
+            str(tmp_path / "build"),
+            "build",
+            "--all",
+            "--rebuild",
+            "--jobs",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
+    )
 
 
 def test_sigint_stops_a_build_keeping_only_finished_outputs(tmp_path):
@@ -56,9 +74,12 @@ def test_sigint_stops_a_build_keeping_only_finished_outputs(tmp_path):
 def workers_of(pid: int) -> list[int]:
     """The pool's worker processes of a command (Linux: /proc)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [int(child) for child in children
-            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
-            and b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes()]
+    return [
+        int(child)
+        for child in children
+        if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+        and b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes()
+    ]
 
 
 def test_a_worker_killed_by_the_system_is_said_and_loses_nothing(tmp_path):

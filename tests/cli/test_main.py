@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import FIXTURES, LIBRARY, Ran, ROOT, run_qrs, SHEETS
+from tests.conftest import FIXTURES, LIBRARY, ROOT, SHEETS, Ran, run_qrs
 
 BAD = ROOT / "tests" / "bad_inputs"
 
@@ -39,14 +39,23 @@ def test_check_does_not_import_weasyprint():
 def test_an_unknown_id_is_a_usage_error_with_the_nearest_name():
     """A slip of the command line, exit 64 (#34): the nearest sheet or handout is suggested, else the sheets listed."""
     result = qrs("--sources", str(FIXTURES), "check", "nope")
-    assert result.returncode == 64 and "error: no sheet named nope: the sheets are as-typed-card, every-block" in result.stderr
+    assert (
+        result.returncode == 64
+        and "error: no sheet named nope: the sheets are as-typed-card, every-block" in result.stderr
+    )
     slip = run_qrs("build", "warhamer")
     assert slip.returncode == 64 and slip.stderr == "error: no sheet named warhamer: did you mean warhammer?\n"
     handout = run_qrs("handout", "warhammer-dwarf")
-    assert handout.returncode == 64 and "no handout named warhammer-dwarf: did you mean warhammer-dwarfs?" in handout.stderr
+    assert (
+        handout.returncode == 64
+        and "no handout named warhammer-dwarf: did you mean warhammer-dwarfs?" in handout.stderr
+    )
     mistaken = run_qrs("changelog", "warhammer-dwarfs")  # a handout where only a sheet is taken: said so
-    assert mistaken.returncode == 64 and "warhammer-dwarfs is a handout, not a sheet" in mistaken.stderr \
+    assert (
+        mistaken.returncode == 64
+        and "warhammer-dwarfs is a handout, not a sheet" in mistaken.stderr
         and "qrs build, preview, watch" in mistaken.stderr
+    )
 
 
 def test_list_shows_every_sheet():
@@ -82,7 +91,9 @@ def test_version_and_short_help():
 
     assert qrs("--version").stdout == f"qrs {version('qrs')}\n"
     short = qrs("build", "-h")
-    assert short.returncode == 0 and short.stdout == qrs("build", "--help").stdout and "Usage: qrs build" in short.stdout
+    assert (
+        short.returncode == 0 and short.stdout == qrs("build", "--help").stdout and "Usage: qrs build" in short.stdout
+    )
 
 
 def test_a_usage_error_has_its_own_exit_code():
@@ -108,14 +119,28 @@ def test_sheets_and_handouts_are_named_by_id_or_by_path():
 
 def test_shell_completion_offers_sheet_and_handout_ids():
     def complete(words: str) -> list[str]:
-        environment = {**os.environ, "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1),
-                       "_QRS_COMPLETE": "bash_complete"}
-        result = subprocess.run([sys.executable, "-m", "generator", *words.split()[1:]], capture_output=True,
-                                text=True, cwd=ROOT, env=environment)
+        environment = {
+            **os.environ,
+            "COMP_WORDS": words,
+            "COMP_CWORD": str(len(words.split()) - 1),
+            "_QRS_COMPLETE": "bash_complete",
+        }
+        result = subprocess.run(
+            [sys.executable, "-m", "generator", *words.split()[1:]],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=environment,
+        )
         return [line.removeprefix("plain,") for line in result.stdout.splitlines()]
 
     library = f"qrs --sources {LIBRARY}"
-    assert complete(f"{library} check wa") == ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
+    assert complete(f"{library} check wa") == [
+        "wab2",
+        "wab2-english-hundred-years-war",
+        "warhammer",
+        "warhammer-dwarfs",
+    ]
     both = ["wab2", "wab2-english-hundred-years-war", "warhammer", "warhammer-dwarfs"]
     assert complete(f"{library} build wa") == both  # a sheet and a handout are both targets (#43)
     assert complete(f"{library} handout wa") == ["wab2-english-hundred-years-war", "warhammer-dwarfs"]
@@ -163,8 +188,12 @@ def test_a_reader_that_stops_reading_is_no_error():
     """`qrs list | head -1` (#35, point 11): the pipe closed early; qrs stops quietly, exit code 0."""
     read, write = os.pipe()
     os.close(read)
-    done = subprocess.run([sys.executable, "-m", "generator", "--sources", str(LIBRARY), "list"], stdout=write,
-                          stderr=subprocess.PIPE, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--sources", str(LIBRARY), "list"],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     os.close(write)
     assert done.returncode == 0 and done.stderr == b"", done.stderr
 
@@ -173,8 +202,9 @@ def test_global_options_are_taken_on_either_side_of_the_command(tmp_path):
     """`qrs build --verbose`, `qrs check --sources DIR`, `qrs list --json` (#34): as mkdocs and sphinx-build take them."""
     from generator.cli.main import global_options_first
 
-    assert global_options_first(["build", "wab2", "-v", "--sources=s", "--lang", "en", "--build-dir", "b", "--json"]) \
-        == ["-v", "--sources=s", "--build-dir", "b", "--json", "build", "wab2", "--lang", "en"]
+    assert global_options_first(
+        ["build", "wab2", "-v", "--sources=s", "--lang", "en", "--build-dir", "b", "--json"]
+    ) == ["-v", "--sources=s", "--build-dir", "b", "--json", "build", "wab2", "--lang", "en"]
     assert global_options_first(["new", "x", "--", "--json"]) == ["new", "x", "--", "--json"]
     before = run_qrs("--json", "--sources", str(FIXTURES), "check", "every-block")
     after = run_qrs("check", "every-block", "--sources", str(FIXTURES), "--json")
@@ -198,11 +228,15 @@ def test_a_language_code_is_taken_in_any_case(tmp_path):
 def test_a_missing_input_file_is_exit_66_for_every_kind(tmp_path):
     """A roster, a document to import, a sheet or handout named by a path, a file to compare, the sources folder:
     what is not there is "no such file" (or folder), exit 66 (#45); an unknown id stays a slip, 64."""
-    for command in (["handout", "import", str(tmp_path / "army.rosz"), "--id", "army"],
-                    ["import", str(tmp_path / "sheet.docx"), "--id", "sheet"],
-                    ["handout", str(tmp_path / "army.yaml")], ["build", "sources/my-sheet.yaml"],
-                    ["check", str(tmp_path / "my-sheet.yaml")], ["export", "sources/handouts/army.yaml"],
-                    ["diff", "sources/wab2.yaml", str(tmp_path / "old.yaml")]):
+    for command in (
+        ["handout", "import", str(tmp_path / "army.rosz"), "--id", "army"],
+        ["import", str(tmp_path / "sheet.docx"), "--id", "sheet"],
+        ["handout", str(tmp_path / "army.yaml")],
+        ["build", "sources/my-sheet.yaml"],
+        ["check", str(tmp_path / "my-sheet.yaml")],
+        ["export", "sources/handouts/army.yaml"],
+        ["diff", "sources/wab2.yaml", str(tmp_path / "old.yaml")],
+    ):
         ran = run_qrs(*command)
         assert ran.returncode == 66 and "no such file" in ran.stderr and "Traceback" not in ran.stderr, (command, ran)
 

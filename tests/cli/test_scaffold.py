@@ -7,7 +7,6 @@ from typing import get_args
 import pytest
 
 from generator import pipeline
-
 from generator.cli import scaffold
 from generator.model.types import Block
 from generator.project import Project
@@ -20,23 +19,37 @@ def qrs(tmp_path, *args: str) -> Ran:
 
 @pytest.mark.parametrize("lang", scaffold.TEMPLATE_LANGUAGES)
 def test_the_scaffold_has_an_example_of_every_block_type(tmp_path, lang):
-    model_types = {value for kind in get_args(get_args(Block)[0]) for value in get_args(kind.model_fields["type"].annotation)}
+    model_types = {
+        value for kind in get_args(get_args(Block)[0]) for value in get_args(kind.model_fields["type"].annotation)
+    }
     assert set(scaffold.block_types()) == model_types
     project = Project.at(tmp_path / "sources")
     path = scaffold.create(project, "demo", "Demo Game", lang)[0]
     sheet = pipeline.check(path)
     covered = {block.type for block in sheet.blocks()}
-    assert covered == model_types, f"templates/scaffold/sheet.{lang}.yaml.j2 lacks an example of {sorted(model_types - covered)}"
+    assert covered == model_types, (
+        f"templates/scaffold/sheet.{lang}.yaml.j2 lacks an example of {sorted(model_types - covered)}"
+    )
 
 
 def test_new_writes_its_examples_in_the_sources_language(tmp_path):
     project = Project.at(tmp_path / "sources")
     french = pipeline.check(scaffold.create(project, "en-francais", "Mon Jeu", "fr")[0])
     english = pipeline.check(scaffold.create(project, "in-english", "My Game", "en")[0])
-    assert [section.title for section in french.sections] == ["Séquence de tour (p.12)", "Tableaux", "Armées", "Règles",
-                                                              "Tarifs"]
-    assert [section.title for section in english.sections] == ["Turn sequence (p.12)", "Tables", "Armies", "Rules",
-                                                               "Price lists"]
+    assert [section.title for section in french.sections] == [
+        "Séquence de tour (p.12)",
+        "Tableaux",
+        "Armées",
+        "Règles",
+        "Tarifs",
+    ]
+    assert [section.title for section in english.sections] == [
+        "Turn sequence (p.12)",
+        "Tables",
+        "Armies",
+        "Rules",
+        "Price lists",
+    ]
     assert (french.title, french.credits) == ("Feuille de référence", "Feuille de référence de Mon Jeu")
     german = pipeline.check(scaffold.create(project, "auf-deutsch", "Mein Spiel", "de")[0])
     assert german.sections[0].title == "Turn sequence (p.12)"  # no German examples: the English ones
@@ -63,10 +76,14 @@ def test_the_schema_a_new_source_names_exists_where_it_says(tmp_path):
     first_line = written[0].read_text(encoding="utf-8").splitlines()[0]
     reference = first_line.removeprefix("# yaml-language-server: $schema=")
     assert (written[0].parent / reference).resolve() == (tmp_path / "schema" / "sheet.schema.json")
-    assert (tmp_path / "schema" / "sheet.schema.json") in written and (tmp_path / "schema" / "sheet.schema.json").is_file()
+    assert (tmp_path / "schema" / "sheet.schema.json") in written and (
+        tmp_path / "schema" / "sheet.schema.json"
+    ).is_file()
     again = scaffold.create(Project.at(tmp_path / "sources"), "again", "Again", "en")
-    assert again == [tmp_path / "sources" / "again.yaml",  # the schema is up to date: not written again
-                     tmp_path / "sources" / "figures" / "again-blast.svg"]
+    assert again == [
+        tmp_path / "sources" / "again.yaml",  # the schema is up to date: not written again
+        tmp_path / "sources" / "figures" / "again-blast.svg",
+    ]
 
 
 def test_new_then_check_and_build(tmp_path):

@@ -56,10 +56,23 @@ def test_only_files_directly_inside_the_preview_folder_are_served(tmp_path):
     (tmp_path / "secret.txt").write_text("secret")
     (folder / "link.png").symlink_to(tmp_path / "secret.txt")
     assert preview_server.served_file(folder, "/files/wab2.fr-1.png?v=3") == (folder / "wab2.fr-1.png").resolve()
-    for refused in ("/files/../secret.txt", "/files/..%2Fsecret.txt", "/files/%2e%2e/secret.txt",
-                    "/files/sub/inner.png", "/files/sub%2Finner.png", "/files/" + str(tmp_path / "secret.txt"),
-                    "/files/%2Fetc%2Fpasswd", "/files/.hidden", "/files/link.png", "/files/", "/files/..",
-                    "/files/missing.png", "/secret.txt", "/files/..%5Csecret.txt", "/files/a%00.png"):
+    for refused in (
+        "/files/../secret.txt",
+        "/files/..%2Fsecret.txt",
+        "/files/%2e%2e/secret.txt",
+        "/files/sub/inner.png",
+        "/files/sub%2Finner.png",
+        "/files/" + str(tmp_path / "secret.txt"),
+        "/files/%2Fetc%2Fpasswd",
+        "/files/.hidden",
+        "/files/link.png",
+        "/files/",
+        "/files/..",
+        "/files/missing.png",
+        "/secret.txt",
+        "/files/..%5Csecret.txt",
+        "/files/a%00.png",
+    ):
         assert preview_server.served_file(folder, refused) is None, refused
 
 
@@ -72,6 +85,7 @@ def test_the_server_shows_the_pages_and_their_version(tmp_path):
     state.update({"wab2.fr": ["wab2.fr-1.png"]}, ["sources/wab2.yaml:3:1: a problem"])
     server = preview_server.serve(folder, state, port=0)
     try:
+
         def get(path: str) -> tuple[int, str, bytes]:
             connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
             connection.request("GET", path)
@@ -127,8 +141,11 @@ def test_a_failed_build_keeps_the_last_good_preview(tmp_path):
 def test_a_template_error_is_reported_at_its_line_and_the_watch_goes_on(tmp_path):
     shutil.copytree(FIXTURES, tmp_path / "sources")
     shutil.copytree(Project.at(FIXTURES).templates, tmp_path / "templates")
-    project = Project(sources=(tmp_path / "sources").resolve(), build=(tmp_path / "build").resolve(),
-                      templates=(tmp_path / "templates").resolve())
+    project = Project(
+        sources=(tmp_path / "sources").resolve(),
+        build=(tmp_path / "build").resolve(),
+        templates=(tmp_path / "templates").resolve(),
+    )
     template = project.templates / "sheet.html.j2"
     template.write_text(template.read_text(encoding="utf-8") + "\n{{ sheet.no_such_field }}\n", encoding="utf-8")
     reported = []
@@ -138,12 +155,24 @@ def test_a_template_error_is_reported_at_its_line_and_the_watch_goes_on(tmp_path
     assert "no_such_field" in found[0].message and reported == found
 
 
-@pytest.mark.parametrize("host, status", [("localhost:{port}", 200), ("127.0.0.1:{port}", 200), ("[::1]:{port}", 200),
-                                          ("LOCALHOST:{port}", 200), ("attacker.example:{port}", 421),
-                                          ("attacker.example", 421), ("localhost", 421), ("localhost:1", 421),
-                                          ("127.0.0.1.nip.io:{port}", 421), ("", 421),
-                                          ("192.168.1.20:{port}", 200), ("[fe80::1]:{port}", 200),  # a phone, by IP
-                                          ("mybox.lan:{port}", 200)])
+@pytest.mark.parametrize(
+    "host, status",
+    [
+        ("localhost:{port}", 200),
+        ("127.0.0.1:{port}", 200),
+        ("[::1]:{port}", 200),
+        ("LOCALHOST:{port}", 200),
+        ("attacker.example:{port}", 421),
+        ("attacker.example", 421),
+        ("localhost", 421),
+        ("localhost:1", 421),
+        ("127.0.0.1.nip.io:{port}", 421),
+        ("", 421),
+        ("192.168.1.20:{port}", 200),
+        ("[fe80::1]:{port}", 200),  # a phone, by IP
+        ("mybox.lan:{port}", 200),
+    ],
+)
 def test_the_server_answers_only_its_own_host_names(tmp_path, host, status):
     """DNS rebinding: a page of attacker.example, its name rebound to 127.0.0.1, sends Host: attacker.example.
     IP addresses and the name given with --host are answered: no other site can rebind those."""
@@ -219,7 +248,8 @@ def test_watching_a_handout_draws_its_pages_and_opens_the_browser(tmp_path, monk
     assert problems == [] and list(pages) == ["wab2-english-hundred-years-war.en"]
     assert (project.build / "preview" / pages["wab2-english-hundred-years-war.en"][0]).is_file()
     assert watcher.state.pdf("wab2-english-hundred-years-war.en") == (
-        project.build / "handouts" / "wab2-english-hundred-years-war.en.pdf")
+        project.build / "handouts" / "wab2-english-hundred-years-war.en.pdf"
+    )
     assert len(opened) == 1 and said == [f"live preview: {opened[0]} (Ctrl-C to stop)"]
 
 
@@ -227,7 +257,9 @@ def test_a_saved_catalogue_rebuilds_its_language_first(project):
     sources = project.sources
     alpha = sources / "alpha.yaml"
     assert watch.edited_languages([sources / "i18n" / "alpha.en.po"], alpha) == ("en",)
-    assert watch.edited_languages([sources / "i18n" / "beta.en.po", alpha, sources / "i18n" / "alpha.de.po~"], alpha) == ()
+    assert (
+        watch.edited_languages([sources / "i18n" / "beta.en.po", alpha, sources / "i18n" / "alpha.de.po~"], alpha) == ()
+    )
     assert watch.edited_languages([sources / "handouts" / "i18n" / "alpha.en.po"], alpha) == ()
 
 
@@ -241,8 +273,11 @@ def test_watching_a_sheet_draws_every_language_it_has_and_says_which_it_leaves_o
     watcher = watch.Watcher(project, ("shadow-war",), scale=0.2, on_note=said.append)
     assert watcher.rebuild(watcher.watched()) == []
     assert list(watcher.state.snapshot()[1]) == ["shadow-war.fr", "shadow-war.en"]
-    assert len(said) == 1 and "sources/i18n/shadow-war.de.po: 'de' is in progress (" in said[0] \
-        and "not watched; 'qrs watch shadow-war --lang de --allow-fallback'" in said[0], said
+    assert (
+        len(said) == 1
+        and "sources/i18n/shadow-war.de.po: 'de' is in progress (" in said[0]
+        and "not watched; 'qrs watch shadow-war --lang de --allow-fallback'" in said[0]
+    ), said
     catalogue = project.sources / "i18n" / "shadow-war.en.po"
     assert watcher.changed([catalogue]) == [] and len(said) == 1  # said once, not at every save
     assert sorted(watcher.state.snapshot()[1]) == ["shadow-war.en", "shadow-war.fr"]
@@ -270,8 +305,10 @@ def test_the_server_sends_only_the_images_it_drew(tmp_path):
     (folder / "wab2.fr-1.png").write_bytes(b"\x89PNG drawn")
     (folder / "notes.png").write_bytes(b"put there by hand")
     assert preview_server.served_file(folder, "/files/notes.png", {"wab2.fr-1.png"}) is None
-    assert preview_server.served_file(folder, "/files/wab2.fr-1.png",
-                                      {"wab2.fr-1.png"}) == (folder / "wab2.fr-1.png").resolve()
+    assert (
+        preview_server.served_file(folder, "/files/wab2.fr-1.png", {"wab2.fr-1.png"})
+        == (folder / "wab2.fr-1.png").resolve()
+    )
     state = preview_server.State()
     state.update({"wab2.fr": ["wab2.fr-1.png"]}, [])
     server = preview_server.serve(folder, state, port=0)
@@ -339,9 +376,25 @@ def test_ctrl_c_stops_the_watch_with_its_exit_code_and_qrs_message(tmp_path):
 
     from tests.conftest import FIXTURES, ROOT
 
-    command = subprocess.Popen([sys.executable, "-m", "generator", "--sources", str(FIXTURES), "--build-dir",
-                                str(tmp_path), "watch", "every-block", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    command = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--sources",
+            str(FIXTURES),
+            "--build-dir",
+            str(tmp_path),
+            "watch",
+            "every-block",
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     line = command.stdout.readline()
     while line and not line.startswith("wrote "):  # the first build is done: the watch is waiting for saves
         line = command.stdout.readline()

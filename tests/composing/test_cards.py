@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.composing import cards, handout as handouts, words
+from generator.composing import cards, words
+from generator.composing import handout as handouts
 from generator.composing.handout import load_handout
 from generator.model.types import GlossaryBlock, RosterBlock, TableBlock
 from generator.model.validate import load
@@ -43,7 +44,7 @@ def test_a_unit_card_prints_what_the_handout_prints_of_the_unit(dwarfs):
 def test_the_armys_rules_and_chosen_sections_follow_the_units_once(dwarfs):
     _, composed, deck = dwarfs
     rules = [card for card in deck.cards if not card.unit]
-    assert deck.cards[-len(rules):] == tuple(rules) and all(card.most is None for card in rules)
+    assert deck.cards[-len(rules) :] == tuple(rules) and all(card.most is None for card in rules)
     chosen = [section for section in composed.sections if section.id != "handout-units"]
     assert [card.title for card in rules] == [section.title for section in chosen]
     assert deck.name == "Armée naine" and deck.faction == composed.game
@@ -60,8 +61,9 @@ def test_a_sheets_section_is_a_card_a_block():
     sheet = load(LIBRARY / "warhammer.yaml")[1]
     section = sheet.sections[0]
     deck = cards.section_deck(sheet, section.id)
-    assert [card.pieces for card in deck.cards] == [(block.model_copy(update={"title": None}),)
-                                                     for block in section.blocks]
+    assert [card.pieces for card in deck.cards] == [
+        (block.model_copy(update={"title": None}),) for block in section.blocks
+    ]
     assert [card.title for card in deck.cards] == [block.title or section.title for block in section.blocks]
     assert deck.faction == section.title and deck.name == sheet.game
     with pytest.raises(KeyError):

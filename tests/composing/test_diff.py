@@ -11,15 +11,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.composing import editions as history
-from generator.composing import diff
-
 from generator import pipeline
-
-from generator.rendering import render
 from generator.cli.main import main
+from generator.composing import diff
+from generator.composing import editions as history
 from generator.errors import UserError
 from generator.project import Project
+from generator.rendering import render
 from tests.conftest import LIBRARY, run_qrs
 
 OLD_ROW = '[Très difficile, "Fosses de liquides toxiques, fissures étroites ou décombres", Quart de déplacement]'
@@ -35,10 +33,16 @@ def next_edition(text: str) -> str:
     """One cell corrected, two rows swapped (a move, not a change), the edition bumped with its changelog entry."""
     assert OLD_ROW in text and SMALL_OBSTACLE in text
     text = text.replace(OLD_ROW, NEW_ROW)
-    text = text.replace(SMALL_OBSTACLE, "").replace("          - [Infranchissable,", SMALL_OBSTACLE + "          - [Infranchissable,")
+    text = text.replace(SMALL_OBSTACLE, "").replace(
+        "          - [Infranchissable,", SMALL_OBSTACLE + "          - [Infranchissable,"
+    )
     text = text.replace('edition: "1.1"\ndate: 2026-11-21', 'edition: "1.2"\ndate: 2026-12-01', 1)
-    return text.replace("changelog:\n", 'changelog:\n  - edition: "1.2"\n    date: 2026-12-01\n'
-                                         "    changes: [{kind: rules, text: 'Terrain très difficile : tiers de déplacement.', blocks: [terrain]}]\n", 1)
+    return text.replace(
+        "changelog:\n",
+        'changelog:\n  - edition: "1.2"\n    date: 2026-12-01\n'
+        "    changes: [{kind: rules, text: 'Terrain très difficile : tiers de déplacement.', blocks: [terrain]}]\n",
+        1,
+    )
 
 
 @pytest.fixture
@@ -61,7 +65,8 @@ def test_one_edited_cell_is_the_one_change_and_a_moved_row_is_none(repository):
     path = repository.sources / "shadow-war.yaml"
     changes = pipeline.compare(history.sheet_at_revision(path, "v1.1"), path)
     assert [str(change) for change in changes] == [
-        "changed  Terrain et obstacles, Très difficile, Modificateur: Quart de déplacement → Tiers de déplacement"]
+        "changed  Terrain et obstacles, Très difficile, Modificateur: Quart de déplacement → Tiers de déplacement"
+    ]
 
 
 def test_the_diff_command_compares_two_revisions_and_two_files(repository, tmp_path, capsys):
@@ -82,12 +87,18 @@ def test_rows_and_sections_added_or_removed_are_reported_once(repository):
     trimmed = old.model_copy(update={"sections": sections[1:]})
     terrain = next(block for block in old.blocks() if block.id == "terrain")
     fewer = terrain.model_copy(update={"rows": terrain.rows[:-1]})
-    new = trimmed.model_copy(update={"sections": [
-        section.model_copy(update={"blocks": [fewer if block.id == "terrain" else block for block in section.blocks]})
-        for section in trimmed.sections]})
+    new = trimmed.model_copy(
+        update={
+            "sections": [
+                section.model_copy(
+                    update={"blocks": [fewer if block.id == "terrain" else block for block in section.blocks]}
+                )
+                for section in trimmed.sections
+            ]
+        }
+    )
     changes = [str(change) for change in diff.compare(old, new)]
-    assert changes == [f"removed  section {sections[0].title}",
-                       "removed  row Terrain et obstacles, Obstacle (moyen)"]
+    assert changes == [f"removed  section {sections[0].title}", "removed  row Terrain et obstacles, Obstacle (moyen)"]
 
 
 def test_the_changed_row_and_cell_carry_a_change_bar(repository):
@@ -97,7 +108,7 @@ def test_the_changed_row_and_cell_carry_a_change_bar(repository):
     assert found.rows == {("terrain", 2)} and found.cells == {("terrain", 2, 2)}
     html = render.html(repository, sheet, pipeline.BuildOptions(), marks=found)
     assert html.count('class="u changed"') == 1  # the row (a unit the block may be continued after)
-    assert html.count("changed\">Tiers de déplacement</td>") == 1  # the cell
+    assert html.count('changed">Tiers de déplacement</td>') == 1  # the cell
 
 
 def pdf_text(path: Path) -> str:
@@ -108,12 +119,14 @@ def pdf_text(path: Path) -> str:
 
 def test_the_marked_build_and_the_errata_only_sheet(repository):
     path = repository.sources / "shadow-war.yaml"
-    marked = pipeline.build(repository, pipeline.SheetTarget(path), "fr", "pdf",
-                            pipeline.BuildOptions(changes_since="1.1")).path
+    marked = pipeline.build(
+        repository, pipeline.SheetTarget(path), "fr", "pdf", pipeline.BuildOptions(changes_since="1.1")
+    ).path
     assert marked.name == "shadow-war.since-1.1.fr.pdf"
     assert "édition 1.2" in pdf_text(marked)
-    errata = pipeline.build(repository, pipeline.SheetTarget(path), "fr", "pdf",
-                            pipeline.BuildOptions(errata_only=True)).path
+    errata = pipeline.build(
+        repository, pipeline.SheetTarget(path), "fr", "pdf", pipeline.BuildOptions(errata_only=True)
+    ).path
     assert errata.name == "shadow-war.errata-1.1.fr.pdf"
     text = pdf_text(errata)
     assert "ERRATA DEPUIS L’ÉDITION 1.1" in text and "Terrain très difficile : tiers de déplacement." in text
@@ -125,15 +138,21 @@ def test_the_marked_build_and_the_errata_only_sheet(repository):
 def test_the_errata_sheet_lists_each_change_with_the_values_it_changed(repository):
     path = repository.sources / "shadow-war.yaml"
     new, old = pipeline.check(path), history.sheet_at_edition(path, "1.1")
-    words = {"errata_since": "Since {edition}", "errata_of": "Edition", "errata_where": "Where",
-             "errata_before": "Was", "errata_now": "Now"}
+    words = {
+        "errata_since": "Since {edition}",
+        "errata_of": "Edition",
+        "errata_where": "Where",
+        "errata_before": "Was",
+        "errata_now": "Now",
+    }
     errata = diff.errata(old, new, "1.1", words)
     [section] = errata.sections
     [table] = section.blocks
     assert section.title == "Since 1.1" and table.title == "Edition 1.2" and errata.changes_box is False
     assert [[cell.text for cell in row.cells] for row in table.rows] == [
         ["**Terrain très difficile : tiers de déplacement.**"],
-        ["Terrain et obstacles, Très difficile, Modificateur", "Quart de déplacement", "Tiers de déplacement"]]
+        ["Terrain et obstacles, Très difficile, Modificateur", "Quart de déplacement", "Tiers de déplacement"],
+    ]
 
 
 def test_a_value_two_changes_name_is_listed_once(repository):
@@ -143,13 +162,19 @@ def test_a_value_two_changes_name_is_listed_once(repository):
     first = new.changelog[0].changes[0]
     twice = new.changelog[0].model_copy(update={"changes": [first, first.model_copy(update={"text": "Again."})]})
     new = new.model_copy(update={"changelog": [twice, *new.changelog[1:]]})
-    words = {"errata_since": "Since {edition}", "errata_of": "Edition", "errata_where": "Where",
-             "errata_before": "Was", "errata_now": "Now"}
+    words = {
+        "errata_since": "Since {edition}",
+        "errata_of": "Edition",
+        "errata_where": "Where",
+        "errata_before": "Was",
+        "errata_now": "Now",
+    }
     [table] = diff.errata(old, new, "1.1", words).sections[0].blocks
     assert [[cell.text for cell in row.cells] for row in table.rows] == [
         ["**Terrain très difficile : tiers de déplacement.**"],
         ["Terrain et obstacles, Très difficile, Modificateur", "Quart de déplacement", "Tiers de déplacement"],
-        ["**Again.**"]]
+        ["**Again.**"],
+    ]
 
 
 def test_changes_since_marks_what_the_changelog_names_even_without_git(tmp_path):
@@ -167,32 +192,61 @@ def test_changes_since_marks_what_the_changelog_names_even_without_git(tmp_path)
     html = render.html(project, sheet, pipeline.BuildOptions(), marks=found)
     barred = set(re.findall(r'<section class="block [^"]* changed" id="[^"]*" data-block="([^"]+)"', html))
     assert barred == {"terrain", "tests"}
-    marked = pipeline.build(project, pipeline.SheetTarget(sources / "shadow-war.yaml"), "fr", "pdf",
-                            pipeline.BuildOptions(changes_since="1.1")).path
+    marked = pipeline.build(
+        project,
+        pipeline.SheetTarget(sources / "shadow-war.yaml"),
+        "fr",
+        "pdf",
+        pipeline.BuildOptions(changes_since="1.1"),
+    ).path
     assert marked.name == "shadow-war.since-1.1.fr.pdf"
     with pytest.raises(UserError, match="edition 0.9 is not an edition of the changelog"):
-        pipeline.build(project, pipeline.SheetTarget(sources / "shadow-war.yaml"), "fr", "pdf",
-                       pipeline.BuildOptions(changes_since="0.9"))
+        pipeline.build(
+            project,
+            pipeline.SheetTarget(sources / "shadow-war.yaml"),
+            "fr",
+            "pdf",
+            pipeline.BuildOptions(changes_since="0.9"),
+        )
     with pytest.raises(UserError, match="an edition can be compared once it is committed"):
-        pipeline.build(project, pipeline.SheetTarget(sources / "shadow-war.yaml"), "fr", "pdf",
-                       pipeline.BuildOptions(errata_only=True))
+        pipeline.build(
+            project,
+            pipeline.SheetTarget(sources / "shadow-war.yaml"),
+            "fr",
+            "pdf",
+            pipeline.BuildOptions(errata_only=True),
+        )
 
 
 def _with_row_id(sheet, block_id: str, index: int, row_id: str):
     def block_with_id(block):
         if block.id != block_id:
             return block
-        return block.model_copy(update={"rows": [row.model_copy(update={"id": row_id}) if i == index else row
-                                                 for i, row in enumerate(block.rows)]})
-    return sheet.model_copy(update={"sections": [
-        section.model_copy(update={"blocks": [block_with_id(block) for block in section.blocks]}) for section in sheet.sections]})
+        return block.model_copy(
+            update={
+                "rows": [
+                    row.model_copy(update={"id": row_id}) if i == index else row for i, row in enumerate(block.rows)
+                ]
+            }
+        )
+
+    return sheet.model_copy(
+        update={
+            "sections": [
+                section.model_copy(update={"blocks": [block_with_id(block) for block in section.blocks]})
+                for section in sheet.sections
+            ]
+        }
+    )
 
 
 def test_a_named_row_is_marked_alone_with_its_changed_cell(repository):
     path = repository.sources / "shadow-war.yaml"
     sheet = _with_row_id(pipeline.check(path), "terrain", 2, "very-difficult")
     entry = sheet.changelog[0].changes[0].model_copy(update={"blocks": ["terrain/very-difficult"]})
-    sheet = sheet.model_copy(update={"changelog": [sheet.changelog[0].model_copy(update={"changes": [entry]}), *sheet.changelog[1:]]})
+    sheet = sheet.model_copy(
+        update={"changelog": [sheet.changelog[0].model_copy(update={"changes": [entry]}), *sheet.changelog[1:]]}
+    )
     old = _with_row_id(history.sheet_at_edition(path, "1.1"), "terrain", 2, "very-difficult")
     found = diff.named_marks(sheet, "1.1", old)
     assert found.rows == {("terrain", 2)} and found.cells == {("terrain", 2, 2)} and found.block("terrain") == ""
@@ -244,26 +298,45 @@ def test_the_readme_edition_commands_run_on_a_repository_with_a_tagged_edition(t
     text = source.read_text(encoding="utf-8")
     assert text.count('"3 (3)", "(-1)", Grêle') == 1
     text = text.replace('"3 (3)", "(-1)", Grêle', '"3 (4)", "(-1)", Grêle').replace(
-        'edition: "2.2"\ndate: 2026-11-23', 'edition: "2.3"\ndate: 2026-12-01', 1)
-    source.write_text(text.replace("changelog:\n", 'changelog:\n  - edition: "2.3"\n    date: 2026-12-01\n    changes:\n'
-                                   "      - {kind: rules, blocks: [weapons/longbow], text: 'Arc long : F 4 à courte portée.'}\n", 1),
-                      encoding="utf-8")
+        'edition: "2.2"\ndate: 2026-11-23', 'edition: "2.3"\ndate: 2026-12-01', 1
+    )
+    source.write_text(
+        text.replace(
+            "changelog:\n",
+            'changelog:\n  - edition: "2.3"\n    date: 2026-12-01\n    changes:\n'
+            "      - {kind: rules, blocks: [weapons/longbow], text: 'Arc long : F 4 à courte portée.'}\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
     with (sources / "i18n" / "wab2.en.po").open("a", encoding="utf-8") as catalogue:
-        catalogue.write('\nmsgctxt "changelog/2.3/changes/Arc long : F 4 à courte portée./text"\nmsgid "Arc long : F 4 à courte portée."\n'
-                        'msgstr "Longbow: S 4 at short range."\n')
+        catalogue.write(
+            '\nmsgctxt "changelog/2.3/changes/Arc long : F 4 à courte portée./text"\nmsgid "Arc long : F 4 à courte portée."\n'
+            'msgstr "Longbow: S 4 at short range."\n'
+        )
     git(tmp_path, *author, "commit", "-qam", "wab2 2.3")
     commands = readme_edition_commands()
-    assert [command[:2] for command in commands][:4] == [["diff", "wab2"], ["build", "wab2"], ["build", "wab2"], ["build", "wab2@v2.2"]]
+    assert [command[:2] for command in commands][:4] == [
+        ["diff", "wab2"],
+        ["build", "wab2"],
+        ["build", "wab2"],
+        ["build", "wab2@v2.2"],
+    ]
     for command in commands:
         result = run_qrs(*command, cwd=tmp_path)  # run as `qrs`, in the folder of the repository
         assert result.returncode == 0, f"qrs {' '.join(command)}:\n{result.stdout}{result.stderr}"
         if command[0] == "diff":
             assert "Arc long, F: 3 (3) → 3 (4)" in result.stdout
         else:  # every build ends with its summary line, SHEET@REVISION's too (#34)
-            assert re.search(r"^\d+ output\(s\): \d+ built, \d+ up to date, 0 failed, [\d.]+ s$", result.stdout, re.M), \
-                result.stdout
+            assert re.search(
+                r"^\d+ output\(s\): \d+ built, \d+ up to date, 0 failed, [\d.]+ s$", result.stdout, re.M
+            ), result.stdout
     assert {path.name for path in (tmp_path / "build").glob("*.pdf")} >= {
-        "wab2.since-2.2.fr.pdf", "wab2.errata-2.2.fr.pdf", "wab2@v2.2.fr.pdf", "wab2@v2.2.en.pdf"}
+        "wab2.since-2.2.fr.pdf",
+        "wab2.errata-2.2.fr.pdf",
+        "wab2@v2.2.fr.pdf",
+        "wab2@v2.2.en.pdf",
+    }
 
 
 def test_a_revision_is_never_made_into_a_path(repository, tmp_path, monkeypatch):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.composing import handout as handouts
 from generator import pipeline
+from generator.composing import handout as handouts
 from generator.composing import words
 from generator.errors import UserError
 from generator.model.types import ArmyChoice, HandoutModel
@@ -30,26 +30,33 @@ def block(sheet, block_id):
     return next(found for found in sheet.blocks() if found.id == block_id)
 
 
-@pytest.mark.parametrize("sheet_id, armour, expected", [
-    ("wab2", [], None),
-    ("wab2", ["shield"], 6),
-    ("wab2", ["large-shield"], 5),
-    ("wab2", ["light-armour"], 6),
-    ("wab2", ["light-armour", "shield"], 5),
-    ("wab2", ["partial-plate", "shield"], 3),  # on foot, partial plate takes the shield bonus
-    ("wab2", ["full-plate", "shield"], 3),  # full plate does not
-    ("wab2", ["horse"], 6),
-    ("wab2", ["horse", "shield"], 5),
-    ("wab2", ["light-armour", "shield", "horse"], 4),
-    ("wab2", ["heavy-armour", "shield", "horse"], 3),
-    ("wab2", ["partial-plate", "shield", "horse"], 3),  # mounted, partial plate takes no shield bonus
-    ("wab2", ["full-plate", "horse", "full-metal-barding"], 2),
-    ("wab2", ["light-armour", "shield", "horse", "full-padded-barding"], 3),
-    ("warhammer", [], None),
-    ("warhammer", ["shield"], 6),
-    ("warhammer", ["light-armour", "shield"], 5),
-    ("warhammer", ["heavy-armour", "shield", "mounted", "barding"], 2),  # 5+ improved by three, but a 1 always fails
-])
+@pytest.mark.parametrize(
+    "sheet_id, armour, expected",
+    [
+        ("wab2", [], None),
+        ("wab2", ["shield"], 6),
+        ("wab2", ["large-shield"], 5),
+        ("wab2", ["light-armour"], 6),
+        ("wab2", ["light-armour", "shield"], 5),
+        ("wab2", ["partial-plate", "shield"], 3),  # on foot, partial plate takes the shield bonus
+        ("wab2", ["full-plate", "shield"], 3),  # full plate does not
+        ("wab2", ["horse"], 6),
+        ("wab2", ["horse", "shield"], 5),
+        ("wab2", ["light-armour", "shield", "horse"], 4),
+        ("wab2", ["heavy-armour", "shield", "horse"], 3),
+        ("wab2", ["partial-plate", "shield", "horse"], 3),  # mounted, partial plate takes no shield bonus
+        ("wab2", ["full-plate", "horse", "full-metal-barding"], 2),
+        ("wab2", ["light-armour", "shield", "horse", "full-padded-barding"], 3),
+        ("warhammer", [], None),
+        ("warhammer", ["shield"], 6),
+        ("warhammer", ["light-armour", "shield"], 5),
+        (
+            "warhammer",
+            ["heavy-armour", "shield", "mounted", "barding"],
+            2,
+        ),  # 5+ improved by three, but a 1 always fails
+    ],
+)
 def test_a_units_save_is_derived_through_the_sheets_own_table(sheet_id, armour, expected):
     sheet = pipeline.check(LIBRARY / f"{sheet_id}.yaml")
     assert handouts.saves_block(sheet).save(armour) == expected
@@ -60,8 +67,13 @@ def test_the_roster_shows_each_units_profile_equipment_and_derived_save():
     roster = block(sheet, "handout-units")
     assert roster.characteristics == ["M", "CC", "CT", "F", "E", "PV", "I", "A", "Cd"]
     saves = {unit.id: unit.save for unit in roster.units}
-    assert saves == {"mounted-men-at-arms": "3+", "dismounted-men-at-arms": "3+", "longbowmen": "–",
-                     "veteran-longbowmen": "6+", "hobilars": "5+"}
+    assert saves == {
+        "mounted-men-at-arms": "3+",
+        "dismounted-men-at-arms": "3+",
+        "longbowmen": "–",
+        "veteran-longbowmen": "6+",
+        "hobilars": "5+",
+    }
     archers = next(unit for unit in roster.units if unit.id == "veteran-longbowmen")
     assert archers.profile == ["4", "3", "4", "3", "3", "1", "3", "1", "8"]
     assert archers.equipment == "Arc long, Arme de base, Armure légère"  # weapons, then armour
@@ -106,7 +118,9 @@ def test_sections_are_chosen_by_id_or_left_out():
     handout, source, sheet = composed("warhammer-dwarfs")
     assert handout.exclude == ["magic"]
     printed = [section.id for section in sheet.sections]
-    assert [section.id for section in source.sections] == [section for section in printed if not section.startswith("handout-")]
+    assert [section.id for section in source.sections] == [
+        section for section in printed if not section.startswith("handout-")
+    ]
     handout, source, sheet = composed("irregular-wars-new-spain")
     assert [section.id for section in sheet.sections if not section.id.startswith("handout-")] == handout.include
 
@@ -120,15 +134,18 @@ def test_an_excluded_section_keeps_the_blocks_named_in_except():
     assert "miscast" not in {found.id for found in sheet.blocks()}
 
 
-@pytest.mark.parametrize("sheet_id, armour, expected", [
-    ("wab2", ["heavy-armour"], 0),
-    ("wab2", ["heavy-armour", "shield"], 1),  # heavy armour slows only with a shield
-    ("wab2", ["heavy-armour", "large-shield", "horse"], 1),
-    ("wab2", ["full-plate", "shield"], 1),
-    ("wab2", ["full-plate", "horse", "full-metal-barding"], 2),  # penalties add up
-    ("wab2", ["light-armour", "shield", "horse", "full-padded-barding"], 0),
-    ("warhammer", ["heavy-armour", "shield"], 0),  # a saves table without move penalties
-])
+@pytest.mark.parametrize(
+    "sheet_id, armour, expected",
+    [
+        ("wab2", ["heavy-armour"], 0),
+        ("wab2", ["heavy-armour", "shield"], 1),  # heavy armour slows only with a shield
+        ("wab2", ["heavy-armour", "large-shield", "horse"], 1),
+        ("wab2", ["full-plate", "shield"], 1),
+        ("wab2", ["full-plate", "horse", "full-metal-barding"], 2),  # penalties add up
+        ("wab2", ["light-armour", "shield", "horse", "full-padded-barding"], 0),
+        ("warhammer", ["heavy-armour", "shield"], 0),  # a saves table without move penalties
+    ],
+)
 def test_a_units_move_penalty_is_derived_through_the_saves_table(sheet_id, armour, expected):
     sheet = pipeline.check(LIBRARY / f"{sheet_id}.yaml")
     assert handouts.saves_block(sheet).move_penalty(armour) == expected
@@ -138,8 +155,13 @@ def test_the_roster_prints_the_move_less_the_armours_penalties_with_a_note():
     _, _, sheet = composed("wab2-english-hundred-years-war")
     roster = block(sheet, "handout-units")
     moves = {unit.id: unit.profile[0] for unit in roster.units}
-    assert moves == {"mounted-men-at-arms": "7[^1]", "dismounted-men-at-arms": "3[^1]", "longbowmen": "4",
-                     "veteran-longbowmen": "4", "hobilars": "8"}
+    assert moves == {
+        "mounted-men-at-arms": "7[^1]",
+        "dismounted-men-at-arms": "3[^1]",
+        "longbowmen": "4",
+        "veteran-longbowmen": "4",
+        "hobilars": "8",
+    }
     assert [(note.id, note.text) for note in roster.notes] == [("1", ENGLISH_WORDS["move_derived"])]
 
 
@@ -164,7 +186,7 @@ def test_a_printed_move_penalty_that_disagrees_with_the_item_is_an_error(tmp_pat
     with pytest.raises(UserError) as caught:
         pipeline.check(wab)
     [problem] = caught.value.problems
-    assert problem.line == text[:text.index("Aucune / -1ps")].count("\n") + 1
+    assert problem.line == text[: text.index("Aucune / -1ps")].count("\n") + 1
     assert problem.message == "the printed move penalty 'Aucune / -2ps[^8]' does not match the item's move (-1)"
 
 
@@ -172,7 +194,9 @@ def test_move_penalties_must_reduce_one_of_the_sheets_characteristics(tmp_path):
     sources = tmp_path / "sources"
     shutil.copytree(LIBRARY, sources)
     wab = sources / "wab2.yaml"
-    wab.write_text(wab.read_text(encoding="utf-8").replace("characteristic: M}", "characteristic: Mv}"), encoding="utf-8")
+    wab.write_text(
+        wab.read_text(encoding="utf-8").replace("characteristic: M}", "characteristic: Mv}"), encoding="utf-8"
+    )
     with pytest.raises(UserError) as caught:
         pipeline.check(wab)
     [problem] = caught.value.problems
@@ -186,7 +210,9 @@ def write_handout(tmp_path: Path, body: str) -> Path:
 
 
 def test_unknown_names_are_errors_naming_file_and_line(tmp_path):
-    path = write_handout(tmp_path, """include: [turn, magic]
+    path = write_handout(
+        tmp_path,
+        """include: [turn, magic]
 units:
   - id: archers
     name: Archers
@@ -194,7 +220,8 @@ units:
     weapons: [longbow, arbalest]
     armour: [light-armor]
     rules: [elan, fear]
-""")
+""",
+    )
     with pytest.raises(UserError) as caught:
         pipeline.load_handout(Project.at(LIBRARY), path)
     found = {(problem.line, problem.message.split(":")[0]) for problem in caught.value.problems}
@@ -210,12 +237,15 @@ units:
 
 
 def test_a_missing_characteristic_and_armour_a_troop_cannot_wear_are_errors(tmp_path):
-    path = write_handout(tmp_path, """units:
+    path = write_handout(
+        tmp_path,
+        """units:
   - id: knights
     name: Chevaliers
     profile: {M: "8", WS: "4"}
     armour: [horse, pavise]
-""")
+""",
+    )
     with pytest.raises(UserError) as caught:
         pipeline.load_handout(Project.at(LIBRARY), path)
     messages = [(problem.line, problem.message) for problem in caught.value.problems]
@@ -225,7 +255,9 @@ def test_a_missing_characteristic_and_armour_a_troop_cannot_wear_are_errors(tmp_
 
 
 def test_the_handouts_own_weapons_and_kept_blocks_are_checked(tmp_path):
-    path = write_handout(tmp_path, """exclude: [magic]
+    path = write_handout(
+        tmp_path,
+        """exclude: [magic]
 except: [turn-sequence, saves]
 weapons:
   - {id: longbow, name: Arc long}
@@ -235,7 +267,8 @@ units:
     name: Chevaliers
     profile: {M: "8", WS: "4", BS: "3", S: "3", T: "3", W: "1", I: "3", A: "1", Ld: "8"}
     weapons: [great-weapon, great-weapn]
-""")
+""",
+    )
     with pytest.raises(UserError) as caught:
         pipeline.load_handout(Project.at(LIBRARY), path)
     found = {(problem.line, problem.message.split(":")[0]) for problem in caught.value.problems}
@@ -250,11 +283,14 @@ units:
 
 
 def test_except_needs_exclude(tmp_path):
-    path = write_handout(tmp_path, """include: [turn]
+    path = write_handout(
+        tmp_path,
+        """include: [turn]
 except: [turn-sequence]
 units:
   - {id: knights, name: Chevaliers, profile: {M: "8", WS: "4", BS: "3", S: "3", T: "3", W: "1", I: "3", A: "1", Ld: "8"}}
-""")
+""",
+    )
     with pytest.raises(UserError) as caught:
         pipeline.load_handout(Project.at(LIBRARY), path)
     [problem] = caught.value.problems
@@ -289,10 +325,21 @@ def test_every_example_handout_fits_one_page_in_each_language(built_handouts):
     assert set(pages.values()) == {1}, pages
 
 
-@pytest.mark.parametrize("lang, present, absent", [
-    ("fr", ["Archers vétérans", "Arc long", "Armure blanche", "Disciplinés"], ["Javelot", "Pavois", "Caparaçon", "Peur"]),
-    ("en", ["Veteran longbowmen", "Longbow", "Full plate armour", "Stubborn"], ["Javelin", "Pavise", "barding", "Fear"]),
-])
+@pytest.mark.parametrize(
+    "lang, present, absent",
+    [
+        (
+            "fr",
+            ["Archers vétérans", "Arc long", "Armure blanche", "Disciplinés"],
+            ["Javelot", "Pavois", "Caparaçon", "Peur"],
+        ),
+        (
+            "en",
+            ["Veteran longbowmen", "Longbow", "Full plate armour", "Stubborn"],
+            ["Javelin", "Pavise", "barding", "Fear"],
+        ),
+    ],
+)
 def test_the_printed_wab_handout_omits_what_the_army_does_not_use(built_handouts, lang, present, absent):
     text = pdf_text(built_handouts[("wab2-english-hundred-years-war", lang)])
     for word in present:
@@ -302,8 +349,10 @@ def test_the_printed_wab_handout_omits_what_the_army_does_not_use(built_handouts
 
 
 def test_the_printed_warhammer_handout_keeps_only_the_dispel_dice_of_the_magic_phase(built_handouts):
-    for lang, unit, magic, dispel in [("fr", "Tueurs de trolls", "Fiasco", "Dés de Dissipation"),
-                                      ("en", "Troll Slayers", "Miscast", "Dispel dice")]:
+    for lang, unit, magic, dispel in [
+        ("fr", "Tueurs de trolls", "Fiasco", "Dés de Dissipation"),
+        ("en", "Troll Slayers", "Miscast", "Dispel dice"),
+    ]:
         text = pdf_text(built_handouts[("warhammer-dwarfs", lang)])
         assert unit in text and magic not in text and dispel in text
         assert "5+/6+" in text  # the Rangers' two saves
@@ -311,8 +360,16 @@ def test_the_printed_warhammer_handout_keeps_only_the_dispel_dice_of_the_magic_p
 
 def test_the_printed_wab_handout_carries_the_rules_its_army_uses_every_turn(built_handouts):
     text = " ".join(pdf_text(built_handouts[("wab2-english-hundred-years-war", "en")]).split())  # a cell's lines joined
-    for phrase in ["Stand & Shoot", "Fire & Flee", "Panic", "try to rally", "Army Standard", "Move less the armour",
-                  "Break test", "Save modifier"]:
+    for phrase in [
+        "Stand & Shoot",
+        "Fire & Flee",
+        "Panic",
+        "try to rally",
+        "Army Standard",
+        "Move less the armour",
+        "Break test",
+        "Save modifier",
+    ]:
         assert phrase in text
 
 
@@ -320,7 +377,9 @@ def test_a_correction_to_the_sheet_reaches_the_handout(tmp_path):
     sources = tmp_path / "sources"
     shutil.copytree(LIBRARY, sources)
     wab = sources / "wab2.yaml"
-    wab.write_text(wab.read_text(encoding="utf-8").replace("[Arc long, 30ps (15ps)", "[Arc long, 32ps (16ps)"), encoding="utf-8")
+    wab.write_text(
+        wab.read_text(encoding="utf-8").replace("[Arc long, 30ps (15ps)", "[Arc long, 32ps (16ps)"), encoding="utf-8"
+    )
     project = Project.at(sources, tmp_path / "build")
     handout = pipeline.HandoutTarget(sources / "handouts" / "wab2-english-hundred-years-war.yaml")
     path = pipeline.build(project, handout, "fr", "pdf").path
@@ -368,9 +427,21 @@ def test_a_units_models_print_each_line_and_their_values_count_in_the_matrices()
     unit = handout.units[0]
     champion = {**unit.profile, "WS": "6"}
     assert "6" not in {p["WS"] for p in (each.profile for each in handout.units)}  # no unit has it of its own
-    with_models = handout.model_copy(update={"units": [unit.model_copy(update={"models": [
-        HandoutModel(name="Veteran", count=9, profile=unit.profile),
-        HandoutModel(name="Champion", count=1, profile=champion)]}), *handout.units[1:]]})
+    with_models = handout.model_copy(
+        update={
+            "units": [
+                unit.model_copy(
+                    update={
+                        "models": [
+                            HandoutModel(name="Veteran", count=9, profile=unit.profile),
+                            HandoutModel(name="Champion", count=1, profile=champion),
+                        ]
+                    }
+                ),
+                *handout.units[1:],
+            ]
+        }
+    )
     printed = handouts.compose(with_models, sheet, ENGLISH_WORDS)
     roster = block(printed, "handout-units")
     assert [model.name for model in roster.units[0].models] == ["9 × Veteran", "1 × Champion"]
@@ -384,8 +455,11 @@ def test_the_armys_choices_print_above_its_units_with_what_was_chosen_and_their_
     chosen = handout.model_copy(update={"choices": [ArmyChoice(name="Battle Size", value="Skirmish", rules=[rule])]})
     printed = handouts.compose(chosen, sheet, ENGLISH_WORDS)
     army, roster = printed.sections[0].blocks
-    assert (army.title, army.content[0].bullets, roster.id) == ("Army", [f"**Battle Size**: Skirmish — {{{rule}}}"],
-                                                                 "handout-units")
+    assert (army.title, army.content[0].bullets, roster.id) == (
+        "Army",
+        [f"**Battle Size**: Skirmish — {{{rule}}}"],
+        "handout-units",
+    )
     unknown = handout.model_copy(update={"choices": [ArmyChoice(name="Battle Size", rules=["no-such-rule"])]})
     assert any("unknown special rule 'no-such-rule'" in message for _, message in handouts.findings(unknown, sheet))
 
@@ -403,8 +477,10 @@ def test_a_handout_brings_the_tables_where_its_rules_act_unless_it_excludes_them
     brought = pipeline.HandoutTarget(source).compose(project, "fr").sheet
     rules = next(section for section in brought.sections if section.id == "handout-special-rules")
     assert "resolve-triggers" in [block.id for block in rules.blocks]
-    source.write_text(text.replace("include: [resolve, turn, shooting, action, melee, initiative]", "exclude: [resolve]"),
-                      encoding="utf-8")
+    source.write_text(
+        text.replace("include: [resolve, turn, shooting, action, melee, initiative]", "exclude: [resolve]"),
+        encoding="utf-8",
+    )
     excluded = pipeline.HandoutTarget(source).compose(project, "fr").sheet
     assert "resolve-triggers" not in [block.id for block in excluded.blocks()]
 
@@ -423,8 +499,10 @@ def test_a_handout_keeps_the_modifiers_that_concern_its_army(tmp_path):
     composed = handout.compose(Project.at(sources), "fr").sheet
     texts = [item.text for item in block(composed, "resolve-triggers").items]
     assert "Unité engagée par une unité ayant {Savage}" not in texts
-    assert "Unité {Native} engagée par une unité de Cavalerie" in texts and len(texts) == len(
-        block(pipeline.check(sheet), "resolve-triggers").items) - 1
+    assert (
+        "Unité {Native} engagée par une unité de Cavalerie" in texts
+        and len(texts) == len(block(pipeline.check(sheet), "resolve-triggers").items) - 1
+    )
 
 
 def test_the_shipped_sheets_mark_the_modifiers_of_one_unit_type_or_rule(tmp_path):
@@ -436,15 +514,19 @@ def test_the_shipped_sheets_mark_the_modifiers_of_one_unit_type_or_rule(tmp_path
     text = path.read_text(encoding="utf-8")
     for unit in ("caballeros", "tlaxcaltec-warriors"):
         start = text.index(f"  - id: {unit}")
-        text = text[:start] + text[text.index("  - id:", start + 1):]
+        text = text[:start] + text[text.index("  - id:", start + 1) :]
     path.write_text(text, encoding="utf-8")
     composed = pipeline.HandoutTarget(path).compose(Project.at(sources), "fr").sheet
-    kept = {item.text for name in ("movement-modifiers", "melee-modifiers", "resolve-triggers")
-            for item in block(composed, name).items}
+    kept = {
+        item.text
+        for name in ("movement-modifiers", "melee-modifiers", "resolve-triggers")
+        for item in block(composed, name).items
+    }
     assert not {text for text in kept if "Cavalerie dans" in text or "unité de Cavalerie dans" in text}
     assert "Infanterie dans terrain accidenté" in kept
     assert not {text for text in kept if "{Native}" in text}
     assert "Tir sur une unité de Cavalerie" in {item.text for item in block(composed, "shooting-modifiers").items}
+
 
 ALONE = """handout: alone
 army: Strike Force
@@ -484,36 +566,59 @@ def test_a_handout_without_a_sheet_prints_its_units_profiles_by_type_and_rules_i
     _, handout, sheet_located, sheet = pipeline.load_handout(Project.at(LIBRARY), path)
     assert sheet is None and sheet_located is None
     composed = handouts.compose(handout, None, ENGLISH_WORDS)
-    assert [section.id for section in composed.sections] == ["handout-units", "handout-equipment", "handout-special-rules"]
+    assert [section.id for section in composed.sections] == [
+        "handout-units",
+        "handout-equipment",
+        "handout-special-rules",
+    ]
     roster = composed.sections[0].blocks[0]
     assert roster.characteristics == ["M", "SV"]
     assert [(unit.name, unit.points, unit.profile, unit.rules) for unit in roster.units] == [
-        ("Captain", "80", ['6"', "3+"], "{leader}"), ("5 × Intercessors", "90", ['6"', "3+"], None)]
+        ("Captain", "80", ['6"', "3+"], "{leader}"),
+        ("5 × Intercessors", "90", ['6"', "3+"], None),
+    ]
     ranged = block(composed, "profiles-ranged")
     assert [column.title for column in ranged.header] == ["Ranged Weapons", "Range", "A", "S"]
     assert [[cell.text for cell in row.cells] for row in ranged.rows] == [  # the pistol both carry, once
-        ["Bolt pistol", '12"', "1", "4"], ["Bolt rifle", '24"', "2", "4"]]
+        ["Bolt pistol", '12"', "1", "4"],
+        ["Bolt rifle", '24"', "2", "4"],
+    ]
     rules = composed.sections[2].blocks
     assert [found.id for found in rules] == ["profiles-abilities", "handout-army-rules"]
     assert rules[1].keywords == ["leader"] and composed.keywords == handout.keywords
     assert composed.game == "A game qrs has no sheet for" and composed.title == "Strike Force"
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda text: text.replace('values: [24", "2", "4"]', 'values: [24", "2"]'),
-     "2 value(s) for the 3 characteristic(s) of 'Ranged Weapons'"),
-    (lambda text: text.replace("rules: [leader]", "rules: [leadr]"), "unknown special rule 'leadr'"),
-    (lambda text: text.replace("{type: ranged, name: Bolt rifle", "{type: melee, name: Bolt rifle"),
-     "unknown profile type 'melee': not one of the handout's profile_types"),
-    (lambda text: text.replace("profile: {M: 6\", SV: 3+}\n    rules", "profile: {M: 6\", Sv: 3+}\n    rules"),
-     "unknown characteristic 'Sv'"),
-    (lambda text: text.replace("as_written: true", "as_written: true\ninclude: [turn]"),
-     "include, exclude and except name parts of a sheet: give the sheet, or leave them out"),
-    (lambda text: text.replace("as_written: true", "as_written: true\nsheet: wab2"),
-     "characteristics are the sheet's: give them only to a handout without a sheet"),
-    (lambda text: text.replace("  - {id: leader, term: Leader", "  - {id: chief, term: Chief"),
-     "unknown special rule 'leader'"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (
+            lambda text: text.replace('values: [24", "2", "4"]', 'values: [24", "2"]'),
+            "2 value(s) for the 3 characteristic(s) of 'Ranged Weapons'",
+        ),
+        (lambda text: text.replace("rules: [leader]", "rules: [leadr]"), "unknown special rule 'leadr'"),
+        (
+            lambda text: text.replace("{type: ranged, name: Bolt rifle", "{type: melee, name: Bolt rifle"),
+            "unknown profile type 'melee': not one of the handout's profile_types",
+        ),
+        (
+            lambda text: text.replace('profile: {M: 6", SV: 3+}\n    rules', 'profile: {M: 6", Sv: 3+}\n    rules'),
+            "unknown characteristic 'Sv'",
+        ),
+        (
+            lambda text: text.replace("as_written: true", "as_written: true\ninclude: [turn]"),
+            "include, exclude and except name parts of a sheet: give the sheet, or leave them out",
+        ),
+        (
+            lambda text: text.replace("as_written: true", "as_written: true\nsheet: wab2"),
+            "characteristics are the sheet's: give them only to a handout without a sheet",
+        ),
+        (
+            lambda text: text.replace("  - {id: leader, term: Leader", "  - {id: chief, term: Chief"),
+            "unknown special rule 'leader'",
+        ),
+    ],
+)
 def test_what_a_handout_without_a_sheet_names_must_be_its_own(tmp_path, edit, message):
     path = tmp_path / "alone.yaml"
     path.write_text(edit(ALONE), encoding="utf-8")

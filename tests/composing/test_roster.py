@@ -15,7 +15,7 @@ import pypdf
 import pytest
 import yaml
 
-from tests.conftest import LIBRARY, Ran, ROOT, run_qrs
+from tests.conftest import LIBRARY, ROOT, Ran, run_qrs
 
 ROSTERS = ROOT / "tests" / "fixtures" / "rosters"
 HOSTILE = ROOT / "tests" / "bad_inputs" / "rosters"
@@ -47,7 +47,9 @@ def sheet_names(sheet: str) -> dict[str, str]:
     """What the sheet prints (in its own language) for a name a roster may use: saves items by alias, keywords
     by original term."""
     data = yaml.safe_load((LIBRARY / f"{sheet}.yaml").read_text(encoding="utf-8"))
-    names = {keyword["original"].casefold(): keyword["term"] for keyword in data.get("keywords", []) if "original" in keyword}
+    names = {
+        keyword["original"].casefold(): keyword["term"] for keyword in data.get("keywords", []) if "original" in keyword
+    }
     for section in data["sections"]:
         for block in section["blocks"]:
             for item in block.get("items", []) if block["type"] == "saves" else []:
@@ -71,8 +73,13 @@ def printed_facts(path: Path, sheet: str) -> list[str]:
         for unit in force.iterfind("r:selections/r:selection", NS):
             values = [value.text for value in unit.iterfind(".//r:profile/r:characteristics/r:characteristic", NS)]
             facts.append(f"{re.escape(unit.get('name'))} .*?{' '.join(map(re.escape, values))}")
-            facts += [either(upgrade.get("name"), names) for upgrade in unit.iterfind(".//r:selection[@type='upgrade']", NS)]
-            facts += [either(name, names) for name in force_rules + [rule.get("name") for rule in unit.iterfind(".//r:rule", NS)]]
+            facts += [
+                either(upgrade.get("name"), names) for upgrade in unit.iterfind(".//r:selection[@type='upgrade']", NS)
+            ]
+            facts += [
+                either(name, names)
+                for name in force_rules + [rule.get("name") for rule in unit.iterfind(".//r:rule", NS)]
+            ]
     return facts
 
 
@@ -152,8 +159,16 @@ def test_strict_makes_anything_unmatched_an_error_and_writes_nothing(sources):
 
 def test_an_existing_handout_is_never_overwritten(sources):
     original = (sources / "handouts" / "warhammer-dwarfs.yaml").read_bytes()
-    result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer",
-                 "--id", "warhammer-dwarfs")
+    result = qrs(
+        sources,
+        "handout",
+        "import",
+        str(ROSTERS / "dwarf-miners.ros"),
+        "--sheet",
+        "warhammer",
+        "--id",
+        "warhammer-dwarfs",
+    )
     assert result.returncode == 2 and "a handout of this id exists" in result.stderr
     assert (sources / "handouts" / "warhammer-dwarfs.yaml").read_bytes() == original
 
@@ -165,7 +180,7 @@ HOSTILE_EXPECTED = {
     "malformed-member.rosz": "malformed-member.rosz:army.ros:7:9: malformed XML (mismatched tag): expected </selection>",
     "catalogue-not-roster.ros": "catalogue-not-roster.ros:1:1: the root element is <catalogue>: expected <roster>",
     "two-members.rosz": "two-members.rosz:1:1: the archive holds 2 files (dwarf-miners.ros, second.ros): expected "
-                        "exactly one",
+    "exactly one",
     "zip-bomb.rosz": "zip-bomb.rosz:bomb.ros:1:1: the roster is compressed 807 times: expected at most 100 times",
 }
 
@@ -194,12 +209,16 @@ def test_names_match_whatever_their_case_accents_and_punctuation():
 
 def test_a_roster_without_units_is_refused(sources, tmp_path):
     empty = tmp_path / "empty.ros"
-    empty.write_text('<?xml version="1.0"?>\n<roster name="Nobody" xmlns="http://www.battlescribe.net/schema/rosterSchema">'
-                     '<forces><force name="Army"><selections/></force></forces></roster>\n')
+    empty.write_text(
+        '<?xml version="1.0"?>\n<roster name="Nobody" xmlns="http://www.battlescribe.net/schema/rosterSchema">'
+        '<forces><force name="Army"><selections/></force></forces></roster>\n'
+    )
     result = qrs(sources, "handout", "import", str(empty), "--sheet", "warhammer")
     assert result.returncode == 2
-    assert (f"{empty.relative_to(sources.parent)}:1:1: no unit in any force: expected at least one selection typed unit or model, or carrying "
-            "a model's profile") in result.stderr
+    assert (
+        f"{empty.relative_to(sources.parent)}:1:1: no unit in any force: expected at least one selection typed unit or model, or carrying "
+        "a model's profile"
+    ) in result.stderr
     assert not (sources / "handouts" / "empty.yaml").exists()
 
 
@@ -210,8 +229,9 @@ def longbowmen(upgrades: list[str]) -> ElementTree.Element:
         '<roster name="English" xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces><force name="Army">'
         '<selections><selection name="Longbowmen" type="unit" number="1">'
         '<profiles><profile name="Longbowmen"><characteristics><characteristic name="WS">3</characteristic>'
-        f'</characteristics></profile></profiles><selections>{held}</selections></selection></selections>'
-        '</force></forces></roster>')
+        f"</characteristics></profile></profiles><selections>{held}</selections></selection></selections>"
+        "</force></forces></roster>"
+    )
 
 
 def test_weapons_match_table_rows_by_id_first_cell_or_alias():
@@ -224,14 +244,17 @@ def test_weapons_match_table_rows_by_id_first_cell_or_alias():
         assert made.handout["units"][0]["weapons"] == ["longbow"], name
         assert [str(item) for item in made.unmatched] == [  # the roster gives WS only
             f"sheet characteristic '{key}' ('Longbowmen'): no value in the roster's stat line: printed as '-'"
-            for key in ["M", "BS", "S", "T", "W", "I", "A", "Ld"]]
-    assert made.handout["units"][0]["profile"] == {key: "3" if key == "WS" else "-" for key in
-                                                   ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]}
+            for key in ["M", "BS", "S", "T", "W", "I", "A", "Ld"]
+        ]
+    assert made.handout["units"][0]["profile"] == {
+        key: "3" if key == "WS" else "-" for key in ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]
+    }
 
 
 def test_an_id_that_is_a_path_is_refused_as_a_bad_option(sources):
-    result = qrs(sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer",
-                 "--id", "../outside")
+    result = qrs(
+        sources, "handout", "import", str(ROSTERS / "dwarf-miners.ros"), "--sheet", "warhammer", "--id", "../outside"
+    )
     assert result.returncode == 64 and "'../outside' is not a handout id" in result.stderr
     assert not (sources / "outside.yaml").exists()
 
@@ -240,10 +263,12 @@ def test_a_deeply_nested_roster_with_absurd_points_imports_without_a_traceback(s
     depth = 20_000
     nested = '<selections><selection name="Rune" type="upgrade">' * depth + "</selection></selections>" * depth
     deep = tmp_path / "deep.ros"
-    deep.write_text('<roster name="Deep" xmlns="http://www.battlescribe.net/schema/rosterSchema"><costs>'
-                    '<cost name="pts" value="inf"/></costs><forces><force name="Army"><selections>'
-                    '<selection name="Thane" type="model" number="1"><costs><cost name="pts" value="nan"/></costs>'
-                    f'{nested}</selection></selections></force></forces></roster>')
+    deep.write_text(
+        '<roster name="Deep" xmlns="http://www.battlescribe.net/schema/rosterSchema"><costs>'
+        '<cost name="pts" value="inf"/></costs><forces><force name="Army"><selections>'
+        '<selection name="Thane" type="model" number="1"><costs><cost name="pts" value="nan"/></costs>'
+        f"{nested}</selection></selections></force></forces></roster>"
+    )
     result = qrs(sources, "handout", "import", str(deep), "--sheet", "warhammer")
     assert result.returncode == 0, result.stderr
     written = (sources / "handouts" / "deep.yaml").read_text()
@@ -252,16 +277,19 @@ def test_a_deeply_nested_roster_with_absurd_points_imports_without_a_traceback(s
 
 def test_a_roster_name_that_looks_like_markup_prints_as_written(sources, tmp_path):
     odd = tmp_path / "odd.ros"
-    odd.write_text('<roster name="The *Grudge* {Host}" xmlns="http://www.battlescribe.net/schema/rosterSchema">'
-                   '<forces><force name="Army"><selections><selection name="Thane [BSB]" type="model" number="1">'
-                   '<selections><selection name="Rune of &lt;b&gt;Stone\\" type="upgrade"/></selections>'
-                   '</selection></selections></force></forces></roster>')
+    odd.write_text(
+        '<roster name="The *Grudge* {Host}" xmlns="http://www.battlescribe.net/schema/rosterSchema">'
+        '<forces><force name="Army"><selections><selection name="Thane [BSB]" type="model" number="1">'
+        '<selections><selection name="Rune of &lt;b&gt;Stone\\" type="upgrade"/></selections>'
+        "</selection></selections></force></forces></roster>"
+    )
     assert qrs(sources, "handout", "import", str(odd), "--sheet", "warhammer").returncode == 0
     checked = qrs(sources, "check", "odd")
     assert checked.returncode == 0, checked.stderr
     from generator.model import markup
 
     written = yaml.safe_load((sources / "handouts" / "odd.yaml").read_text())
+
     def plain(text: str) -> str:
         return markup.to_plain(markup.parse(text), typo=str, name_keyword=lambda key, shown: shown or key)
 
@@ -276,29 +304,42 @@ def test_with_json_each_unmatched_element_is_an_event(sources):
     assert result.returncode == 0 and result.stderr == ""
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert [event["event"] for event in events] == ["unmatched"] * 5 + ["wrote"]
-    assert events[0] == {"event": "unmatched", "roster": f"{ROSTERS / 'ork-boyz.rosz'}:ork-boyz.ros",
-                         "units": ["Boss Nob"], "kind": "equipment", "name": "Slugga",
-                         "tried": "no row of the sheet's tables, nor item of its saves table, by id, name or alias: "
-                                  "printed as written"}
+    assert events[0] == {
+        "event": "unmatched",
+        "roster": f"{ROSTERS / 'ork-boyz.rosz'}:ork-boyz.ros",
+        "units": ["Boss Nob"],
+        "kind": "equipment",
+        "name": "Slugga",
+        "tried": "no row of the sheet's tables, nor item of its saves table, by id, name or alias: printed as written",
+    }
 
 
 def roster_of(units: list[str], name: str = "Army") -> str:
     """A roster of these units (each a <selection> element), as BattleScribe writes one."""
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<roster name="' + name + '" gameSystemName="Warhammer Fantasy 8th ed"'
-            ' xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces><force name="Army"><selections>'
-            + "".join(units) + "</selections></force></forces></roster>\n")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<roster name="' + name + '" gameSystemName="Warhammer Fantasy 8th ed"'
+        ' xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces><force name="Army"><selections>'
+        + "".join(units)
+        + "</selections></force></forces></roster>\n"
+    )
 
 
 def model(name: str, number: int = 1, held: str = "") -> str:
-    return (f'<selection name="{name}" type="model" number="{number}"><profiles><profile name="{name}" typeName="Model">'
-            '<characteristics>' + "".join(f'<characteristic name="{key}">3</characteristic>'
-                                          for key in ["M", "WS", "BS", "S", "T", "W", "I", "A", "LD"])
-            + f'</characteristics></profile></profiles><selections>{held}</selections></selection>')
+    return (
+        f'<selection name="{name}" type="model" number="{number}"><profiles><profile name="{name}" typeName="Model">'
+        "<characteristics>"
+        + "".join(
+            f'<characteristic name="{key}">3</characteristic>'
+            for key in ["M", "WS", "BS", "S", "T", "W", "I", "A", "LD"]
+        )
+        + f"</characteristics></profile></profiles><selections>{held}</selections></selection>"
+    )
 
 
 def test_a_3000_point_army_and_a_character_with_ten_magic_items_import_and_check(sources, tmp_path):
-    items = "".join(f'<selection name="Rune of Item Number {n} (Master Rune of Lengthy Naming)" type="upgrade"/>'
-                    for n in range(10))
+    items = "".join(
+        f'<selection name="Rune of Item Number {n} (Master Rune of Lengthy Naming)" type="upgrade"/>' for n in range(10)
+    )
     army = tmp_path / "big.ros"
     army.write_text(roster_of([model("Runelord", 1, items)] + [model(f"Warriors {n}", 40) for n in range(199)]))
     result = qrs(sources, "handout", "import", str(army))
@@ -307,25 +348,37 @@ def test_a_3000_point_army_and_a_character_with_ten_magic_items_import_and_check
     assert checked.returncode == 0, checked.stderr
 
 
-@pytest.mark.parametrize("case, units, message", [
-    ("too-many-units", [model(f"Warriors {n}") for n in range(201)], "'units' has too many items: at most 200"),
-    ("a-count-too-large", [model("Horde", 20_000)], "'count' must be at most 10000, not 20000"),
-])
+@pytest.mark.parametrize(
+    "case, units, message",
+    [
+        ("too-many-units", [model(f"Warriors {n}") for n in range(201)], "'units' has too many items: at most 200"),
+        ("a-count-too-large", [model("Horde", 20_000)], "'count' must be at most 10000, not 20000"),
+    ],
+)
 def test_an_import_that_would_not_check_writes_nothing_and_says_why(sources, tmp_path, case, units, message):
     army = tmp_path / f"{case}.ros"
     army.write_text(roster_of(units))
     before = sorted((sources / "handouts").rglob("*"))
     result = qrs(sources, "handout", "import", str(army))
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert f"{army.relative_to(sources.parent)}:1:1: the handout made from the roster does not check (its line" \
-        in result.stderr  # relative to the library, as every path printed
+    assert (
+        f"{army.relative_to(sources.parent)}:1:1: the handout made from the roster does not check (its line"
+        in result.stderr
+    )  # relative to the library, as every path printed
     assert message in result.stderr and "nothing was written" in result.stderr
     assert sorted((sources / "handouts").rglob("*")) == before
 
 
 def test_control_characters_missing_glyphs_and_long_names_print_as_near_as_the_font_allows(sources, tmp_path):
-    odd = ["Bidi\u202eName", "Line\u2028Sep", "Del\x7fete", "Next\x85Line", "Carriage\rReturn", "Dot \u2b24 Skull \U0001f480 Eye \U00013080",
-           "L" + "o" * 5000 + "ng"]
+    odd = [
+        "Bidi\u202eName",
+        "Line\u2028Sep",
+        "Del\x7fete",
+        "Next\x85Line",
+        "Carriage\rReturn",
+        "Dot \u2b24 Skull \U0001f480 Eye \U00013080",
+        "L" + "o" * 5000 + "ng",
+    ]
     army = tmp_path / "odd\nname.ros"
     army.write_text(roster_of([model(name.replace("\r", "&#13;")) for name in odd]))
     result = qrs(sources, "handout", "import", str(army))
@@ -337,16 +390,23 @@ def test_control_characters_missing_glyphs_and_long_names_print_as_near_as_the_f
     assert "printed as '[egyptian hieroglyph d010]'" in result.stderr
     written = yaml.safe_load((sources / "handouts" / "odd-name.yaml").read_text())
     names = [unit["name"] for unit in written["units"]]
-    assert names[:6] == ["Bidi Name", "Line Sep", "Del ete", "Next Line", "Carriage Return", "Dot \u2b24 Skull \U0001f480 Eye \\[egyptian hieroglyph d010\\]"]
+    assert names[:6] == [
+        "Bidi Name",
+        "Line Sep",
+        "Del ete",
+        "Next Line",
+        "Carriage Return",
+        "Dot \u2b24 Skull \U0001f480 Eye \\[egyptian hieroglyph d010\\]",
+    ]
     assert len(names[6]) == 200 and names[6].endswith("\u2026")
     assert qrs(sources, "check", "odd-name").returncode == 0
 
 
 def test_names_match_the_sheets_words_in_each_of_its_languages():
-    from generator.project import Project
-    from generator.model.validate import load
     from generator.composing import languages as translations
     from generator.composing.roster.names import SheetNames
+    from generator.model.validate import load
+    from generator.project import Project
 
     project = Project.at(LIBRARY)
     _, warhammer = load(LIBRARY / "warhammer.yaml")
@@ -362,18 +422,28 @@ def test_names_match_the_sheets_words_in_each_of_its_languages():
 
 def thane(held: str) -> ElementTree.Element:
     """A Thane in gromril (an Armour profile the sheet does not know), holding these selections."""
-    armour = ('<profile name="Gromril Armour" typeName="Armour"><characteristics><characteristic '
-              'name="Saving Throw modifier">4+</characteristic></characteristics></profile>')
-    return ElementTree.fromstring(roster_of([model("Thane", 1, held).replace("</profiles>", armour + "</profiles>", 1)]))
+    armour = (
+        '<profile name="Gromril Armour" typeName="Armour"><characteristics><characteristic '
+        'name="Saving Throw modifier">4+</characteristic></characteristics></profile>'
+    )
+    return ElementTree.fromstring(
+        roster_of([model("Thane", 1, held).replace("</profiles>", armour + "</profiles>", 1)])
+    )
 
 
-@pytest.mark.parametrize("held, save", [
-    ("", "4+"),  # the roster's own armour: Gromril 4+
-    ('<selection name="Shields" type="upgrade"><profiles><profile name="Shield" typeName="Armour"><characteristics>'
-     '<characteristic name="Saving Throw modifier">-1</characteristic></characteristics></profile></profiles>'
-     '</selection>', "3+"),  # and a shield whose profile says -1
-    ('<selection name="Shield" type="upgrade"/>', "?"),  # a shield the roster gives no save for: not guessed
-])
+@pytest.mark.parametrize(
+    "held, save",
+    [
+        ("", "4+"),  # the roster's own armour: Gromril 4+
+        (
+            '<selection name="Shields" type="upgrade"><profiles><profile name="Shield" typeName="Armour"><characteristics>'
+            '<characteristic name="Saving Throw modifier">-1</characteristic></characteristics></profile></profiles>'
+            "</selection>",
+            "3+",
+        ),  # and a shield whose profile says -1
+        ('<selection name="Shield" type="upgrade"/>', "?"),  # a shield the roster gives no save for: not guessed
+    ],
+)
 def test_a_save_the_sheet_cannot_derive_is_the_rosters_own_or_unknown(held, save):
     from generator import pipeline
     from generator.composing.roster import handout_of

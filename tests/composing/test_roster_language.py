@@ -59,8 +59,12 @@ def dwarfs(library):
 def roster_values(roster: Path) -> list[str]:
     """Everything the roster writes as its own: names, values, texts (these print as written)."""
     root = ElementTree.parse(roster).getroot()
-    values = {element.get("name") for element in root.iter() if element.get("name") and
-              element.tag.removeprefix(NS) in ("roster", "selection", "profile", "rule", "category", "force")}
+    values = {
+        element.get("name")
+        for element in root.iter()
+        if element.get("name")
+        and element.tag.removeprefix(NS) in ("roster", "selection", "profile", "rule", "category", "force")
+    }
     values |= {element.text for element in root.iter(f"{NS}characteristic") if element.text}
     values |= {element.text for element in root.iter(f"{NS}description") if element.text}
     values |= {value.lstrip("- ") for value in values}  # "- Army Size", BSData's mark of a configuration entry
@@ -71,7 +75,8 @@ def roster_headings(roster: Path) -> set[str]:
     """What the roster names its profile types and their characteristics: headings, never values."""
     root = ElementTree.parse(roster).getroot()
     return {profile.get("typeName") for profile in root.iter(f"{NS}profile")} | {
-        characteristic.get("name") for characteristic in root.iter(f"{NS}characteristic")}
+        characteristic.get("name") for characteristic in root.iter(f"{NS}characteristic")
+    }
 
 
 def without(text: str, phrases) -> str:
@@ -89,8 +94,9 @@ def test_the_french_handout_of_a_whfb_roster_has_no_english_heading(dwarfs):
     assert "Type de troupe : Infantry" in text  # the label in French, the roster's value as it writes it
     # what is left once the roster's own words and the French words are taken out holds no English word
     left = without(without(text, roster_values(BSDATA / "whfb8-dwarfs.ros")), french.values())
-    english = {re.sub(r"\{\w+\}|[:.()]", "", word).strip() for key, word in words.UI_WORDS.items()
-               if word != french.get(key)} | roster_headings(BSDATA / "whfb8-dwarfs.ros")
+    english = {
+        re.sub(r"\{\w+\}|[:.()]", "", word).strip() for key, word in words.UI_WORDS.items() if word != french.get(key)
+    } | roster_headings(BSDATA / "whfb8-dwarfs.ros")
     english = {word for word in english if len(word) > 2}  # a stat's letter (M, WS) is checked above
     found = sorted(word for word in english if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", left, re.IGNORECASE))
     assert not found, f"English heading(s) {found} in the French handout: {left}"

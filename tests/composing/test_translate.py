@@ -12,14 +12,13 @@ import subprocess
 import pytest
 from babel.messages.pofile import read_po
 
-from generator.composing import languages as translations
-from generator.composing import translate as i18n
-
 from generator import pipeline
 from generator.cli.main import main
+from generator.composing import languages as translations
+from generator.composing import translate as i18n
 from generator.errors import UserError
-from generator.reading.sources import load_file
 from generator.model.validate import validate
+from generator.reading.sources import load_file
 from tests.conftest import FIXTURES, LIBRARY, ROOT, fill_catalogue, run_qrs
 
 
@@ -106,8 +105,9 @@ def test_missing_translation_fails_the_build_unless_fallback_is_allowed(project)
     source = project.sources / "every-block.yaml"
     with pytest.raises(UserError, match="no 'en' translation"):
         pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf")
-    output = pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf",
-                            pipeline.BuildOptions(allow_fallback=True)).path
+    output = pipeline.build(
+        project, pipeline.SheetTarget(source), "en", "pdf", pipeline.BuildOptions(allow_fallback=True)
+    ).path
     assert output.exists()
 
 
@@ -153,8 +153,11 @@ def edit(project, *replacements):
 
 
 def changed_lines(before: str, after: str) -> list[str]:
-    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
-            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    return [
+        line
+        for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
 
 
 def test_editing_three_lines_changes_only_their_entries(project):
@@ -162,8 +165,12 @@ def test_editing_three_lines_changes_only_their_entries(project):
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
     update(project, "en")
     before = catalogue_text(project)
-    edit(project, ("title: Every block type", "title: Every block type\nsubtitle: (a comment above moved every line)"),
-         ("Tir en mouvement", "Tir après un mouvement"), ("text: Aucun effet.", "text: Aucun effet notable."))
+    edit(
+        project,
+        ("title: Every block type", "title: Every block type\nsubtitle: (a comment above moved every line)"),
+        ("Tir en mouvement", "Tir après un mouvement"),
+        ("text: Aucun effet.", "text: Aucun effet notable."),
+    )
     update(project, "en")
     changed = changed_lines(before, catalogue_text(project))
     # the new subtitle: 4 lines and a blank one; each edited text: its msgid, "#, fuzzy" and the old "#| msgid"
@@ -183,8 +190,14 @@ def test_a_catalogue_follows_the_order_of_its_source(project):
 def test_inserting_a_row_leaves_every_translation_where_it_was(project):
     update(project, "en")
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
-    edit(project, ("          - [Armure légère, ", '          - [Armure lourde, "5+", "4+"]\n          - [Armure légère, '),
-         ('          - {value: "+1", text', '          - {value: "+2", text: Cible immobile}\n          - {value: "+1", text'))
+    edit(
+        project,
+        ("          - [Armure légère, ", '          - [Armure lourde, "5+", "4+"]\n          - [Armure légère, '),
+        (
+            '          - {value: "+1", text',
+            '          - {value: "+2", text: Cible immobile}\n          - {value: "+1", text',
+        ),
+    )
     found = update(project, "en")
     assert not found.stale
     assert sorted(entry.source for entry in found.missing) == ["Armure lourde", "Cible immobile"]
@@ -214,8 +227,13 @@ def test_a_change_scoped_to_one_language_is_not_offered_to_others(project):
 def test_a_text_translated_once_is_offered_where_it_recurs_for_review(project):
     update(project, "en")
     fill(i18n.catalogue_path(project.sources, "every-block", "en"))
-    edit(project, ("{roll: 4-6, text: Aucun effet.}", "{roll: 4-5, text: Aucun effet.}\n"
-                                                       "                - {roll: 6, text: Rien ne se passe !}"))
+    edit(
+        project,
+        (
+            "{roll: 4-6, text: Aucun effet.}",
+            "{roll: 4-5, text: Aucun effet.}\n                - {roll: 6, text: Rien ne se passe !}",
+        ),
+    )
     found = update(project, "en")
     [(entry, message)] = [(entry, message) for entry, message in found.stale if entry.source == "Rien ne se passe !"]
     assert message.string == "EN Rien ne se passe !" and message.fuzzy and "rows/6/" in entry.context
@@ -251,14 +269,20 @@ def test_shipped_catalogues_pass_babel_checks(catalogue_file):
 def test_shipped_catalogues_pass_msgfmt_check(catalogue_file):
     if shutil.which("msgfmt") is None:
         pytest.skip("GNU gettext's msgfmt is not installed (apt-get install gettext); Babel's checks still run")
-    result = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(catalogue_file)], capture_output=True, text=True)
+    result = subprocess.run(
+        ["msgfmt", "--check", "-o", "/dev/null", str(catalogue_file)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
 
 
 def test_check_reports_missing_strings_and_errors_in_translated_ones_at_once(project, capsys):
     update(project, "en")
-    fill(i18n.catalogue_path(project.sources, "every-block", "en"),
-         lambda m: "" if m.id == "Rien ne se passe !" else "EN {terreur} [^9]" if m.id == "Touche de Force 6." else english(m))
+    fill(
+        i18n.catalogue_path(project.sources, "every-block", "en"),
+        lambda m: (
+            "" if m.id == "Rien ne se passe !" else "EN {terreur} [^9]" if m.id == "Touche de Force 6." else english(m)
+        ),
+    )
     arguments = ["--sources", str(project.sources), "check"]
     with pytest.raises(SystemExit) as exit_code:
         main(arguments + ["--lang", "en"])  # named: the whole language is asked for
@@ -281,12 +305,28 @@ def test_check_reports_missing_strings_and_errors_in_translated_ones_at_once(pro
 
 def test_a_build_with_fallback_says_how_many_strings_fell_back(project, capsys):
     update(project, "en")
-    fill(i18n.catalogue_path(project.sources, "every-block", "en"), lambda m: "" if "Rien" in m.id or "Aucun" in m.id else english(m))
+    fill(
+        i18n.catalogue_path(project.sources, "every-block", "en"),
+        lambda m: "" if "Rien" in m.id or "Aucun" in m.id else english(m),
+    )
     main(["--sources", str(project.sources), "build", "every-block", "--lang", "en", "--allow-fallback", "--jobs", "1"])
     out = capsys.readouterr().out  # "every-block.en.pdf (type at …) (2 string(s) untranslated…": a short sheet grows
     assert "every-block.en.pdf (" in out and "(2 string(s) untranslated" in out
-    main(["--sources", str(project.sources), "--json", "build", "every-block", "--lang", "en", "--allow-fallback",
-          "--jobs", "1", "--rebuild"])
+    main(
+        [
+            "--sources",
+            str(project.sources),
+            "--json",
+            "build",
+            "every-block",
+            "--lang",
+            "en",
+            "--allow-fallback",
+            "--jobs",
+            "1",
+            "--rebuild",
+        ]
+    )
     [event] = [event for event in map(json.loads, capsys.readouterr().out.splitlines()) if event["event"] == "wrote"]
     assert event["untranslated"] == 2
 
@@ -295,7 +335,10 @@ def test_fallback_text_is_marked_with_its_own_language_and_typography(project):
     from generator.rendering import render
 
     update(project, "en")
-    fill(i18n.catalogue_path(project.sources, "every-block", "en"), lambda m: "" if m.id == "Rien ne se passe !" else english(m))
+    fill(
+        i18n.catalogue_path(project.sources, "every-block", "en"),
+        lambda m: "" if m.id == "Rien ne se passe !" else english(m),
+    )
     sheet = translations.translated(project, project.sources / "every-block.yaml", "en", allow_fallback=True)
     page = render.html(project, sheet, pipeline.BuildOptions(allow_fallback=True))
     assert '<span lang="fr">Rien ne se passe\u202f!</span>' in page  # French spacing, French hyphenation
@@ -319,7 +362,9 @@ def test_an_edited_row_key_is_stale_before_the_catalogue_is_updated(project):
     with pytest.raises(UserError) as caught:
         translations.check_with_translations(project, project.sources / "every-block.yaml")
     assert sorted(problem.message.split(" (")[0] for problem in caught.value.problems) == [
-        "stale 'en' translation of every-block.yaml:46", "stale 'en' translation of every-block.yaml:89"]
+        "stale 'en' translation of every-block.yaml:46",
+        "stale 'en' translation of every-block.yaml:89",
+    ]
 
 
 # --- catalogues as untrusted input (issue #35) ----------------------------------------------------------
@@ -339,7 +384,10 @@ def test_a_catalogue_naming_another_charset_is_refused_by_update_and_left_as_it_
     for command in (["i18n", "update"], ["build", "every-block", "--lang", "en"]):
         ran = run_qrs("--sources", str(project.sources), "--build-dir", str(project.build), *command)
         assert ran.returncode == 2, ran
-        assert f"{catalogue_file.relative_to(project.sources.parent)}:{line}:36: the catalogue says charset=ISO-8859-1" in ran.stderr, ran.stderr
+        assert (
+            f"{catalogue_file.relative_to(project.sources.parent)}:{line}:36: the catalogue says charset=ISO-8859-1"
+            in ran.stderr
+        ), ran.stderr
         assert catalogue_file.read_bytes() == before
     assert not (project.build / "every-block.en.pdf").exists()
 
@@ -359,14 +407,17 @@ def test_a_sparse_catalogue_over_the_limit_is_refused_before_it_is_read(project)
     os.truncate(catalogue_file, size)  # sparse: no disk block is written
     tracemalloc.start()
     try:
-        ran = run_qrs("--sources", str(project.sources), "--build-dir", str(project.build),
-                      "build", "every-block", "--lang", "en")
+        ran = run_qrs(
+            "--sources", str(project.sources), "--build-dir", str(project.build), "build", "every-block", "--lang", "en"
+        )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert ran.returncode == 2, ran
-    assert (f"{catalogue_file.relative_to(project.sources.parent)}:1:1: the file is {size} bytes; a catalogue may be at most "
-            f"{files.MAX_CATALOGUE_BYTES} bytes") in ran.stderr
+    assert (
+        f"{catalogue_file.relative_to(project.sources.parent)}:1:1: the file is {size} bytes; a catalogue may be at most "
+        f"{files.MAX_CATALOGUE_BYTES} bytes"
+    ) in ran.stderr
     assert peak < size // 4, f"{peak} bytes held while refusing a catalogue of {size} bytes"
 
 
@@ -409,18 +460,30 @@ def test_a_link_is_offered_with_its_address_named_and_a_translation_must_keep_th
     with catalogue_file.open("rb") as stream:
         (linked,) = [message for message in read_po(stream) if "](" in str(message.id)]
     assert linked.auto_comments == ["Translate each link's text; keep its address: https://example.com/regles"]
-    fill(catalogue_file, lambda message: message.id.replace("[règles](", "[rules](")
-         if message.context == linked.context else english(message))
+    fill(
+        catalogue_file,
+        lambda message: (
+            message.id.replace("[règles](", "[rules](") if message.context == linked.context else english(message)
+        ),
+    )
     translations.check_with_translations(project, project.sources / "every-block.yaml")  # the text translated: fine
 
-    fill(catalogue_file, lambda message: message.id.replace("example.com/regles", "example.com/rules")
-         if message.context == linked.context else english(message))
+    fill(
+        catalogue_file,
+        lambda message: (
+            message.id.replace("example.com/regles", "example.com/rules")
+            if message.context == linked.context
+            else english(message)
+        ),
+    )
     with pytest.raises(UserError) as caught:
         translations.check_with_translations(project, project.sources / "every-block.yaml")
     [problem] = caught.value.problems
     assert problem.path == str(catalogue_file) and read_line(catalogue_file, problem.line).startswith("msgid")
-    assert "the links lead to https://example.com/rules; expected the source's, as typed: " \
-           "https://example.com/regles" in problem.message
+    assert (
+        "the links lead to https://example.com/rules; expected the source's, as typed: "
+        "https://example.com/regles" in problem.message
+    )
 
 
 def test_an_address_alone_and_a_diagram_without_words_are_not_offered_for_translation():

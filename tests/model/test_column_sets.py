@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 
 from generator import pipeline
+from generator.composing import translate as i18n
 from generator.errors import UserError
 from generator.project import Project
 from generator.rendering import render
-from generator.composing import translate as i18n
 from tests.conftest import source_head
 
-SHEET = source_head("prices", "Tarifs") + """\
+SHEET = (
+    source_head("prices", "Tarifs")
+    + """\
 column_sets:
   price: [{title: Objet}, {title: Coût, align: right, nowrap: true}, {title: Rareté}]
 sections:
@@ -31,6 +33,7 @@ sections:
         rows:
           - [Épée, 10 co, Commun]
 """
+)
 
 
 def write(tmp_path, columns: str = "price"):
@@ -47,7 +50,9 @@ def test_tables_print_the_columns_of_the_set_they_name(tmp_path):
 def test_the_set_is_translated_once_for_every_table_that_names_it(tmp_path):
     path = write(tmp_path)
     located, sheet = pipeline.load(path)
-    titles = [entry.context for entry in i18n.entries(located, sheet, "en") if entry.source in ("Objet", "Coût", "Rareté")]
+    titles = [
+        entry.context for entry in i18n.entries(located, sheet, "en") if entry.source in ("Objet", "Coût", "Rareté")
+    ]
     assert titles == ["column_sets/price/Objet/title", "column_sets/price/Coût/title", "column_sets/price/Rareté/title"]
 
 

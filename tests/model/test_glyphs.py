@@ -49,8 +49,9 @@ def test_the_emoji_authors_use_print_through_the_emoji_font_alone():
     in_emoji_font = TTFont(glyphs.SYMBOLS / glyphs.SYMBOL_FONTS[-1], lazy=True).getBestCmap()
     assert {char for char in emoji if ord(char) not in in_emoji_font} == set()
     assert {char for char in emoji if ord(char) not in glyphs.printable_characters()} == set()
-    before = glyphs.font_characters() | frozenset().union(*(
-        TTFont(glyphs.SYMBOLS / name, lazy=True).getBestCmap() for name in glyphs.SYMBOL_FONTS[:-1]))
+    before = glyphs.font_characters() | frozenset().union(
+        *(TTFont(glyphs.SYMBOLS / name, lazy=True).getBestCmap() for name in glyphs.SYMBOL_FONTS[:-1])
+    )
     assert {char for char in "\U0001f480\U0001f7e5\U0001f40e\U0001faa4\U0001f4ef" if ord(char) in before} == set()
 
 
@@ -58,8 +59,9 @@ def test_a_symbol_or_an_emoji_in_a_source_checks(tmp_path, capsys):
     sources = tmp_path / "sources"
     sources.mkdir()
     source = (ROOT / "tests" / "bad_inputs" / "font-lacks-hieroglyph.yaml").read_text(encoding="utf-8")
-    (sources / "font-lacks-hieroglyph.yaml").write_text(source.replace("\U00013000", "\u2681 \U0001f480\ufe0f"),
-                                                        encoding="utf-8")
+    (sources / "font-lacks-hieroglyph.yaml").write_text(
+        source.replace("\U00013000", "\u2681 \U0001f480\ufe0f"), encoding="utf-8"
+    )
     main(["--sources", str(sources), "check"])  # returns: no problem to exit with
     assert "sheet's fonts" not in capsys.readouterr().err  # the die face and the skull print through the fallbacks
 
@@ -69,15 +71,23 @@ def test_preformatted_text_prints_in_the_monospace_font_alone_and_is_never_read_
     from generator.model.types import Sheet
 
     def findings(text: str) -> list[str]:
-        sheet = Sheet.model_validate({
-            "sheet": "x", "game": "G", "title": "T", "lang": "en",
-            "sections": [{"id": "s", "blocks": [{"id": "d", "type": "preformatted", "text": text}]}]})
+        sheet = Sheet.model_validate(
+            {
+                "sheet": "x",
+                "game": "G",
+                "title": "T",
+                "lang": "en",
+                "sections": [{"id": "s", "blocks": [{"id": "d", "type": "preformatted", "text": text}]}],
+            }
+        )
         return [message for _, message in glyphs.glyph_findings(sheet, "en", {})]
 
     assert findings("┌─┐ ← → ▲ é\n│*{x}[^1]│ <b\n└─┘ ×°") == []  # box drawing, arrows, Latin-1; no markup read
     assert findings("⚔ ⚀") == [  # in the symbol fonts, not in the monospace one: they would not line up
         f"'{char}' (U+{ord(char):04X}) not in the monospace font of preformatted text (DejaVu Sans Mono, cut to Latin, "
-        "box drawing, arrows and shapes): its lines would not line up; draw with those" for char in "⚀⚔"]
+        "box drawing, arrows and shapes): its lines would not line up; draw with those"
+        for char in "⚀⚔"
+    ]
 
 
 def test_a_character_no_font_has_is_refused_once_naming_every_line_it_is_on(tmp_path, capsys):
@@ -85,13 +95,21 @@ def test_a_character_no_font_has_is_refused_once_naming_every_line_it_is_on(tmp_
     sources = tmp_path / "sources"
     sources.mkdir()
     source = (ROOT / "tests" / "bad_inputs" / "font-lacks-hieroglyph.yaml").read_text(encoding="utf-8")
-    source = source.replace("          - p: Tour suivant \U00013000", "\n".join([
-        "          - p: Tour suivant \U00013000", "          - p: Puis \U00013000 et \U00013001",
-        "          - {bullets: [\"Encore \U00013000\", \"Fin\"]}"]))
+    source = source.replace(
+        "          - p: Tour suivant \U00013000",
+        "\n".join(
+            [
+                "          - p: Tour suivant \U00013000",
+                "          - p: Puis \U00013000 et \U00013001",
+                '          - {bullets: ["Encore \U00013000", "Fin"]}',
+            ]
+        ),
+    )
     (sources / "font-lacks-hieroglyph.yaml").write_text(source, encoding="utf-8")
     problems = problems_of(["--sources", str(sources), "check"], capsys)
     fonts = "in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts)"
     assert [line.split(": it would")[0] for line in problems[:-1]] == [
         f"sources/font-lacks-hieroglyph.yaml:16:16: '\U00013000' (U+13000), on lines 16, 17 and 18, {fonts}",
-        f"sources/font-lacks-hieroglyph.yaml:17:16: '\U00013001' (U+13001) {fonts}"]
+        f"sources/font-lacks-hieroglyph.yaml:17:16: '\U00013001' (U+13001) {fonts}",
+    ]
     assert problems[-1] == "2 problem(s) found"

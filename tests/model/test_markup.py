@@ -50,20 +50,24 @@ def test_plain_text_is_what_prints():
 def test_a_result_reference_is_its_own_token_and_prints_the_result_name():
     tokens = markup.parse("après une {result:injuries/concussion} ou un {result:injuries/out|K.-O.}")
     assert [token for token in tokens if isinstance(token, markup.ResultRef)] == [
-        markup.ResultRef("injuries/concussion", None), markup.ResultRef("injuries/out", "K.-O.")]
+        markup.ResultRef("injuries/concussion", None),
+        markup.ResultRef("injuries/out", "K.-O."),
+    ]
     names = {"injuries/concussion": "Commotion"}.get
     assert markup.to_plain(tokens, str, lambda key, shown: shown or key, names) == "après une Commotion ou un K.-O."
 
 
 def test_a_line_break_of_the_source_is_printed_as_one_in_html_and_kept_in_plain_text():
-    assert render("Falling less than 3\" – no effect\n**Falling 3\" or more**\n{kw}") == (
-        'Falling less than 3&#34; – no effect<br><strong>Falling 3&#34; or more</strong><br><span class="kw">KW</span>')
+    assert render('Falling less than 3" – no effect\n**Falling 3" or more**\n{kw}') == (
+        'Falling less than 3&#34; – no effect<br><strong>Falling 3&#34; or more</strong><br><span class="kw">KW</span>'
+    )
     assert markup.to_plain(markup.parse("a\nb"), str, str) == "a\nb"
 
 
 def test_a_link_prints_its_text_with_its_address_as_typed():
     assert render("Voir [les **règles**](https://example.com/a-1?b=(2)&c) ici") == (
-        'Voir <a class="link" href="https://example.com/a-1?b=(2)&amp;c">les <strong>règles</strong></a> ici')
+        'Voir <a class="link" href="https://example.com/a-1?b=(2)&amp;c">les <strong>règles</strong></a> ici'
+    )
     assert markup.to_plain(markup.parse("[the designer](mailto:a@example.com)."), str, str) == "the designer."
     assert markup.links("[a](https://x.org/1) and [b](mailto:b@x.org)") == ["https://x.org/1", "mailto:b@x.org"]
 
@@ -88,9 +92,13 @@ def test_a_link_to_another_scheme_or_holding_marks_is_a_problem():
 def test_an_address_keeps_every_character_and_is_never_hyphenated_nor_broken_after_its_hyphens():
     from generator.model import typography
 
-    html = str(markup.to_html(markup.parse(typography.quotes("voir https://x.org/l'a-1?b-2 !", "fr")),
-                              typography.french, str))
-    assert html == ('voir <span class="url">https://x.org/l&#39;a<span class="nb">-1</span>?b<span class="nb">-2</span>'
-                    '</span>\u202f!')
+    html = str(
+        markup.to_html(markup.parse(typography.quotes("voir https://x.org/l'a-1?b-2 !", "fr")), typography.french, str)
+    )
+    assert html == (
+        'voir <span class="url">https://x.org/l&#39;a<span class="nb">-1</span>?b<span class="nb">-2</span>'
+        "</span>\u202f!"
+    )
     assert markup.to_plain(markup.parse("see https://x.org/v1-2?a, then"), typography.english, str) == (
-        "see https://x.org/v1-2?a, then")  # no en dash in 1-2, and the comma is the sentence's
+        "see https://x.org/v1-2?a, then"
+    )  # no en dash in 1-2, and the comma is the sentence's

@@ -8,15 +8,17 @@ import datetime
 import pytest
 
 from generator import pipeline
-from generator.errors import UserError
-from generator.project import Project
 from generator.composing import handout as handouts
-from generator.composing.handout_profiles import compose_alone
-from generator.output.json_schema import sheet_schema
 from generator.composing import words
+from generator.composing.handout_profiles import compose_alone
+from generator.errors import UserError
+from generator.output.json_schema import sheet_schema
+from generator.project import Project
 from tests.conftest import FIXTURES, LIBRARY, source_head
 
-BLOCKS = "sections:\n  - id: tour\n    title: Tour\n    blocks:\n      - {id: steps, type: sequence, steps: [{title: Un}]}\n"
+BLOCKS = (
+    "sections:\n  - id: tour\n    title: Tour\n    blocks:\n      - {id: steps, type: sequence, steps: [{title: Un}]}\n"
+)
 CHANGELOG = 'changelog:\n  - {edition: "1.0", date: 2026-11-21, changes: [{kind: layout, text: Première.}]}\n'
 
 
@@ -37,8 +39,10 @@ def test_a_sheet_without_edition_or_date_is_valid(tmp_path, left_out):
     assert all(getattr(sheet, field) is None for field in left_out)
 
 
-@pytest.mark.parametrize("left_out, named", [(("edition",), "no edition:"), (("date",), "no date:"),
-                                             (("edition", "date"), "no edition and no date:")])
+@pytest.mark.parametrize(
+    "left_out, named",
+    [(("edition",), "no edition:"), (("date",), "no date:"), (("edition", "date"), "no edition and no date:")],
+)
 def test_a_changelog_needs_the_sheets_edition_and_date(tmp_path, left_out, named):
     with pytest.raises(UserError) as caught:
         check(tmp_path, head(*left_out) + CHANGELOG + BLOCKS)
@@ -51,7 +55,9 @@ def test_a_changelog_needs_the_sheets_edition_and_date(tmp_path, left_out, named
 
 def test_the_timestamp_is_the_date_or_a_fixed_day(tmp_path):
     assert check(tmp_path, head() + BLOCKS).timestamp == datetime.datetime(2026, 11, 21, tzinfo=datetime.timezone.utc)
-    assert check(tmp_path, head("date") + BLOCKS).timestamp == datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    assert check(tmp_path, head("date") + BLOCKS).timestamp == datetime.datetime(
+        1970, 1, 1, tzinfo=datetime.timezone.utc
+    )
 
 
 def test_the_json_schema_describes_edition_date_and_credits_and_requires_none_of_them():

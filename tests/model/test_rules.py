@@ -45,8 +45,15 @@ def test_bs_rule():
     assert [rules.matrix_value("bs-to-hit", 0, bs) for bs in range(1, 11)] == [6, 5, 4, 3, 2, 1, 0, -1, -2, -3]
 
 
-@pytest.mark.parametrize("roll, covered", [("16, 21", [16, 21]), ("11-15, 62", [11, 12, 13, 14, 15, 62]),
-                                           ("11~15", [11, 12, 13, 14, 15]), ("62, 63", [62, 63])])
+@pytest.mark.parametrize(
+    "roll, covered",
+    [
+        ("16, 21", [16, 21]),
+        ("11-15, 62", [11, 12, 13, 14, 15, 62]),
+        ("11~15", [11, 12, 13, 14, 15]),
+        ("62, 63", [62, 63]),
+    ],
+)
 def test_a_roll_may_list_separate_results_and_ranges(roll, covered):
     assert rules.roll_results(roll, rules.die_results("D66")) == covered
 
@@ -61,14 +68,17 @@ def test_rolls_that_read_as_d66(rolls, d66):
     assert rules.reads_as_d66(rolls) is d66
 
 
-@pytest.mark.parametrize("value, unit, parts", [
-    ("+2 & Quick Kill", None, ("+2", "& Quick Kill")),
-    ("-1 unless {Transfixed}", None, ("-1", "unless {Transfixed}")),
-    ("0 & Quick Kill", None, ("0", "& Quick Kill")),
-    ("-1", None, ("-1", "")),
-    ("+1 u & more", "u", ("+1 u", "& more")),
-    ("+1u", "u", ("+1u", "")),
-])
+@pytest.mark.parametrize(
+    "value, unit, parts",
+    [
+        ("+2 & Quick Kill", None, ("+2", "& Quick Kill")),
+        ("-1 unless {Transfixed}", None, ("-1", "unless {Transfixed}")),
+        ("0 & Quick Kill", None, ("0", "& Quick Kill")),
+        ("-1", None, ("-1", "")),
+        ("+1 u & more", "u", ("+1 u", "& more")),
+        ("+1u", "u", ("+1u", "")),
+    ],
+)
 def test_a_modifier_splits_into_its_number_and_what_qualifies_it(value, unit, parts):
     assert rules.split_modifier(value, unit) == parts
 

@@ -14,7 +14,9 @@ from generator.output.completeness import missing, printed
 from generator.rendering.inline import Inline
 from tests.conftest import check_problems, fill_catalogue, source_head, written_source
 
-SHEET = source_head("hexes", "Tir") + """\
+SHEET = (
+    source_head("hexes", "Tir")
+    + """\
 sections:
   - id: turn
     title: Tour
@@ -40,6 +42,7 @@ sections:
           - {value: ["-1", "+1"], text: A bougé}
           - {value: ["+2 & relance", ""], text: Visée}
 """
+)
 
 
 def write(tmp_path, text: str = SHEET):
@@ -62,9 +65,11 @@ def test_a_numbering_style_a_level_and_the_rule_under_the_last_one(tmp_path):
 
 def test_an_unknown_numbering_style_is_named_where_it_is(tmp_path):
     assert problems(tmp_path, SHEET.replace('["1", "1"]', '["1", "i"]')) == [
-        (13, 26, "'i' is not allowed for 'numbering': expected '1', 'A', 'a' or 'none'")]
+        (13, 26, "'i' is not allowed for 'numbering': expected '1', 'A', 'a' or 'none'")
+    ]
     assert problems(tmp_path, SHEET.replace('["1", "1"]', "roman")) == [
-        (13, 20, "'roman' is not allowed for 'numbering': expected '1', 'A', 'a' or 'none'")]
+        (13, 20, "'roman' is not allowed for 'numbering': expected '1', 'A', 'a' or 'none'")
+    ]
 
 
 def test_the_separator_takes_the_language_spacing(tmp_path):
@@ -82,12 +87,15 @@ def test_values_in_columns_are_split_each_on_its_own(tmp_path):
     assert fire.qualified_columns == [True, False] and fire.qualified
 
 
-@pytest.mark.parametrize("value, column, message", [
-    ('"+1"', 21, "1 value where the block's value_titles name 2 columns (Pour toucher, Pour être touché)"),
-    ('["-1", "+1", "0"]', 21, "3 values where the block's value_titles name 2 columns"),
-    ('["-1", "plus un"]', 28, "'plus un' is not a modifier"),
-    ('["", ""]', 21, "every value is empty"),
-])
+@pytest.mark.parametrize(
+    "value, column, message",
+    [
+        ('"+1"', 21, "1 value where the block's value_titles name 2 columns (Pour toucher, Pour être touché)"),
+        ('["-1", "+1", "0"]', 21, "3 values where the block's value_titles name 2 columns"),
+        ('["-1", "plus un"]', 28, "'plus un' is not a modifier"),
+        ('["", ""]', 21, "every value is empty"),
+    ],
+)
 def test_a_value_list_that_does_not_fit_the_titles_is_named_where_it_is(tmp_path, value, column, message):
     found = problems(tmp_path, SHEET.replace('["-1", "+1"]', value))
     assert [(line, col) for line, col, _ in found] == [(29, column)] and message in found[0][2], found
@@ -97,8 +105,9 @@ def test_a_value_list_without_titles_and_both_titles_are_refused(tmp_path):
     found = problems(tmp_path, SHEET.replace("value_titles: [Pour toucher, Pour être touché]", "value_title: Mod."))
     assert found[0][:2] == (29, 21) and "2 values where the block has one column of values" in found[0][2]
     both = SHEET.replace("        value_titles:", "        value_title: Mod.\n        value_titles:")
-    assert (28, 23, "'value_title' or 'value_titles', not both: value_titles names each column of values") in \
-        problems(tmp_path, both)
+    assert (28, 23, "'value_title' or 'value_titles', not both: value_titles names each column of values") in problems(
+        tmp_path, both
+    )
 
 
 def test_titles_values_and_step_bullets_are_offered_for_translation_and_translated(tmp_path):
@@ -138,12 +147,31 @@ def test_the_completeness_check_wants_every_title_value_bullet_and_step(tmp_path
     sheet = pipeline.check(write(tmp_path))
     sequence, fire = sheet.blocks()
     assert [text for _, text in printed(fire, sheet)] == [
-        "Pour toucher", "Pour être touché", "-1", "+1", "A bougé", "+2 & relance", "Visée"]
+        "Pour toucher",
+        "Pour être touché",
+        "-1",
+        "+1",
+        "A bougé",
+        "+2 & relance",
+        "Visée",
+    ]
     assert [text for _, text in printed(sequence, sheet)] == [
-        "Ordre", "piochez un pion", "Hors commandement", "Au commandement", "Actions", "Bouger", "Tirer", "Viser"]
-    page = "Ordre : piochez un pion Hors commandement Au commandement Actions Bouger Tirer Viser " \
-           "Pour toucher Pour être touché −1 +1 A bougé +2 & relance Visée"
+        "Ordre",
+        "piochez un pion",
+        "Hors commandement",
+        "Au commandement",
+        "Actions",
+        "Bouger",
+        "Tirer",
+        "Viser",
+    ]
+    page = (
+        "Ordre : piochez un pion Hors commandement Au commandement Actions Bouger Tirer Viser "
+        "Pour toucher Pour être touché −1 +1 A bougé +2 & relance Visée"
+    )
     assert missing(page, sheet) == []
     lacking = missing(page.replace("+1 A bougé", "A bougé").replace("Au commandement", ""), sheet)
     assert [(gap.block, gap.loc[-2:], gap.text) for gap in lacking] == [
-        ("activation", ("items", 1), "Aucommandement"), ("fire", ("value", 1), "+1")]
+        ("activation", ("items", 1), "Aucommandement"),
+        ("fire", ("value", 1), "+1"),
+    ]

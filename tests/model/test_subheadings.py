@@ -10,7 +10,9 @@ from generator.composing import translate as i18n
 from generator.model.types import Subheading
 from tests.conftest import check_problems, source_head, written_source
 
-SHEET = source_head("to-hit", "Tir") + """\
+SHEET = (
+    source_head("to-hit", "Tir")
+    + """\
 sections:
   - id: shooting
     title: Tir
@@ -31,6 +33,7 @@ sections:
           - {value: "-1", text: Couvert léger}
           - {value: "-2", text: Couvert lourd, concerns: [Infanterie]}
 """
+)
 
 
 def write(tmp_path, text: str = SHEET):
@@ -54,23 +57,30 @@ def test_the_other_checks_still_hold_for_the_rows_around_a_sub_heading(tmp_path)
     text = SHEET.replace('[Bois, "-1"]', "[Bois]").replace('value: "-1"', "value: moins un")
     found = problems(tmp_path, text)
     assert [(line, message.split(";")[0].split(":")[0]) for line, _, message in found] == [
-        (19, "this row fills 1 column"), (24, "'moins un' is not a modifier")]
+        (19, "this row fills 1 column"),
+        (24, "'moins un' is not a modifier"),
+    ]
 
 
-@pytest.mark.parametrize("row, column, other", [
-    ("- {subheading: Terrain, cells: [Bois, '-1']}", 42, "cells"),  # where the value of the key too many is
-    ("- {subheading: Terrain, id: terrain}", 39, "id"),
-])
+@pytest.mark.parametrize(
+    "row, column, other",
+    [
+        ("- {subheading: Terrain, cells: [Bois, '-1']}", 42, "cells"),  # where the value of the key too many is
+        ("- {subheading: Terrain, id: terrain}", 39, "id"),
+    ],
+)
 def test_a_sub_heading_with_anything_else_is_refused_where_it_is(tmp_path, row, column, other):
     text = SHEET.replace("- subheading: Terrain", row)
     assert problems(tmp_path, text) == [
-        (18, column, f"a sub-heading row holds only its 'subheading': '{other}' belongs in a row of its own")]
+        (18, column, f"a sub-heading row holds only its 'subheading': '{other}' belongs in a row of its own")
+    ]
 
 
 def test_a_sub_heading_among_modifiers_with_a_value_is_refused_where_it_is(tmp_path):
     text = SHEET.replace("- subheading: Couvert", '- {subheading: Couvert, value: "+1"}')
     assert problems(tmp_path, text) == [
-        (23, 42, "a sub-heading row holds only its 'subheading': 'value' belongs in a row of its own")]
+        (23, 42, "a sub-heading row holds only its 'subheading': 'value' belongs in a row of its own")
+    ]
 
 
 def test_a_sub_heading_is_offered_for_translation_and_translated(tmp_path):
@@ -98,8 +108,14 @@ def test_a_sub_heading_is_offered_for_translation_and_translated(tmp_path):
 
 def test_qrs_diff_tells_a_sub_heading_renamed_added_and_removed(tmp_path):
     old = pipeline.check(write(tmp_path))
-    new = pipeline.check(write(tmp_path, SHEET.replace("subheading: Terrain", "subheading: Terrains")
-                                          .replace("          - subheading: Couvert\n", "")))
+    new = pipeline.check(
+        write(
+            tmp_path,
+            SHEET.replace("subheading: Terrain", "subheading: Terrains").replace(
+                "          - subheading: Couvert\n", ""
+            ),
+        )
+    )
     changes = [str(change) for change in diff.compare(old, new)]
     assert any(line.startswith("added") and line.endswith("sub-heading: Terrains") for line in changes), changes
     assert any(line.startswith("removed") and line.endswith("sub-heading: Terrain") for line in changes), changes

@@ -14,7 +14,7 @@ def test_minus_sign_before_numbers_en_dash_in_ranges():
 
 
 def test_english_quotes_and_no_french_spaces():
-    assert t.english('say "hold": at 6" range!') == "say \u201chold\u201d: at 6\" range!"
+    assert t.english('say "hold": at 6" range!') == 'say \u201chold\u201d: at 6" range!'
 
 
 def test_unknown_language_gets_common_rules_only():
@@ -28,19 +28,26 @@ def test_a_true_minus_before_dice():
 
 def test_a_true_minus_before_a_letter_standing_for_a_number_and_before_infinity():
     """Issue #48: -N, -X and -∞ take the minus their numbers take, where a sheet prints both side by side."""
-    assert t.common("-N to hit, -X\" move, (-N), range -∞ to -1") == \
-        "\u2212N to hit, \u2212X\" move, (\u2212N), range \u2212\u221e to \u22121"
+    assert (
+        t.common('-N to hit, -X" move, (-N), range -∞ to -1')
+        == '\u2212N to hit, \u2212X" move, (\u2212N), range \u2212\u221e to \u22121'
+    )
     assert t.french("Modificateur : -N.") == "Modificateur\u00a0: \u2212N."
 
 
 def test_a_hyphen_before_a_word_or_inside_one_stays_a_hyphen():
-    assert t.common("Anti-Tank, X-Wing, T-N, army book -V8.8, a -Tank rule") == \
-        "Anti-Tank, X-Wing, T-N, army book -V8.8, a -Tank rule"
+    assert (
+        t.common("Anti-Tank, X-Wing, T-N, army book -V8.8, a -Tank rule")
+        == "Anti-Tank, X-Wing, T-N, army book -V8.8, a -Tank rule"
+    )
 
 
 def test_english_quotes_and_apostrophes_beside_markup():
     assert t.quotes("'Hammered' and the Heroes' rule", "en") == "\u2018Hammered\u2019 and the Heroes\u2019 rule"
-    assert t.quotes("{fear}'s test, '**Hold**', say \"*now*\"", "en") == "{fear}\u2019s test, \u2018**Hold**\u2019, say \u201c*now*\u201d"
+    assert (
+        t.quotes("{fear}'s test, '**Hold**', say \"*now*\"", "en")
+        == "{fear}\u2019s test, \u2018**Hold**\u2019, say \u201c*now*\u201d"
+    )
     assert t.quotes("at 6' and 6\" range", "en") == "at 6' and 6\" range"  # feet and inches
 
 

@@ -27,9 +27,9 @@ def test_bad_input_names_each_problem_where_it_is(path):
     reported = [(p.line, p.column, printable(p.message)) for p in caught.value.problems]  # as the terminal shows it
     assert all(p.path == str(path) for p in caught.value.problems)
     for line, column, message in expected:
-        assert any(
-            (line, column) == (l, c) and message in m for l, c, m in reported
-        ), f"expected {line}:{column}: {message!r}, got {reported}"
+        assert any((line, column) == (l, c) and message in m for l, c, m in reported), (
+            f"expected {line}:{column}: {message!r}, got {reported}"
+        )
     assert len(reported) == len(expected), f"unexpected extra problems: {reported}"
 
 

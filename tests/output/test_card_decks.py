@@ -27,16 +27,27 @@ def library(tmp_path_factory) -> Path:
     sources = tmp_path_factory.mktemp("cards") / "sources"
     shutil.copytree(LIBRARY, sources)
     for roster in DECKS:
-        result = run_qrs("--sources", str(sources), "handout", "import", str(ROSTERS / roster),
-                         "--id", roster.split(".")[0])
+        result = run_qrs(
+            "--sources", str(sources), "handout", "import", str(ROSTERS / roster), "--id", roster.split(".")[0]
+        )
         assert result.returncode == 0, result.stderr
     return sources
 
 
 @pytest.fixture(scope="module")
 def dwarfs(library) -> Path:
-    result = run_qrs("--sources", str(library), "handout", "warhammer-dwarfs", "--lang", "en", "--cards", "poker",
-                     "--backs", "long-edge")
+    result = run_qrs(
+        "--sources",
+        str(library),
+        "handout",
+        "warhammer-dwarfs",
+        "--lang",
+        "en",
+        "--cards",
+        "poker",
+        "--backs",
+        "long-edge",
+    )
     assert result.returncode == 0, result.stderr
     return library.parent / "build" / "handouts" / "warhammer-dwarfs.cards-poker.backs-long-edge.en.pdf"
 
@@ -56,8 +67,9 @@ def _rects(page, width: float) -> list[tuple[float, float, float, float]]:
 def _text_in(page, rect) -> str:
     left, top, width, height = rect
     _, page_height = page.get_size()
-    return page.get_textpage().get_text_bounded(left * MM, page_height - (top + height) * MM,
-                                                (left + width) * MM, page_height - top * MM)
+    return page.get_textpage().get_text_bounded(
+        left * MM, page_height - (top + height) * MM, (left + width) * MM, page_height - top * MM
+    )
 
 
 def _near(one: tuple[float, float], other: tuple[float, float]) -> bool:
@@ -105,8 +117,13 @@ def test_nothing_is_printed_outside_a_card(dwarfs):
         for shape in texts:
             left, bottom, right, top = (value / MM for value in shape.get_bounds())
             top, bottom = height / MM - top, height / MM - bottom
-            assert any(x1 <= left and right <= x2 and y1 <= top and bottom <= y2 - 1.0 for x1, y1, x2, y2 in cards), \
-                (number, left, top, right, bottom)
+            assert any(x1 <= left and right <= x2 and y1 <= top and bottom <= y2 - 1.0 for x1, y1, x2, y2 in cards), (
+                number,
+                left,
+                top,
+                right,
+                bottom,
+            )
 
 
 @pytest.mark.parametrize("roster", DECKS)
@@ -135,8 +152,9 @@ def test_a_unit_no_four_cards_hold_is_refused_naming_it(library):
 def test_a_handout_naming_its_cards_prints_them_with_its_pages_in_a_variant(library):
     source = library / "handouts" / "warhammer-dwarfs.yaml"
     source.write_text(source.read_text(encoding="utf-8") + "cards: tarot\n", encoding="utf-8")
-    result = run_qrs("--sources", str(library), "handout", "warhammer-dwarfs", "--lang", "fr", "--paper", "letter",
-                     "--ink-saver")
+    result = run_qrs(
+        "--sources", str(library), "handout", "warhammer-dwarfs", "--lang", "fr", "--paper", "letter", "--ink-saver"
+    )
     assert result.returncode == 0, result.stderr
     built = library.parent / "build" / "handouts"
     assert (built / "warhammer-dwarfs.letter.ink-saver.fr.pdf").exists()
@@ -146,8 +164,18 @@ def test_a_handout_naming_its_cards_prints_them_with_its_pages_in_a_variant(libr
 
 
 def test_a_sheets_section_builds_as_a_deck_a_block_a_card_in_each_language(library):
-    result = run_qrs("--sources", str(library), "build", "warhammer", "--cards", "poker", "--section", "shooting",
-                     "--backs", "short-edge")
+    result = run_qrs(
+        "--sources",
+        str(library),
+        "build",
+        "warhammer",
+        "--cards",
+        "poker",
+        "--section",
+        "shooting",
+        "--backs",
+        "short-edge",
+    )
     assert result.returncode == 0, result.stderr
     from generator.model.validate import load
 
@@ -180,11 +208,23 @@ def test_the_web_edition_sets_each_card_at_its_true_size_and_fetches_nothing(lib
 
 
 def test_a6_cards_with_bleed_and_short_edge_backs(library):
-    result = run_qrs("--sources", str(library), "handout", "warhammer-dwarfs", "--lang", "en", "--cards", "a6",
-                     "--marks", "--backs", "short-edge")
+    result = run_qrs(
+        "--sources",
+        str(library),
+        "handout",
+        "warhammer-dwarfs",
+        "--lang",
+        "en",
+        "--cards",
+        "a6",
+        "--marks",
+        "--backs",
+        "short-edge",
+    )
     assert result.returncode == 0, result.stderr
-    pdf = pdfium.PdfDocument(library.parent / "build" / "handouts" /
-                             "warhammer-dwarfs.cards-a6.marks.backs-short-edge.en.pdf")
+    pdf = pdfium.PdfDocument(
+        library.parent / "build" / "handouts" / "warhammer-dwarfs.cards-a6.marks.backs-short-edge.en.pdf"
+    )
     layout = grid(card_size("a6"), "A4", bleed=True)
     assert layout.bleed == 3.0 and layout.per_page == 2
     for number in range(0, len(pdf), 2):
@@ -201,8 +241,20 @@ def test_a6_cards_with_bleed_and_short_edge_backs(library):
 def test_two_builds_of_a_deck_are_byte_identical_and_titled(library, tmp_path):
     built = []
     for run in ("one", "two"):
-        result = run_qrs("--sources", str(library), "--build-dir", str(tmp_path / run), "build", "warhammer",
-                         "--cards", "poker", "--section", "magic", "--lang", "en")
+        result = run_qrs(
+            "--sources",
+            str(library),
+            "--build-dir",
+            str(tmp_path / run),
+            "build",
+            "warhammer",
+            "--cards",
+            "poker",
+            "--section",
+            "magic",
+            "--lang",
+            "en",
+        )
         assert result.returncode == 0, result.stderr
         built.append((tmp_path / run / "warhammer.cards-poker.magic.en.pdf").read_bytes())
     assert built[0] == built[1]
@@ -214,8 +266,18 @@ def test_two_builds_of_a_deck_are_byte_identical_and_titled(library, tmp_path):
 
 
 def test_a_deck_is_up_to_date_on_a_second_build_and_rebuilt_after_its_handout_changes(library, dwarfs):
-    again = ["--sources", str(library), "handout", "warhammer-dwarfs", "--lang", "en", "--cards", "poker",
-             "--backs", "long-edge"]
+    again = [
+        "--sources",
+        str(library),
+        "handout",
+        "warhammer-dwarfs",
+        "--lang",
+        "en",
+        "--cards",
+        "poker",
+        "--backs",
+        "long-edge",
+    ]
     result = run_qrs(*again)
     assert result.returncode == 0 and "1 output(s): 0 built, 1 up to date" in result.stdout, result.stdout
     source = library / "handouts" / "warhammer-dwarfs.yaml"

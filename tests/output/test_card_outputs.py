@@ -12,7 +12,8 @@ import pytest
 
 from generator.digests import Digests
 from generator.options import BuildOptions
-from generator.output import formats, manifest, plan as plans
+from generator.output import formats, manifest
+from generator.output import plan as plans
 from generator.output.targets import HandoutTarget, named
 from generator.rendering.card_sheets import card_size
 from tests.output import test_manifest
@@ -47,8 +48,10 @@ def test_a_changed_handout_rebuilds_its_deck_and_a_changed_size_names_a_new_one(
     edit(declaring.sources / "handouts" / "warhammer-dwarfs.yaml", "cards: tarot", "cards: tarot  # sleeved")
     assert run(declaring, built) == DECK | {f"{DWARFS}.fr.pdf", f"{DWARFS}.en.pdf"}
     edit(declaring.sources / "handouts" / "warhammer-dwarfs.yaml", "cards: tarot  # sleeved", "cards: poker")
-    assert {name for name in run(declaring, built) if "cards" in name} == \
-        {f"{DWARFS}.cards-poker.fr.pdf", f"{DWARFS}.cards-poker.en.pdf"}
+    assert {name for name in run(declaring, built) if "cards" in name} == {
+        f"{DWARFS}.cards-poker.fr.pdf",
+        f"{DWARFS}.cards-poker.en.pdf",
+    }
 
 
 def test_a_declared_deck_has_its_page_beside_the_web_page_and_the_index_lists_it(declaring, built):
@@ -60,13 +63,16 @@ def test_a_declared_deck_has_its_page_beside_the_web_page_and_the_index_lists_it
 
 def test_the_size_given_wins_over_the_handouts_own_and_names_the_deck(declaring):
     target = HandoutTarget(declaring.sources / "handouts" / "warhammer-dwarfs.yaml")
-    found = plans.plan(declaring, [target], ("en",), manifest.Manifest(declaring.build / manifest.NAME), Digests(),
-                       forms=("cards",))
+    found = plans.plan(
+        declaring, [target], ("en",), manifest.Manifest(declaring.build / manifest.NAME), Digests(), forms=("cards",)
+    )
     given = BuildOptions(own=(("cards", formats.writer("cards").DeckOptions(card_size("poker"), "long-edge")),))
-    assert [output.key(declaring) for output in plans.named(found.outputs, given)] == \
-        [f"{DWARFS}.cards-poker.backs-long-edge.en.pdf"]
-    assert [output.key(declaring) for output in plans.named(found.outputs, BuildOptions())] == \
-        [f"{DWARFS}.cards-tarot.en.pdf"]  # --format cards alone: the handout's own size
+    assert [output.key(declaring) for output in plans.named(found.outputs, given)] == [
+        f"{DWARFS}.cards-poker.backs-long-edge.en.pdf"
+    ]
+    assert [output.key(declaring) for output in plans.named(found.outputs, BuildOptions())] == [
+        f"{DWARFS}.cards-tarot.en.pdf"
+    ]  # --format cards alone: the handout's own size
 
 
 def test_cards_stand_in_for_the_formats_named_only_when_asked_for():

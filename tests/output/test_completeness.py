@@ -28,7 +28,7 @@ def test_a_text_with_a_part_lost_is_missing():
 
 
 def test_a_part_shorter_than_three_lines_or_further_than_a_column_s_top_is_no_part():
-    assert printed_end(RULE[:MIN_PART - 1] + TOP + RULE[MIN_PART - 1:], RULE, 0) == -1
+    assert printed_end(RULE[: MIN_PART - 1] + TOP + RULE[MIN_PART - 1 :], RULE, 0) == -1
     assert printed_end(RULE[:40] + "x" * (MAX_GAP + 1) + RULE[40:], RULE, 0) == -1
     assert printed_end(RULE[:40] + "x" * MAX_GAP + RULE[40:], RULE, 0) > 0
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 
-
 from generator.output import content_checks
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
@@ -45,12 +44,13 @@ def test_a_cell_the_pdf_lacks_is_named_by_its_file_line_and_column(tmp_path):
     assert qrs_test(project, "test").returncode == 0
     source = project.sources / "tiny-card.yaml"
     text = source.read_text(encoding="utf-8")
-    source.write_text(text.replace("[Sling, 12\"]", "[Slingshot, 12\"]"), encoding="utf-8")
+    source.write_text(text.replace('[Sling, 12"]', '[Slingshot, 12"]'), encoding="utf-8")
     line = text.splitlines().index('          - [Sling, 12"]') + 1
     found = content_checks.output_problems(project, Output(SheetTarget(source), "en"))
     assert [str(problem) for problem in found] == [
         f"{source}:{line}:14: block ranges: 'Slingshot' is not printed in {shown(project.build / 'tiny-card.en.pdf')} "
-        "(or not in the order of its block)"]
+        "(or not in the order of its block)"
+    ]
 
 
 def test_a_pdf_longer_than_its_pages_is_named_at_its_paper(tmp_path, built):
@@ -63,7 +63,8 @@ def test_a_pdf_longer_than_its_pages_is_named_at_its_paper(tmp_path, built):
     line = next(number for number, typed in enumerate(text.splitlines(), start=1) if "pages: 2," in typed)
     found = content_checks.output_problems(project, Output(SheetTarget(source), "en"))
     assert [(problem.line, problem.message) for problem in found] == [
-        (line, f"{shown(pdf)} takes 2 page(s), more than the 1 declared")]
+        (line, f"{shown(pdf)} takes 2 page(s), more than the 1 declared")
+    ]
 
 
 def test_failures_exit_2_naming_each_file_and_the_others_are_still_tested(tmp_path):
@@ -97,4 +98,6 @@ def test_a_handout_is_built_in_each_language_it_lists_and_read_against_its_compo
     outcome = content_checks.run(project, ("warhammer-dwarfs",), jobs=1)
     assert outcome.problems == [] and (outcome.sheets, outcome.handouts, outcome.outputs) == (0, 1, 2)
     assert [path.name for path in sorted((project.build / "handouts").glob("*.pdf"))] == [
-        "warhammer-dwarfs.en.pdf", "warhammer-dwarfs.fr.pdf"]
+        "warhammer-dwarfs.en.pdf",
+        "warhammer-dwarfs.fr.pdf",
+    ]

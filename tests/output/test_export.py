@@ -6,14 +6,14 @@ import shutil
 from xml.etree import ElementTree
 
 import pytest
-from pypdf import PdfReader
 from PIL import Image
+from pypdf import PdfReader
 
 from generator.errors import UserError
 from generator.output import export
 from generator.output.targets import SheetTarget
 from generator.project import Project
-from tests.conftest import Ran, LIBRARY, run_qrs
+from tests.conftest import LIBRARY, Ran, run_qrs
 
 
 @pytest.fixture(scope="module")
@@ -31,15 +31,18 @@ def qrs(project: Project, *args: str) -> Ran:
 def test_png_pages_at_the_resolution_asked(project):
     pdf, built, images = export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "png", dpi=100)
     assert built and pdf == project.build / "wab2.en.pdf"
-    assert [image.relative_to(project.build).as_posix() for image in images] == ["export/wab2.en-1.png",
-                                                                                 "export/wab2.en-2.png"]
+    assert [image.relative_to(project.build).as_posix() for image in images] == [
+        "export/wab2.en-1.png",
+        "export/wab2.en-2.png",
+    ]
     with Image.open(images[1]) as page:  # A4 landscape, 297 × 210 mm, at 100 dots an inch
         assert page.format == "PNG" and abs(page.size[0] - 1169) <= 1 and abs(page.size[1] - 827) <= 1
 
 
 def test_only_the_pages_asked_and_a_page_past_the_end_is_refused(project):
-    _, built, images = export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "png", dpi=50,
-                                     pages=(2,))
+    _, built, images = export.export(
+        project, SheetTarget(project.sources / "wab2.yaml"), "en", "png", dpi=50, pages=(2,)
+    )
     assert not built and [image.name for image in images] == ["wab2.en-2.png"]  # the PDF above is reused
     with pytest.raises(UserError, match="it has 2 page"):
         export.export(project, SheetTarget(project.sources / "wab2.yaml"), "en", "png", pages=(3,))
@@ -56,10 +59,15 @@ def test_the_command_exports_a_handout_in_every_language(project):
     result = qrs(project, "export", "wab2-english-hundred-years-war", "--dpi", "40")
     assert result.returncode == 0, result.stderr
     folder = project.build / "export" / "handouts"
-    pages = {lang: len(PdfReader(project.build / "handouts" / f"wab2-english-hundred-years-war.{lang}.pdf").pages)
-             for lang in ("en", "fr")}
+    pages = {
+        lang: len(PdfReader(project.build / "handouts" / f"wab2-english-hundred-years-war.{lang}.pdf").pages)
+        for lang in ("en", "fr")
+    }
     assert sorted(path.name for path in folder.glob("*.png")) == [
-        f"wab2-english-hundred-years-war.{lang}-{page}.png" for lang in ("en", "fr") for page in range(1, pages[lang] + 1)]
+        f"wab2-english-hundred-years-war.{lang}-{page}.png"
+        for lang in ("en", "fr")
+        for page in range(1, pages[lang] + 1)
+    ]
 
 
 def test_the_command_says_what_is_wrong_with_the_usage_exit_code(project):

@@ -66,10 +66,14 @@ def test_each_registered_format_is_a_module_with_what_the_build_asks_of_it():
         assert writer.own_options({}) is None  # no option of its own given: none made
     pdf, html = formats.writer("pdf"), formats.writer("html")
     plain, letter = BuildOptions(), BuildOptions(paper="letter", ink_saver=True, gloss=True)
-    assert pdf.path(project, SheetTarget(FIXTURES / "tiny-card.yaml"), "en", pdf.variant(letter)) == \
-        project.build / "tiny-card.letter.ink-saver.gloss.en.pdf"
-    assert html.path(project, HandoutTarget(FIXTURES / "army.yaml"), "fr", html.variant(letter)) == \
-        project.build / "html" / "handouts" / "army.gloss.fr.html"  # paper and ink are a PDF's: a page's name lacks them
+    assert (
+        pdf.path(project, SheetTarget(FIXTURES / "tiny-card.yaml"), "en", pdf.variant(letter))
+        == project.build / "tiny-card.letter.ink-saver.gloss.en.pdf"
+    )
+    assert (
+        html.path(project, HandoutTarget(FIXTURES / "army.yaml"), "fr", html.variant(letter))
+        == project.build / "html" / "handouts" / "army.gloss.fr.html"
+    )  # paper and ink are a PDF's: a page's name lacks them
     assert pdf.variant(plain) is None and html.variant(plain) is None
 
 
@@ -92,14 +96,21 @@ def test_a_new_format_is_one_module_and_one_line_of_the_registry(tmp_path):
     (package / "output" / "formats" / "toy.py").write_text(TOY, encoding="utf-8")
     registry = package / "output" / "formats" / "__init__.py"
     line = '    "html": "generator.output.formats.html",\n'
-    registry.write_text(registry.read_text(encoding="utf-8").replace(
-        line, line + '    "toy": "generator.output.formats.toy",\n'), encoding="utf-8")
+    registry.write_text(
+        registry.read_text(encoding="utf-8").replace(line, line + '    "toy": "generator.output.formats.toy",\n'),
+        encoding="utf-8",
+    )
     shutil.copytree(FIXTURES / "library", tmp_path / "library", ignore=shutil.ignore_patterns("irregular*", "wab2*"))
 
     def qrs(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "generator", "--sources", "library/sources", *args],
-                              cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "PYTHONPATH": str(tmp_path), "QRS_JOBS": "1"})
+        return subprocess.run(
+            [sys.executable, "-m", "generator", "--sources", "library/sources", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "PYTHONPATH": str(tmp_path), "QRS_JOBS": "1"},
+        )
 
     assert "toy: the blocks' ids as plain text" in " ".join(qrs("build", "--help").stdout.split())
     first = qrs("build", "warhammer", "warhammer-dwarfs", "--lang", "en", "--format", "toy", "--toy-indent", "2")
@@ -109,8 +120,17 @@ def test_a_new_format_is_one_module_and_one_line_of_the_registry(tmp_path):
     title, *ids = sheet.read_text(encoding="utf-8").splitlines()
     assert title and ids and all(line.startswith("  ") and line.strip() for line in ids)
     assert handout.read_text(encoding="utf-8").splitlines()[1].startswith("  ")
-    again = qrs("build", "warhammer", "library/sources/handouts/warhammer-dwarfs.yaml", "--lang", "en",
-                "--format", "toy", "--toy-indent", "2")
+    again = qrs(
+        "build",
+        "warhammer",
+        "library/sources/handouts/warhammer-dwarfs.yaml",
+        "--lang",
+        "en",
+        "--format",
+        "toy",
+        "--toy-indent",
+        "2",
+    )
     assert again.returncode == 0 and "2 output(s): 0 built, 2 up to date" in again.stdout, again.stdout + again.stderr
     plain = qrs("build", "warhammer", "--lang", "en", "--format", "toy,html")
     assert plain.returncode == 0, plain.stderr

@@ -12,7 +12,7 @@ import yaml
 from yaml.nodes import MappingNode, SequenceNode
 
 from generator.output import json_schema as schema
-from tests.conftest import FIXTURES, ROOT, LIBRARY, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, ROOT, run_qrs
 
 FOLDER = ROOT / schema.FOLDER
 HANDOUTS = LIBRARY / "handouts"
@@ -60,7 +60,8 @@ def test_committed_schemas_are_up_to_date(name):
     committed = FOLDER / name
     assert committed.exists(), f"schema/{name} is missing: run 'qrs schema' (or 'make schema')"
     assert committed.read_text(encoding="utf-8") == schema.text(name), (
-        f"schema/{name} is out of date with generator/model/types.py: run 'qrs schema' (or 'make schema')")
+        f"schema/{name} is out of date with generator/model/types.py: run 'qrs schema' (or 'make schema')"
+    )
 
 
 def test_schema_text_is_deterministic_and_ends_with_a_newline():
@@ -78,14 +79,17 @@ def test_sources_name_their_schema_on_their_first_line():
         assert first == "# yaml-language-server: $schema=../../schema/handout.schema.json", path.name
 
 
-GOOD = ([("sheet.schema.json", path) for path in sorted(LIBRARY.glob("*.yaml")) + sorted(FIXTURES.glob("*.yaml"))]
-        + [("handout.schema.json", path) for path in sorted(HANDOUTS.glob("*.yaml"))])
+GOOD = [("sheet.schema.json", path) for path in sorted(LIBRARY.glob("*.yaml")) + sorted(FIXTURES.glob("*.yaml"))] + [
+    ("handout.schema.json", path) for path in sorted(HANDOUTS.glob("*.yaml"))
+]
 
 
 @pytest.mark.parametrize("name, path", GOOD, ids=[path.name for _, path in GOOD])
 def test_every_good_source_is_valid_for_an_editor(name, path):
-    errors = [f"{list(error.absolute_path)}: {error.message[:200]}"
-              for error in validator_of(name).iter_errors(as_an_editor_reads(path.read_text(encoding="utf-8")))]
+    errors = [
+        f"{list(error.absolute_path)}: {error.message[:200]}"
+        for error in validator_of(name).iter_errors(as_an_editor_reads(path.read_text(encoding="utf-8")))
+    ]
     assert not errors, "\n".join(errors)
 
 
@@ -117,7 +121,11 @@ def test_qrs_schema_check_fails_on_an_outdated_file(tmp_path):
     target.write_text("{}\n", encoding="utf-8")
     run = lambda *args: run_qrs("schema", "--out", str(tmp_path), *args)
     stale = run("--check")
-    assert stale.returncode == 2 and "sheet.schema.json:1:1: out of date" in stale.stderr and "run 'qrs schema'" in stale.stderr
+    assert (
+        stale.returncode == 2
+        and "sheet.schema.json:1:1: out of date" in stale.stderr
+        and "run 'qrs schema'" in stale.stderr
+    )
     assert run().returncode == 0 and target.read_text(encoding="utf-8") == schema.text()
     assert (tmp_path / "handout.schema.json").read_text(encoding="utf-8") == schema.text("handout.schema.json")
     assert run("--check").returncode == 0
@@ -144,8 +152,11 @@ def _properties(node):
 @pytest.mark.parametrize("name", sorted(schema.MODELS))
 def test_every_field_has_a_description(name):
     """Described in the model (Field(description=…)) or in generator/model/descriptions.py."""
-    undescribed = [path for path, found in _properties(json.loads(schema.text(name)))
-                   if "description" not in found and "/allOf" not in path]  # allOf: the dispatch on `type`
+    undescribed = [
+        path
+        for path, found in _properties(json.loads(schema.text(name)))
+        if "description" not in found and "/allOf" not in path
+    ]  # allOf: the dispatch on `type`
     assert undescribed == []
 
 
@@ -153,7 +164,10 @@ def _unbounded(found: dict) -> bool:
     """A string without a longest length, or a number without a greatest value."""
     if found.get("type") == "string":
         return not {"maxLength", "enum", "const"} & found.keys()
-    return found.get("type") in ("integer", "number") and not {"maximum", "exclusiveMaximum", "enum", "const"} & found.keys()
+    return (
+        found.get("type") in ("integer", "number")
+        and not {"maximum", "exclusiveMaximum", "enum", "const"} & found.keys()
+    )
 
 
 @pytest.mark.parametrize("name", sorted(schema.MODELS))
@@ -173,8 +187,12 @@ def test_each_schema_has_its_own_id_and_examples():
 def test_one_typo_in_a_block_is_one_error(validator, typo):
     """Generic validators pick a block's schema by its `type`, as qrs check does: one typo, one error."""
     source = as_an_editor_reads((LIBRARY / "wab2.yaml").read_text(encoding="utf-8"))
-    block = next(block for section in source["sections"] for block in section["blocks"]
-                 if block["type"] == "table" and "title" in block)
+    block = next(
+        block
+        for section in source["sections"]
+        for block in section["blocks"]
+        if block["type"] == "table" and "title" in block
+    )
     if typo == "a field's name":
         block["titel"] = block.pop("title")  # with a plain oneOf: 30 errors, one or more a block type
     else:

@@ -17,18 +17,18 @@ from pathlib import Path
 
 import pytest
 
-from generator import write
-from generator.digests import Digests
-from generator.output import formats, manifest, parallel, plan as plans
-from generator.output.targets import SheetTarget, named
-
-from generator import pipeline
+from generator import pipeline, write
 from generator.cli.main import main
+from generator.digests import Digests
+from generator.output import formats, manifest, parallel
+from generator.output import plan as plans
+from generator.output.targets import SheetTarget, named
 from generator.project import Project
 from generator.report import Reporter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 from tests.conftest import LIBRARY  # noqa: E402 - beside the names it is used with
+
 FIXTURES = ROOT / "tests" / "fixtures"
 SETTINGS = pipeline.BuildOptions()
 
@@ -52,8 +52,11 @@ def built(monkeypatch) -> list[str]:
             name = title = pipeline.load_handout(project, target.source)[1].handout
         writer = formats.writer(form)
         output = output or writer.path(project, target, lang, writer.variant(options))
-        text = (f"%PDF stand-in {name} {lang} {options}\n" if form == "pdf"
-                else f"<!DOCTYPE html><title>{title} {lang}</title>\n")
+        text = (
+            f"%PDF stand-in {name} {lang} {options}\n"
+            if form == "pdf"
+            else f"<!DOCTYPE html><title>{title} {lang}</title>\n"
+        )
         write.atomically(output, text.encode())
         calls.append(output.relative_to(project.build).as_posix())
         return pipeline.Written(output)
@@ -82,8 +85,12 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-WAB2 = {"wab2.fr.pdf", "wab2.en.pdf",
-        "handouts/wab2-english-hundred-years-war.fr.pdf", "handouts/wab2-english-hundred-years-war.en.pdf"}
+WAB2 = {
+    "wab2.fr.pdf",
+    "wab2.en.pdf",
+    "handouts/wab2-english-hundred-years-war.fr.pdf",
+    "handouts/wab2-english-hundred-years-war.en.pdf",
+}
 
 
 def test_a_second_build_builds_nothing(project, built):
@@ -97,18 +104,25 @@ def test_nothing_to_do_imports_neither_weasyprint_nor_the_model(project, built):
         "import sys; from generator.cli.main import main\n"
         "try: main(['--sources', %r, '--build-dir', %r, 'build', '--all'])\n"
         "except SystemExit as exit: print('exit', exit.code)\n"
-        "print('weasyprint' in sys.modules, 'generator.model.types' in sys.modules)" % (str(project.sources), str(project.build))
+        "print('weasyprint' in sys.modules, 'generator.model.types' in sys.modules)"
+        % (str(project.sources), str(project.build))
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     count = len(planned(project))
     summary, imports = result.stdout.splitlines()
-    assert re.fullmatch(rf"{count} output\(s\): 0 built, {count} up to date, 0 failed, \d+\.\d s", summary), result.stdout
+    assert re.fullmatch(rf"{count} output\(s\): 0 built, {count} up to date, 0 failed, \d+\.\d s", summary), (
+        result.stdout
+    )
     assert imports == "False False", result.stdout + result.stderr
 
 
 def test_one_cell_changed_rebuilds_that_sheet_and_the_handouts_drawn_from_it(project, built):
     run(project, built)
-    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')
+    edit(
+        project.sources / "wab2.yaml",
+        '"Forêts denses, collines escarpées", "¼"]',
+        '"Forêts denses, collines escarpées", "½"]',
+    )
     assert run(project, built) == WAB2
 
 
@@ -126,11 +140,14 @@ def test_a_template_or_an_option_rebuilds_everything(project, built, tmp_path):
     shutil.copytree(project.templates, templates)
     project = Project(project.sources, project.build, templates)
     everything = run(project, built)
-    (templates / "sheet.css").write_text((templates / "sheet.css").read_text(encoding="utf-8") + "\n/* */\n", encoding="utf-8")
+    (templates / "sheet.css").write_text(
+        (templates / "sheet.css").read_text(encoding="utf-8") + "\n/* */\n", encoding="utf-8"
+    )
     assert run(project, built) == everything
     on_letter = run(project, built, replace(SETTINGS, paper="letter"))  # variants have names of their own
-    assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
-                         for name in everything}
+    assert on_letter == {
+        name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf") for name in everything
+    }
     assert run(project, built, replace(SETTINGS, paper="letter")) == set()
     assert run(project, built) == set()  # the plain PDFs were not overwritten
 
@@ -144,9 +161,15 @@ def test_paper_that_is_the_sources_own_builds_the_plain_pdf(project, built):
     assert run(project, built, replace(SETTINGS, paper="A4")) == {"shadow-war.a4.fr.pdf", "shadow-war.a4.en.pdf"}
     on_letter = run(project, built, replace(SETTINGS, paper="letter"))
     assert "shadow-war.fr.pdf" not in on_letter and "shadow-war.letter.fr.pdf" not in on_letter
-    assert on_letter == {name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
-                         for name in everything if not name.startswith("shadow-war.")}
-    assert not (project.build / "wab2.a4.fr.pdf").exists() and not (project.build / "handouts" / "warhammer-dwarfs.a4.fr.pdf").exists()
+    assert on_letter == {
+        name.replace(f".{name.split('.')[-2]}.pdf", f".letter.{name.split('.')[-2]}.pdf")
+        for name in everything
+        if not name.startswith("shadow-war.")
+    }
+    assert (
+        not (project.build / "wab2.a4.fr.pdf").exists()
+        and not (project.build / "handouts" / "warhammer-dwarfs.a4.fr.pdf").exists()
+    )
 
 
 def test_verbose_shows_the_stored_column_fill_of_outputs_up_to_date(project, built, monkeypatch, capsys):
@@ -154,8 +177,11 @@ def test_verbose_shows_the_stored_column_fill_of_outputs_up_to_date(project, bui
     stand_in = pipeline.build
 
     def build(project, target, lang, form="pdf", options=pipeline.BuildOptions(), output=None):
-        layout = {"pages": [[{"used": 0.91, "continued": []}, {"used": 0.42, "continued": []}]], "scale": 0.95,
-                  "warnings": []}
+        layout = {
+            "pages": [[{"used": 0.91, "continued": []}, {"used": 0.42, "continued": []}]],
+            "scale": 0.95,
+            "warnings": [],
+        }
         return replace(stand_in(project, target, lang, form, options, output), layout=layout)
 
     monkeypatch.setattr(pipeline, "build", build)
@@ -175,7 +201,11 @@ def test_web_pages_are_outputs_as_pdfs_are(project, built):
     pages = {name for name in both if name.endswith(".html")}
     assert pages == {f"html/{name[:-4]}.html" for name in every_output(project)}
     assert run(project, built, forms=("pdf", "html")) == set()
-    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½"]')
+    edit(
+        project.sources / "wab2.yaml",
+        '"Forêts denses, collines escarpées", "¼"]',
+        '"Forêts denses, collines escarpées", "½"]',
+    )
     assert run(project, built, forms=("pdf", "html")) == WAB2 | {f"html/{name[:-4]}.html" for name in WAB2}
     (project.build / "html" / "fpga.en.html").unlink()
     assert run(project, built, forms=("html",)) == {"html/fpga.en.html"}
@@ -210,7 +240,11 @@ def test_rebuild_builds_everything(project, built):
 def test_a_failed_build_marks_nothing_fresh(project, built):
     run(project, built)
     recorded = json.loads((project.build / manifest.NAME).read_text(encoding="utf-8"))["outputs"]
-    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "¼"]', '"Forêts denses, collines escarpées", "½", "x"]')
+    edit(
+        project.sources / "wab2.yaml",
+        '"Forêts denses, collines escarpées", "¼"]',
+        '"Forêts denses, collines escarpées", "½", "x"]',
+    )
     for _ in range(2):  # tried again each time: the failure was not recorded as fresh
         built.clear()
         problems = parallel.build(project, named(project), (), SETTINGS, Reporter(quiet=True), jobs=1).problems
@@ -218,14 +252,19 @@ def test_a_failed_build_marks_nothing_fresh(project, built):
         assert built == []
         now = json.loads((project.build / manifest.NAME).read_text(encoding="utf-8"))["outputs"]
         assert now == recorded  # the previous good PDFs keep their own entries, and nothing else changed
-    edit(project.sources / "wab2.yaml", '"Forêts denses, collines escarpées", "½", "x"]', '"Forêts denses, collines escarpées", "¼"]')
+    edit(
+        project.sources / "wab2.yaml",
+        '"Forêts denses, collines escarpées", "½", "x"]',
+        '"Forêts denses, collines escarpées", "¼"]',
+    )
     assert run(project, built) == set()  # back to the inputs of the PDFs on disk
 
 
 def test_a_build_that_fails_writes_no_manifest(project, built):
     edit(project.sources / "fpga.yaml", "\nlang: fr\n", "\nlang: fr\nlang: en\n")  # the sheet's own, at the top
-    problems = parallel.build(project, [SheetTarget(project.sources / "fpga.yaml")], (), SETTINGS, Reporter(quiet=True),
-                              jobs=1).problems
+    problems = parallel.build(
+        project, [SheetTarget(project.sources / "fpga.yaml")], (), SETTINGS, Reporter(quiet=True), jobs=1
+    ).problems
     assert problems and not project.build.exists()
 
 
@@ -253,8 +292,11 @@ def test_the_command_says_how_many_are_up_to_date(project, built, capsys):
     assert (event["event"], event["outputs"], event["built"], event["up_to_date"]) == ("summary", sheets, 0, sheets)
 
 
-BAD_OUTPUT_ENTRIES = {"wab2.fr.pdf": "a string, not an object", "wab2.en.pdf": "SECONDS",
-                      "fpga.fr.pdf": {"inputs": ["a list"], "pdf": "x"}}
+BAD_OUTPUT_ENTRIES = {
+    "wab2.fr.pdf": "a string, not an object",
+    "wab2.en.pdf": "SECONDS",
+    "fpga.fr.pdf": {"inputs": ["a list"], "pdf": "x"},
+}
 
 
 @pytest.mark.parametrize("seconds", ["slow", None, -1, True, float("nan")])
@@ -263,8 +305,10 @@ def test_a_wrong_typed_manifest_entry_is_dropped_with_a_warning_and_rebuilt(proj
     main_ok(where + ["build", "--all", "--jobs", "1"])
     path = project.build / manifest.NAME
     data = json.loads(path.read_text(encoding="utf-8"))
-    bad = {key: dict(data["outputs"][key], seconds=seconds) if entry == "SECONDS" else entry
-           for key, entry in BAD_OUTPUT_ENTRIES.items()}
+    bad = {
+        key: dict(data["outputs"][key], seconds=seconds) if entry == "SECONDS" else entry
+        for key, entry in BAD_OUTPUT_ENTRIES.items()
+    }
     data["outputs"].update(bad)
     handout = next(iter(data["plans"]))
     data["plans"][handout]["sheet"] = "../../outside"  # names a file: never trusted
@@ -290,7 +334,8 @@ def test_a_manifest_nested_too_deep_is_ignored_and_every_output_rebuilt(tmp_path
     (build / manifest.NAME).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     found = manifest.Manifest.read(build / manifest.NAME)
     assert found.outputs == {} and found.dropped == [
-        f"{build / manifest.NAME}: not a manifest qrs wrote (RecursionError): ignored (every output is rebuilt)"]
+        f"{build / manifest.NAME}: not a manifest qrs wrote (RecursionError): ignored (every output is rebuilt)"
+    ]
 
 
 @pytest.mark.parametrize("planted", ["/dev/zero", "fifo"])
@@ -303,8 +348,23 @@ def test_a_manifest_that_is_a_device_or_a_pipe_is_refused_at_once(tmp_path, plan
         os.mkfifo(build / manifest.NAME)
     else:
         (build / manifest.NAME).symlink_to(planted)
-    done = subprocess.run([sys.executable, "-m", "generator", "--sources", str(FIXTURES), "--build-dir", str(build),
-                           "build", "every-block"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--sources",
+            str(FIXTURES),
+            "--build-dir",
+            str(build),
+            "build",
+            "every-block",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 2 and f"{build / manifest.NAME}:1:1: this is " in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
 
@@ -368,8 +428,10 @@ def test_the_plan_has_the_languages_the_pipeline_builds():
     assert by_sheet == {path.stem: i18n.languages(LIBRARY, pipeline.check(path)) for path in project.sheet_paths()}
 
 
-@pytest.mark.parametrize("line, lang", [("lang: en", "en"), ('lang: "en"', "en"), ("lang: en  # canonical", "en"),
-                                        ("lang: 'en-GB'", "en-GB")])
+@pytest.mark.parametrize(
+    "line, lang",
+    [("lang: en", "en"), ('lang: "en"', "en"), ("lang: en  # canonical", "en"), ("lang: 'en-GB'", "en-GB")],
+)
 def test_the_language_line_is_read_as_the_loader_reads_it(tmp_path, line, lang):
     path = tmp_path / "x.yaml"
     path.write_text(f"sheet: x\n{line}\nsections: []\n", encoding="utf-8")
@@ -383,8 +445,9 @@ def test_a_glossed_build_is_a_variant_and_leaves_the_plain_outputs_alone(tmp_pat
     where = ["--sources", str(FIXTURES), "--build-dir", str(tmp_path)]
     done = run_qrs(*where, "build", "every-block", "--gloss", "en", "--format", "pdf", "--format", "html")
     assert done.returncode == 0, done.stderr
-    written = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*.*")
-                     if path.suffix in (".pdf", ".html"))
+    written = sorted(
+        path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*.*") if path.suffix in (".pdf", ".html")
+    )
     assert written == ["every-block.gloss.fr.pdf", "html/every-block.gloss.fr.html", "html/index.html"], written
     again = run_qrs(*where, "build", "every-block", "--gloss", "en", "--format", "pdf", "--format", "html")
     assert "0 built, 2 up to date" in again.stdout, again.stdout
@@ -408,8 +471,11 @@ def test_a_build_leaves_no_lock_among_the_outputs(tmp_path, own_heights):
 
     done = run_qrs("--sources", str(FIXTURES), "--build-dir", str(tmp_path), "build", "every-block", "--lang", "fr")
     assert done.returncode == 0, done.stderr
-    visible = [path.relative_to(tmp_path) for path in tmp_path.rglob("*")
-               if not any(part.startswith(".") for part in path.relative_to(tmp_path).parts)]
+    visible = [
+        path.relative_to(tmp_path)
+        for path in tmp_path.rglob("*")
+        if not any(part.startswith(".") for part in path.relative_to(tmp_path).parts)
+    ]
     assert visible and not [path for path in visible if path.suffix == ".lock"], visible
     locks = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*.lock"))
     assert locks == [".cache/locks/.qrs-manifest.json.lock", ".cache/locks/every-block.fr.json.lock"], locks
@@ -420,8 +486,10 @@ def test_two_runs_saving_the_manifest_wait_for_each_other(tmp_path):
     path = tmp_path / "build" / manifest.NAME
     entry = {"inputs": "a", "pdf": "b"}
     manifest.Manifest(path).save({"first.fr.pdf": entry}, {})
-    script = ("import sys; from pathlib import Path; from generator.output.manifest import Manifest; "
-              "Manifest(Path(sys.argv[1])).save({'third.fr.pdf': {'inputs': 'a', 'pdf': 'b'}}, {})")
+    script = (
+        "import sys; from pathlib import Path; from generator.output.manifest import Manifest; "
+        "Manifest(Path(sys.argv[1])).save({'third.fr.pdf': {'inputs': 'a', 'pdf': 'b'}}, {})"
+    )
     with write.locked(write.lock_path(path.parent / ".cache", path.name)):  # another run, saving
         other = subprocess.Popen([sys.executable, "-c", script, str(path)], cwd=ROOT)
         with pytest.raises(subprocess.TimeoutExpired):

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from generator import pipeline
 from generator.options import BuildOptions
 from generator.output import parallel
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
-
-from generator import pipeline
 from generator.project import Project
 from tests.conftest import run_qrs
 
@@ -41,16 +40,23 @@ def test_a_parallel_build_equals_a_sequential_one_byte_for_byte(tmp_path):
         ran = run_qrs("--sources", str(sources), "--build-dir", str(build), "build", "--jobs", jobs)
         code, out, err = ran.returncode, ran.stdout, ran.stderr
         out = re.sub(r"\d+\.\d s$", "N s", out.replace(build.name, "BUILD"), flags=re.M)  # the summary's time
-        runs[jobs] = (code, out, err.replace(build.name, "BUILD"),
-                      {path.name: path.read_bytes() for path in sorted(build.glob("*.pdf"))})
+        runs[jobs] = (
+            code,
+            out,
+            err.replace(build.name, "BUILD"),
+            {path.name: path.read_bytes() for path in sorted(build.glob("*.pdf"))},
+        )
     assert runs["2"] == runs["1"]
     code, out, err, pdfs = runs["2"]
     assert code == 2
     problems = [line for line in err.splitlines() if not line.startswith("  ")]  # the indented lines: layout warnings
     assert problems == ["sources/dice-gap.yaml:16:11: D6 can roll 4, which no row covers", "1 problem(s) found"]
     written = [line.split(" (type at ")[0] for line in out.splitlines()]  # a line may end with the type scale used
-    assert written == ["wrote BUILD/every-block.fr.pdf", "wrote BUILD/second.fr.pdf",  # in the order of the sources
-                       "3 output(s): 2 built, 0 up to date, 1 failed, N s"]
+    assert written == [
+        "wrote BUILD/every-block.fr.pdf",
+        "wrote BUILD/second.fr.pdf",  # in the order of the sources
+        "3 output(s): 2 built, 0 up to date, 1 failed, N s",
+    ]
     assert sorted(pdfs) == ["every-block.fr.pdf", "second.fr.pdf"]
 
 
@@ -123,9 +129,24 @@ def test_kill_9_of_a_parallel_build_leaves_no_worker_and_writes_nothing_after(tm
     text = FIXTURE.read_text(encoding="utf-8")
     for number in range(8):  # more work than two workers finish before the kill
         (sources / f"copy-{number}.yaml").write_text(
-            text.replace("sheet: every-block\n", f"sheet: copy-{number}\n", 1), encoding="utf-8")
-    command = subprocess.Popen([sys.executable, "-m", "generator", "--sources", str(sources), "--build-dir", str(build),
-                                "build", "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            text.replace("sheet: every-block\n", f"sheet: copy-{number}\n", 1), encoding="utf-8"
+        )
+    command = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--sources",
+            str(sources),
+            "--build-dir",
+            str(build),
+            "build",
+            "--jobs",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     workers: set[int] = set()
     try:
         assert _wait_for(lambda: len(_children(command.pid)) >= 2, 60), "the workers never started"
@@ -135,7 +156,8 @@ def test_kill_9_of_a_parallel_build_leaves_no_worker_and_writes_nothing_after(tm
         command.wait()
         before = _snapshot(build) if build.exists() else {}
         assert _wait_for(lambda: not any(_alive(pid) for pid in workers), 10), (
-            f"workers left running after their parent died: {sorted(pid for pid in workers if _alive(pid))}")
+            f"workers left running after their parent died: {sorted(pid for pid in workers if _alive(pid))}"
+        )
         after = _snapshot(build) if build.exists() else {}
         assert after == before, f"written after the kill: {sorted(set(after.items()) - set(before.items()))}"
     finally:

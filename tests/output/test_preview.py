@@ -55,8 +55,9 @@ def test_pages_the_pdf_no_longer_has_are_removed(project, tmp_path):
 
 def test_qrs_preview_draws_a_handout(tmp_path):
     shutil.copytree(LIBRARY, tmp_path / "sources", ignore=shutil.ignore_patterns("irregular*", "wab2*"))
-    result = run_qrs("--sources", str(tmp_path / "sources"), "preview", "warhammer-dwarfs", "--lang", "en",
-                     "--scale", "0.3")  # a handout's id, as a sheet's (--handout ID names one too)
+    result = run_qrs(
+        "--sources", str(tmp_path / "sources"), "preview", "warhammer-dwarfs", "--lang", "en", "--scale", "0.3"
+    )  # a handout's id, as a sheet's (--handout ID names one too)
     assert result.returncode == 0, result.stderr
     drawn = sorted((tmp_path / "build" / "preview").glob("warhammer-dwarfs.en-*.png"))
     assert drawn and f"wrote {drawn[0].relative_to(tmp_path)}" in result.stdout

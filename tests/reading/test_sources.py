@@ -2,13 +2,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from generator.errors import UserError
 import yaml
 
+from generator.errors import UserError
 from generator.reading import sources as load
 from generator.reading.sources import MAX_LIST_ITEMS, MAX_SOURCE_BYTES, MAX_SOURCE_ITEMS, load_file
-from tests.conftest import LIBRARY, Ran, ROOT, run_qrs
+from tests.conftest import LIBRARY, ROOT, Ran, run_qrs
 
 
 def load_text(tmp_path: Path, text: str | bytes):
@@ -109,17 +108,21 @@ def test_a_source_just_under_the_size_limit_with_62000_rows_is_refused_at_the_50
     first_row = len(SHEET_HEAD.splitlines()) + len(TABLE_HEAD.splitlines()) + 1
     assert result.returncode == 2 and result.stderr.splitlines()[0] == (
         f"{path.relative_to(tmp_path)}:{first_row + MAX_LIST_ITEMS}:13: this list has more than {MAX_LIST_ITEMS} items: "
-        f"a list of a source holds at most {MAX_LIST_ITEMS} (rows, steps, units…)"), result.stderr
+        f"a list of a source holds at most {MAX_LIST_ITEMS} (rows, steps, units…)"
+    ), result.stderr
 
 
 def test_62000_rows_in_tables_of_500_are_refused_by_their_count(tmp_path):
-    tables = "".join(TABLE_HEAD.format(n=n) + "".join(f"          - [L{row:03d}, v]\n" for row in range(500))
-                     for n in range(124))
+    tables = "".join(
+        TABLE_HEAD.format(n=n) + "".join(f"          - [L{row:03d}, v]\n" for row in range(500)) for n in range(124)
+    )
     path = write_source(tmp_path, "spread.yaml", SHEET_HEAD.format(id="spread") + tables)
     result = check(tmp_path, "spread")
     assert result.returncode == 2 and result.stderr.startswith(f"{path.relative_to(tmp_path)}:"), result.stderr
-    assert (f"the file has more than {MAX_SOURCE_ITEMS} list items (rows, steps, units…) in all: "
-            f"a source holds at most {MAX_SOURCE_ITEMS}") in result.stderr.splitlines()[0]
+    assert (
+        f"the file has more than {MAX_SOURCE_ITEMS} list items (rows, steps, units…) in all: "
+        f"a source holds at most {MAX_SOURCE_ITEMS}"
+    ) in result.stderr.splitlines()[0]
 
 
 def test_a_handout_of_10000_units_is_refused_at_the_501st(tmp_path):
@@ -133,7 +136,8 @@ def test_a_handout_of_10000_units_is_refused_at_the_501st(tmp_path):
     first_unit = len(head.splitlines()) + 3
     assert result.stderr.splitlines()[0] == (
         f"{path.relative_to(tmp_path)}:{first_unit + 4 * MAX_LIST_ITEMS}:5: this list has more than {MAX_LIST_ITEMS} items: "
-        f"a list of a source holds at most {MAX_LIST_ITEMS} (rows, steps, units…)"), result.stderr
+        f"a list of a source holds at most {MAX_LIST_ITEMS} (rows, steps, units…)"
+    ), result.stderr
 
 
 def test_the_loader_limits_agree_with_the_model():
@@ -145,16 +149,27 @@ def test_the_loader_limits_agree_with_the_model():
 def _nodes(node):
     """Every node of a composed tree, as what the loader reads of it: kind, tag, value, quoted or not, marks."""
     text = node.value if isinstance(node.value, str) else None
-    yield (type(node).__name__, node.tag, text, bool(getattr(node, "style", None)),
-           node.start_mark.line, node.start_mark.column, node.end_mark.line, node.end_mark.column)
+    yield (
+        type(node).__name__,
+        node.tag,
+        text,
+        bool(getattr(node, "style", None)),
+        node.start_mark.line,
+        node.start_mark.column,
+        node.end_mark.line,
+        node.end_mark.column,
+    )
     for child in node.value if isinstance(node.value, list) else ():
         for part in child if isinstance(child, tuple) else (child,):
             yield from _nodes(part)
 
 
 @pytest.mark.skipif(load._FastComposer is None, reason="this PyYAML is built without LibYAML")
-@pytest.mark.parametrize("path", sorted((ROOT / "tests").rglob("*.yaml")),  # the fixture library's too
-                         ids=lambda path: path.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "tests").rglob("*.yaml")),  # the fixture library's too
+    ids=lambda path: path.relative_to(ROOT).as_posix(),
+)
 def test_libyaml_composes_what_pyyaml_composes(path):
     """The fast composer's nodes are PyYAML's, to the column of every mark, and a file it refuses is composed
     again by PyYAML (whose wording the hints match)."""

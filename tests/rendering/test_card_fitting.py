@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.rendering.card_fitting import (SMALLEST_SCALE, TooTall, dealt, ladder, largest_scale, next_step)
+from generator.rendering.card_fitting import SMALLEST_SCALE, TooTall, dealt, ladder, largest_scale, next_step
 
 
 def _search(height, room: float, scales: list[float]) -> tuple[float | None, int]:
@@ -27,8 +27,14 @@ def test_the_ladder_runs_from_the_largest_type_down_to_6_points():
 
 
 @pytest.mark.parametrize("room", [40.0, 60.0, 75.0, 83.0, 120.0])
-@pytest.mark.parametrize("grows", [lambda scale: 70 * scale, lambda scale: 30 + 40 * scale ** 1.6,
-                                   lambda scale: 10 + 80 * scale - (5 if scale < 1 else 0)])
+@pytest.mark.parametrize(
+    "grows",
+    [
+        lambda scale: 70 * scale,
+        lambda scale: 30 + 40 * scale**1.6,
+        lambda scale: 10 + 80 * scale - (5 if scale < 1 else 0),
+    ],
+)
 def test_the_largest_scale_of_the_ladder_that_fits_is_chosen_in_a_few_measurements(room, grows):
     scales = ladder(1.25)
     chosen, measured = _search(grows, room, scales)

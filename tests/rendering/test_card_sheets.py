@@ -11,12 +11,23 @@ from generator.rendering.card_sheets import BLEED_MM, card_size, grid, sheets
 def _cards(layout, count):
     """The trimmed rectangles (left, top, right, bottom) of the first `count` places, grown by the bleed."""
     grow = layout.bleed
-    return [(x - grow, y - grow, x + layout.card.width + grow, y + layout.card.height + grow)
-            for x, y in map(layout.slot, range(count))]
+    return [
+        (x - grow, y - grow, x + layout.card.width + grow, y + layout.card.height + grow)
+        for x, y in map(layout.slot, range(count))
+    ]
 
 
-@pytest.mark.parametrize(("name", "size"), [("poker", (63, 88)), ("tarot", (70, 120)), ("a6", (105, 148)),
-                                            ("60x90", (60, 90)), ("POKER", (63, 88)), ("57.5x89", (57.5, 89))])
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("poker", (63, 88)),
+        ("tarot", (70, 120)),
+        ("a6", (105, 148)),
+        ("60x90", (60, 90)),
+        ("POKER", (63, 88)),
+        ("57.5x89", (57.5, 89)),
+    ],
+)
 def test_a_size_is_named_or_given_in_millimetres(name, size):
     card = card_size(name)
     assert (card.width, card.height) == size
@@ -28,9 +39,16 @@ def test_a_size_qrs_cannot_print_is_refused_saying_what_is_accepted(name):
         card_size(name)
 
 
-@pytest.mark.parametrize(("size", "paper", "bleed", "count", "landscape"), [
-    ("poker", "A4", False, 9, False), ("poker", "letter", False, 8, True), ("tarot", "A4", False, 4, False),
-    ("a6", "A4", False, 2, True), ("poker", "A4", True, 6, True)])
+@pytest.mark.parametrize(
+    ("size", "paper", "bleed", "count", "landscape"),
+    [
+        ("poker", "A4", False, 9, False),
+        ("poker", "letter", False, 8, True),
+        ("tarot", "A4", False, 4, False),
+        ("a6", "A4", False, 2, True),
+        ("poker", "A4", True, 6, True),
+    ],
+)
 def test_as_many_cards_as_fit_with_their_marks(size, paper, bleed, count, landscape):
     layout = grid(card_size(size), paper, bleed)
     assert layout.per_page == count
@@ -44,7 +62,7 @@ def test_cards_lie_on_the_page_apart_centred_and_a_marks_room_from_its_edge(pape
     for left, top, right, bottom in cards:
         assert left >= 5 and top >= 5 and right <= layout.page_width - 5 and bottom <= layout.page_height - 5
     for index, one in enumerate(cards):
-        for other in cards[index + 1:]:
+        for other in cards[index + 1 :]:
             assert one[2] <= other[0] or other[2] <= one[0] or one[3] <= other[1] or other[3] <= one[1]
     assert layout.left == pytest.approx(layout.page_width - (cards[-1][2] - layout.bleed))  # centred
     assert layout.slot(1)[0] - layout.slot(0)[0] == pytest.approx(63 + layout.gutter)
@@ -57,13 +75,20 @@ def test_crop_marks_sit_at_every_corner_on_the_edges_lines_outside_every_card(bl
     marks = layout.marks(count)
     cards = _cards(layout, count)
     for left, top, right, bottom in cards:
-        corners = [(x, y) for x in (left + layout.bleed, right - layout.bleed)
-                   for y in (top + layout.bleed, bottom - layout.bleed)]
+        corners = [
+            (x, y)
+            for x in (left + layout.bleed, right - layout.bleed)
+            for y in (top + layout.bleed, bottom - layout.bleed)
+        ]
         for x, y in corners:  # a horizontal and a vertical mark on each of the corner's lines
-            assert any(mark.y1 == mark.y2 == y and min(abs(mark.x1 - x), abs(mark.x2 - x)) <= layout.bleed + 0.5
-                       for mark in marks)
-            assert any(mark.x1 == mark.x2 == x and min(abs(mark.y1 - y), abs(mark.y2 - y)) <= layout.bleed + 0.5
-                       for mark in marks)
+            assert any(
+                mark.y1 == mark.y2 == y and min(abs(mark.x1 - x), abs(mark.x2 - x)) <= layout.bleed + 0.5
+                for mark in marks
+            )
+            assert any(
+                mark.x1 == mark.x2 == x and min(abs(mark.y1 - y), abs(mark.y2 - y)) <= layout.bleed + 0.5
+                for mark in marks
+            )
     for mark in marks:
         assert mark.x1 <= mark.x2 and mark.y1 <= mark.y2 and (mark.x2 - mark.x1) + (mark.y2 - mark.y1) > 0.5
         for left, top, right, bottom in cards:  # no point of a mark within a card or its bleed

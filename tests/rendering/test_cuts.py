@@ -39,8 +39,13 @@ def test_markup_shorter_than_the_cut_is_not_cut(chars):
 
 
 def test_a_row_taller_than_tall_is_told_as_its_parts_and_the_others_as_they_are():
-    measured = Measured(height=112.0, units=(10.0, 100.0), head=2.0, tail=0.0,
-                        cuts=(Cuts(unit=1, cell=1, top=0.5, bottom=0.6, lines=((30.0, 120), (60.0, 260))),))
+    measured = Measured(
+        height=112.0,
+        units=(10.0, 100.0),
+        head=2.0,
+        tail=0.0,
+        cuts=(Cuts(unit=1, cell=1, top=0.5, bottom=0.6, lines=((30.0, 120), (60.0, 260))),),
+    )
     rows = cuts.rows(measured, tall=50.0)
     assert rows.units == ((0, None), (1, None), (1, cuts.Cut(1, 120)), (1, cuts.Cut(1, 260)))
     assert rows.heights == (10.0, 30.0, 30.0, 40.0) and sum(rows.heights) == sum(measured.units)
@@ -61,20 +66,28 @@ def test_a_line_is_counted_in_its_source_s_characters_its_own_hyphen_and_a_term_
 
 
 def test_a_list_open_at_the_cut_goes_on_unnumbered_and_counts_on_from_its_item():
-    step = ('<strong class="step-title">Combat</strong><ol class="steps" start="3"><li>Strike first</li>'
-            '<li><span class="step-text">Wound the target</span></li><li>Push back</li></ol>')
+    step = (
+        '<strong class="step-title">Combat</strong><ol class="steps" start="3"><li>Strike first</li>'
+        '<li><span class="step-text">Wound the target</span></li><li>Push back</li></ol>'
+    )
     head, tail = cuts.cut_markup(step, len("CombatStrikefirstWound"))
-    assert head == ('<strong class="step-title">Combat</strong><ol class="steps" start="3"><li>Strike first</li>'
-                    '<li><span class="step-text">Wound</span></li></ol>')
+    assert head == (
+        '<strong class="step-title">Combat</strong><ol class="steps" start="3"><li>Strike first</li>'
+        '<li><span class="step-text">Wound</span></li></ol>'
+    )
     # the item cut in two is the list's fourth: it goes on without its number, the next is the fifth
-    assert tail == ('<ol class="steps" start="4"><li class="cut"><span class="step-text">the target</span></li>'
-                    '<li>Push back</li></ol>')
+    assert tail == (
+        '<ol class="steps" start="4"><li class="cut"><span class="step-text">the target</span></li>'
+        "<li>Push back</li></ol>"
+    )
 
 
 def test_a_bullet_cut_in_two_goes_on_without_its_bullet():
     head, tail = cuts.cut_markup('<ul class="step-items"><li class="x">one two</li></ul>', 3)
-    assert (head, tail) == ('<ul class="step-items"><li class="x">one</li></ul>',
-                            '<ul class="step-items"><li class="x cut">two</li></ul>')
+    assert (head, tail) == (
+        '<ul class="step-items"><li class="x">one</li></ul>',
+        '<ul class="step-items"><li class="x cut">two</li></ul>',
+    )
 
 
 def test_a_cut_at_the_end_of_an_item_leaves_no_empty_item_and_the_next_keeps_its_number():
@@ -94,7 +107,11 @@ def _markup(node) -> str:
         return content
     if kind in ("ol", "ul"):
         start = f' start="{content[0]}"' if kind == "ol" and content[0] else ""
-        return f"<{kind}{start}>" + "".join(f"<li>{''.join(map(_markup, item))}</li>" for item in content[1]) + f"</{kind}>"
+        return (
+            f"<{kind}{start}>"
+            + "".join(f"<li>{''.join(map(_markup, item))}</li>" for item in content[1])
+            + f"</{kind}>"
+        )
     return f"<{kind}>" + "".join(map(_markup, content)) + f"</{kind}>"
 
 
@@ -102,12 +119,20 @@ NODES = st.recursive(
     st.tuples(st.just("text"), st.lists(WORD, min_size=1, max_size=4).map(" ".join)),
     lambda children: st.one_of(
         st.tuples(st.sampled_from(["span", "strong", "em"]), st.lists(children, min_size=1, max_size=3)),
-        st.tuples(st.just("ol"), st.tuples(st.sampled_from([None, 1, 4]),
-                                           st.lists(st.lists(children, min_size=1, max_size=3), min_size=1,
-                                                    max_size=3))),
-        st.tuples(st.just("ul"), st.tuples(st.none(), st.lists(st.lists(children, min_size=1, max_size=3),
-                                                               min_size=1, max_size=3)))),
-    max_leaves=12)
+        st.tuples(
+            st.just("ol"),
+            st.tuples(
+                st.sampled_from([None, 1, 4]),
+                st.lists(st.lists(children, min_size=1, max_size=3), min_size=1, max_size=3),
+            ),
+        ),
+        st.tuples(
+            st.just("ul"),
+            st.tuples(st.none(), st.lists(st.lists(children, min_size=1, max_size=3), min_size=1, max_size=3)),
+        ),
+    ),
+    max_leaves=12,
+)
 
 
 class _Reader(HTMLParser):

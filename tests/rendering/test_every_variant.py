@@ -25,23 +25,39 @@ EVERY = os.environ.get("QRS_EVERY_VARIANT") == "1"
 def test_every_variant_of_every_sheet_and_handout_builds_without_advice_it_cannot_follow(tmp_path, variant, command):
     build = tmp_path / "build"
     lang = None if EVERY or command[0] == "handout" else SAMPLED.get(" ".join(variant), SAMPLED.get(variant[0]))
-    ran = run_qrs("--json", "--sources", str(LIBRARY), "--build-dir", str(build), *command, *variant,
-                  *(("--lang", lang) if lang else ()))
+    ran = run_qrs(
+        "--json",
+        "--sources",
+        str(LIBRARY),
+        "--build-dir",
+        str(build),
+        *command,
+        *variant,
+        *(("--lang", lang) if lang else ()),
+    )
     assert ran.returncode == 0, (variant, command, ran.stderr)
     events = [json.loads(line) for line in ran.stdout.splitlines()]
     wrote = [event for event in events if event["event"] == "wrote"]
     assert wrote, ran.stdout
-    advice = [(event["path"], warning) for event in wrote for warning in event["layout"]["warnings"]
-              if "declare fewer" in warning]
+    advice = [
+        (event["path"], warning)
+        for event in wrote
+        for warning in event["layout"]["warnings"]
+        if "declare fewer" in warning
+    ]
     assert not advice, advice
     for event in wrote:  # pages beyond the sheet's own are told, with the count taken
         report = event["layout"]
         beyond = [warning for warning in report["warnings"] if " where the sheet" in warning]
         longer = len(report["pages"]) > report["kept_pages"]
         assert longer == bool(beyond) and all(warning.startswith(f"{len(report['pages'])} ") for warning in beyond), (
-            event["path"], beyond)
+            event["path"],
+            beyond,
+        )
     if command[0] == "build":
         built = {path.name for path in build.rglob("*.pdf")}
-        kind = {"--ink-saver": "ink-saver", "--marks": "marks", "--paper": "letter", "--impose": variant[-1]}[variant[0]]
-        for language in ([lang] if lang else ["fr", "en"]):
+        kind = {"--ink-saver": "ink-saver", "--marks": "marks", "--paper": "letter", "--impose": variant[-1]}[
+            variant[0]
+        ]
+        for language in [lang] if lang else ["fr", "en"]:
             assert all(f"{name}.{kind}.{language}.pdf" in built for name in SHEETS), (kind, language, sorted(built))

@@ -13,9 +13,9 @@ import pytest
 from pypdf import PdfReader
 
 from generator import pipeline
-from generator.project import TEMPLATES, Project
 from generator.model.blocks import figure
 from generator.model.blocks.figure import PNG_SIGNATURE
+from generator.project import TEMPLATES, Project
 from generator.rendering import chunks as chunking
 from generator.rendering import figures, render, templating
 from tests.conftest import FIXTURES, run_qrs
@@ -62,17 +62,25 @@ def assert_printed_at(pdf: Path, size: tuple[float, float]) -> tuple[float, floa
     return error[0] - size[0], error[1] - size[1]
 
 
-@pytest.mark.parametrize("paper, edit, options", [
-    ("A4", {}, {}),
-    ("letter", {}, {"paper": "letter"}),
-    ("A4 portrait, 11 pt type", {"paper: {pages: 1}": "paper: {pages: 1, orientation: portrait, columns: 2, type: 11pt}"}, {}),
-    ("A4 imposed 2up", {}, {"impose": "2up"}),
-    ("letter booklet", {}, {"paper": "letter", "impose": "booklet"}),
-])
+@pytest.mark.parametrize(
+    "paper, edit, options",
+    [
+        ("A4", {}, {}),
+        ("letter", {}, {"paper": "letter"}),
+        (
+            "A4 portrait, 11 pt type",
+            {"paper: {pages: 1}": "paper: {pages: 1, orientation: portrait, columns: 2, type: 11pt}"},
+            {},
+        ),
+        ("A4 imposed 2up", {}, {"impose": "2up"}),
+        ("letter booklet", {}, {"paper": "letter", "impose": "booklet"}),
+    ],
+)
 def test_a_true_size_figure_is_printed_at_its_declared_size(tmp_path, paper, edit, options):
     folder = sources(tmp_path, **edit)
-    written = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf",
-                             pipeline.BuildOptions(**options))
+    written = pipeline.build(
+        Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf", pipeline.BuildOptions(**options)
+    )
     pdf = written.path
     assert written.layout["scale"] != 1.0 or options  # a short sheet's type is grown: the figure is not
     assert_printed_at(pdf, GAUGE_MM)
@@ -95,32 +103,50 @@ def test_a_true_size_figure_wider_than_a_column_spans_the_page_at_its_size(tmp_p
 
 
 def test_a_true_size_figure_wider_than_the_page_is_refused(tmp_path):
-    folder = sources(tmp_path, **{"width: 3in": "width: 8in",
-                                  "paper: {pages: 1}": "paper: {pages: 1, orientation: portrait, columns: 4}"})
+    folder = sources(
+        tmp_path,
+        **{"width: 3in": "width: 8in", "paper: {pages: 1}": "paper: {pages: 1, orientation: portrait, columns: 4}"},
+    )
     built = run_qrs("--sources", str(folder), "--build-dir", str(tmp_path / "build"), "build", "gauges")
     assert built.returncode == 2 and "Traceback" not in built.stderr
-    assert "gauges.yaml:20:16: a true-size figure 8in (203.2 mm) wide does not fit the page" in built.stderr, built.stderr
+    assert "gauges.yaml:20:16: a true-size figure 8in (203.2 mm) wide does not fit the page" in built.stderr, (
+        built.stderr
+    )
     assert not (tmp_path / "build" / "gauges.fr.pdf").exists()
     checked = run_qrs("--sources", str(folder), "check", "gauges")  # said before any build: qrs check on its paper
     assert checked.returncode == 2 and re.search(
         r"gauges\.yaml:20:16: a true-size figure 8in \(203\.2 mm\) wide does not fit the page, 194\.0 mm wide inside "
-        r"its margins on this paper \(210 × 297 mm, 4 column\(s\)\)", checked.stderr), checked.stderr
+        r"its margins on this paper \(210 × 297 mm, 4 column\(s\)\)",
+        checked.stderr,
+    ), checked.stderr
 
 
 def test_a_true_size_figure_taller_than_a_column_is_refused(tmp_path):
     folder = sources(tmp_path)
     gauge = folder / "figures" / "gauge.svg"
-    gauge.write_text(gauge.read_text(encoding="utf-8").replace('height="12.7mm" viewBox="0 0 76.2 12.7"',
-                                                               'height="254mm" viewBox="0 0 76.2 254"'), encoding="utf-8")
-    with pytest.raises(pipeline.UserError, match=r"a true-size figure 3in \(76\.2 mm\) wide is 254\.0 mm tall: a column "
-                                                 r"holds 191\.0 mm"):
+    gauge.write_text(
+        gauge.read_text(encoding="utf-8").replace(
+            'height="12.7mm" viewBox="0 0 76.2 12.7"', 'height="254mm" viewBox="0 0 76.2 254"'
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        pipeline.UserError,
+        match=r"a true-size figure 3in \(76\.2 mm\) wide is 254\.0 mm tall: a column "
+        r"holds 191\.0 mm",
+    ):
         pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf")
 
 
 def test_the_alternative_text_is_the_figure_s_in_the_tagged_pdf(tmp_path):
     folder = sources(tmp_path)
-    pdf = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf",
-                         pipeline.BuildOptions(pdf_variant="pdf/ua-1")).path
+    pdf = pipeline.build(
+        Project.at(folder),
+        pipeline.SheetTarget(folder / "gauges.yaml"),
+        "fr",
+        "pdf",
+        pipeline.BuildOptions(pdf_variant="pdf/ua-1"),
+    ).path
     reader = PdfReader(pdf)
     figures, todo = [], [reader.trailer["/Root"]["/StructTreeRoot"]]
     while todo:
@@ -132,21 +158,30 @@ def test_the_alternative_text_is_the_figure_s_in_the_tagged_pdf(tmp_path):
             todo += [value for key, value in node.items() if key in ("/K",)]
         elif isinstance(node, list):
             todo += list(node)
-    assert sorted(figures) == ["Huit barres noires.", "Une réglette de 3\u00a0pouces, graduée tous les pouces."] or \
-        sorted(figure.replace("\u00a0", " ") for figure in figures) == [
-            "Huit barres noires.", "Une réglette de 3 pouces, graduée tous les pouces."], figures
+    assert sorted(figures) == [
+        "Huit barres noires.",
+        "Une réglette de 3\u00a0pouces, graduée tous les pouces.",
+    ] or sorted(figure.replace("\u00a0", " ") for figure in figures) == [
+        "Huit barres noires.",
+        "Une réglette de 3 pouces, graduée tous les pouces.",
+    ], figures
 
 
 def test_the_web_edition_embeds_the_picture_with_its_alternative_text(tmp_path):
     folder = sources(tmp_path)
-    page = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
-                          "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(
+        Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "html"
+    ).path.read_text(encoding="utf-8")
     images = re.findall(r'<img src="([^"]*)" alt="([^"]*)" style="width: ([^"]*)">', page)
     assert [(src.split(",")[0], width) for src, _, width in images] == [
-        ("data:image/svg+xml;base64", "3in"), ("data:image/png;base64", "30mm")]
+        ("data:image/svg+xml;base64", "3in"),
+        ("data:image/png;base64", "30mm"),
+    ]
     assert "Huit barres noires." in [alt for _, alt, _ in images]
-    assert "<figcaption>La réglette de 3\u00a0pouces, à taille réelle.</figcaption>" in page.replace(" ", "\u00a0") \
+    assert (
+        "<figcaption>La réglette de 3\u00a0pouces, à taille réelle.</figcaption>" in page.replace(" ", "\u00a0")
         or "<figcaption>La réglette de 3 pouces, à taille réelle.</figcaption>" in page
+    )
     assert "file:" not in page
 
 
@@ -186,10 +221,12 @@ def _figure_keys(project: Project, sheet) -> dict[str, str]:
 
 def test_identical_sources_give_identical_bytes(tmp_path):
     folder = sources(tmp_path)
-    first = pipeline.build(Project.at(folder, tmp_path / "one"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
-                           "pdf").path.read_bytes()
-    second = pipeline.build(Project.at(folder, tmp_path / "two"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr",
-                            "pdf").path.read_bytes()
+    first = pipeline.build(
+        Project.at(folder, tmp_path / "one"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf"
+    ).path.read_bytes()
+    second = pipeline.build(
+        Project.at(folder, tmp_path / "two"), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf"
+    ).path.read_bytes()
     assert first == second
 
 
@@ -199,12 +236,15 @@ def test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path):
     (folder / "handouts").mkdir(parents=True)
     shutil.copytree(FIXTURES / "sheets" / "figures", folder / "figures")
     card = (FIXTURES / "sheets" / "delvers-card.yaml").read_text(encoding="utf-8")
-    (folder / "delvers-card.yaml").write_text(card.replace("\nkeywords:\n", "\ncharacteristics: [{id: M, label: M}]\n"
-                                                                          "keywords:\n", 1), encoding="utf-8")
+    (folder / "delvers-card.yaml").write_text(
+        card.replace("\nkeywords:\n", "\ncharacteristics: [{id: M, label: M}]\nkeywords:\n", 1), encoding="utf-8"
+    )
     handout = folder / "handouts" / "band.yaml"
-    handout.write_text("handout: band\nsheet: delvers-card\narmy: The Thursday band\nlang: en\ndate: 2026-11-24\n"
-                       "include: [moving]\nunits:\n  - {id: leader, name: Band leader, profile: {M: '6'}}\n",
-                       encoding="utf-8")
+    handout.write_text(
+        "handout: band\nsheet: delvers-card\narmy: The Thursday band\nlang: en\ndate: 2026-11-24\n"
+        "include: [moving]\nunits:\n  - {id: leader, name: Band leader, profile: {M: '6'}}\n",
+        encoding="utf-8",
+    )
     pdf = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.HandoutTarget(handout), "en", "pdf").path
     assert_printed_at(pdf, (76.2, 12.7))
 
@@ -214,12 +254,16 @@ def test_qrs_check_finds_a_true_size_figure_a_handout_s_paper_cannot_hold(tmp_pa
     own paper, as a sheet's is, and the finding is placed at the handout's paper."""
     test_a_handout_drawn_on_a_sheet_prints_its_figure_at_true_size(tmp_path)
     gauge = tmp_path / "sources" / "figures" / "delvers-gauge.svg"
-    tall = gauge.read_text(encoding="utf-8").replace('height="12.7mm" viewBox="0 0 76.2 12.7"',
-                                                     'height="400mm" viewBox="0 0 76.2 400"')
+    tall = gauge.read_text(encoding="utf-8").replace(
+        'height="12.7mm" viewBox="0 0 76.2 12.7"', 'height="400mm" viewBox="0 0 76.2 400"'
+    )
     gauge.write_text(tall, encoding="utf-8")
     handout = tmp_path / "sources" / "handouts" / "band.yaml"
-    with pytest.raises(pipeline.UserError, match=r"band\.yaml:\d+:\d+: .*true-size figure 3in \(76\.2 mm\) wide is "
-                                                 r"400\.0 mm tall"):
+    with pytest.raises(
+        pipeline.UserError,
+        match=r"band\.yaml:\d+:\d+: .*true-size figure 3in \(76\.2 mm\) wide is "
+        r"400\.0 mm tall",
+    ):
         pipeline.HandoutTarget(handout).check(Project.at(tmp_path / "sources", tmp_path / "build"))
 
 
@@ -239,11 +283,18 @@ def thin_png(height: int) -> bytes:
 def test_a_fitted_figure_taller_than_its_column_is_scaled_to_fit_with_a_warning(tmp_path):
     """Issue #42: an SVG 100,000 times as tall as wide and a PNG of 1 × 20,000,000 pixels (under the pixel limit)
     printed to fit a column's height, each warned of by block; a PNG of more pixels is still refused unread."""
-    folder = sources(tmp_path, **{"      - id: after\n": "      - {id: tall-svg, type: figure, src: figures/tall.svg, alt: Un trait.}\n"
-                                                        "      - {id: tall-png, type: figure, src: figures/tall.png, alt: Un trait.}\n"
-                                                        "      - id: after\n"})
-    (folder / "figures" / "tall.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 100000">'
-                                                 '<rect width="1" height="100000"/></svg>', encoding="utf-8")
+    folder = sources(
+        tmp_path,
+        **{
+            "      - id: after\n": "      - {id: tall-svg, type: figure, src: figures/tall.svg, alt: Un trait.}\n"
+            "      - {id: tall-png, type: figure, src: figures/tall.png, alt: Un trait.}\n"
+            "      - id: after\n"
+        },
+    )
+    (folder / "figures" / "tall.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 100000"><rect width="1" height="100000"/></svg>',
+        encoding="utf-8",
+    )
     (folder / "figures" / "tall.png").write_bytes(thin_png(20_000_000))
     written = pipeline.build(Project.at(folder), pipeline.SheetTarget(folder / "gauges.yaml"), "fr", "pdf")
     pdf = written.path

@@ -24,7 +24,7 @@ class Fake:
         self.tried: list[float] = []
 
     def fill(self, scale: float) -> float:
-        return self.content * scale ** 1.5
+        return self.content * scale**1.5
 
     def __call__(self, scale: float) -> fit.Attempt:
         self.tried.append(scale)
@@ -109,15 +109,27 @@ def test_the_page_count_a_variant_keeps_is_the_one_the_sheet_itself_is_laid_out_
 def estimates(fake: Fake, wrong=lambda scale, pages: pages):
     """fit.choose_scale's `predict` for a fake: its own fill at the scale (the s^1.5 estimate), packed into pages
     as the fake packs them, told `wrong` where the estimate is to be mistaken; nothing is laid out."""
+
     def predict(normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:
         assert normal.scale == 1.0
         fill = fake.fill(scale)
         return fit.Attempt(scale, wrong(scale, fake.pages_at(scale, fill)), blank=0, hole=0.0, fill=fill)
+
     return predict
 
 
-CASES = [(0.3, None), (0.5, 2), (0.6, None), (1.2, 2), (1.5, None), (2.3, 2), (2.3, None), (2.5, None), (2.9, 2),
-         (3.4, 3)]
+CASES = [
+    (0.3, None),
+    (0.5, 2),
+    (0.6, None),
+    (1.2, 2),
+    (1.5, None),
+    (2.3, 2),
+    (2.3, None),
+    (2.5, None),
+    (2.9, 2),
+    (3.4, 3),
+]
 
 
 @pytest.mark.parametrize(("content", "most"), CASES)
@@ -172,25 +184,31 @@ def test_smaller_type_estimated_right_is_confirmed_by_the_step_above_not_fitting
 def test_a_grown_scale_its_layout_does_not_confirm_is_searched_on_real_layouts(cache):
     """warhammer's English sheet on Letter kept 100 % and a hole of 16 % when an unconfirmed grown scale ended the
     search: the search on real layouts finds the type that fills the page."""
+
     def pages_at(scale, fill):
         return 1 if scale <= fit.GROW[3] else 2  # larger type than 110 % pushes a block onto a second page
+
     assert chosen(Fake(0.5, pages_at), 1, cache).scale == fit.GROW[3]  # the search finds 110 %
     fake = Fake(0.5, pages_at)
-    found = fit.choose_scale(fake, frame(1), cache, "key", False,
-                             predict=estimates(fake, wrong=lambda scale, pages: 1))  # one page at any size
+    found = fit.choose_scale(
+        fake, frame(1), cache, "key", False, predict=estimates(fake, wrong=lambda scale, pages: 1)
+    )  # one page at any size
     assert found.scale == fit.GROW[3] and found.pages == 1 and len(fake.tried) == len(set(fake.tried))
 
 
 def test_grown_type_the_page_does_not_bear_out_is_estimated_again_from_both_layouts(cache):
     """warhammer's French sheet: estimated from 100 % alone, 112.5 % fills the page; laid out, a block that never
     splits leaves a hole. Estimated again from the two layouts, the scale chosen is laid out alone, not every step."""
+
     def pages_at(scale, fill):
         return 1 if scale <= fit.GROW[3] else 2  # larger type than 110 % pushes a block onto a second page
+
     fake = Fake(0.5, pages_at)
     right = estimates(fake)
 
     def predict(normal, scale, other=None):  # wrong from 100 % alone, right from two layouts
         return right(normal, scale) if other is not None else fit.Attempt(scale, 1, 0, 0.0, fake.fill(scale))
+
     found = fit.choose_scale(fake, frame(1), cache, "key", False, predict=predict)
     assert found.scale == fit.GROW[3] == chosen(Fake(0.5, pages_at), 1, cache).scale
     assert fake.tried == [1.0, fit.GROW[-1], fit.GROW[3]]
@@ -201,8 +219,9 @@ def test_grown_type_the_page_does_not_bear_out_is_estimated_again_from_both_layo
 def test_the_page_count_a_variant_keeps_is_the_same_from_estimates_right_or_wrong(cache, content, most, mistake):
     fake = Fake(content)
     wrong = estimates(fake, wrong=lambda scale, pages: max(1, pages + mistake))
-    assert fit.page_count(fake, frame(most), cache, "key", wrong) == fit.page_count(Fake(content), frame(most), cache,
-                                                                                     "key")
+    assert fit.page_count(fake, frame(most), cache, "key", wrong) == fit.page_count(
+        Fake(content), frame(most), cache, "key"
+    )
     assert len(fake.tried) == len(set(fake.tried)) and all(scale <= 1 for scale in fake.tried)
 
 
@@ -214,7 +233,8 @@ def test_an_estimate_that_no_smaller_type_fits_is_not_trusted(cache):
 
 @pytest.mark.parametrize(("content", "scale"), [(2.3, fit.SHRINK[-1]), (2.15, fit.SHRINK[1])])
 def test_smaller_type_the_first_estimate_misses_is_found_from_the_smallest_laid_out_and_the_step_above(
-        cache, content, scale):
+    cache, content, scale
+):
     """A roster's tables wrap more as type shrinks, so heights at 100 % scaled as s^1.5 say no smaller type fits:
     the smallest is laid out, estimates between it and 100 % start the walk, the step above confirms it."""
     fake = Fake(content)
@@ -222,6 +242,7 @@ def test_smaller_type_the_first_estimate_misses_is_found_from_the_smallest_laid_
 
     def predict(normal, at, low=None):
         return right(normal, at) if low is not None else fit.Attempt(at, 3, 0, 0.0, fake.fill(at))
+
     found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=predict)
     assert (found.scale, found.pages) == (scale, 2) == (chosen(Fake(content), 2, cache).scale, 2)
     above = fit.SHRINK[fit.SHRINK.index(scale) - 1]
@@ -231,6 +252,7 @@ def test_smaller_type_the_first_estimate_misses_is_found_from_the_smallest_laid_
 def test_an_estimate_that_fails_leaves_the_choice_to_the_search(cache):
     def failing(normal, scale, low=None):
         raise AssertionError("the packer found no plan")
+
     fake = Fake(0.5)
     found = fit.choose_scale(fake, frame(2), cache, "key", False, predict=failing)
     assert found.scale == chosen(Fake(0.5), 2, cache).scale
@@ -244,11 +266,13 @@ FRAME = layout.frame("A4", "landscape", columns=3, pages=2)
 def short_sheet(failing: set[float]):
     """An attempt for a sheet that fills half its pages at 100 % (so grown type is tried), failing at `failing`
     as a packer or a measurement might; the scales asked for are kept in `.tried`."""
+
     def attempt(scale: float) -> fit.Attempt:
         attempt.tried.append(scale)
         if scale in failing:
             raise AssertionError("the packer found no plan")
-        return fit.Attempt(scale, pages=1, blank=0, hole=0.0, fill=0.5 * scale ** 1.5, plan=("plan at", scale))
+        return fit.Attempt(scale, pages=1, blank=0, hole=0.0, fill=0.5 * scale**1.5, plan=("plan at", scale))
+
     attempt.tried = []
     return attempt
 
@@ -275,8 +299,12 @@ def test_a_failure_at_100_percent_is_the_sheets_own_and_is_raised(tmp_path):
 
 
 def laid(pages: int, planned: int, declared: int, strict: bool = True) -> SimpleNamespace:
-    return SimpleNamespace(document=SimpleNamespace(pages=[None] * pages), plan=[[]] * planned,
-                           frame=layout.frame("A4", "portrait", 2, declared), strict=strict)
+    return SimpleNamespace(
+        document=SimpleNamespace(pages=[None] * pages),
+        plan=[[]] * planned,
+        frame=layout.frame("A4", "portrait", 2, declared),
+        strict=strict,
+    )
 
 
 @pytest.mark.parametrize("strict", [True, False])
@@ -290,8 +318,10 @@ def test_the_page_count_finding_never_names_a_limit_the_pages_are_within(strict)
                 if message and "must fit" in message:
                     assert pages > int(message.split("must fit ")[1].split(",")[0])
     # the roster's sheet: 4 pages laid out, 3 planned, 5 declared
-    assert told[4, 3, 5] == ("the sheet takes 4 pages where 3 were planned: a block taller than its column runs onto "
-                             "the next (the block named split below: shorten it)")
+    assert told[4, 3, 5] == (
+        "the sheet takes 4 pages where 3 were planned: a block taller than its column runs onto "
+        "the next (the block named split below: shorten it)"
+    )
     assert (told[3, 3, 2] is not None) == strict and told[2, 2, 2] is None
 
 
@@ -311,11 +341,14 @@ def test_a_hole_at_100_percent_the_estimates_cannot_fill_is_searched_on_real_lay
     def attempt(scale: float) -> fit.Attempt:
         attempt.tried.append(scale)
         hole = 1.5 * limit if scale < fit.GROW[4] else 0.0  # filled at 112.5 % and above
-        return fit.Attempt(scale, 2, blank=0, hole=hole, fill=1.2 * scale ** 1.5)
+        return fit.Attempt(scale, 2, blank=0, hole=hole, fill=1.2 * scale**1.5)
+
     attempt.tried = []
 
-    def predict(normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:  # every scale keeps the hole
-        return fit.Attempt(scale, 2, blank=0, hole=1.5 * limit, fill=1.2 * scale ** 1.5)
+    def predict(
+        normal: fit.Attempt, scale: float, low: fit.Attempt | None = None
+    ) -> fit.Attempt:  # every scale keeps the hole
+        return fit.Attempt(scale, 2, blank=0, hole=1.5 * limit, fill=1.2 * scale**1.5)
 
     found = fit.choose_scale(attempt, frame(2), cache, "key", False, predict=predict)
     assert found.scale >= fit.GROW[4] and found.hole == 0.0 and any(scale > 1 for scale in attempt.tried)
@@ -330,11 +363,14 @@ def test_where_the_estimates_are_not_trusted_grown_type_they_say_adds_a_page_is_
     def attempt(scale: float) -> fit.Attempt:
         attempt.tried.append(scale)
         pages = 3 if scale >= fit.GROW[4] else 2
-        return fit.Attempt(scale, pages, blank=0, hole=0.0 if scale > 1 else 1.5 * limit, fill=1.2 * scale ** 1.5)
+        return fit.Attempt(scale, pages, blank=0, hole=0.0 if scale > 1 else 1.5 * limit, fill=1.2 * scale**1.5)
+
     attempt.tried = []
 
-    def predict(normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:  # right on pages, wrong on the hole
-        return fit.Attempt(scale, 3 if scale >= fit.GROW[4] else 2, blank=0, hole=1.5 * limit, fill=1.2 * scale ** 1.5)
+    def predict(
+        normal: fit.Attempt, scale: float, low: fit.Attempt | None = None
+    ) -> fit.Attempt:  # right on pages, wrong on the hole
+        return fit.Attempt(scale, 3 if scale >= fit.GROW[4] else 2, blank=0, hole=1.5 * limit, fill=1.2 * scale**1.5)
 
     found = fit.choose_scale(attempt, frame(2), cache, "key", False, predict=predict)
     assert found.pages == 2 and 1 < found.scale < fit.GROW[4]

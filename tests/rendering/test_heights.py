@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.rendering import heights, layout, measure, render
-
 from generator import pipeline
-from generator.rendering.measure import Cuts, Measured
 from generator.errors import UserError
 from generator.project import Project
+from generator.rendering import heights, layout, measure, render
+from generator.rendering.measure import Cuts, Measured
 from tests.conftest import FIXTURES
 
 
@@ -81,12 +80,15 @@ def test_an_edited_block_is_the_only_one_measured_again(project, measured_ids):
     assert len(edited) == 1 and measured_ids[passes:] and all(ids == edited for ids in measured_ids[passes:])
 
 
-@pytest.mark.parametrize("damage", [
-    "not json at all {",
-    json.dumps(["a", "list"]),
-    json.dumps({"format": 999, "entries": {}}),
-    "ENTRIES",  # every entry replaced by one of the wrong shape
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "not json at all {",
+        json.dumps(["a", "list"]),
+        json.dumps({"format": 999, "entries": {}}),
+        "ENTRIES",  # every entry replaced by one of the wrong shape
+    ],
+)
 def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(project, measured_ids, damage):
     honest = lay_out(project).report()
     cache_file = next((project.build / ".cache").glob("*.json"))
@@ -100,33 +102,85 @@ def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(project, measured_i
     assert json.loads(cache_file.read_text())["format"] == heights.FORMAT
 
 
-@pytest.mark.parametrize("entry", [
-    {"height": 1.0},
-    {"height": True, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
-    {"height": -1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
-    {"height": float("nan"), "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
-    {"height": 1, "units": ["2"], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
-    {"height": 1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": 3},
-    {"height": 1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None, "x": 1},
-    "a string",
-])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"height": 1.0},
+        {
+            "height": True,
+            "units": [],
+            "head": 0,
+            "tail": 0,
+            "cont_head": 0,
+            "cont_tail": 0,
+            "heading": 0,
+            "widths": None,
+        },
+        {"height": -1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": None},
+        {
+            "height": float("nan"),
+            "units": [],
+            "head": 0,
+            "tail": 0,
+            "cont_head": 0,
+            "cont_tail": 0,
+            "heading": 0,
+            "widths": None,
+        },
+        {
+            "height": 1,
+            "units": ["2"],
+            "head": 0,
+            "tail": 0,
+            "cont_head": 0,
+            "cont_tail": 0,
+            "heading": 0,
+            "widths": None,
+        },
+        {"height": 1, "units": [], "head": 0, "tail": 0, "cont_head": 0, "cont_tail": 0, "heading": 0, "widths": 3},
+        {
+            "height": 1,
+            "units": [],
+            "head": 0,
+            "tail": 0,
+            "cont_head": 0,
+            "cont_tail": 0,
+            "heading": 0,
+            "widths": None,
+            "x": 1,
+        },
+        "a string",
+    ],
+)
 def test_a_measurement_of_the_wrong_shape_is_refused(entry):
     assert Measured.from_json(entry) is None
 
 
 def test_a_measurement_survives_its_round_trip():
-    value = Measured(height=12.5, units=(4.0, 4.5), head=3.0, tail=1.0, cont_head=2.0, cont_tail=0.5, heading=4.0,
-                     widths=(100.0, 241.0), cuts=(Cuts(unit=1, cell=1, top=0.4, bottom=0.5, lines=((1.5, 40),)),))
+    value = Measured(
+        height=12.5,
+        units=(4.0, 4.5),
+        head=3.0,
+        tail=1.0,
+        cont_head=2.0,
+        cont_tail=0.5,
+        heading=4.0,
+        widths=(100.0, 241.0),
+        cuts=(Cuts(unit=1, cell=1, top=0.4, bottom=0.5, lines=((1.5, 40),)),),
+    )
     assert Measured.from_json(json.loads(json.dumps(value.to_json()))) == value
 
 
-@pytest.mark.parametrize("cut", [
-    {"unit": 2, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 40]]},  # no such row
-    {"unit": 1, "cell": -1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 40]]},
-    {"unit": 1, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 4.5]]},
-    {"unit": 1, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5]]},
-    {"unit": 1, "cell": 1, "top": 0.4, "lines": [[1.5, 40]]},
-])
+@pytest.mark.parametrize(
+    "cut",
+    [
+        {"unit": 2, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 40]]},  # no such row
+        {"unit": 1, "cell": -1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 40]]},
+        {"unit": 1, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5, 4.5]]},
+        {"unit": 1, "cell": 1, "top": 0.4, "bottom": 0.5, "lines": [[1.5]]},
+        {"unit": 1, "cell": 1, "top": 0.4, "lines": [[1.5, 40]]},
+    ],
+)
 def test_a_measurement_whose_cuts_are_of_the_wrong_shape_is_refused(cut):
     value = Measured(height=12.5, units=(4.0, 4.5), head=3.0, tail=1.0).to_json()
     assert Measured.from_json({**value, "cuts": [cut]}) is None
@@ -160,7 +214,9 @@ def test_the_oldest_heights_go_first_beyond_what_a_file_keeps(tmp_path, monkeypa
         cache.put(heights.key(name), _measured(1.0))
         cache.save()
     kept = heights.Cache(path).known
-    assert list(kept) == [heights.key(name) for name in ("new", "old", "older")]  # what the last build used, then the newest of the others
+    assert list(kept) == [
+        heights.key(name) for name in ("new", "old", "older")
+    ]  # what the last build used, then the newest of the others
 
 
 def test_the_key_changes_with_what_decides_a_height():
@@ -266,13 +322,23 @@ def test_a_cache_of_a_shape_or_range_qrs_never_writes_is_ignored_whole(project, 
     if damage == "nested":
         cache_file.write_text("[" * 100_000 + "]" * 100_000)
     elif damage == "huge width":
-        tampered(cache_file, lambda data: [entry.update(widths=[1e308] * len(entry["widths"]))
-                                           for entry in data["entries"].values() if entry["widths"]])
+        tampered(
+            cache_file,
+            lambda data: [
+                entry.update(widths=[1e308] * len(entry["widths"]))
+                for entry in data["entries"].values()
+                if entry["widths"]
+            ],
+        )
     elif damage == "many widths":
         tampered(cache_file, lambda data: [entry.update(widths=[1.0] * 100_000) for entry in data["entries"].values()])
     else:
-        tampered(cache_file, lambda data: data["entries"].update(
-            {f"{number:064x}": next(iter(data["entries"].values())) for number in range(100_000)}))
+        tampered(
+            cache_file,
+            lambda data: data["entries"].update(
+                {f"{number:064x}": next(iter(data["entries"].values())) for number in range(100_000)}
+            ),
+        )
     assert lay_out(project).report() == honest
     assert len(measured_ids) == 2 * passes  # every block measured again: nothing of the file was trusted
 
@@ -295,6 +361,7 @@ def test_a_tampered_cache_never_fails_the_build(project, measured_ids):
                     entry[name] = [unit / 3 for unit in value]
                 elif name not in ("widths", "cuts"):
                     entry[name] = value / 3
+
     tampered(cache_file, shrink)
     output = pipeline.build(project, pipeline.SheetTarget(project.sources / "every-block.yaml"), "fr", "pdf").path
     assert output.exists()

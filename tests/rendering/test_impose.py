@@ -13,8 +13,8 @@ import weasyprint
 from pypdf import PdfReader
 
 from generator import pipeline
-from generator.rendering import impose
 from generator.project import Project
+from generator.rendering import impose
 from tests.conftest import FIXTURES, ROOT
 
 A4_LANDSCAPE = (841.89, 595.28)  # points
@@ -33,8 +33,10 @@ def sides(pdf: bytes) -> list[list[str]]:
 
 
 def sizes(pdf: bytes) -> set[tuple[float, float]]:
-    return {(round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
-            for page in PdfReader(io.BytesIO(pdf)).pages}
+    return {
+        (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
+        for page in PdfReader(io.BytesIO(pdf)).pages
+    }
 
 
 def test_2up_puts_the_pages_in_order_two_a_side():
@@ -97,9 +99,28 @@ def test_a_sheet_is_laid_out_on_a5_in_two_columns_and_printed_two_a_side(imposed
     assert f"1 / {half_pages}" in text  # each half page keeps its footer, numbered among the A5 pages
 
 
-@pytest.mark.parametrize("other, named", [(["--marks"], "--marks and --impose"),
-                                          (["--pdf-variant", "pdf/ua-1"], "--pdf-variant and --impose")])
+@pytest.mark.parametrize(
+    "other, named",
+    [(["--marks"], "--marks and --impose"), (["--pdf-variant", "pdf/ua-1"], "--pdf-variant and --impose")],
+)
 def test_crop_marks_or_a_standard_and_imposition_are_refused_together(tmp_path, other, named):
-    result = subprocess.run([sys.executable, "-m", "generator", "--sources", str(FIXTURES), "--build-dir", str(tmp_path),
-                             "build", "every-block", "--impose", "2up", *other], capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--sources",
+            str(FIXTURES),
+            "--build-dir",
+            str(tmp_path),
+            "build",
+            "every-block",
+            "--impose",
+            "2up",
+            *other,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert result.returncode == 64 and named in result.stderr  # a usage error

@@ -12,10 +12,10 @@ import pytest
 from pypdf import PdfReader
 
 from generator import pipeline
+from generator.composing import words
 from generator.project import Project
 from generator.rendering import imprint
 from generator.rendering.render import Inline
-from generator.composing import words
 from tests.conftest import FIXTURES, LIBRARY
 from tests.test_pipeline import assert_complete, assert_text_complete, squeeze
 
@@ -28,12 +28,15 @@ def undated():
     return pipeline.check(UNDATED)
 
 
-@pytest.mark.parametrize("edition, date, printed", [
-    ("1.2", "2026-11-21", ["edition 1.2", "November 21, 2026"]),
-    ("1.2", None, ["edition 1.2"]),
-    (None, "2026-11-21", ["November 21, 2026"]),
-    (None, None, []),
-])
+@pytest.mark.parametrize(
+    "edition, date, printed",
+    [
+        ("1.2", "2026-11-21", ["edition 1.2", "November 21, 2026"]),
+        ("1.2", None, ["edition 1.2"]),
+        (None, "2026-11-21", ["November 21, 2026"]),
+        (None, None, []),
+    ],
+)
 def test_the_footer_prints_the_edition_and_the_date_the_sheet_gives(edition, date, printed):
     sheet = undated().model_copy(update={"edition": edition, "date": date})
     assert imprint.footer(sheet, "en", ENGLISH) == printed

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
-from generator.composing import translate as i18n
-
-from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, render
-from generator.composing import words
-
 from generator import pipeline
+from generator.composing import translate as i18n
+from generator.composing import words
 from generator.errors import UserError
 from generator.project import Project
-from tests.conftest import FIXTURES, SHEETS, LIBRARY
+from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, render
+from tests.conftest import FIXTURES, LIBRARY, SHEETS
 
 
 def test_a4_landscape_in_three_columns():
@@ -35,8 +33,9 @@ def whole(*heights: float, **fields) -> list[layout.Piece]:
 
 def rows(count: int, height: float = 5.0, **fields) -> layout.Piece:
     """A table of `count` rows: a 6 mm title and header, 2 mm below, 4 mm repeated above a continuation."""
-    return layout.Piece(6 + count * height + 2, units=(height,) * count, head=6, tail=2, cont_head=4,
-                        cont_tail=1, **fields)
+    return layout.Piece(
+        6 + count * height + 2, units=(height,) * count, head=6, tail=2, cont_head=4, cont_tail=1, **fields
+    )
 
 
 def fragments(packing: layout.Packing) -> list[list[list[tuple]]]:
@@ -46,7 +45,10 @@ def fragments(packing: layout.Packing) -> list[list[list[tuple]]]:
 def test_whole_blocks_go_in_reading_order_on_the_fewest_pages():
     packing = layout.pack(whole(50, 40, 30, 90, 10, 100), layout.Capacity(100, 10, 2, safety=0))
     assert packing.pages == 2
-    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None), (2, 0, None)]], [[(3, 0, None), (4, 0, None)], [(5, 0, None)]]]
+    assert fragments(packing) == [
+        [[(0, 0, None)], [(1, 0, None), (2, 0, None)]],
+        [[(3, 0, None), (4, 0, None)], [(5, 0, None)]],
+    ]
 
 
 def test_the_packer_chooses_the_smallest_largest_hole_not_the_first_fit():
@@ -66,7 +68,7 @@ def test_a_long_table_continues_between_rows_and_fills_its_columns():
 
 def test_the_last_page_is_balanced_across_its_columns():
     packing = layout.pack([*whole(60), rows(20)], layout.Capacity(100, 0, 2, safety=0))
-    (first, second), = fragments(packing)
+    ((first, second),) = fragments(packing)
     assert first == [(0, 0, None), (1, 0, 4)] and second == [(1, 4, None)]  # 60 + 6 + 20 + 1, 4 + 80 + 2
     assert packing.used == [[87.0, 86.0]] and packing.blank == 0
 
@@ -109,8 +111,9 @@ def test_a_continuation_keeps_three_rows_or_three_lines_on_each_side():
 def subheaded(count: int, subheadings: set[int], repeat: float = 3.0) -> layout.Piece:
     """rows(count) whose rows at `subheadings` are sub-headings (as fit.piece tells the packer): each kept with
     the two rows after it, and repeated, `repeat` mm tall, above a continuation that starts among its rows."""
-    repeats = tuple(0.0 if unit in subheadings or not any(head < unit for head in subheadings) else repeat
-                    for unit in range(count))
+    repeats = tuple(
+        0.0 if unit in subheadings or not any(head < unit for head in subheadings) else repeat for unit in range(count)
+    )
     return rows(count, repeats=repeats, kept=frozenset(unit for head in subheadings for unit in (head + 1, head + 2)))
 
 
@@ -172,16 +175,22 @@ def test_a_row_taller_than_a_column_told_as_its_lines_continues_between_them_pad
     """A 300 mm row cut every 4 mm (generator.rendering.cuts): it continues into the next column between two of its
     lines, within the rules, nothing overfull; each part of the cut adds the row's padding (1 mm above the part
     after it, 0.5 mm below the part before)."""
-    measured = measure.Measured(height=6 + 340 + 2, units=(5, 5, 5, 5, 300, 5, 5, 5, 5), head=6, tail=2, cont_head=4,
-                                cont_tail=1, cuts=(measure.Cuts(4, 1, top=1.0, bottom=0.5,
-                                                                lines=tuple((4.0 * n, 30 * n) for n in range(3, 73))),))
+    measured = measure.Measured(
+        height=6 + 340 + 2,
+        units=(5, 5, 5, 5, 300, 5, 5, 5, 5),
+        head=6,
+        tail=2,
+        cont_head=4,
+        cont_tail=1,
+        cuts=(measure.Cuts(4, 1, top=1.0, bottom=0.5, lines=tuple((4.0 * n, 30 * n) for n in range(3, 73))),),
+    )
     told = cuts.rows(measured, tall=100 / 3)
     giant = layout.Piece(measured.height, units=told.heights, head=6, tail=2, cont_head=4, cont_tail=1, pads=told.pads)
     packing = layout.pack([giant], layout.Capacity(100, 0, 2, safety=0))
     assert packing.overfull == [] and packing.broken == [] and packing.pages == 2
     first, second = packing.plan[0]
     assert told.at(first[0].stop)[0] == 4 and told.at(second[0].start)[0] == 4  # the giant row, cut
-    assert giant.fragment(0, first[0].stop) == 6 + 20 + sum(told.heights[4:first[0].stop]) + 1 + 0.5
+    assert giant.fragment(0, first[0].stop) == 6 + 20 + sum(told.heights[4 : first[0].stop]) + 1 + 0.5
     assert giant.fragment(5, 8) == 4 + 1.0 + 4 + 4 + 4 + 1 + 0.5
 
 
@@ -208,10 +217,16 @@ def test_two_kept_together_sequences_that_would_leave_a_46_percent_hole_are_spli
 def test_a_kept_together_sequence_yields_before_a_hole_at_the_foot_of_a_page_before_the_last():
     # Whole, the first page is 60 | 68 | 60 mm of 100: three holes of 32-40 %; the kept sequence yields after 6 steps.
     capacity = layout.Capacity(100, 0, 3, safety=0)
-    assert layout.holes(layout.pack(whole(60, 68, 60, 95, 50, 50, 50), capacity), capacity)[:3] == [(0, 0), (0, 1), (0, 2)]
+    assert layout.holes(layout.pack(whole(60, 68, 60, 95, 50, 50, 50), capacity), capacity)[:3] == [
+        (0, 0),
+        (0, 1),
+        (0, 2),
+    ]
     packing = layout.pack([*whole(60), kept(12), *whole(60, 95, 50, 50, 50)], capacity)
-    assert fragments(packing) == [[[(0, 0, None), (1, 0, 6)], [(1, 6, None), (2, 0, None)], [(3, 0, None)]],
-                                  [[(4, 0, None)], [(5, 0, None)], [(6, 0, None)]]]
+    assert fragments(packing) == [
+        [[(0, 0, None), (1, 0, 6)], [(1, 6, None), (2, 0, None)], [(3, 0, None)]],
+        [[(4, 0, None)], [(5, 0, None)], [(6, 0, None)]],
+    ]
     assert packing.softened == 1 and layout.holes(packing, capacity) == []
 
 
@@ -231,8 +246,9 @@ def test_a_block_that_can_never_split_stays_whole_even_where_it_leaves_a_hole():
     assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)], [(2, 0, None)]]] and packing.softened == 0
     # a kept-together block taller than a column is not split to fit (it is told overfull, as before)
     tall = layout.pack([*whole(20), kept(30)], capacity)
-    assert tall.overfull == [1] and all(fragment.stop is None and fragment.start == 0
-                                        for page in tall.plan for column in page for fragment in column)
+    assert tall.overfull == [1] and all(
+        fragment.stop is None and fragment.start == 0 for page in tall.plan for column in page for fragment in column
+    )
 
 
 def column(used: float, blocks=("a",)) -> dict:
@@ -242,25 +258,39 @@ def column(used: float, blocks=("a",)) -> dict:
 def test_the_layout_report_warns_of_holes_and_blank_columns_not_of_pages_below_the_most_declared():
     """paper.pages is a most: the engine takes as few pages as the content needs, so a sheet that takes fewer than
     its author allows is as it should be, and the author is not told to declare fewer."""
-    report = {"scale": 1.0, "columns": 3, "declared_pages": 3,
-              "pages": [[column(0.95), column(0.7), column(0.9)], [column(0.4), column(0.3)]]}
-    assert layout_report.layout_warnings(report) == ["page 1 column 2: 30% of its height left empty",
-                                             "page 2 column 3: blank, on a page that holds content"]
+    report = {
+        "scale": 1.0,
+        "columns": 3,
+        "declared_pages": 3,
+        "pages": [[column(0.95), column(0.7), column(0.9)], [column(0.4), column(0.3)]],
+    }
+    assert layout_report.layout_warnings(report) == [
+        "page 1 column 2: 30% of its height left empty",
+        "page 2 column 3: blank, on a page that holds content",
+    ]
     assert layout_report.pages_used(report) == pytest.approx(1 + 0.7 / 3)
 
 
 def test_the_last_page_balanced_is_no_hole_and_a_variant_is_told_only_of_pages_beyond_the_sheets_own():
-    report = {"scale": 1.0, "columns": 3, "declared_pages": 2, "kept_pages": 1, "variant": True,
-              "pages": [[column(0.5), column(0.45), column(0.48)]]}
+    report = {
+        "scale": 1.0,
+        "columns": 3,
+        "declared_pages": 2,
+        "kept_pages": 1,
+        "variant": True,
+        "pages": [[column(0.5), column(0.45), column(0.48)]],
+    }
     assert layout_report.layout_warnings(report) == []
     assert layout_report.layout_warnings({**report, "pages": [[column(0.1)]]}) == []  # an errata sheet's one short box
     assert layout_report.layout_warnings({**report, "variant": False}) == []
     longer = {**report, "pages": [[column(0.9)] * 3, [column(0.2)]]}
     assert layout_report.layout_warnings(longer) == [
-        f"2 pages where the sheet itself takes 1: it does not fit 1 even with the type set at {fit.SHRINK[-1]:.0%}"]
+        f"2 pages where the sheet itself takes 1: it does not fit 1 even with the type set at {fit.SHRINK[-1]:.0%}"
+    ]
     imposed = {**report, "imposed": True, "columns": 1, "pages": [[column(0.9)]] * 6, "kept_pages": 4}  # half pages
     assert layout_report.layout_warnings(imposed) == [
-        f"6 half pages where the sheet's own 2 pages make 4: it does not fit 4 even with the type set at {fit.SHRINK[-1]:.0%}"]
+        f"6 half pages where the sheet's own 2 pages make 4: it does not fit 4 even with the type set at {fit.SHRINK[-1]:.0%}"
+    ]
 
 
 def copy_fixture(tmp_path: Path, replace: tuple[str, str] | None = None) -> Path:
@@ -283,35 +313,51 @@ def build_fixture(tmp_path: Path, replace: tuple[str, str]) -> UserError:
 
 def test_a_word_too_wide_for_its_column_fails_the_build(tmp_path):
     error = build_fixture(tmp_path, ('[Armure légère, "6+", "5+"]', '[Armure légère, "6+", "5' + "0" * 60 + '"]'))
-    assert any("wider than its column" in problem.message and "'saves'" in problem.message
-               for problem in error.problems), error.problems
+    assert any(
+        "wider than its column" in problem.message and "'saves'" in problem.message for problem in error.problems
+    ), error.problems
 
 
 def test_a_character_missing_from_the_font_fails_the_build(tmp_path):
     error = build_fixture(tmp_path, ("Touche de Force 6.", "Touche de Force 6 \U00013000."))
     assert [problem.message for problem in error.problems] == [
         "'\U00013000' (U+13000) in none of the sheet's fonts (Source Sans Pro, then its symbol and emoji fonts): "
-        "it would print in a system font or as a box; write it another way"]
+        "it would print in a system font or as a box; write it another way"
+    ]
 
 
 def test_a_block_that_may_not_continue_and_is_taller_than_a_column_fails_the_build(tmp_path):
-    tall = "\n".join(f"            - Ligne {n} d'une longue liste de règles qui ne tient pas dans une colonne." for n in range(80))
-    error = build_fixture(tmp_path, ("        title: Règles\n        content:\n          - p: Lancez 2D6 et comparez au Commandement.\n"
-                                     "          - bullets: [Premier point, Second point]\n",
-                                     "        title: Règles\n        keep: together\n        content:\n          - bullets:\n" + tall + "\n"))
+    tall = "\n".join(
+        f"            - Ligne {n} d'une longue liste de règles qui ne tient pas dans une colonne." for n in range(80)
+    )
+    error = build_fixture(
+        tmp_path,
+        (
+            "        title: Règles\n        content:\n          - p: Lancez 2D6 et comparez au Commandement.\n"
+            "          - bullets: [Premier point, Second point]\n",
+            "        title: Règles\n        keep: together\n        content:\n          - bullets:\n" + tall + "\n",
+        ),
+    )
     messages = " ".join(problem.message for problem in error.problems)
     assert "split across" in messages and "a column holds 191 mm" in messages and "never continued" in messages
 
 
-def with_price_list(tmp_path: Path, rows: int, pages: int, columns: str = "[{title: Objet}, {title: Coût}, {title: Rareté}]",
-                    cost: str = "{n} co") -> Path:
+def with_price_list(
+    tmp_path: Path,
+    rows: int,
+    pages: int,
+    columns: str = "[{title: Objet}, {title: Coût}, {title: Rareté}]",
+    cost: str = "{n} co",
+) -> Path:
     """The every-block fixture with a section of one long price list first, declared on `pages` pages."""
     sources = tmp_path / "sources"
     sources.mkdir()
-    table = "\n".join(f"          - [Objet {n}, \"{cost.format(n=n * 5)}\", Rare {n % 9}]" for n in range(rows))
+    table = "\n".join(f'          - [Objet {n}, "{cost.format(n=n * 5)}", Rare {n % 9}]' for n in range(rows))
     text = (FIXTURES / "every-block.yaml").read_text(encoding="utf-8")
-    long_section = ("  - id: prices\n    title: Tarifs\n    blocks:\n      - id: beasts\n        type: table\n"
-                    f"        title: Bêtes et montures\n        columns: {columns}\n        rows:\n" + table + "\n")
+    long_section = (
+        "  - id: prices\n    title: Tarifs\n    blocks:\n      - id: beasts\n        type: table\n"
+        f"        title: Bêtes et montures\n        columns: {columns}\n        rows:\n" + table + "\n"
+    )
     index = text.index("  - id: ", text.index("sections:"))
     text = text[:index] + long_section + text[index:]
     assert "pages: 1," in text
@@ -324,8 +370,12 @@ def test_an_84_row_table_continues_over_columns_with_its_title_and_header_repeat
     project = Project.at(sources, tmp_path / "build")
     written = pipeline.build(project, pipeline.SheetTarget(sources / "every-block.yaml"), "fr", "pdf")
     output = written.path
-    holding = [column for page in written.layout["pages"] for column in page if any(
-        block.startswith("beasts") for block in column["blocks"])]
+    holding = [
+        column
+        for page in written.layout["pages"]
+        for column in page
+        if any(block.startswith("beasts") for block in column["blocks"])
+    ]
     assert len(holding) >= 2 and all("beasts" in column["continued"] for column in holding[1:])
     text = "".join(page.extract_text() for page in PdfReader(output).pages)
     assert text.count("Bêtes et montures (suite)") == len(holding) - 1
@@ -341,16 +391,20 @@ def test_a_sheet_a_little_too_long_is_set_smaller_to_fit_its_pages(tmp_path):
     assert layout_report.pages_used({**laid.report(), "columns": 3}) <= 1
     assert laid.scale < 1 and len(laid.document.pages) == 1
     assert list(render.layout_findings(sheet, laid)) == []
-    full_size = render.layout(project, sheet.model_copy(update={"paper": sheet.paper.model_copy(update={"pages": 2})}),
-                              pipeline.BuildOptions())
+    full_size = render.layout(
+        project,
+        sheet.model_copy(update={"paper": sheet.paper.model_copy(update={"pages": 2})}),
+        pipeline.BuildOptions(),
+    )
     assert full_size.scale >= 1 and len(full_size.document.pages) == 2  # it did not fit one page at full size
 
 
 def test_a_sheet_too_long_even_at_the_smallest_type_fails_and_says_so(tmp_path):
     sources = with_price_list(tmp_path, 200, pages=1)
     with pytest.raises(UserError) as caught:
-        pipeline.build(Project.at(sources, tmp_path / "build"), pipeline.SheetTarget(sources / "every-block.yaml"),
-                       "fr", "pdf")
+        pipeline.build(
+            Project.at(sources, tmp_path / "build"), pipeline.SheetTarget(sources / "every-block.yaml"), "fr", "pdf"
+        )
     (problem,) = caught.value.problems
     # smaller type that does not fit the one page saves nothing asked for: the pages it takes at 100 % are told
     taken = re.fullmatch(r"the sheet takes (\d+) pages; it must fit 1, even with the type set at 90%", problem.message)
@@ -364,10 +418,15 @@ def test_a_column_width_and_nowrap_are_obeyed(tmp_path):
     laid = render.layout(Project.at(sources, tmp_path / "build"), sheet, pipeline.BuildOptions())
     (beasts,) = [item for page in laid.plan for column in page for item in column if item.block_id == "beasts"]
     assert beasts.widths[0] / layout.PX_PER_MM == pytest.approx(40, abs=0.1)
-    cost_cells = [box for box in measure.section_boxes(laid.document)["beasts"][0].descendants()
-                  if type(box).__name__ == "TableCellBox" and box.element_tag == "td" and "nowrap" in box.element.get("class", "")]
+    cost_cells = [
+        box
+        for box in measure.section_boxes(laid.document)["beasts"][0].descendants()
+        if type(box).__name__ == "TableCellBox" and box.element_tag == "td" and "nowrap" in box.element.get("class", "")
+    ]
     assert len(cost_cells) == 3
-    assert all(len([line for line in cell.descendants() if type(line).__name__ == "LineBox"]) == 1 for cell in cost_cells)
+    assert all(
+        len([line for line in cell.descendants() if type(line).__name__ == "LineBox"]) == 1 for cell in cost_cells
+    )
 
 
 # --- every shipped sheet and handout, as laid out and printed ---------------------------------------------
@@ -400,8 +459,13 @@ def laid_out(tmp_path_factory):
     return lay_out
 
 
-OUTPUTS = [(kind, name, lang, paper) for kind, names in (("sheet", SHEETS), ("handout", HANDOUTS))
-           for name in names for lang in ("fr", "en") for paper in ("A4", "letter")]
+OUTPUTS = [
+    (kind, name, lang, paper)
+    for kind, names in (("sheet", SHEETS), ("handout", HANDOUTS))
+    for name in names
+    for lang in ("fr", "en")
+    for paper in ("A4", "letter")
+]
 
 
 def ink_used(pdf: Path, frame: layout.Frame, header: float) -> list[list[float]]:
@@ -418,8 +482,14 @@ def ink_used(pdf: Path, frame: layout.Frame, header: float) -> list[list[float]]
         shares = []
         for column in range(frame.columns):
             left = frame.margins[3] + column * (frame.column_width + layout.COLUMN_GAP_MM + layout.RULE_MM)
-            area = image.crop((round((left + 0.5) * scale), round(top * scale),
-                               round((left + frame.column_width - 0.5) * scale), round(bottom * scale)))
+            area = image.crop(
+                (
+                    round((left + 0.5) * scale),
+                    round(top * scale),
+                    round((left + frame.column_width - 0.5) * scale),
+                    round(bottom * scale),
+                )
+            )
             inked = area.point(lambda grey: 255 if grey < 200 else 0).getbbox()  # the box of every dark pixel
             shares.append(inked[3] / area.height if inked else 0.0)
         found.append(shares)
@@ -428,7 +498,8 @@ def ink_used(pdf: Path, frame: layout.Frame, header: float) -> list[list[float]]
 
 @pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
 def test_no_column_before_the_last_page_is_more_than_15_percent_empty_and_the_last_is_balanced(
-        laid_out, kind, name, lang, paper):
+    laid_out, kind, name, lang, paper
+):
     sheet, laid, pdf = laid_out(kind, name, lang, paper)
     *full, last = ink_used(pdf, laid.frame, laid.header)
     used = [share for page in full for share in page]
@@ -444,9 +515,16 @@ def test_every_column_takes_the_height_the_packer_planned(laid_out, kind, name, 
     _, laid, _ = laid_out(kind, name, lang, paper)
     for number, (page, planned) in enumerate(zip(laid.document.pages, laid.planned), start=1):
         columns = [box for box in page._page_box.descendants() if _is(box, "div", "column")]
-        taken = [sum(section.margin_height() for section in column.children if getattr(section, "element_tag", None)
-                     == "section") / layout.PX_PER_MM for column in columns]
-        assert taken == pytest.approx(planned[:len(taken)], abs=0.5), f"page {number}"
+        taken = [
+            sum(
+                section.margin_height()
+                for section in column.children
+                if getattr(section, "element_tag", None) == "section"
+            )
+            / layout.PX_PER_MM
+            for column in columns
+        ]
+        assert taken == pytest.approx(planned[: len(taken)], abs=0.5), f"page {number}"
 
 
 @pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
@@ -458,7 +536,8 @@ def test_no_heading_title_or_intro_ends_a_column(laid_out, kind, name, lang, pap
             if lines:
                 last = lines[-1]
                 assert last.element_tag not in ("h2", "h3") and "intro" not in last.element.get("class", ""), (
-                    f"a column ends with its {last.element_tag}: {_text(last)!r}")
+                    f"a column ends with its {last.element_tag}: {_text(last)!r}"
+                )
 
 
 @pytest.mark.parametrize("kind, name, lang, paper", OUTPUTS)
@@ -469,9 +548,15 @@ def test_every_continued_block_repeats_its_heading_title_and_header(laid_out, ki
     boxes = measure.section_boxes(laid.document)
     for item in continued:
         section = boxes[item.id][0]
-        headings = [_text(box) for box in section.descendants() if getattr(box, "element_tag", None) in ("h2", "h3")
-                    and type(box).__name__ == "BlockBox"]
-        assert headings and all(heading.casefold().endswith(word.casefold()) for heading in headings), (item.id, headings)
+        headings = [
+            _text(box)
+            for box in section.descendants()
+            if getattr(box, "element_tag", None) in ("h2", "h3") and type(box).__name__ == "BlockBox"
+        ]
+        assert headings and all(heading.casefold().endswith(word.casefold()) for heading in headings), (
+            item.id,
+            headings,
+        )
         if item.block is not None and item.block.title:  # the section's, the group's (if any), then the block's
             assert len(headings) == 2 + (item.in_group is not None), (item.id, headings)
         whole = measure.section_boxes(laid.document)[item.block_id][0]
@@ -483,8 +568,11 @@ def test_no_word_of_12_letters_or_fewer_is_hyphenated_in_a_table(laid_out, kind,
     _, laid, _ = laid_out(kind, name, lang, paper)
     broken = []
     for page in laid.document.pages:
-        for cell in (box for box in page._page_box.descendants() if getattr(box, "element_tag", None) in ("td", "th")
-                     and type(box).__name__ == "TableCellBox"):
+        for cell in (
+            box
+            for box in page._page_box.descendants()
+            if getattr(box, "element_tag", None) in ("td", "th") and type(box).__name__ == "TableCellBox"
+        ):
             lines = [_text(box) for box in cell.descendants() if type(box).__name__ == "LineBox"]
             typed = "".join(cell.element.itertext())
             for upper, lower in zip(lines, lines[1:]):
@@ -511,10 +599,18 @@ def _text(box) -> str:
 @pytest.mark.parametrize("kind, name, lang, paper", [output for output in OUTPUTS if output[0] == "sheet"])
 def test_the_changes_box_prints_at_most_8_lines(laid_out, kind, name, lang, paper):
     _, laid, _ = laid_out(kind, name, lang, paper)
-    boxes = [box for ident, found in measure.section_boxes(laid.document).items() if ident.startswith("errata")
-             for box in found]
-    lines = [_text(line) for box in boxes for line in box.descendants()
-             if type(line).__name__ == "LineBox" and "::" not in line.element_tag]
+    boxes = [
+        box
+        for ident, found in measure.section_boxes(laid.document).items()
+        if ident.startswith("errata")
+        for box in found
+    ]
+    lines = [
+        _text(line)
+        for box in boxes
+        for line in box.descendants()
+        if type(line).__name__ == "LineBox" and "::" not in line.element_tag
+    ]
     # its heading, the changes of play, the count of the rest: 8 lines at 100 %, more as grown type wraps
     assert len(lines) <= round(8 * max(1.0, laid.scale) ** 2), lines
 
@@ -553,8 +649,12 @@ def test_build_edit_revert_build_gives_the_bytes_of_a_build_in_an_empty_folder(t
 
 
 def fixture_layout(tmp_path: Path, name: str) -> dict:
-    written = pipeline.build(Project.at(SHEET_FIXTURES, tmp_path / "build"),
-                             pipeline.SheetTarget(SHEET_FIXTURES / f"{name}.yaml"), "en", "pdf")
+    written = pipeline.build(
+        Project.at(SHEET_FIXTURES, tmp_path / "build"),
+        pipeline.SheetTarget(SHEET_FIXTURES / f"{name}.yaml"),
+        "en",
+        "pdf",
+    )
     return written.layout
 
 
@@ -579,9 +679,13 @@ def test_two_kept_together_sequences_yield_between_steps_rather_than_leave_a_hol
     *before, last = report["pages"]
     assert all(1 - column["used"] <= layout.MAX_HOLE for page in before for column in page), report
     used = [column["used"] for column in last]  # balanced: no column but the last ends far below the tallest
-    assert len(used) == report["columns"] == 3 and all(max(used) - share <= layout.MAX_HOLE for share in used[:-1]), used
-    assert {block for page in report["pages"] for column in page for block in column["continued"]} \
-        == {"turn-steps", "campaign-steps"}
+    assert len(used) == report["columns"] == 3 and all(max(used) - share <= layout.MAX_HOLE for share in used[:-1]), (
+        used
+    )
+    assert {block for page in report["pages"] for column in page for block in column["continued"]} == {
+        "turn-steps",
+        "campaign-steps",
+    }
     assert report["warnings"] == [], report["warnings"]
 
 
@@ -592,7 +696,12 @@ def test_the_scaffold_of_qrs_new_uses_every_column_it_declares(tmp_path):
 
     sources = tmp_path / "sources"
     sources.mkdir()
-    assert run_qrs("--sources", str(sources), "new", "my-game", "--game", "My Game", "--lang", "fr", cwd=tmp_path).returncode == 0
+    assert (
+        run_qrs(
+            "--sources", str(sources), "new", "my-game", "--game", "My Game", "--lang", "fr", cwd=tmp_path
+        ).returncode
+        == 0
+    )
     ran = run_qrs("--json", "--sources", str(sources), "build", "my-game", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     (wrote,) = [event for line in ran.stdout.splitlines() if (event := json.loads(line))["event"] == "wrote"]
@@ -610,8 +719,12 @@ def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_say
     project = Project.at(SHEET_FIXTURES, tmp_path / "build")
     sheet = pipeline.check(SHEET_FIXTURES / "campaign-long.yaml")
     laid = render.layout(project, sheet, pipeline.BuildOptions())
-    starting = [column[0] for page in laid.plan for column in page if column and column[0].in_group
-                and not (column[0].group and not column[0].continued)]
+    starting = [
+        column[0]
+        for page in laid.plan
+        for column in page
+        if column and column[0].in_group and not (column[0].group and not column[0].continued)
+    ]
     assert starting and all(item.group_heading for item in starting)
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(render.pdf(sheet, laid.document))).pages)
     text = text.replace(" ", "").casefold()  # letter-spaced capitals read with spaces
@@ -619,11 +732,21 @@ def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_say
     assert laid.report()["defects"] == []
     # the price tables name one column set: every fragment of each has the same column widths
     boxes = measure.section_boxes(laid.document)
-    priced = [item for page in laid.plan for column in page for item in column
-              if item.block is not None and item.block.type == "table" and item.block.columns == "price"]
-    widths = {tuple(round(width, 1) for width in next(box for box in section.descendants()
-                                                        if hasattr(box, "column_widths")).column_widths)
-              for item in priced for section in boxes[item.id]}
+    priced = [
+        item
+        for page in laid.plan
+        for column in page
+        for item in column
+        if item.block is not None and item.block.type == "table" and item.block.columns == "price"
+    ]
+    widths = {
+        tuple(
+            round(width, 1)
+            for width in next(box for box in section.descendants() if hasattr(box, "column_widths")).column_widths
+        )
+        for item in priced
+        for section in boxes[item.id]
+    }
     assert len({item.block_id for item in priced}) >= 3 and len(widths) == 1, widths
     bare = [[[replace(item, group_heading=False) for item in column] for column in page] for page in laid.plan]
     measured = {item.block_id: measure.Measured(height=1.0, units=(1.0,) * 16) for item in render.items(sheet)}
@@ -647,7 +770,9 @@ def test_a_sheet_sets_its_base_type_size_and_the_fit_steps_scale_from_it(tmp_pat
     project = Project.at(sources, tmp_path / "build")
     assert "--size: 9.0pt;" in render.html(project, sheet, pipeline.BuildOptions())
     laid = render.layout(project, sheet, pipeline.BuildOptions())
-    assert f"--size: {round(9.0 * laid.scale, 3)}pt;" in render.html(project, sheet, pipeline.BuildOptions(), scale=laid.scale)
+    assert f"--size: {round(9.0 * laid.scale, 3)}pt;" in render.html(
+        project, sheet, pipeline.BuildOptions(), scale=laid.scale
+    )
     assert len(laid.document.pages) == 1 and laid.report()["warnings"] == []
     source.write_text(text.replace(declared, declared[:-1] + ", type: 30pt}"), encoding="utf-8")
     with pytest.raises(UserError) as caught:
@@ -674,8 +799,9 @@ def test_a_band_that_fits_under_the_columns_before_it_goes_there_and_what_follow
     pieces = [*whole(30, 30, 30), layout.Piece(40, wide=True), *whole(20, 20, 20)]
     packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
     assert packing.pages == 1 and packing.feet == [(3,)] and packing.bands == [()]
-    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)], [(2, 0, None)],
-                                   [(4, 0, None)], [(5, 0, None)], [(6, 0, None)]]]
+    assert fragments(packing) == [
+        [[(0, 0, None)], [(1, 0, None)], [(2, 0, None)], [(4, 0, None)], [(5, 0, None)], [(6, 0, None)]]
+    ]
     assert packing.used == [[30, 30, 30, 20, 20, 20]] and packing.overfull == []
 
 
@@ -702,14 +828,16 @@ def test_a_band_too_tall_for_the_room_under_the_text_before_it_floats_to_the_nex
 
 def test_a_band_on_the_first_page_sits_under_the_header_and_the_next_column_repeats_no_heading():
     following = layout.Piece(30, heading=7, opens_section=False)
-    packing = bands.pack_bands([layout.Piece(40, wide=True), following, *whole(30, 30)],
-                                layout.Capacity(100, 20, 3, safety=0))
+    packing = bands.pack_bands(
+        [layout.Piece(40, wide=True), following, *whole(30, 30)], layout.Capacity(100, 20, 3, safety=0)
+    )
     assert packing.bands == [(0,)] and packing.pages == 1
     assert packing.plan[0][0][0].heading is False and packing.used[0][0] == 30  # the band printed the heading
     packed = bands.pack_bands([layout.Piece(90, wide=True), *whole(30)], layout.Capacity(100, 20, 3, safety=0))
     assert packed.overfull == [] and packed.bands == [(), (0,)]  # band and header too tall: the band a page later
-    assert bands.pack_bands([layout.Piece(120, wide=True), *whole(30)],
-                            layout.Capacity(100, 20, 3, safety=0)).overfull == [0]  # taller than any page
+    assert bands.pack_bands(
+        [layout.Piece(120, wide=True), *whole(30)], layout.Capacity(100, 20, 3, safety=0)
+    ).overfull == [0]  # taller than any page
 
 
 def test_a_sheet_without_wide_blocks_is_packed_as_before():
@@ -719,17 +847,29 @@ def test_a_sheet_without_wide_blocks_is_packed_as_before():
 
 
 def test_the_page_before_a_band_is_balanced_not_a_hole_and_a_page_the_band_fills_is_not_blank():
-    report = {"scale": 1.0, "columns": 3, "declared_pages": 3, "bands": [[], ["matrix"], ["other"]],
-              "band_used": [0.0, 0.3, 0.2],
-              "pages": [[column(0.5), column(0.4), column(0.4)], [column(0.95), column(0.5), column(0.9)],
-                        [column(0.0, blocks=())]]}
+    report = {
+        "scale": 1.0,
+        "columns": 3,
+        "declared_pages": 3,
+        "bands": [[], ["matrix"], ["other"]],
+        "band_used": [0.0, 0.3, 0.2],
+        "pages": [
+            [column(0.5), column(0.4), column(0.4)],
+            [column(0.95), column(0.5), column(0.9)],
+            [column(0.0, blocks=())],
+        ],
+    }
     assert layout_report.layout_warnings(report) == []
     floated = {**report, "floated": ["matrix"]}  # the text after a floated band fills the page before it: not balanced
-    assert layout_report.layout_warnings(floated)[:2] == ["page 1 column 1: 50% of its height left empty",
-                                                   "page 1 column 2: 60% of its height left empty"]
+    assert layout_report.layout_warnings(floated)[:2] == [
+        "page 1 column 1: 50% of its height left empty",
+        "page 1 column 2: 60% of its height left empty",
+    ]
     report["bands"] = [[], [], []]
-    assert layout_report.layout_warnings(report)[:2] == ["page 1 column 1: 50% of its height left empty",
-                                                  "page 1 column 2: 60% of its height left empty"]
+    assert layout_report.layout_warnings(report)[:2] == [
+        "page 1 column 1: 50% of its height left empty",
+        "page 1 column 2: 60% of its height left empty",
+    ]
 
 
 def test_a_table_too_wide_by_its_many_columns_spans_the_page_one_too_wide_by_a_word_does_not():

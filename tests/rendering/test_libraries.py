@@ -6,8 +6,10 @@ import pytest
 
 from generator.rendering import libraries
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or libraries._linker_cache() is None,
-                                reason="the linker's cache (ldconfig -p) is read on Linux only")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or libraries._linker_cache() is None,
+    reason="the linker's cache (ldconfig -p) is read on Linux only",
+)
 
 
 @pytest.mark.parametrize("name", ["c", "gobject-2.0", "pango-1.0", "harfbuzz", "fontconfig", "pangoft2-1.0"])
@@ -36,13 +38,17 @@ def test_the_quick_lookup_holds_only_within_its_block():
 
 def test_weasyprint_opens_the_same_library_files():
     """The libraries a process maps are the same with the quick lookup as with the standard one."""
+
     def mapped(quick: bool) -> list[str]:
-        program = ("import contextlib\nfrom generator.rendering import libraries\n"
-                   f"with (libraries.found_quickly() if {quick} else contextlib.nullcontext()):\n"
-                   "    import weasyprint\n"
-                   "print(sorted({line.split()[-1] for line in open('/proc/self/maps') if '.so' in line}))")
-        return subprocess.run([sys.executable, "-W", "ignore", "-c", program], capture_output=True, text=True,
-                              check=True).stdout
+        program = (
+            "import contextlib\nfrom generator.rendering import libraries\n"
+            f"with (libraries.found_quickly() if {quick} else contextlib.nullcontext()):\n"
+            "    import weasyprint\n"
+            "print(sorted({line.split()[-1] for line in open('/proc/self/maps') if '.so' in line}))"
+        )
+        return subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", program], capture_output=True, text=True, check=True
+        ).stdout
 
     quick = mapped(True)
     assert "libpango-1.0.so" in quick and quick == mapped(False)

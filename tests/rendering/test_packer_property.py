@@ -26,15 +26,30 @@ def pieces(draw) -> layout.Piece:
     units = tuple(draw(st.lists(heights, max_size=12))) if draw(st.booleans()) else ()
     head, tail, cont_head, cont_tail = (draw(small) for _ in range(4))
     height = head + sum(units) + tail if units else draw(heights)
-    return layout.Piece(height, units, head, tail, cont_head, cont_tail, heading=draw(small),
-                        opens_section=draw(st.booleans()), group_heading=draw(small), opens_group=draw(st.booleans()),
-                        breaks_before=draw(st.sampled_from([None, None, None, "column", "page"])),
-                        min_side=draw(st.sampled_from([float("inf"), 10.0, 30.0])),
-                        soft_keep=bool(units) and draw(st.booleans()))
+    return layout.Piece(
+        height,
+        units,
+        head,
+        tail,
+        cont_head,
+        cont_tail,
+        heading=draw(small),
+        opens_section=draw(st.booleans()),
+        group_heading=draw(small),
+        opens_group=draw(st.booleans()),
+        breaks_before=draw(st.sampled_from([None, None, None, "column", "page"])),
+        min_side=draw(st.sampled_from([float("inf"), 10.0, 30.0])),
+        soft_keep=bool(units) and draw(st.booleans()),
+    )
 
 
-capacities = st.builds(layout.Capacity, st.just(COLUMN_MM), st.floats(0.0, 0.4 * COLUMN_MM), st.integers(1, 4),
-                       st.sampled_from([0.0, layout.SAFETY_MM]))
+capacities = st.builds(
+    layout.Capacity,
+    st.just(COLUMN_MM),
+    st.floats(0.0, 0.4 * COLUMN_MM),
+    st.integers(1, 4),
+    st.sampled_from([0.0, layout.SAFETY_MM]),
+)
 
 
 def placed_units(packing: layout.Packing, all_pieces: list[layout.Piece]) -> list[tuple[int, int]]:
@@ -75,8 +90,12 @@ def _forced_page_follows(columns, number: int, count: int, all_pieces) -> bool:
     anything is on a later page and starts a piece that breaks before a page."""
     following = next(later for later in range(number + 1, len(columns)) if columns[later])
     fragment = columns[following][0]
-    return (following // count > number // count and following % count == 0 and fragment.start == 0
-            and all_pieces[fragment.index].breaks_before == "page")
+    return (
+        following // count > number // count
+        and following % count == 0
+        and fragment.start == 0
+        and all_pieces[fragment.index].breaks_before == "page"
+    )
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -92,8 +111,9 @@ def cut_pieces(draw) -> layout.Piece:
     piece = draw(pieces())
     if not piece.units:
         return piece
-    pads = tuple((draw(small), draw(small)) if unit and draw(st.booleans()) else (0.0, 0.0)
-                 for unit in range(len(piece.units)))
+    pads = tuple(
+        (draw(small), draw(small)) if unit and draw(st.booleans()) else (0.0, 0.0) for unit in range(len(piece.units))
+    )
     return layout.Piece(**{**piece.__dict__, "pads": pads})
 
 
@@ -110,15 +130,28 @@ def test_wide_pieces_are_banded_once_and_the_text_planned_once_in_order(drawn, c
     others once, in reading order (a floated band aside, which the text after it passes)."""
     from generator.rendering import bands
 
-    all_pieces = [layout.Piece(**{**piece.__dict__, "wide": wide, "units": () if wide else piece.units,
-                                  "height": piece.height if not wide else min(piece.height, 0.5 * COLUMN_MM)})
-                  for piece, wide in drawn]
+    all_pieces = [
+        layout.Piece(
+            **{
+                **piece.__dict__,
+                "wide": wide,
+                "units": () if wide else piece.units,
+                "height": piece.height if not wide else min(piece.height, 0.5 * COLUMN_MM),
+            }
+        )
+        for piece, wide in drawn
+    ]
     packing = bands.pack_bands(all_pieces, capacity)
     banded = [index for page in packing.bands + packing.feet for index in page]
     assert sorted(banded) == [index for index, piece in enumerate(all_pieces) if piece.wide]
-    narrow = [(index, unit) for index, piece in enumerate(all_pieces) if not piece.wide
-              for unit in range(len(piece.units) or 1)]
+    narrow = [
+        (index, unit)
+        for index, piece in enumerate(all_pieces)
+        if not piece.wide
+        for unit in range(len(piece.units) or 1)
+    ]
     assert placed_units(packing, all_pieces) == narrow
-    assert len(packing.plan) == len(packing.used) and all(len(found) in (0, len(packing.plan))
-                                                          for found in (packing.bands, packing.feet))
+    assert len(packing.plan) == len(packing.used) and all(
+        len(found) in (0, len(packing.plan)) for found in (packing.bands, packing.feet)
+    )
     assert all(len(page) <= 2 * capacity.columns for page in packing.plan)

@@ -23,16 +23,31 @@ def test_a_short_diagram_is_set_at_nine_tenths_of_the_body_and_a_longer_one_smal
 
 
 def test_a_diagram_too_wide_for_a_column_at_6_pt_spans_the_page_and_one_too_wide_for_the_page_is_refused():
-    sheet = Sheet.model_validate({
-        "sheet": "x", "game": "G", "title": "T", "lang": "en", "paper": {"size": "A4", "orientation": "landscape",
-                                                                         "columns": 3},
-        "sections": [{"id": "s", "blocks": [{"id": "narrow", "type": "preformatted", "text": "+" * 64},
-                                            {"id": "wide", "type": "preformatted", "text": "+" * 104},
-                                            {"id": "huge", "type": "preformatted", "text": "+" * 300}]}]})
+    sheet = Sheet.model_validate(
+        {
+            "sheet": "x",
+            "game": "G",
+            "title": "T",
+            "lang": "en",
+            "paper": {"size": "A4", "orientation": "landscape", "columns": 3},
+            "sections": [
+                {
+                    "id": "s",
+                    "blocks": [
+                        {"id": "narrow", "type": "preformatted", "text": "+" * 64},
+                        {"id": "wide", "type": "preformatted", "text": "+" * 104},
+                        {"id": "huge", "type": "preformatted", "text": "+" * 300},
+                    ],
+                }
+            ],
+        }
+    )
     frame = layout.page_frame(sheet, None)
     narrow, wide, huge = sheet.blocks()
     assert not widths.too_wide(narrow, frame, 7.6) and widths.too_wide(wide, frame, 7.6)
     [(where, message)] = list(widths.findings(sheet, frame))
     assert where == ("sections", 0, "blocks", 2, "text")
-    assert message.startswith("the longest line of 'huge' has 300 characters, 382 mm wide at 6 pt") and \
-        "at most 220 characters a line" in message
+    assert (
+        message.startswith("the longest line of 'huge' has 300 characters, 382 mm wide at 6 pt")
+        and "at most 220 characters a line" in message
+    )

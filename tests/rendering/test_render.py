@@ -13,11 +13,10 @@ import pytest
 from tinycss2.color4 import parse_color
 
 from generator import pipeline
-
+from generator.errors import UserError
+from generator.project import TEMPLATES, Project
 from generator.rendering import pages as pages_module
 from generator.rendering import render
-from generator.project import TEMPLATES, Project
-from generator.errors import UserError
 from tests.conftest import FIXTURES, block_types
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -29,8 +28,9 @@ BLOCK_TYPES = block_types()
 def fixture_html():
     project = pipeline.Project.at(FIXTURES)
     figures = pipeline.Project.at(FIXTURES / "figure")  # figures, with their pictures' folder
-    return render.html(project, pipeline.check(FIXTURES / "every-block.yaml"), pipeline.BuildOptions()) + \
-        render.html(figures, pipeline.check(figures.sources / "gauges.yaml"), pipeline.BuildOptions())
+    return render.html(project, pipeline.check(FIXTURES / "every-block.yaml"), pipeline.BuildOptions()) + render.html(
+        figures, pipeline.check(figures.sources / "gauges.yaml"), pipeline.BuildOptions()
+    )
 
 
 @pytest.mark.parametrize("block_type", BLOCK_TYPES)
@@ -65,8 +65,12 @@ def test_fetcher_serves_templates_and_fonts_only(tmp_path):
     assert fetcher.fetch((TEMPLATES / "fonts" / "SourceSansPro-Regular.ttf").as_uri()).read()[:4] == b"\x00\x01\x00\x00"
     secret = tmp_path / "secret.txt"
     secret.write_text("secret")
-    for url in [secret.as_uri(), "http://example.com/x.css", (TEMPLATES / ".." / "pyproject.toml").as_uri(),
-                (TEMPLATES / "fonts" / ".." / ".." / "README.md").as_uri()]:
+    for url in [
+        secret.as_uri(),
+        "http://example.com/x.css",
+        (TEMPLATES / ".." / "pyproject.toml").as_uri(),
+        (TEMPLATES / "fonts" / ".." / ".." / "README.md").as_uri(),
+    ]:
         with pytest.raises(PermissionError):
             fetcher.fetch(url)
 
@@ -74,6 +78,7 @@ def test_fetcher_serves_templates_and_fonts_only(tmp_path):
 def test_a_template_that_reaches_outside_stops_the_render(tmp_path):
     templates = tmp_path / "templates"
     import shutil
+
     shutil.copytree(TEMPLATES, templates)
     css = templates / "sheet.css"
     css.write_text('@import url("file:///etc/passwd");\n' + css.read_text())
@@ -94,8 +99,10 @@ def test_gloss_shows_the_english_original_once(tmp_path):
     assert glossed.count("Sauvage (Savage)") == 1 and glossed.count(">Sauvage<") >= 1
 
 
-HOSTILE_TEXT = ("url(http://example.com/x.png) @import url(file:///etc/passwd); file:///etc/passwd "
-                "https://example.com/font.woff //example.com/x.css ../../../etc/passwd")
+HOSTILE_TEXT = (
+    "url(http://example.com/x.png) @import url(file:///etc/passwd); file:///etc/passwd "
+    "https://example.com/font.woff //example.com/x.css ../../../etc/passwd"
+)
 
 
 def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeypatch):
@@ -107,9 +114,9 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
 
     import weasyprint.urls
 
-    from generator.composing import translate as i18n
     from generator.cli.main import main
-    from tests.conftest import SHEETS, LIBRARY
+    from generator.composing import translate as i18n
+    from tests.conftest import LIBRARY, SHEETS
     from tests.test_bad_inputs import cases
 
     requested: list[str] = []
@@ -155,7 +162,9 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
     laid_out = len(requested)
     render.pdf(pipeline.check(hostile / "every-block.yaml"), document)
     assert len(requested) == laid_out, requested[laid_out:]
-    assert HOSTILE_TEXT.split()[0] in render.html(project, pipeline.check(hostile / "every-block.yaml"), pipeline.BuildOptions())
+    assert HOSTILE_TEXT.split()[0] in render.html(
+        project, pipeline.check(hostile / "every-block.yaml"), pipeline.BuildOptions()
+    )
 
     # every bad input, run as the user would: those that reach rendering are spied on too
     for param in cases():
@@ -176,13 +185,18 @@ def test_rendering_reads_only_the_projects_templates_and_fonts(tmp_path, monkeyp
             continue
         assert url.startswith("file://"), url
         wanted = Path(unquote(urlsplit(url).path)).resolve()
-        served = render.FONTS / wanted.relative_to(TEMPLATES / "fonts") if wanted.is_relative_to(TEMPLATES / "fonts") else wanted
+        served = (
+            render.FONTS / wanted.relative_to(TEMPLATES / "fonts")
+            if wanted.is_relative_to(TEMPLATES / "fonts")
+            else wanted
+        )
         assert served.is_file() and (served.is_relative_to(TEMPLATES) or served.is_relative_to(render.FONTS)), url
 
 
 def _luminance(color) -> float:
     def linear(channel: float) -> float:
         return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+
     red, green, blue = color.to("srgb").coordinates
     return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
 
@@ -211,8 +225,11 @@ def test_footnote_marks_are_readable_on_their_background_headers_included(tmp_pa
     paper = parse_color("white")  # a transparent page is the paper's white
     marks = [mark for page in laid.document.pages for mark in _footnote_marks(page._page_box, paper, [])]
     assert len(marks) >= 4  # in body cells, and in a column title ("Cavalier[^1]")
-    unreadable = [(round(_contrast(color, background), 2), color, background) for _, color, background in marks
-                  if _contrast(color, background) < 3]
+    unreadable = [
+        (round(_contrast(color, background), 2), color, background)
+        for _, color, background in marks
+        if _contrast(color, background) < 3
+    ]
     assert not unreadable, f"footnote marks that do not stand out from their background: {unreadable}"
 
 
@@ -231,8 +248,9 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
     source = project.sources / "wab2.yaml"
     laid_out: list[str] = []
     original = pages_module.render
-    monkeypatch.setattr(pages_module, "render",
-                        lambda project, html, *rest: laid_out.append(html) or original(project, html, *rest))
+    monkeypatch.setattr(
+        pages_module, "render", lambda project, html, *rest: laid_out.append(html) or original(project, html, *rest)
+    )
     render.keep_pages(8)
     pipeline.build(project, pipeline.SheetTarget(source), "fr", "pdf")
     pages = [html for html in laid_out if '<main class="page">' in html]
@@ -247,8 +265,9 @@ def test_an_edit_lays_out_again_only_the_page_it_changed(tmp_path, monkeypatch):
     assert len(again) == 1 and "½" in again[0] and again[0] not in pages
 
     render.keep_pages(0)
-    fresh = pipeline.build(Project.at(project.sources, tmp_path / "fresh"), pipeline.SheetTarget(source), "fr",
-                           "pdf").path.read_bytes()
+    fresh = pipeline.build(
+        Project.at(project.sources, tmp_path / "fresh"), pipeline.SheetTarget(source), "fr", "pdf"
+    ).path.read_bytes()
     assert kept == fresh
 
 
@@ -270,8 +289,8 @@ def test_a_rendering_process_collects_garbage_less_often_but_keeps_a_higher_thre
 
 
 def test_the_renderer_keeps_the_sheets_names_as_written():
-    from generator.rendering.render import Inline
     from generator.model.validate import load
+    from generator.rendering.render import Inline
     from tests.conftest import FIXTURES
 
     _, sheet = load(FIXTURES / "every-block.yaml")
@@ -302,25 +321,35 @@ def test_line_breaks_of_the_source_print_in_cells_and_list_items(delvers_html):
 def test_a_qualified_modifier_prints_its_number_aligned_and_its_qualifier_beside_it(delvers_html):
     modifiers = _block(delvers_html, "combat-modifiers")
     assert '<th class="value" colspan="2">Mod</th>' in modifiers
-    assert re.search(r'<td class="value">\+2</td>\s*<td class="qualifier">&amp; <span class="kw">Quick Kill</span></td>',
-                     modifiers)
-    assert re.search(r'<td class="value">−2</td>\s*<td class="qualifier"></td>', modifiers)  # its row still has the cell
+    assert re.search(
+        r'<td class="value">\+2</td>\s*<td class="qualifier">&amp; <span class="kw">Quick Kill</span></td>', modifiers
+    )
+    assert re.search(
+        r'<td class="value">−2</td>\s*<td class="qualifier"></td>', modifiers
+    )  # its row still has the cell
 
 
 def test_a_matrix_prints_its_corner_and_its_legend(delvers_html):
     prices = _block(delvers_html, "prices")
     assert '<th class="corner" rowspan="2">x/y</th>' in prices
-    assert re.findall(r"<li>(.*?)</li>", prices) == ["x = number of delvers in the warband", "y = number of shards sold"]
+    assert re.findall(r"<li>(.*?)</li>", prices) == [
+        "x = number of delvers in the warband",
+        "y = number of shards sold",
+    ]
 
 
 def test_a_dice_table_aligns_its_columns_as_the_author_asked(delvers_html):
     injuries = _block(delvers_html, "injuries")
     assert '<th class="roll align-center">D6</th>' in injuries and '<th class="align-center">Result</th>' in injuries
-    assert '<td class="roll align-center">1–2</td>' in injuries and '<td class="align-center">Out of the game' in injuries
+    assert (
+        '<td class="roll align-center">1–2</td>' in injuries and '<td class="align-center">Out of the game' in injuries
+    )
 
 
 def test_an_untitled_section_and_an_untitled_block_print_no_heading(delvers_html):
-    assert 'id="section-after-game"' not in delvers_html and "<h3>Special rules</h3>" in _block(delvers_html, "glossary")
+    assert 'id="section-after-game"' not in delvers_html and "<h3>Special rules</h3>" in _block(
+        delvers_html, "glossary"
+    )
     moves = _block(delvers_html, "moves")
     assert "<h3>" not in moves and moves.count("<h2") == 1  # its section's heading, then the table
 
@@ -328,7 +357,7 @@ def test_an_untitled_section_and_an_untitled_block_print_no_heading(delvers_html
 def test_a_heading_in_capitals_keeps_what_is_typed_in_lower_case_in_parentheses(delvers_html):
     assert '<h2 id="section-moving">Moving <span class="as-typed">(p.45)</span></h2>' in delvers_html
     assert '<span class="as-typed">(see p.52)</span>' in delvers_html
-    assert '.as-typed { text-transform: none; }' in (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
+    assert ".as-typed { text-transform: none; }" in (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
 
 
 def test_a_keyword_reference_prints_its_term_as_the_glossary_does_escapes_undone(tmp_path):
@@ -340,7 +369,9 @@ def test_a_keyword_reference_prints_its_term_as_the_glossary_does_escapes_undone
     sheet = pipeline.check(source)
     from generator.rendering.render import Inline
 
-    assert str(Inline(sheet, "fr")("Une unité {savage} charge.")) == "Une unité <span class=\"kw\">Savage {x}</span> charge."
+    assert (
+        str(Inline(sheet, "fr")("Une unité {savage} charge.")) == 'Une unité <span class="kw">Savage {x}</span> charge.'
+    )
     assert Inline(sheet, "fr").plain("{savage}") == "Savage {x}"
 
 
@@ -368,8 +399,9 @@ def in_capitals_pdf(tmp_path_factory) -> str:
     text = AS_TYPED.read_text(encoding="utf-8")
     assert "heading_case: as-typed\n" in text
     source.write_text(text.replace("heading_case: as-typed\n", ""), encoding="utf-8")
-    return _pdf_text(pipeline.build(Project.at(folder, folder / "build"), pipeline.SheetTarget(source), "en",
-                                    "pdf").path)
+    return _pdf_text(
+        pipeline.build(Project.at(folder, folder / "build"), pipeline.SheetTarget(source), "en", "pdf").path
+    )
 
 
 def test_headings_print_as_typed_when_the_sheet_says_so(as_typed_pdf):
@@ -388,13 +420,15 @@ def test_headings_are_set_in_capitals_by_default(in_capitals_pdf):
 
 
 def test_the_web_edition_prints_headings_as_typed_too(tmp_path):
-    page = pipeline.build(Project.at(FIXTURES, tmp_path / "build"), pipeline.SheetTarget(AS_TYPED), "en",
-                          "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(
+        Project.at(FIXTURES, tmp_path / "build"), pipeline.SheetTarget(AS_TYPED), "en", "html"
+    ).path.read_text(encoding="utf-8")
     assert '<html lang="en" class="headings-as-typed">' in page
     assert ".headings-as-typed h2, .headings-as-typed h3.group { text-transform: none;" in page
     assert re.search(r"<h2[^>]*>Driving the SKIDs</h2>", page)
-    default = pipeline.build(Project.at(FIXTURES, tmp_path / "default"),
-                             pipeline.SheetTarget(FIXTURES / "undated-card.yaml"), "en", "html").path
+    default = pipeline.build(
+        Project.at(FIXTURES, tmp_path / "default"), pipeline.SheetTarget(FIXTURES / "undated-card.yaml"), "en", "html"
+    ).path
     assert '<html lang="en">' in default.read_text(encoding="utf-8")  # capitals: no class, as before
 
 

@@ -11,8 +11,8 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
-from generator.composing import languages as translations
 from generator import pipeline
+from generator.composing import languages as translations
 from generator.project import Project
 from tests.conftest import LIBRARY
 from tests.test_pipeline import assert_text_complete, squeeze
@@ -26,9 +26,12 @@ def variants(tmp_path_factory) -> dict[str, object]:
     """wab2 in English, built plain and as each variant: {variant: path}."""
     project = Project.at(LIBRARY, tmp_path_factory.mktemp("variants"))
     source = LIBRARY / "wab2.yaml"
-    return {variant: pipeline.build(project, pipeline.SheetTarget(source), "en", "pdf",
-                                    pipeline.BuildOptions(pdf_variant=variant)).path
-            for variant in (None, "pdf/ua-1", "pdf/a-3b")}
+    return {
+        variant: pipeline.build(
+            project, pipeline.SheetTarget(source), "en", "pdf", pipeline.BuildOptions(pdf_variant=variant)
+        ).path
+        for variant in (None, "pdf/ua-1", "pdf/a-3b")
+    }
 
 
 def english_wab2():
@@ -43,7 +46,7 @@ def structure(pdf: pikepdf.Pdf) -> list[pikepdf.Dictionary]:
         if isinstance(node, pikepdf.Dictionary) and "/S" in node:
             found.append(node)
         kids = node.get("/K") if isinstance(node, pikepdf.Dictionary) else None
-        for kid in (kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []):
+        for kid in kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []:
             walk(kid)
 
     walk(pdf.Root.StructTreeRoot)
@@ -86,7 +89,7 @@ def test_table_headers_are_header_cells(variants):
 def structure_of(element: pikepdf.Dictionary) -> list[pikepdf.Dictionary]:
     found = []
     kids = element.get("/K")
-    for kid in (kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []):
+    for kid in kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []:
         if isinstance(kid, pikepdf.Dictionary) and "/S" in kid:
             found.append(kid)
             found.extend(structure_of(kid))
@@ -100,8 +103,10 @@ def test_pdf_a_3b_declares_itself_with_its_colours_and_fonts_embedded(variants):
         intents = pdf.Root.OutputIntents
         assert len(intents) == 1 and "/DestOutputProfile" in intents[0]
         fonts = [font for page in pdf.pages for font in page.Resources.Font.values()]
-        descriptors = [font.DescendantFonts[0].FontDescriptor if "/DescendantFonts" in font else font.FontDescriptor
-                       for font in fonts]
+        descriptors = [
+            font.DescendantFonts[0].FontDescriptor if "/DescendantFonts" in font else font.FontDescriptor
+            for font in fonts
+        ]
         assert descriptors and all({"/FontFile", "/FontFile2", "/FontFile3"} & set(d.keys()) for d in descriptors)
         assert pdf.check_pdf_syntax() == []
 
@@ -127,8 +132,9 @@ def marked_texts(path) -> dict[tuple[int, int], str]:
                 continue
             size = pdfium_c.FPDFTextObj_GetText(item.raw, text_page.raw, None, 0)
             buffer = ctypes.create_string_buffer(size)
-            pdfium_c.FPDFTextObj_GetText(item.raw, text_page.raw,
-                                         ctypes.cast(buffer, ctypes.POINTER(pdfium_c.FPDF_WCHAR)), size)
+            pdfium_c.FPDFTextObj_GetText(
+                item.raw, text_page.raw, ctypes.cast(buffer, ctypes.POINTER(pdfium_c.FPDF_WCHAR)), size
+            )
             text = buffer.raw.decode("utf-16-le").rstrip("\x00").replace("\x02", "")  # \x02: a hyphen at a line end
             found[(index, mcid)] = found.get((index, mcid), "") + text
     document.close()
@@ -149,7 +155,7 @@ def reading_order(path) -> str:
                     parts.append(texts.get((page, int(node.MCID)), ""))
                     return
                 kids = node.get("/K")
-                for kid in (kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []):
+                for kid in kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else []:
                     walk(kid, page)
             elif isinstance(node, int):
                 parts.append(texts.get((page, int(node)), ""))
@@ -172,17 +178,29 @@ def test_the_structure_reads_in_the_order_of_the_columns(variants):
 
 
 def test_a_numbered_step_reads_its_number_first_also_when_continued(variants):
-    """"1. Start of turn", not "Start of turn … 1."; and a list continued in the next column goes on counting."""
+    """ "1. Start of turn", not "Start of turn … 1."; and a list continued in the next column goes on counting."""
     text = squeeze("".join(page.extract_text() for page in PdfReader(variants[None]).pages))
     sheet = english_wab2()
-    numbered = [(block.id, number, step.title or step.text) for block in sheet.blocks() if block.type == "sequence"
-                and block.numbering == "1" for number, step in enumerate(block.steps, start=1)]
-    numbered += [(block.id, number, line) for block in sheet.blocks() if block.type == "text"
-                 for entry in block.content for number, line in enumerate(entry.numbered or [], start=1)]
+    numbered = [
+        (block.id, number, step.title or step.text)
+        for block in sheet.blocks()
+        if block.type == "sequence" and block.numbering == "1"
+        for number, step in enumerate(block.steps, start=1)
+    ]
+    numbered += [
+        (block.id, number, line)
+        for block in sheet.blocks()
+        if block.type == "text"
+        for entry in block.content
+        for number, line in enumerate(entry.numbered or [], start=1)
+    ]
     assert len(numbered) > 20
     from generator.rendering.render import Inline
 
     inline = Inline(sheet, "en")
-    missing = [(ident, number) for ident, number, line in numbered
-               if squeeze(f"{number}.{inline.plain(line)}")[:24] not in text]
+    missing = [
+        (ident, number)
+        for ident, number, line in numbered
+        if squeeze(f"{number}.{inline.plain(line)}")[:24] not in text
+    ]
     assert not missing, missing

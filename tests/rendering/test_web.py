@@ -15,12 +15,12 @@ from xml.etree import ElementTree
 import html5lib
 import pytest
 
-from generator.composing import languages as translations
 from generator import pipeline
+from generator.composing import languages as translations
 from generator.errors import UserError
 from generator.project import Project
 from generator.rendering import web
-from tests.conftest import FIXTURES, Ran, LIBRARY, run_qrs
+from tests.conftest import FIXTURES, LIBRARY, Ran, run_qrs
 from tests.test_pipeline import assert_text_complete, editions
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -31,9 +31,10 @@ PROJECT_HANDOUTS = sorted((LIBRARY / "handouts").glob("*.yaml"))
 def pages(tmp_path_factory) -> dict[tuple[str, str], Path]:
     """Every sheet and handout built as web pages once: (id, lang) → the page."""
     project = Project.at(LIBRARY, tmp_path_factory.mktemp("web-build"))
-    built = {(sheet_id, lang): pipeline.build(project, pipeline.SheetTarget(LIBRARY / f"{sheet_id}.yaml"), lang,
-                                              "html").path
-             for sheet_id, lang in editions()}
+    built = {
+        (sheet_id, lang): pipeline.build(project, pipeline.SheetTarget(LIBRARY / f"{sheet_id}.yaml"), lang, "html").path
+        for sheet_id, lang in editions()
+    }
     for path in PROJECT_HANDOUTS:
         for lang in pipeline.load_handout(project, path)[1].outputs:
             built[(path.stem, lang)] = pipeline.build(project, pipeline.HandoutTarget(path), lang, "html").path
@@ -86,7 +87,9 @@ def test_a_page_requests_nothing(pages):
     for page in pages.values():
         text = page.read_text(encoding="utf-8")
         assert not re.search(r"<(link|script|img|iframe|object|embed)\b", text), page
-        assert re.findall(r"url\(", text) and all(url.startswith("data:") for url in re.findall(r'url\("?([^")]*)', text))
+        assert re.findall(r"url\(", text) and all(
+            url.startswith("data:") for url in re.findall(r'url\("?([^")]*)', text)
+        )
         assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', text)), page
         assert len(re.findall(r"@font-face", text)) == len(web.FACES)
 
@@ -104,14 +107,15 @@ def test_the_contents_list_every_section(pages):
     sheet = pipeline.check(LIBRARY / "wab2.yaml")
     document = parsed(pages[("wab2", "fr")])
     listed = [a.get("href") for a in document.find(f".//{XHTML}nav").iter(f"{XHTML}a")]
-    assert listed[:len(sheet.sections)] == [f"#section-{section.id}" for section in sheet.sections]
+    assert listed[: len(sheet.sections)] == [f"#section-{section.id}" for section in sheet.sections]
 
 
 def test_keyword_references_link_to_their_definitions(tmp_path):
     """In the fixture, Pious's definition names Savage: the reference links to Savage's entry in the glossary."""
     project = Project.at(FIXTURES, tmp_path / "build")
-    page = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr",
-                          "html").path.read_text(encoding="utf-8")
+    page = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "html").path.read_text(
+        encoding="utf-8"
+    )
     assert '<a class="kw" href="#kw-savage">Savage</a>' in page
     assert 'id="kw-savage"' in page
 
@@ -130,15 +134,18 @@ def test_a_keyword_links_to_its_glossary_entry_else_to_the_block_it_names_else_n
 
 
 def test_fonts_are_cut_to_the_page_and_the_same_page_gives_the_same_bytes(tmp_path):
-    from fontTools.ttLib import TTFont
     import io
+
+    from fontTools.ttLib import TTFont
 
     project = Project.at(FIXTURES, tmp_path / "build")
     first = pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "html").path.read_bytes()
     shutil.rmtree(tmp_path / "build" / ".cache", ignore_errors=True)
-    assert pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr",
-                          "html").path.read_bytes() == first
-    data = re.search(rb'base64,([A-Za-z0-9+/=]+)', first).group(1)
+    assert (
+        pipeline.build(project, pipeline.SheetTarget(FIXTURES / "every-block.yaml"), "fr", "html").path.read_bytes()
+        == first
+    )
+    data = re.search(rb"base64,([A-Za-z0-9+/=]+)", first).group(1)
     import base64
 
     font = TTFont(io.BytesIO(base64.b64decode(data)))
@@ -150,8 +157,11 @@ def test_fonts_are_cut_to_the_page_and_the_same_page_gives_the_same_bytes(tmp_pa
 # --- in a real browser -------------------------------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine: `apt-get install chromium` "
-                                                            "(Debian) or see docs/commands.md, 'The web edition'")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no Chromium on this machine: `apt-get install chromium` "
+    "(Debian) or see docs/commands.md, 'The web edition'",
+)
 PHONE = (390, 844)  # CSS pixels: a phone held upright
 
 # One frame a page, each PHONE wide: a frame's width is its page's viewport (media queries and all), which a headless
@@ -182,9 +192,19 @@ def in_browser(folder: Path, names: list[str], dark: bool = False) -> dict[str, 
     """Open the pages (files in `folder`) in headless Chromium, each in a PHONE-sized frame: per page, its scroll
     width, its width, how far its widest table box scrolls sideways, and its background colour."""
     (folder / "probe.html").write_text(HARNESS % (json.dumps(names), *PHONE), encoding="utf-8")
-    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--no-first-run", f"--user-data-dir={folder / 'profile'}", "--allow-file-access-from-files",
-               "--virtual-time-budget=20000", "--dump-dom", (folder / "probe.html").as_uri()]
+    command = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--no-first-run",
+        f"--user-data-dir={folder / 'profile'}",
+        "--allow-file-access-from-files",
+        "--virtual-time-budget=20000",
+        "--dump-dom",
+        (folder / "probe.html").as_uri(),
+    ]
     if dark:
         command[1:1] = ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=180)
@@ -217,7 +237,9 @@ def test_a_phone_never_scrolls_the_page_sideways(browsed):
 def test_the_browser_check_notices_a_page_wider_than_the_phone(browsed):
     folder, names = browsed
     page = (folder / names[0]).read_text(encoding="utf-8")
-    (folder / "wide.html").write_text(page.replace("</main>", '<p style="width: 800px">wide</p></main>'), encoding="utf-8")
+    (folder / "wide.html").write_text(
+        page.replace("</main>", '<p style="width: 800px">wide</p></main>'), encoding="utf-8"
+    )
     sizes = in_browser(folder, ["wide.html"])["wide.html"]
     assert sizes["scroll"] > sizes["width"]
 
@@ -227,7 +249,9 @@ def test_a_table_too_wide_for_a_phone_scrolls_in_its_box_not_the_page(browsed):
     folder, names = browsed
     page = (folder / names[0]).read_text(encoding="utf-8")
     wide_row = "".join(f"<td>cell{number}</td>" for number in range(40))
-    wide = page.replace('<div class="scroll">', f'<div class="scroll"><table class="data"><tr>{wide_row}</tr></table>', 1)
+    wide = page.replace(
+        '<div class="scroll">', f'<div class="scroll"><table class="data"><tr>{wide_row}</tr></table>', 1
+    )
     (folder / "wide-table.html").write_text(wide, encoding="utf-8")
     sizes = in_browser(folder, ["wide-table.html"])["wide-table.html"]
     assert sizes["boxes"] > 1000 and sizes["scroll"] <= sizes["width"], sizes
@@ -309,9 +333,13 @@ def test_every_class_the_print_styles_gives_the_block_templates_is_styled_on_the
     """A follow-up roll (`then:`) ran on one line on the web, its results unstyled there (#34): what the print
     stylesheet shapes in a block, the web's shapes too."""
     templates = Path(web.__file__).resolve().parents[2] / "templates"
-    classes = {name for path in (templates / "blocks").glob("*.j2")
-               for found in re.findall(r'class="([^"{]*)', path.read_text(encoding="utf-8"))
-               for name in found.split() if re.fullmatch(r"[a-z][\w-]*", name)}
+    classes = {
+        name
+        for path in (templates / "blocks").glob("*.j2")
+        for found in re.findall(r'class="([^"{]*)', path.read_text(encoding="utf-8"))
+        for name in found.split()
+        if re.fullmatch(r"[a-z][\w-]*", name)
+    }
     sheet_css, web_css = ((templates / name).read_text(encoding="utf-8") for name in ("sheet.css", "web.css"))
     styled = {name for name in classes if re.search(rf"\.{re.escape(name)}\b", sheet_css)}
     assert "inner-result" in styled
@@ -327,6 +355,6 @@ def test_the_other_corrections_the_printed_box_counts_are_listed_in_the_web_edit
     others = sheet.other_changes()
     assert sheet.boxed_changes() and len(others) == 1
     page = pipeline.build(project, pipeline.SheetTarget(source), sheet.lang, "html").path.read_text(encoding="utf-8")
-    box = page[page.index('data-block="errata"'):]
+    box = page[page.index('data-block="errata"') :]
     listed = re.search(r'<p class="more">[^<]*: 1, [^<]*</p>\s*<ul class="more">\s*<li>([^<]*)', box)
     assert listed and listed.group(1).startswith(html.escape(others[0].text[:30], quote=False)), box[:1200]

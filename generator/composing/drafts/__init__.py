@@ -12,16 +12,25 @@ from pathlib import Path
 from typing import Callable
 
 from generator import files, write
+from generator.composing.drafts import draft
+from generator.composing.drafts.report import Report
 from generator.errors import MissingInput, UserError
 from generator.project import Project
-from generator.report import shown
-from generator.composing.drafts import draft
 from generator.reading.documents.document import Document
-from generator.composing.drafts.report import Report
+from generator.report import shown
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024  # a sheet is a few pages: 20 MiB holds a PDF with its pictures
-READERS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text", ".html": "html",
-           ".htm": "html", ".xhtml": "html", ".docx": "docx", ".pdf": "pdf"}
+READERS = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".text": "text",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
+    ".docx": "docx",
+    ".pdf": "pdf",
+}
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}\Z")
 
 
@@ -44,11 +53,17 @@ def decoded(path: Path, raw: bytes) -> tuple[str, str | None]:
         return raw.decode("utf-8-sig"), None
     except UnicodeDecodeError as error:
         try:
-            return raw.decode("cp1252"), f"not UTF-8 (byte 0x{raw[error.start]:02x} at offset {error.start}): read as Windows-1252"
+            return raw.decode(
+                "cp1252"
+            ), f"not UTF-8 (byte 0x{raw[error.start]:02x} at offset {error.start}): read as Windows-1252"
         except UnicodeDecodeError:
             line = raw[: error.start].count(b"\n") + 1
-            raise UserError.at(path, line, 1, f"byte 0x{raw[error.start]:02x} is neither UTF-8 nor Windows-1252: "
-                                              "save the file as UTF-8") from None
+            raise UserError.at(
+                path,
+                line,
+                1,
+                f"byte 0x{raw[error.start]:02x} is neither UTF-8 nor Windows-1252: save the file as UTF-8",
+            ) from None
 
 
 def read_document(path: Path) -> Document:
@@ -102,9 +117,16 @@ def _ascii(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
-def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game: str | None = None,
-                 lang: str | None = None, dry_run: bool = False, narrow: dict[str, int] | None = None,
-                 fits: Callable[[str, Report], dict[str, int]] | None = None) -> tuple[str, Report, Path | None]:
+def import_sheet(
+    project: Project,
+    path: Path,
+    sheet_id: str | None = None,
+    game: str | None = None,
+    lang: str | None = None,
+    dry_run: bool = False,
+    narrow: dict[str, int] | None = None,
+    fits: Callable[[str, Report], dict[str, int]] | None = None,
+) -> tuple[str, Report, Path | None]:
     """(the draft's YAML, the report, the file written or None with dry_run). UserError, nothing written, when the
     file cannot be read, the source exists already, or the draft does not check (the report says why).
     `fits`: the layout's verdict on a draft that checks (the command line lays it out through the build, a stage
@@ -114,12 +136,19 @@ def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game
     ident = sheet_id_for(path, sheet_id)
     target = project.sources / f"{ident}.yaml"
     if not dry_run and target.exists():
-        raise UserError.at(target, 1, 1, "this sheet already exists: qrs import never replaces a source "
-                                         "(give another --id, or remove the file)")
+        raise UserError.at(
+            target,
+            1,
+            1,
+            "this sheet already exists: qrs import never replaces a source (give another --id, or remove the file)",
+        )
     document = read_document(path)
     if not document.nodes:
-        what = "no text: a scanned PDF holds pictures of its text (run it through OCR first)" if document.fmt == "pdf" \
+        what = (
+            "no text: a scanned PDF holds pictures of its text (run it through OCR first)"
+            if document.fmt == "pdf"
             else "no text"
+        )
         raise UserError.at(path, 1, 1, f"the file holds {what}; nothing to import, nothing written")
     content, report = _drafted(document, path, target, ident, (game, lang), dict(narrow or {}), fits)
     if report.problems and not dry_run:
@@ -133,8 +162,9 @@ def import_sheet(project: Project, path: Path, sheet_id: str | None = None, game
     return content, report, None
 
 
-def _drafted(document: Document, path: Path, target: Path, ident: str, named: tuple, narrow: dict[str, int],
-             fits) -> tuple[str, Report]:
+def _drafted(
+    document: Document, path: Path, target: Path, ident: str, named: tuple, narrow: dict[str, int], fits
+) -> tuple[str, Report]:
     """The draft and its report, made again with its too-wide tables cut narrower while the layout asks it."""
     while True:
         report = Report(original=str(shown(path)), draft=str(shown(target)), reader=document.fmt)
@@ -142,9 +172,14 @@ def _drafted(document: Document, path: Path, target: Path, ident: str, named: tu
         try:
             content = draft.make(document, target, ident, *named, report, narrow)
         except draft.TooLarge as error:
-            raise UserError.at(path, 1, 1, f"the draft would be {error.size} bytes; a source holds at most "
-                                           f"{files.MAX_SOURCE_BYTES}: more than a sheet holds: split the document "
-                                           "and import each part; nothing written") from None
+            raise UserError.at(
+                path,
+                1,
+                1,
+                f"the draft would be {error.size} bytes; a source holds at most "
+                f"{files.MAX_SOURCE_BYTES}: more than a sheet holds: split the document "
+                "and import each part; nothing written",
+            ) from None
         narrower = fits(content, report) if fits and not report.problems else {}
         if not narrower or all(narrow.get(origin) == most for origin, most in narrower.items()):
             return content, report
@@ -156,5 +191,9 @@ def draft_problem(report: Report, problem):
     original (the draft is not written: `--dry-run` prints it)."""
     from generator.errors import Problem
 
-    return Problem(report.draft, problem.line, problem.column, f"{problem.message} (original: {problem.origin}; "
-                                                                 "nothing written: --dry-run prints the draft)")
+    return Problem(
+        report.draft,
+        problem.line,
+        problem.column,
+        f"{problem.message} (original: {problem.origin}; nothing written: --dry-run prints the draft)",
+    )

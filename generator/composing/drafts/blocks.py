@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from generator.model.types import MAX_ROWS
 from generator.composing.drafts import glossary, kinds, pieces
-from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
 from generator.composing.drafts.report import Report, note
 from generator.composing.drafts.tables import TableTyping
+from generator.model.types import MAX_ROWS
+from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table, plain
 
 _TERM = re.compile(r"^(?P<term>(?:\*\*)?[^:*\n]{1,40}?(?:\*\*)?)\s*:\s+(?P<text>\S.*)$", re.S)
 _NUMBERED = re.compile(r"^\s*(\d{1,2}|[A-Za-z])\s*[.)]\s+(\S.*)$", re.S)
@@ -74,12 +74,24 @@ class Typing(TableTyping):
             return
         self.flush_title()
         if level <= 2:
-            self.sections.append({"id": self.section_ids.make(node.text, "section"), "title": node.text, "groups": [],
-                                  "blocks": [], "_origin": node.origin, "_group": None})
+            self.sections.append(
+                {
+                    "id": self.section_ids.make(node.text, "section"),
+                    "title": node.text,
+                    "groups": [],
+                    "blocks": [],
+                    "_origin": node.origin,
+                    "_group": None,
+                }
+            )
         elif level == 3:
             section = self.section(node.origin)
-            group = {"id": self.group_ids.make(node.text, "group"), "title": node.text, "_origin": node.origin,
-                     "_at": len(section["blocks"])}
+            group = {
+                "id": self.group_ids.make(node.text, "group"),
+                "title": node.text,
+                "_origin": node.origin,
+                "_at": len(section["blocks"]),
+            }
             section["groups"].append(group)
             section["_group"] = group["id"]
         else:
@@ -101,34 +113,56 @@ class Typing(TableTyping):
         if self.pending_title:
             text, origin = self.pending_title
             self.pending_title = None
-            self.add({"type": "text", "content": [{"p": f"**{text}**"}]}, origin, "a heading with nothing under it",
-                     False, text)
+            self.add(
+                {"type": "text", "content": [{"p": f"**{text}**"}]},
+                origin,
+                "a heading with nothing under it",
+                False,
+                text,
+            )
 
     def section(self, origin: str) -> dict:
         if not self.sections:  # content before the first section heading: a section named after the sheet
             title = self.title or "Introduction"
-            self.sections.append({"id": self.section_ids.make(title, "section"), "title": title, "groups": [], "blocks": [],
-                                  "_origin": origin, "_group": None})
+            self.sections.append(
+                {
+                    "id": self.section_ids.make(title, "section"),
+                    "title": title,
+                    "groups": [],
+                    "blocks": [],
+                    "_origin": origin,
+                    "_group": None,
+                }
+            )
         return self.sections[-1]
 
     def close_groups(self, section: dict) -> None:
         """A group without blocks keeps its heading as a text block; the helper keys go."""
         used = {block.get("group") for block in section["blocks"]}
         for group in reversed([g for g in section["groups"] if g["id"] not in used]):  # its heading, as text
-            block = {"id": self.ids.make(group["title"], "text"), "type": "text", "group": group["id"],
-                     "content": [{"p": f"**{group['title']}**"}]}
+            block = {
+                "id": self.ids.make(group["title"], "text"),
+                "type": "text",
+                "group": group["id"],
+                "content": [{"p": f"**{group['title']}**"}],
+            }
             section["blocks"].insert(group["_at"], block)
             self.origins[block["id"]] = group["_origin"]
-            self.report.guess(block["id"], "text", "a group heading with nothing under it, kept as text",
-                              group["_origin"], False)
+            self.report.guess(
+                block["id"], "text", "a group heading with nothing under it, kept as text", group["_origin"], False
+            )
             self.report.untyped.append(note(group["_origin"], group["title"], "a heading with nothing under it"))
         if not section["blocks"]:
-            block = {"id": self.ids.make(section["title"], "text"), "type": "text",
-                     "content": [{"p": f"**{section['title']}**"}]}
+            block = {
+                "id": self.ids.make(section["title"], "text"),
+                "type": "text",
+                "content": [{"p": f"**{section['title']}**"}],
+            }
             section["blocks"].append(block)
             self.origins[block["id"]] = section["_origin"]
-            self.report.guess(block["id"], "text", "a section heading with nothing under it, kept as text",
-                              section["_origin"], False)
+            self.report.guess(
+                block["id"], "text", "a section heading with nothing under it, kept as text", section["_origin"], False
+            )
             self.report.untyped.append(note(section["_origin"], section["title"], "a heading with nothing under it"))
         for group in section["groups"]:
             group.pop("_origin", None)
@@ -143,15 +177,21 @@ class Typing(TableTyping):
             if block["type"] != "dice" and len(block.get(key, [])) > MAX_ROWS:
                 rest = {**block, key: block[key][MAX_ROWS:]}
                 self.add({**block, key: block[key][:MAX_ROWS]}, origin, why, confident, name)
-                self.report.untyped.append(note(origin, block["type"], f"{len(block[key])} {key}: cut into blocks of "
-                                                                        f"{MAX_ROWS}, the most a list holds"))
+                self.report.untyped.append(
+                    note(
+                        origin,
+                        block["type"],
+                        f"{len(block[key])} {key}: cut into blocks of {MAX_ROWS}, the most a list holds",
+                    )
+                )
                 return self.add(rest, origin, why + " (continued)", confident, name)
         for item in block.get("content", []):
             for key in ("bullets", "numbered", "terms"):
                 if len(item.get(key) or []) > MAX_ROWS:
                     whole = item.pop(key)
-                    block["content"] = [part for part in block["content"] if part is not item] + \
-                        [{key: whole[i:i + MAX_ROWS]} for i in range(0, len(whole), MAX_ROWS)]
+                    block["content"] = [part for part in block["content"] if part is not item] + [
+                        {key: whole[i : i + MAX_ROWS]} for i in range(0, len(whole), MAX_ROWS)
+                    ]
                     return self.add(block, origin, why, confident, name)
         section = self.section(origin)
         title = None
@@ -159,8 +199,9 @@ class Typing(TableTyping):
             title, _ = self.pending_title
             self.pending_title = None
         group = next((g["title"] for g in section["groups"] if g["id"] == section["_group"]), None)
-        ident = self.ids.make(title or block.get("title") or name or group or section["title"] or pieces.first_words(block),
-                              block["type"])
+        ident = self.ids.make(
+            title or block.get("title") or name or group or section["title"] or pieces.first_words(block), block["type"]
+        )
         ordered = {"id": ident, "type": block.pop("type")}
         if title:
             ordered["title"] = title
@@ -179,9 +220,15 @@ class Typing(TableTyping):
             self.table(node)
         elif isinstance(node, ListBlock):
             self.list_(node)
-        elif isinstance(node, Paragraph) and self.pending_title and not self.pending_intro and \
-                isinstance(following, Table) and len(plain(node.text)) <= 300 and not _TERM.match(node.text) and \
-                not any(kinds.leading_modifier(line) for line in node.text.split("\n")):
+        elif (
+            isinstance(node, Paragraph)
+            and self.pending_title
+            and not self.pending_intro
+            and isinstance(following, Table)
+            and len(plain(node.text)) <= 300
+            and not _TERM.match(node.text)
+            and not any(kinds.leading_modifier(line) for line in node.text.split("\n"))
+        ):
             self.pending_intro = " ".join(line.strip() for line in node.text.split("\n") if line.strip())
         elif isinstance(node, Paragraph):
             self.paragraph(node)
@@ -218,11 +265,12 @@ class Typing(TableTyping):
             if block is not None and block["content"] and "terms" in block["content"][-1]:
                 block["content"][-1]["terms"].extend(terms)
             else:
-                self.text_items([{"terms": terms}], node.origin, "\"Term: definition\" lines: terms of a text block")
+                self.text_items([{"terms": terms}], node.origin, '"Term: definition" lines: terms of a text block')
             return
         if len(lines) == 1 and _TERM.match(lines[0]) and len(lines[0]) < 300:
-            self.text_items([{"terms": [_term(lines[0])]}], node.origin,
-                            "a \"Term: definition\" line: terms of a text block")
+            self.text_items(
+                [{"terms": [_term(lines[0])]}], node.origin, 'a "Term: definition" line: terms of a text block'
+            )
             return
         text = " ".join(lines)
         self.text_items([{"p": part} for part in pieces.split_long(text)], node.origin, "paragraphs: a text block")
@@ -230,8 +278,14 @@ class Typing(TableTyping):
     def typed_lines(self, lines: list[str], origin: str) -> bool:
         """Two or more lines that each open with a signed value, anywhere in a paragraph: a modifiers block (the
         short line just before them its title), the lines around them paragraphs as before."""
-        at = next((i for i in range(len(lines) - 1)
-                   if kinds.leading_modifier(lines[i]) and kinds.leading_modifier(lines[i + 1])), None)
+        at = next(
+            (
+                i
+                for i in range(len(lines) - 1)
+                if kinds.leading_modifier(lines[i]) and kinds.leading_modifier(lines[i + 1])
+            ),
+            None,
+        )
         if at is None:
             return self.roll_lines(lines, origin)
         end = at
@@ -249,8 +303,12 @@ class Typing(TableTyping):
             self.flush_title()
             if title:
                 self.pending_title = (title, origin)
-        self.modifiers([list(kinds.leading_modifier(line)) for line in lines[at:end]], titles, origin,
-                       "lines opening with a signed value: a modifiers block")
+        self.modifiers(
+            [list(kinds.leading_modifier(line)) for line in lines[at:end]],
+            titles,
+            origin,
+            "lines opening with a signed value: a modifiers block",
+        )
         if lines[end:]:
             self.paragraph(Paragraph("\n".join(lines[end:]), origin))
         return True
@@ -266,8 +324,9 @@ class Typing(TableTyping):
         if first:
             die, _, rest = lines[0].partition(" ")
             header = [die, rest]
-        return self.dice([[roll, text] for roll, text in body], header, origin, "lines opening with a roll: ",
-                         quiet=True)
+        return self.dice(
+            [[roll, text] for roll, text in body], header, origin, "lines opening with a roll: ", quiet=True
+        )
 
     def _after_terms(self) -> bool:
         block = self.last_block("text")
@@ -277,24 +336,43 @@ class Typing(TableTyping):
         items = node.items
         texts = [item.text for item in items]
         if not node.ordered and len(items) >= 2 and all(_NUMBERED.match(plain(text)) for text in texts):
-            node = ListBlock([ListItem(_NUMBERED.match(item.text).group(2) if _NUMBERED.match(item.text) else
-                                       kinds.strip_prefix(item.text, _NUMBERED.match(plain(item.text)).group(1)),
-                                       item.children, item.title) for item in items], True,
-                             pieces.numbering(_NUMBERED.match(plain(texts[0])).group(1)), node.origin)
+            node = ListBlock(
+                [
+                    ListItem(
+                        _NUMBERED.match(item.text).group(2)
+                        if _NUMBERED.match(item.text)
+                        else kinds.strip_prefix(item.text, _NUMBERED.match(plain(item.text)).group(1)),
+                        item.children,
+                        item.title,
+                    )
+                    for item in items
+                ],
+                True,
+                pieces.numbering(_NUMBERED.match(plain(texts[0])).group(1)),
+                node.origin,
+            )
             return self.sequence(node, "items numbered 1), 2)…: a sequence")
         if node.ordered:
             return self.sequence(node, "a numbered list: a sequence")
         if len(items) >= 2 and not any(item.children for item in items):
             if all(kinds.leading_modifier(text) for text in texts):
-                return self.modifiers([list(kinds.leading_modifier(text)) for text in texts], None, node.origin,
-                                      "lines opening with a signed value: a modifiers block")
+                return self.modifiers(
+                    [list(kinds.leading_modifier(text)) for text in texts],
+                    None,
+                    node.origin,
+                    "lines opening with a signed value: a modifiers block",
+                )
             rolls = [kinds.leading_roll(text) for text in texts]
-            if all(rolls) and self.dice([[roll, text] for roll, text in rolls], None, node.origin,
-                                        "lines opening with a roll: ", quiet=True):
+            if all(rolls) and self.dice(
+                [[roll, text] for roll, text in rolls], None, node.origin, "lines opening with a roll: ", quiet=True
+            ):
                 return
             if all(_TERM.match(text) for text in texts):
-                return self.text_items([{"terms": [_term(text) for text in texts]}], node.origin,
-                                       "a list of \"Term: definition\" items: terms of a text block")
+                return self.text_items(
+                    [{"terms": [_term(text) for text in texts]}],
+                    node.origin,
+                    'a list of "Term: definition" items: terms of a text block',
+                )
         flat = [text for text in pieces.flatten(items)]
         self.text_items([{"bullets": flat}], node.origin, "a bulleted list: a text block")
 
@@ -314,8 +392,14 @@ class Typing(TableTyping):
             return False
         blocks = self.sections[-1]["blocks"]
         between = []
-        while blocks and blocks[-1]["type"] == "text" and all("p" in item for item in blocks[-1]["content"]) \
-                and len(blocks) >= 2 and blocks[-2]["type"] == "sequence" and "title" not in blocks[-1]:
+        while (
+            blocks
+            and blocks[-1]["type"] == "text"
+            and all("p" in item for item in blocks[-1]["content"])
+            and len(blocks) >= 2
+            and blocks[-2]["type"] == "sequence"
+            and "title" not in blocks[-1]
+        ):
             between = blocks[-1]["content"]
             break
         sequence = blocks[-2] if between else blocks[-1] if blocks else None
@@ -329,7 +413,9 @@ class Typing(TableTyping):
         sequence["steps"] += [pieces.step(item) for item in node.items]
         for guess in self.report.guesses:
             if guess.block == sequence["id"]:
-                guess.why = "numbered items with paragraphs between them: one sequence, the paragraphs their steps' text"
+                guess.why = (
+                    "numbered items with paragraphs between them: one sequence, the paragraphs their steps' text"
+                )
         return True
 
     # --- tables --------------------------------------------------------------------------------------------------

@@ -11,39 +11,79 @@ import re
 from pathlib import Path
 
 from generator import files
-from generator.errors import UserError
-from generator.reading.sources import load_text
-from generator.model import validate
 from generator.composing.drafts.blocks import Typing
 from generator.composing.drafts.pieces import bold_terms
-from generator.reading.documents.document import Document, plain
 from generator.composing.drafts.report import DraftProblem, Note, Report
+from generator.errors import UserError
+from generator.model import validate
+from generator.reading.documents.document import Document, plain
+from generator.reading.sources import load_text
 
 PLACEHOLDER_EDITION = "0"
 PLACEHOLDER_DATE = "1970-01-01"
 _FRENCH = {"le", "la", "les", "des", "du", "une", "et", "est", "pour", "au", "aux", "sur", "dans", "qui", "de"}
 _ENGLISH = {"the", "of", "and", "to", "is", "for", "on", "in", "with", "a", "an", "each", "that", "unit"}
 _EDITION = re.compile(r"(?<!\w)(?:v|version|ver\.|[ée]dition)\s?(\d{1,3}(?:\.\d{1,3}){1,3})\b", re.I)
-_MONTHS = {name: number for number, names in enumerate(
-    [("janvier", "january"), ("février", "fevrier", "february"), ("mars", "march"), ("avril", "april"),
-     ("mai", "may"), ("juin", "june"), ("juillet", "july"), ("août", "aout", "august"),
-     ("septembre", "september"), ("octobre", "october"), ("novembre", "november"),
-     ("décembre", "decembre", "december")], start=1) for name in names}
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("janvier", "january"),
+            ("février", "fevrier", "february"),
+            ("mars", "march"),
+            ("avril", "april"),
+            ("mai", "may"),
+            ("juin", "june"),
+            ("juillet", "july"),
+            ("août", "aout", "august"),
+            ("septembre", "september"),
+            ("octobre", "october"),
+            ("novembre", "november"),
+            ("décembre", "decembre", "december"),
+        ],
+        start=1,
+    )
+    for name in names
+}
 _DATE_WORDS = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + "|".join(_MONTHS) + r")\s+((?:19|20)\d{2})\b", re.I)
 _DATE_DMY = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d{2})\b")
 _DATE_ISO = re.compile(r"\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 
-
 # Common words of the languages a document is compared with when --lang names one of them (a cheap guess: a
 # rulebook's prose holds dozens of these in any of them).
-_COMMON = {"fr": _FRENCH, "en": _ENGLISH,
-           "de": {"der", "die", "das", "und", "ist", "nicht", "mit", "den", "von", "zu", "ein", "eine", "auf", "für",
-                  "dem", "des", "wird", "oder", "jede", "einheit"},
-           "es": {"el", "los", "las", "es", "por", "con", "para", "una", "del", "se", "cada", "unidad", "puede"},
-           "it": {"il", "gli", "di", "è", "per", "con", "una", "della", "che", "ogni", "unità", "non", "sono"}}
+_COMMON = {
+    "fr": _FRENCH,
+    "en": _ENGLISH,
+    "de": {
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "nicht",
+        "mit",
+        "den",
+        "von",
+        "zu",
+        "ein",
+        "eine",
+        "auf",
+        "für",
+        "dem",
+        "des",
+        "wird",
+        "oder",
+        "jede",
+        "einheit",
+    },
+    "es": {"el", "los", "las", "es", "por", "con", "para", "una", "del", "se", "cada", "unidad", "puede"},
+    "it": {"il", "gli", "di", "è", "per", "con", "una", "della", "che", "ogni", "unità", "non", "sono"},
+}
 _NAMES = {"fr": "French", "en": "English", "de": "German", "es": "Spanish", "it": "Italian"}
-LANGUAGE_EVIDENCE = 12  # common words at least, and twice those of the language given, for the document to read as another
+LANGUAGE_EVIDENCE = (
+    12  # common words at least, and twice those of the language given, for the document to read as another
+)
 
 
 def language_mismatch(document: Document, lang: str) -> str | None:
@@ -57,9 +97,11 @@ def language_mismatch(document: Document, lang: str) -> str | None:
     read = max(counts, key=lambda code: counts[code])
     if read == given or counts[read] < LANGUAGE_EVIDENCE or counts[read] < 2 * counts[given]:
         return None
-    return (f"--lang {lang}, but the document reads as {_NAMES[read]} ({counts[read]} common {_NAMES[read]} words "
-            f"against {counts[given]} {_NAMES[given]} ones): the draft says lang: {lang}; give --lang {read} if the "
-            "document is in " + _NAMES[read])
+    return (
+        f"--lang {lang}, but the document reads as {_NAMES[read]} ({counts[read]} common {_NAMES[read]} words "
+        f"against {counts[given]} {_NAMES[given]} ones): the draft says lang: {lang}; give --lang {read} if the "
+        "document is in " + _NAMES[read]
+    )
 
 
 def guess_language(document: Document) -> tuple[str, str]:
@@ -97,11 +139,18 @@ def stated_edition(document: Document) -> tuple[str | None, str | None, dict[str
 
 
 def _around(text: str, match) -> str:
-    return " ".join(text[max(0, match.start() - 30):match.end() + 10].split())
+    return " ".join(text[max(0, match.start() - 30) : match.end() + 10].split())
 
 
-def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: str | None,
-         report: Report, narrow: dict[str, int] | None = None) -> str:
+def make(
+    document: Document,
+    path: Path,
+    sheet_id: str,
+    game: str | None,
+    lang: str | None,
+    report: Report,
+    narrow: dict[str, int] | None = None,
+) -> str:
     """The draft's YAML text, checked; UserError if the model still refuses it (the report lists why). `narrow`:
     the most columns a table keeps, by its origin (`blocks.Typing`)."""
     typing = Typing(document, report, narrow)
@@ -111,8 +160,13 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
     top = typing.top
     if len(top) >= 2 and (game is None or _same(game, top[0])):  # the game's name above the sheet's title
         if game is None:
-            report.placeholders.append(Note("game", plain(top[0]), "the first of the headings above the sheet's "
-                                                                   "title; give --game to name the game"))
+            report.placeholders.append(
+                Note(
+                    "game",
+                    plain(top[0]),
+                    "the first of the headings above the sheet's title; give --game to name the game",
+                )
+            )
         game, title, subtitle = game or plain(top[0]), top[1], " ".join(top[2:]) or None
     comments: dict[str, str] = {}
     if lang is None:
@@ -124,20 +178,29 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
         game = plain(title)
         report.placeholders.append(Note("game", game, "taken from the title; give --game to name the game"))
     edition, date, seen = stated_edition(document)
-    for field, value, placeholder, what in (("edition", edition, PLACEHOLDER_EDITION, "no edition"),
-                                            ("date", date, PLACEHOLDER_DATE, "no date")):
+    for field, value, placeholder, what in (
+        ("edition", edition, PLACEHOLDER_EDITION, "no edition"),
+        ("date", date, PLACEHOLDER_DATE, "no date"),
+    ):
         if value is None:
             comments[field] = f"TO FILL: the original states {what}; this placeholder is not the sheet's"
             report.placeholders.append(Note(field, placeholder, f"the original states {what}: a placeholder"))
         else:
-            report.placeholders.append(Note(field, value, f"read from the original (\"…{seen[field]}…\"): check "
-                                                          "that it is the sheet's own"))
+            report.placeholders.append(
+                Note(field, value, f'read from the original ("…{seen[field]}…"): check that it is the sheet\'s own')
+            )
     # no page count: the build takes as few pages as the content needs (paper.pages is a most the author may add)
     data = {"sheet": sheet_id, "game": plain(game), "title": plain(title)}
     if subtitle:
         data["subtitle"] = plain(subtitle)
-    data.update({"lang": lang, "edition": edition or PLACEHOLDER_EDITION, "date": date or PLACEHOLDER_DATE,
-                 "paper": {"size": "A4", "orientation": "landscape", "columns": 3}})
+    data.update(
+        {
+            "lang": lang,
+            "edition": edition or PLACEHOLDER_EDITION,
+            "date": date or PLACEHOLDER_DATE,
+            "paper": {"size": "A4", "orientation": "landscape", "columns": 3},
+        }
+    )
     if typing.notes:
         data["notes"] = typing.notes
     data["sections"] = sections
@@ -151,9 +214,10 @@ def make(document: Document, path: Path, sheet_id: str, game: str | None, lang: 
             break
         if not _demote_refused(data, problems, located, typing, report):
             break
-    report.problems = [DraftProblem(problem.line, problem.column, problem.message, _origin_of(problem.line, located,
-                                                                                               data, typing))
-                       for problem in problems]
+    report.problems = [
+        DraftProblem(problem.line, problem.column, problem.message, _origin_of(problem.line, located, data, typing))
+        for problem in problems
+    ]
     _lines(report, located, data)
     return text
 
@@ -231,9 +295,13 @@ def _demote_refused(data, problems, located, typing: Typing, report: Report) -> 
             if guess.block == block["id"]:
                 guess.type, guess.confident = demoted["type"], False
                 guess.why += f"; set back to a {demoted['type']}: {problem.message}"
-        report.untyped.append(Note(typing.origins.get(block["id"], ""), block.get("title") or block["id"],
-                                   f"typed {block['type']}, refused by the model ({problem.message}); kept as a "
-                                   f"{demoted['type']}"))
+        report.untyped.append(
+            Note(
+                typing.origins.get(block["id"], ""),
+                block.get("title") or block["id"],
+                f"typed {block['type']}, refused by the model ({problem.message}); kept as a {demoted['type']}",
+            )
+        )
         changed = True
     return changed
 
@@ -243,8 +311,11 @@ def demote(block: dict) -> dict | None:
     head = {key: block[key] for key in ("id", "title", "group") if key in block}
     kind = block["type"]
     if kind == "dice":
-        columns = [block.get("roll_title") or block.get("die") or block.get("range") or "",
-                   block.get("name_title", ""), block.get("text_title", "")]
+        columns = [
+            block.get("roll_title") or block.get("die") or block.get("range") or "",
+            block.get("name_title", ""),
+            block.get("text_title", ""),
+        ]
         rows = [[row["roll"], row.get("name", ""), row.get("text", "")] for row in block["rows"]]
     elif kind == "modifiers":
         columns = [block.get("value_title", ""), block.get("text_title", ""), block.get("detail_title", "")]
@@ -261,13 +332,19 @@ def demote(block: dict) -> dict | None:
     else:
         return None
     keep = [c for c in range(len(columns)) if columns[c] or any(row[c] for row in rows)] or [0]
-    return {**head, "type": "table", "columns": [{"title": columns[c]} for c in keep],
-            "rows": [[row[c] for c in keep] for row in rows]}
+    return {
+        **head,
+        "type": "table",
+        "columns": [{"title": columns[c]} for c in keep],
+        "rows": [[row[c] for c in keep] for row in rows],
+    }
 
 
 def _step_text(step: dict) -> str:
-    parts = [f"**{step['title']}**" if step.get("text") and step.get("title") else step.get("title", ""),
-             step.get("text", "")]
+    parts = [
+        f"**{step['title']}**" if step.get("text") and step.get("title") else step.get("title", ""),
+        step.get("text", ""),
+    ]
     parts += [_step_text(child) for child in step.get("steps", [])]
     return " ".join(part for part in parts if part)
 

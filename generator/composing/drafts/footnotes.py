@@ -44,8 +44,9 @@ def note_of(markup: str) -> tuple[str, str] | None:
     return match["paren"] or match["bare"], _NOTE_MARKUP.sub("", markup, count=1).strip()
 
 
-def harvested(sections: list[dict], matrices: list[tuple[dict, set[str]]],
-              take: bool = True) -> tuple[list[dict], set[str]]:
+def harvested(
+    sections: list[dict], matrices: list[tuple[dict, set[str]]], take: bool = True
+) -> tuple[list[dict], set[str]]:
     """The sheet's notes for the marks of these matrices: for each mark, the first paragraph after a matrix using
     it that explains it, taken out of its text block (a block left empty goes; with `take` false, only found); and
     the ids of the blocks gone."""

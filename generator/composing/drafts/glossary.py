@@ -33,8 +33,12 @@ def _term_at(content: list[dict], at: int) -> tuple[dict, int]:
     they fit a text), and where the next item starts."""
     term = {"term": content[at]["p"], "text": content[at + 1]["p"]}
     end = at + 2
-    while end < len(content) and _is_description(content[end]) and not _opens_term(content, end) and \
-            len(term["text"]) + len(content[end]["p"]) < MAX_TEXT:
+    while (
+        end < len(content)
+        and _is_description(content[end])
+        and not _opens_term(content, end)
+        and len(term["text"]) + len(content[end]["p"]) < MAX_TEXT
+    ):
         term["text"] += " " + content[end]["p"]
         end += 1
     return term, end

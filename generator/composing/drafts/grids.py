@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from generator.model.types import MatrixBlock
 from generator.composing.drafts import kinds
+from generator.model.types import MatrixBlock
 from generator.reading.documents.document import plain
 
 RULES = ("to-wound", "to-hit-ws", "to-hit-ws-wab", "bs-to-hit")
@@ -16,19 +16,22 @@ def matrix_shape(rows: list[list[str]]):
     for key_row in range(min(2, len(rows) - 1)):
         row = rows[key_row]
         for key_column in range(min(2, len(row) - 2)):
-            keys = row[key_column + 1:]
+            keys = row[key_column + 1 :]
             if len(keys) < 3 or not all(kinds.is_integer(cell) for cell in keys):
                 continue
-            corner = [plain(cell) for cell in row[:key_column + 1] if cell.strip()]
+            corner = [plain(cell) for cell in row[: key_column + 1] if cell.strip()]
             # a header row above the keys: over the key column it names the rows ("Attacker's WS", spanning
             # down), over the keys it names the columns ("Defender's WS", spanning across)
-            corner += [plain(cell) for earlier in rows[:key_row] for cell in earlier[:key_column + 1] if cell.strip()]
-            above = [plain(cell) for earlier in rows[:key_row] for cell in earlier[key_column + 1:] if cell.strip()]
-            body = rows[key_row + 1:]
+            corner += [plain(cell) for earlier in rows[:key_row] for cell in earlier[: key_column + 1] if cell.strip()]
+            above = [plain(cell) for earlier in rows[:key_row] for cell in earlier[key_column + 1 :] if cell.strip()]
+            body = rows[key_row + 1 :]
             if not body or len(body) > 30 or len(keys) > 30:
                 continue
-            if not all(row[key_column].strip() and all(cell.strip() and " " not in plain(cell).strip()
-                                                       for cell in row[key_column + 1:]) for row in body):
+            if not all(
+                row[key_column].strip()
+                and all(cell.strip() and " " not in plain(cell).strip() for cell in row[key_column + 1 :])
+                for row in body
+            ):
                 continue
             left = [plain(cell) for row in body for cell in row[:key_column] if cell.strip()]
             column_title = " ".join(above + (corner if not left and not above else []))
@@ -47,8 +50,11 @@ def labelled_shape(rows: list[list[str]], widest: int) -> bool:
     row_keys = [plain(row[0]).strip() for row in rows[1:]]
     if not all(column_keys) or not all(row_keys):
         return False
-    codes = all(len(plain(cell).strip()) <= 3 and " " not in plain(cell).strip() and plain(cell).strip()
-                for row in rows[1:] for cell in row[1:])
+    codes = all(
+        len(plain(cell).strip()) <= 3 and " " not in plain(cell).strip() and plain(cell).strip()
+        for row in rows[1:]
+        for cell in row[1:]
+    )
     return codes and (row_keys == column_keys or len(rows[0]) > widest)
 
 
@@ -60,8 +66,15 @@ def agreeing_rule(row_keys: list[str], column_keys: list[str], cells: list[str])
         if (rule == "bs-to-hit") != (len(row_keys) == 1):
             continue
         try:
-            candidate = MatrixBlock(id="m", type="matrix", row_keys=row_keys, column_keys=column_keys, cells=cells,
-                                    impossible=impossible, rule=rule)
+            candidate = MatrixBlock(
+                id="m",
+                type="matrix",
+                row_keys=row_keys,
+                column_keys=column_keys,
+                cells=cells,
+                impossible=impossible,
+                rule=rule,
+            )
         except ValueError:
             return None, impossible
         if not list(candidate.check()):
@@ -79,7 +92,7 @@ def side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
     if not empty:
         return _repeated(rows)
     bounds = [-1, *empty, width]
-    parts = [[row[low + 1:high] for row in rows] for low, high in zip(bounds, bounds[1:]) if high - low > 1]
+    parts = [[row[low + 1 : high] for row in rows] for low, high in zip(bounds, bounds[1:]) if high - low > 1]
     if len(parts) < 2 or any(len(part[0]) < 2 for part in parts):
         return []
     return [[row for row in part if any(cell.strip() for cell in row)] for part in parts]
@@ -90,6 +103,6 @@ def _repeated(rows: list[list[str]]) -> list[list[list[str]]]:
     first = [plain(cell).casefold() for cell in rows[0]]
     for size in range(2, len(first) // 2 + 1):
         if len(first) % size == 0 and all(first[:size]) and first == first[:size] * (len(first) // size):
-            parts = [[row[start:start + size] for row in rows] for start in range(0, len(first), size)]
+            parts = [[row[start : start + size] for row in rows] for start in range(0, len(first), size)]
             return [[row for row in part if any(cell.strip() for cell in row)] for part in parts]
     return []

@@ -86,8 +86,8 @@ def strip_prefix(markup: str, prefix: str) -> str:
     """The markup after its opening plain `prefix` (which holds no markup characters)."""
     stripped = markup.lstrip()
     if stripped.startswith(prefix):
-        return stripped[len(prefix):].strip()
-    return plain(markup)[len(prefix):].strip()  # the prefix crossed a mark: the rest as plain text
+        return stripped[len(prefix) :].strip()
+    return plain(markup)[len(prefix) :].strip()  # the prefix crossed a mark: the rest as plain text
 
 
 def coverage(die: str | None, range_: str | None, rolls: list[str]) -> list[str]:

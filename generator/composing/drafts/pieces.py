@@ -37,8 +37,11 @@ def levels(document: Document) -> dict[int, int]:
         return {}
     top = min(node.level for node in headings)
     lead = 0
-    while lead < min(2, len(document.nodes)) and isinstance(document.nodes[lead], Heading) and \
-            document.nodes[lead].level == top:
+    while (
+        lead < min(2, len(document.nodes))
+        and isinstance(document.nodes[lead], Heading)
+        and document.nodes[lead].level == top
+    ):
         lead += 1
     later = sorted({node.level for node in headings[lead:]})
     mapping = {}
@@ -110,7 +113,7 @@ def split_long(text: str) -> list[str]:
         else:
             current = f"{current} {sentence}".strip()
     parts.append(current)
-    return [part[i:i + MAX_TEXT] for part in parts for i in range(0, len(part), MAX_TEXT)]
+    return [part[i : i + MAX_TEXT] for part in parts for i in range(0, len(part), MAX_TEXT)]
 
 
 def numbering(first: str) -> str:
@@ -122,9 +125,14 @@ def first_words(block: dict) -> str:
         if block.get(key):
             first = block[key][0]
             if isinstance(first, dict):
-                first = next((value for value in first.values() if isinstance(value, str)), "") or \
-                    next((value[0] for value in first.values() if isinstance(value, list) and value and
-                          isinstance(value[0], str)), "")
+                first = next((value for value in first.values() if isinstance(value, str)), "") or next(
+                    (
+                        value[0]
+                        for value in first.values()
+                        if isinstance(value, list) and value and isinstance(value[0], str)
+                    ),
+                    "",
+                )
             elif isinstance(first, list):
                 first = first[0]
             return " ".join(plain(str(first)).split()[:4])
@@ -134,6 +142,7 @@ def first_words(block: dict) -> str:
 def bold_terms(sections: list[dict]) -> list[str]:
     """Bold words repeated across the sheet (two times or more, four words at most): offered as keywords."""
     counts: dict[str, int] = {}
+
     def walk(value):
         if isinstance(value, str):
             for term in _BOLD.findall(value):
@@ -145,5 +154,6 @@ def bold_terms(sections: list[dict]) -> list[str]:
         elif isinstance(value, list):
             for item in value:
                 walk(item)
+
     walk(sections)
     return sorted(term for term, count in counts.items() if count >= 2)

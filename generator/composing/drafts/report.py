@@ -62,9 +62,11 @@ class Report:
         for guess in self.guesses:
             mark = "  " if guess.confident else "? "
             out.append(f"{mark}{self.draft}:{guess.line}: {guess.block}: {guess.type}, {guess.why} ({guess.origin})")
-        for title, notes in (("not typed, kept as text where it stood", self.untyped),
-                             ("left out by the reader", self.dropped),
-                             ("the sheet's metadata: read, guessed, or to fill in", self.placeholders)):
+        for title, notes in (
+            ("not typed, kept as text where it stood", self.untyped),
+            ("left out by the reader", self.dropped),
+            ("the sheet's metadata: read, guessed, or to fill in", self.placeholders),
+        ):
             if notes:
                 out.append(f"{title}:")
                 out += [f"  {note.origin}: {note.why}: {_short(note.text)}" for note in notes]

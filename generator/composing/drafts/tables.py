@@ -29,8 +29,9 @@ class TableTyping:
                 self.flush_title()
                 self.pending_title = (node.title, node.origin)
         if len(rows[0]) == 1:
-            return self.text_items([{"bullets": [row[0] for row in rows]}], node.origin,
-                                   "a table of one column: a bulleted list")
+            return self.text_items(
+                [{"bullets": [row[0] for row in rows]}], node.origin, "a table of one column: a bulleted list"
+            )
         parts = grids.side_by_side(rows)  # tables side by side, an empty column between: each its own
         for part in parts:
             self.table(Table(part, node.header, node.origin))
@@ -51,8 +52,10 @@ class TableTyping:
         if all(kinds.is_roll(row[0]) for row in rest) and not kinds.is_roll(first[0]):
             return first, rest
         for column in (0, len(first) - 1):
-            if kinds.modifier_unit([row[column] for row in rest]) is not False and \
-                    kinds.modifier_unit([first[column]]) is False:
+            if (
+                kinds.modifier_unit([row[column] for row in rest]) is not False
+                and kinds.modifier_unit([first[column]]) is False
+            ):
                 return first, rest
         return None, rows
 
@@ -65,12 +68,20 @@ class TableTyping:
             return True
         if all(kinds.is_roll(row[0]) for row in body) and width <= 3:
             return self.dice(body, header, origin, "the first column holds rolls: ")
-        if width in (2, 3) and all(kinds.leading_modifier(row[0]) for row in body) and \
-                kinds.modifier_unit([row[0] for row in body]) is False and width == 2:
+        if (
+            width in (2, 3)
+            and all(kinds.leading_modifier(row[0]) for row in body)
+            and kinds.modifier_unit([row[0] for row in body]) is False
+            and width == 2
+        ):
             items = [[*kinds.leading_modifier(row[0]), row[1]] for row in body]
             titles = [header[0], "", header[1]] if header else None
-            return self.modifiers(items, titles, origin, "the first column opens with signed values: a modifiers "
-                                                          "block, the words after each value its text")
+            return self.modifiers(
+                items,
+                titles,
+                origin,
+                "the first column opens with signed values: a modifiers block, the words after each value its text",
+            )
         if width in (2, 3):
             for column in (0, width - 1) if width == 2 else (0,):
                 values = [row[column] for row in body]
@@ -81,8 +92,9 @@ class TableTyping:
                     if header:
                         titles = [header[column], *[cell for c, cell in enumerate(header) if c != column]]
                     where = "first" if column == 0 else "last"
-                    return self.modifiers(items, titles, origin, f"the {where} column holds signed values: a modifiers "
-                                                                 "block", unit)
+                    return self.modifiers(
+                        items, titles, origin, f"the {where} column holds signed values: a modifiers block", unit
+                    )
         return False
 
     def dice(self, body, header, origin, why: str, quiet: bool = False) -> bool:
@@ -94,14 +106,16 @@ class TableTyping:
         die, range_, reason, confident = kinds.infer_die(rolls, named)
         if not die and not range_:
             if not quiet:
-                self.report.untyped.append(note(origin, " / ".join(rolls), f"rolls that fit no die ({reason}); "
-                                                                            "kept as a table"))
+                self.report.untyped.append(
+                    note(origin, " / ".join(rolls), f"rolls that fit no die ({reason}); kept as a table")
+                )
             return False
         block = {"type": "dice"}
         block["die" if die else "range"] = die or range_
         if header:
-            for key, cell in zip(("roll_title", "name_title", "text_title") if len(header) == 3 else
-                                 ("roll_title", "text_title"), header):
+            for key, cell in zip(
+                ("roll_title", "name_title", "text_title") if len(header) == 3 else ("roll_title", "text_title"), header
+            ):
                 if cell.strip():
                     block[key] = cell
         block["rows"] = [pieces.dice_row(roll, row[1:]) for roll, row in zip(rolls, body)]
@@ -118,7 +132,10 @@ class TableTyping:
             block["unit"] = unit
         rows = []
         for item in items:
-            row = {"value": kinds.modifier_value(item[0]), "text": item[1] if len(item) > 1 and item[1].strip() else "–"}
+            row = {
+                "value": kinds.modifier_value(item[0]),
+                "text": item[1] if len(item) > 1 and item[1].strip() else "–",
+            }
             if len(item) > 2 and item[2].strip():
                 row["detail"] = item[2]
             rows.append(row)
@@ -137,14 +154,14 @@ class TableTyping:
         if not found:
             return self.labelled_matrix(original, node)
         key_row, key_column, column_title, row_title = found
-        column_keys = [plain(cell) for cell in rows[key_row][key_column + 1:]]
-        body = rows[key_row + 1:]
+        column_keys = [plain(cell) for cell in rows[key_row][key_column + 1 :]]
+        body = rows[key_row + 1 :]
         row_keys = [plain(row[key_column]) for row in body]
         numeric_rows = all(kinds.is_integer(key) or kinds.is_roll(key) for key in row_keys)  # 10, or 1-3, 10+
-        codes = all(len(plain(cell).strip()) <= 4 for row in body for cell in row[key_column + 1:])
+        codes = all(len(plain(cell).strip()) <= 4 for row in body for cell in row[key_column + 1 :])
         if not numeric_rows and len(body) > 2 and not codes:  # rows keyed by words: a matrix only of short codes
             return False
-        cells = [" ".join(plain(cell) for cell in row[key_column + 1:]) for row in body]
+        cells = [" ".join(plain(cell) for cell in row[key_column + 1 :]) for row in body]
         block = {"type": "matrix"}
         if row_title:
             block["row_title"] = row_title
@@ -156,12 +173,26 @@ class TableTyping:
             block["impossible"] = impossible
         if rule:
             block["rule"] = rule
-        block["cells"] = [" ".join(plain(cell) + (f"[^{marks[(r, c)]}]" if (r, c) in marks else "")
-                                   for c, cell in enumerate(row) if c > key_column)
-                          for r, row in enumerate(rows) if r > key_row] if marks else cells
-        why = ("a grid keyed by numbers on both sides: a matrix" if numeric_rows else
-               "a lookup keyed by numbers: a matrix of one row" if len(body) == 1 else
-               "a grid keyed by numbers across, by words down, each cell a short code: a matrix")
+        block["cells"] = (
+            [
+                " ".join(
+                    plain(cell) + (f"[^{marks[(r, c)]}]" if (r, c) in marks else "")
+                    for c, cell in enumerate(row)
+                    if c > key_column
+                )
+                for r, row in enumerate(rows)
+                if r > key_row
+            ]
+            if marks
+            else cells
+        )
+        why = (
+            "a grid keyed by numbers on both sides: a matrix"
+            if numeric_rows
+            else "a lookup keyed by numbers: a matrix of one row"
+            if len(body) == 1
+            else "a grid keyed by numbers across, by words down, each cell a short code: a matrix"
+        )
         why += f"; every cell agrees with the rule {rule}" if rule else "; no rule agrees with every cell: none named"
         if marks:
             why += f"; its cells' marks ({', '.join(sorted(set(marks.values())))}) footnotes"
@@ -178,8 +209,9 @@ class TableTyping:
         for block, marks, rows in self.marked:
             if not marks <= explained:
                 self.unmarked_matrix(block, rows, marks - explained)
-        notes, gone = footnotes.harvested(self.sections, [(block, marks) for block, marks, _ in self.marked
-                                                          if block["type"] == "matrix"])
+        notes, gone = footnotes.harvested(
+            self.sections, [(block, marks) for block, marks, _ in self.marked if block["type"] == "matrix"]
+        )
         self.report.guesses = [guess for guess in self.report.guesses if guess.block not in gone]
         return notes
 
@@ -187,12 +219,24 @@ class TableTyping:
         """A matrix whose marks no paragraph below explains: the table it was (the draft has no notes to name)."""
         kept = {key: block[key] for key in ("id", "title", "intro", "group") if key in block}
         block.clear()
-        block.update({"id": kept.pop("id"), "type": "table", **kept,
-                      "columns": [{"title": cell} for cell in rows[0]], "rows": rows[1:]})
+        block.update(
+            {
+                "id": kept.pop("id"),
+                "type": "table",
+                **kept,
+                "columns": [{"title": cell} for cell in rows[0]],
+                "rows": rows[1:],
+            }
+        )
         for guess in self.report.guesses:
             if guess.block == block["id"]:
-                guess.type, guess.why = "table", (f"a grid whose marks ({', '.join(sorted(unexplained))}) nothing "
-                                                  "below explains: a table, its cells as written")
+                guess.type, guess.why = (
+                    "table",
+                    (
+                        f"a grid whose marks ({', '.join(sorted(unexplained))}) nothing "
+                        "below explains: a table, its cells as written"
+                    ),
+                )
 
     def labelled_matrix(self, rows: list[list[str]], node: Table) -> bool:
         """A grid keyed by words on both sides, of one-code cells: a matrix (a table would hold at most 12 columns,
@@ -200,10 +244,13 @@ class TableTyping:
         if not grids.labelled_shape(rows, MAX_COLUMNS):
             return False
         corner = plain(rows[0][0]).strip()
-        block = {"type": "matrix", **({"corner": corner} if corner else {}),
-                 "row_keys": [plain(row[0]).strip() for row in rows[1:]],
-                 "column_keys": [plain(cell).strip() for cell in rows[0][1:]],
-                 "cells": [" ".join(plain(cell).strip() for cell in row[1:]) for row in rows[1:]]}
+        block = {
+            "type": "matrix",
+            **({"corner": corner} if corner else {}),
+            "row_keys": [plain(row[0]).strip() for row in rows[1:]],
+            "column_keys": [plain(cell).strip() for cell in rows[0][1:]],
+            "cells": [" ".join(plain(cell).strip() for cell in row[1:]) for row in rows[1:]],
+        }
         self.add(block, node.origin, "a grid keyed by words on both sides, each cell a short code: a matrix")
         return True
 
@@ -215,12 +262,13 @@ class TableTyping:
         limit = self.narrow.get(node.origin, MAX_COLUMNS)
         if len(rows[0]) > limit:
             return self.wide_table(rows, header is not None, node, limit)
-        block = {"type": "table", "columns": [{"title": cell} for cell in header] if header else
-                 [{"title": ""} for _ in rows[0]]}
+        block = {
+            "type": "table",
+            "columns": [{"title": cell} for cell in header] if header else [{"title": ""} for _ in rows[0]],
+        }
         block["rows"] = [[cell if cell.strip() else "" for cell in row] for row in body]
         why = "a table with a header" if header else "a table without a header"
         self.add(block, node.origin, why + ", of no more specific kind")
-
 
     def wide_table(self, rows: list[list[str]], header: bool, node: Table, limit: int) -> None:
         """A table wider than the model's columns (or than its page's column holds): cut into tables of its first
@@ -229,11 +277,17 @@ class TableTyping:
         step = limit - 1
         starts = range(1, len(rows[0]), step)
         title = self.pending_title[0] if self.pending_title else None
-        self.report.untyped.append(note(node.origin, " | ".join(rows[0]), f"a table of {len(rows[0])} columns, "
-                                         f"more than {limit}: cut into {len(starts)} tables, each with the "
-                                         "first column"))
+        self.report.untyped.append(
+            note(
+                node.origin,
+                " | ".join(rows[0]),
+                f"a table of {len(rows[0])} columns, "
+                f"more than {limit}: cut into {len(starts)} tables, each with the "
+                "first column",
+            )
+        )
         for part, start in enumerate(starts, start=1):
-            cut = [[row[0], *row[start:start + step]] for row in rows]
+            cut = [[row[0], *row[start : start + step]] for row in rows]
             if title:
                 self.pending_title = (f"{title} ({part}/{len(starts)})", node.origin)
             self.plain_table(cut, Table(cut, header, node.origin))
@@ -246,5 +300,8 @@ def _looks_like_header(rows: list[list[str]]) -> bool:
         return False
     first = [len(plain(cell)) for cell in rows[0]]
     numbered = [all(_NUMBER_LEAD.match(plain(row[c])) for row in rows) for c in range(len(rows[0]))]
-    return all(0 < length <= 60 for length in first) and not any(kinds.is_roll(cell) for cell in rows[0]) and \
-        not any(numbered)
+    return (
+        all(0 < length <= 60 for length in first)
+        and not any(kinds.is_roll(cell) for cell in rows[0])
+        and not any(numbered)
+    )

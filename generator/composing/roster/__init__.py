@@ -16,13 +16,13 @@ from xml.etree.ElementTree import Element
 
 import yaml
 
-from generator.errors import Problem, UserError
-from generator.model.types import Sheet
-from generator.model.validate import load
 from generator.composing.roster.making import Report, Text, Unmatched, alone, literal, slug
 from generator.composing.roster.names import SheetNames, answers_to, folded
 from generator.composing.roster.on_sheet import with_sheet
 from generator.composing.roster.sections import unused
+from generator.errors import Problem, UserError
+from generator.model.types import Sheet
+from generator.model.validate import load
 from generator.reading.rosters.files import quoted, read
 from generator.reading.rosters.selections import Roster, model_types, profile_types, read_roster
 
@@ -43,10 +43,13 @@ class Import:
     def report(self, roster: str) -> str:
         """The one report of what the sheet could not name: a heading, then a line per name (its units beside it)."""
         sheet = self.handout.get("sheet")
-        heading = (f"{roster}: {len(self.unmatched)} name(s) match nothing of the sheet '{sheet}', printed as the "
-                   "roster has them:" if sheet else
-                   f"{roster}: no sheet answers to the game {_named(self.game)}: the handout "
-                   "prints the roster's own profiles and rules")
+        heading = (
+            f"{roster}: {len(self.unmatched)} name(s) match nothing of the sheet '{sheet}', printed as the "
+            "roster has them:"
+            if sheet
+            else f"{roster}: no sheet answers to the game {_named(self.game)}: the handout "
+            "prints the roster's own profiles and rules"
+        )
         lines = [heading, *(str(item) for item in self.unmatched)]
         if self.left_out:
             lines.append(f"left out, holding no profile, rule or cost: {', '.join(map(quoted, self.left_out))}")
@@ -67,9 +70,14 @@ def sheet_for(project, game: str, sheet_name: str | None, force: bool, label: st
         _, sheet = load(path)
         if game and not answers_to(sheet, game) and not force:
             answers = ", ".join(f"'{name}'" for name in [sheet.game, *sheet.game_names])
-            raise UserError.at(label, 1, 1, f"the roster is for the game {_named(game)}, the sheet '{sheet.sheet}' "
-                                            f"for {answers}: expected a roster of the sheet's game (leave --sheet out "
-                                            "to pick the sheet by the roster's game, or give --force)")
+            raise UserError.at(
+                label,
+                1,
+                1,
+                f"the roster is for the game {_named(game)}, the sheet '{sheet.sheet}' "
+                f"for {answers}: expected a roster of the sheet's game (leave --sheet out "
+                "to pick the sheet by the roster's game, or give --force)",
+            )
         return path, sheet
     for path in project.sheet_paths(()):
         _, sheet = load(path)
@@ -84,19 +92,31 @@ def roster_of(root: Element, names: SheetNames | None = None) -> Roster:
     types = profile_types(root)
     stat_types = (model_types(types, names.matches_stat_line) if names else set()) or model_types(types)
     if not stat_types and names:  # a roster's line that gives only some of the sheet's characteristics
-        scored = {kind: len({names.characteristics.find(name) for name in found} - {None}) for kind, found in types.items()}
+        scored = {
+            kind: len({names.characteristics.find(name) for name in found} - {None}) for kind, found in types.items()
+        }
         stat_types = {max(scored, key=scored.get)} if scored and max(scored.values()) else set()
     return read_roster(root, stat_types)
 
 
-def handout_of(root: Element, label: str, sheet: Sheet | None, handout_id: str, languages: list[str],
-               translations: list[Sheet] = ()) -> Import:
+def handout_of(
+    root: Element,
+    label: str,
+    sheet: Sheet | None,
+    handout_id: str,
+    languages: list[str],
+    translations: list[Sheet] = (),
+) -> Import:
     """The handout's data from a parsed roster, drawn on `sheet` (or, without one, on the roster alone)."""
     names = SheetNames(sheet, translations) if sheet else None
     roster = roster_of(root, names)
     if not roster.units:
-        raise UserError.at(label, 1, 1, "no unit in any force: expected at least one selection typed unit or model, "
-                                        "or carrying a model's profile")
+        raise UserError.at(
+            label,
+            1,
+            1,
+            "no unit in any force: expected at least one selection typed unit or model, or carrying a model's profile",
+        )
     report = Report()
     army = roster.name or Path(label.split(":")[0]).stem
     sections = []
@@ -122,21 +142,24 @@ HEADER = "# yaml-language-server: $schema=../../schema/handout.schema.json\n# Im
 
 def as_yaml(handout: dict, roster: str) -> str:
     name = quoted(Path(roster.split(":")[0]).name).replace("\n", " ")
-    return HEADER.format(roster=name) + yaml.safe_dump(handout, sort_keys=False, allow_unicode=True, width=120,
-                                                       default_flow_style=None)
+    return HEADER.format(roster=name) + yaml.safe_dump(
+        handout, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None
+    )
 
 
 def strict_problems(unmatched: list[Unmatched], label: str) -> list[Problem]:
     return [Problem(label, 0, 0, f"{item} (--strict: everything must match)") for item in unmatched]
 
 
-def import_roster(project, roster_path: Path, sheet_name: str | None, handout_id: str | None, strict: bool,
-                  force: bool = False) -> tuple[Path, Import, str]:
+def import_roster(
+    project, roster_path: Path, sheet_name: str | None, handout_id: str | None, strict: bool, force: bool = False
+) -> tuple[Path, Import, str]:
     """Read the roster, make its handout and check it in memory, then write sources/handouts/<id>.yaml (never over
     a file): the path written, the import (with what did not match) and the roster's name in reports. Anything
     wrong (with `strict`, anything unmatched) is an error, and nothing is written."""
     from generator import write
-    from generator.composing import translate as i18n, languages as translations
+    from generator.composing import languages as translations
+    from generator.composing import translate as i18n
 
     root, label = read(roster_path)
     chosen = sheet_for(project, (root.get("gameSystemName") or "").strip(), sheet_name, force, label)
@@ -165,10 +188,11 @@ def import_roster(project, roster_path: Path, sheet_name: str | None, handout_id
 def checked(project, text: str, handout_id: str, label: str) -> None:
     """The handout as `qrs check` and `qrs handout` take it, in every language it lists, from a temporary copy:
     any problem is the roster's, reported with where in the handout it arose, and nothing is written."""
-    from generator.model import glyphs
+    from generator.composing import languages as translations
+    from generator.composing import words
     from generator.composing.handout import compose, load_handout
+    from generator.model import glyphs
     from generator.model.validate import keyword_index
-    from generator.composing import languages as translations, words
 
     with tempfile.TemporaryDirectory(prefix="qrs-import-") as folder:
         path = Path(folder) / f"{handout_id}.yaml"
@@ -182,9 +206,18 @@ def checked(project, text: str, handout_id: str, label: str) -> None:
                 if found:
                     raise UserError(glyphs.one_per_character(located.problem(loc, message) for loc, message in found))
         except UserError as error:
-            raise UserError([Problem(label, 1, 1, f"the handout made from the roster does not check "
-                                                  f"({_where(problem, path)}{problem.message}): nothing was written")
-                             for problem in error.problems]) from None
+            raise UserError(
+                [
+                    Problem(
+                        label,
+                        1,
+                        1,
+                        f"the handout made from the roster does not check "
+                        f"({_where(problem, path)}{problem.message}): nothing was written",
+                    )
+                    for problem in error.problems
+                ]
+            ) from None
 
 
 def _where(problem: Problem, path: Path) -> str:

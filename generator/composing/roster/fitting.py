@@ -31,7 +31,7 @@ def fit(types: list[dict], units: list[dict]) -> None:
         if sum(widths) <= COLUMN_MM or len(names) < 2:
             continue
         kept = len(names) - 1
-        while kept > 0 and sum(widths[:kept + 1]) + GATHERED_MM > COLUMN_MM:
+        while kept > 0 and sum(widths[: kept + 1]) + GATHERED_MM > COLUMN_MM:
             kept -= 1
         gathered = names[kept:]
         if len(gathered) < 2:  # its last column alone, a rule's text: it wraps as it is, under its own heading

@@ -13,20 +13,55 @@ import re
 from generator.reading.rosters.names import folded
 
 _LETTERED = {
-    "movement": "M", "move": "M", "weapon skill": "WS", "ballistic skill": "BS", "strength": "S", "toughness": "T",
-    "wounds": "W", "initiative": "I", "attacks": "A", "leadership": "Ld", "save": "Sv", "armour save": "Sv",
-    "armor save": "Sv", "objective control": "OC", "action point limit": "APL", "group activation": "GA",
-    "defence": "DF", "defense": "DF", "cool": "Cl", "willpower": "Wil", "intelligence": "Int",
+    "movement": "M",
+    "move": "M",
+    "weapon skill": "WS",
+    "ballistic skill": "BS",
+    "strength": "S",
+    "toughness": "T",
+    "wounds": "W",
+    "initiative": "I",
+    "attacks": "A",
+    "leadership": "Ld",
+    "save": "Sv",
+    "armour save": "Sv",
+    "armor save": "Sv",
+    "objective control": "OC",
+    "action point limit": "APL",
+    "group activation": "GA",
+    "defence": "DF",
+    "defense": "DF",
+    "cool": "Cl",
+    "willpower": "Wil",
+    "intelligence": "Int",
 }
 _MIDDLE_EARTH = {
-    "movement": "Mv", "move": "Mv", "fight": "F", "strength": "S", "defence": "D", "defense": "D", "attack": "A",
-    "attacks": "A", "wounds": "W", "courage": "C", "intelligence": "I", "might": "M", "will": "W", "fate": "F",
+    "movement": "Mv",
+    "move": "Mv",
+    "fight": "F",
+    "strength": "S",
+    "defence": "D",
+    "defense": "D",
+    "attack": "A",
+    "attacks": "A",
+    "wounds": "W",
+    "courage": "C",
+    "intelligence": "I",
+    "might": "M",
+    "will": "W",
+    "fate": "F",
 }
 # a game (its system's name, as BSData writes it) → its own abbreviations of the names its data writes in full
 GAME_ABBREVIATIONS: list[tuple[re.Pattern, dict[str, str]]] = [
     (re.compile(r"middle[- ]?earth|hobbit|lord of the rings", re.IGNORECASE), _MIDDLE_EARTH),
-    (re.compile(r"40,?000|40k|kill ?team|horus heresy|30k|warhammer fantasy|old world|necromunda|shadow war|"
-                r"apocalypse|^warhammer$", re.IGNORECASE), _LETTERED),
+    (
+        re.compile(
+            r"40,?000|40k|kill ?team|horus heresy|30k|warhammer fantasy|old world|necromunda|shadow war|"
+            r"apocalypse|^warhammer$",
+            re.IGNORECASE,
+        ),
+        _LETTERED,
+    ),
 ]
 
 

@@ -15,8 +15,21 @@ from generator.composing.roster.names import folded
 from generator.composing.roster.text import MAX_TEXT, MAX_VALUE, Report, Text, Unmatched, literal
 from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule
 
-__all__ = ["Maker", "Report", "Text", "Unmatched", "alone", "choices", "clean", "literal", "model_entry", "slug",
-           "shown_points", "told_apart", "unit_base"]
+__all__ = [
+    "Maker",
+    "Report",
+    "Text",
+    "Unmatched",
+    "alone",
+    "choices",
+    "clean",
+    "literal",
+    "model_entry",
+    "slug",
+    "shown_points",
+    "told_apart",
+    "unit_base",
+]
 
 WORDS = re.compile(r"[^\W\d_]{3,}(?:[\s,/]+[^\W\d_]+)*")  # a value in words, no number: March, Infantry
 
@@ -59,8 +72,11 @@ class Maker:
         if kind is None:
             shown = names[:10] + (["\u2026"] if len(names) > 11 else names[10:11])
             kind = self.types[profile.type] = {
-                "id": slug(profile.type, self.type_ids, "profile"), "name": self.text(profile.type or "-", 200, unit),
-                "characteristics": [self.text(name or "-", 200, unit) for name in shown], "_names": names}
+                "id": slug(profile.type, self.type_ids, "profile"),
+                "name": self.text(profile.type or "-", 200, unit),
+                "characteristics": [self.text(name or "-", 200, unit) for name in shown],
+                "_names": names,
+            }
         values = dict(profile.values)
         wanted = kind["_names"]
         row = [self.text.value(values.get(name, "") or "-", MAX_TEXT, unit, lines=True) for name in wanted[:10]]
@@ -71,8 +87,12 @@ class Maker:
         for name in values:
             if name not in wanted and values[name]:  # a characteristic the first profile of its type had not
                 row[-1] = f"{row[-1]}; {self.text(name, 200, unit)}: {self.text(values[name], 400, unit)}"
-        return {"type": kind["id"], "name": self.text(profile.name or "-", 200, unit), "values": row,
-                "_by": self.text(profile.carrier or unit, 200, unit)}
+        return {
+            "type": kind["id"],
+            "name": self.text(profile.name or "-", 200, unit),
+            "values": row,
+            "_by": self.text(profile.carrier or unit, 200, unit),
+        }
 
     def keyword(self, rule: Rule, unit: str, taken: set[str] = frozenset()) -> str:
         """The handout keyword of a roster's rule, made as first met: its id."""
@@ -91,13 +111,19 @@ class Maker:
         types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
         told_apart(units)
         fit(types, units)
-        data = {"handout": handout_id, **extra, "army": army, "date": datetime.date.today(),
-                "paper": {"size": "A4", "orientation": "landscape", "columns": 3},  # no page count: as few as it takes
-                "as_written": True, "points": shown_points(self.roster.points),
-                "cost": self.text(self.roster.cost_label, 12) if self.roster.cost_label else None,
-                "keywords": [{key: value for key, value in keyword.items()} for keyword in self.keywords.values()],
-                "profile_types": types,
-                "units": units}
+        data = {
+            "handout": handout_id,
+            **extra,
+            "army": army,
+            "date": datetime.date.today(),
+            "paper": {"size": "A4", "orientation": "landscape", "columns": 3},  # no page count: as few as it takes
+            "as_written": True,
+            "points": shown_points(self.roster.points),
+            "cost": self.text(self.roster.cost_label, 12) if self.roster.cost_label else None,
+            "keywords": [{key: value for key, value in keyword.items()} for keyword in self.keywords.values()],
+            "profile_types": types,
+            "units": units,
+        }
         return {key: value for key, value in data.items() if value not in (None, [])}
 
 
@@ -119,17 +145,27 @@ def told_apart(units: list[dict]) -> None:
 def unit_base(entry: RosterEntry, unit_id: str, maker: Maker) -> dict:
     """Its name, points and count (left to its models when they are listed, each with its own: "4 × Cannon" read
     as four guns where there are one and three crew)."""
-    return {"id": unit_id, "name": maker.text(entry.name or "-", 200, entry.name),
-            "count": entry.count if entry.count > 1 and not entry.models else None,
-            "points": shown_points(entry.points)}
+    return {
+        "id": unit_id,
+        "name": maker.text(entry.name or "-", 200, entry.name),
+        "count": entry.count if entry.count > 1 and not entry.models else None,
+        "points": shown_points(entry.points),
+    }
 
 
 def choices(roster: Roster, maker: Maker, rule_id) -> list[dict]:
     """The army's choices as the handout's: each with what was chosen, and its rules by id (`rule_id`: the sheet's
     keyword it names, else the handout's own)."""
-    return [clean({"name": maker.text(choice.name or "-", 200, "army"), "value": maker.text(choice.value, 400, "army"),
-                   "rules": list(dict.fromkeys(rule_id(rule) for rule in choice.rules))})
-            for choice in roster.choices]
+    return [
+        clean(
+            {
+                "name": maker.text(choice.name or "-", 200, "army"),
+                "value": maker.text(choice.value, 400, "army"),
+                "rules": list(dict.fromkeys(rule_id(rule) for rule in choice.rules)),
+            }
+        )
+        for choice in roster.choices
+    ]
 
 
 def clean(unit: dict) -> dict:
@@ -155,24 +191,41 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
         profiles = list(entry.profiles)
         values = dict(entry.stat.values) if entry.stat else {}
         unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
-        unit["models"] = [model_entry(maker, line, entry.name, {ids[name]: _value(maker, dict(line.profile.values).get(
-            name, ""), entry.name) for name in names}) for line in entry.models]
+        unit["models"] = [
+            model_entry(
+                maker,
+                line,
+                entry.name,
+                {ids[name]: _value(maker, dict(line.profile.values).get(name, ""), entry.name) for name in names},
+            )
+            for line in entry.models
+        ]
         wordy = _wordy(entry, [name for name in every if name not in names])
         unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
-        unit["equipment"] = ", ".join(maker.text(name, 200, entry.name) for name in entry.gear
-                                      if name not in entry.tabled) or None  # weapons print in their tables
+        unit["equipment"] = (
+            ", ".join(maker.text(name, 200, entry.name) for name in entry.gear if name not in entry.tabled) or None
+        )  # weapons print in their tables
         unit["rules"] = [maker.keyword(rule, entry.name) for rule in entry.rules]
         unit["other_rules"] = "; ".join(maker.text(text, MAX_TEXT, entry.name) for text in wordy) or None
         units.append(clean(unit))
     for rule in roster.army_rules:
         maker.keyword(rule, "army")
-    characteristics = [{"id": ids[name], "label": maker.text(label(name, roster.game), 200),
-                        "name": maker.text(name or "-", 200)}
-                       for name in names]
-    return maker.handout(handout_id, army, units, {
-        "game": maker.text(roster.game, 200) if roster.game else None, "lang": lang, "languages": [lang],
-        "characteristics": characteristics,
-        "choices": choices(roster, maker, lambda rule: maker.keyword(rule, "army"))})
+    characteristics = [
+        {"id": ids[name], "label": maker.text(label(name, roster.game), 200), "name": maker.text(name or "-", 200)}
+        for name in names
+    ]
+    return maker.handout(
+        handout_id,
+        army,
+        units,
+        {
+            "game": maker.text(roster.game, 200) if roster.game else None,
+            "lang": lang,
+            "languages": [lang],
+            "characteristics": characteristics,
+            "choices": choices(roster, maker, lambda rule: maker.keyword(rule, "army")),
+        },
+    )
 
 
 def model_entry(maker: Maker, line: ModelLine, unit: str, profile: dict) -> dict:
@@ -209,10 +262,18 @@ def _stat_names(roster: Roster) -> list[str]:
 def _short(roster: Roster, name: str) -> bool:
     """A characteristic whose every value fits a column of the stat line: not a list of keywords, nor words (MESBG's
     Heroic Actions: March), which read as the unit's rules."""
-    lines = [profile for entry in roster.units for profile in [entry.stat, *(line.profile for line in entry.models)]
-             if profile]
-    return all(len(value) <= 8 and not WORDS.fullmatch(value) for profile in lines
-               for found, value in profile.values if found == name)
+    lines = [
+        profile
+        for entry in roster.units
+        for profile in [entry.stat, *(line.profile for line in entry.models)]
+        if profile
+    ]
+    return all(
+        len(value) <= 8 and not WORDS.fullmatch(value)
+        for profile in lines
+        for found, value in profile.values
+        if found == name
+    )
 
 
 def _value(maker: Maker, value: str, unit: str) -> str:

@@ -32,7 +32,11 @@ def marked(text: str, escape: Callable[[str], str]) -> str:
     text = BOLD.sub(lambda match: f"{_OPEN}{match.group(1)}{_CLOSE}", text)
     text = STRAY.sub("", text)
     shown = escape(text)
-    shown = re.sub(f"{_OPEN}(.*?){_CLOSE}",
-                   lambda match: "**" + re.sub(f"{_KEY}(\\d+){_END}", lambda key: escape(keywords[int(key[1])]),
-                                               match.group(1)) + "**", shown)
+    shown = re.sub(
+        f"{_OPEN}(.*?){_CLOSE}",
+        lambda match: (
+            "**" + re.sub(f"{_KEY}(\\d+){_END}", lambda key: escape(keywords[int(key[1])]), match.group(1)) + "**"
+        ),
+        shown,
+    )
     return re.sub(f"{_KEY}(\\d+){_END}", lambda key: f"**{escape(keywords[int(key[1])])}**", shown)

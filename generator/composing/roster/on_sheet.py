@@ -17,8 +17,9 @@ from generator.reading.rosters.selections import SAVE_NAMES, Profile, Roster, Ro
 ARMOUR_LIKE = re.compile(r"armou?r|shield|mail|plate|barding|carapace|bouclier|armure", re.IGNORECASE)
 
 
-def with_sheet(roster: Roster, sheet: Sheet, names: SheetNames, handout_id: str, army: str, languages: list[str],
-               report: Report) -> dict:
+def with_sheet(
+    roster: Roster, sheet: Sheet, names: SheetNames, handout_id: str, army: str, languages: list[str], report: Report
+) -> dict:
     maker = Maker(roster, report)
     units, unit_ids = [], set()
     sheet_keywords = {keyword.id for keyword in sheet.keywords}
@@ -28,14 +29,25 @@ def with_sheet(roster: Roster, sheet: Sheet, names: SheetNames, handout_id: str,
     def rule_id(rule: Rule) -> str:
         return names.keywords.find(rule.name) or maker.keyword(rule, "army", sheet_keywords)
 
-    data = maker.handout(handout_id, army, units, {"sheet": sheet.sheet, "lang": sheet.lang, "languages": languages,
-                                                   "choices": choices(roster, maker, rule_id)})
+    data = maker.handout(
+        handout_id,
+        army,
+        units,
+        {"sheet": sheet.sheet, "lang": sheet.lang, "languages": languages, "choices": choices(roster, maker, rule_id)},
+    )
     data["exclude"] = []  # every section of the sheet: the handout is the army's reference, edited down at will
     return data
 
 
-def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, maker: Maker, report: Report,
-          sheet_keywords: set[str]) -> dict:
+def _unit(
+    entry: RosterEntry,
+    unit_id: str,
+    sheet: Sheet,
+    names: SheetNames,
+    maker: Maker,
+    report: Report,
+    sheet_keywords: set[str],
+) -> dict:
     unit = unit_base(entry, unit_id, maker)
     weapons, armour, kept, rules, own_rules, unknown_armour, profiles, bare = [], [], [], [], [], [], [], []
     held = [(name, None) for name in entry.gear] + [(profile.name, profile) for profile in entry.profiles]
@@ -55,8 +67,12 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
                 kept.append(name)
             if ARMOUR_LIKE.search(name) or (profile is not None and ARMOUR_LIKE.search(profile.type)):
                 unknown_armour.append(name)
-            report.add(entry.name, "equipment", name, "no row of the sheet's tables, nor item of its saves table, "
-                                                      "by id, name or alias: printed as written")
+            report.add(
+                entry.name,
+                "equipment",
+                name,
+                "no row of the sheet's tables, nor item of its saves table, by id, name or alias: printed as written",
+            )
             continue
     for rule in [*entry.rules, *maker.roster.army_rules]:
         if (ident := names.keywords.find(rule.name)) is not None:
@@ -64,16 +80,25 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
         elif rule.text:
             own_rules_id = maker.keyword(rule, entry.name, sheet_keywords)
             rules.append(own_rules_id)
-            report.add(entry.name, "rule", rule.name, "no keyword of the sheet, by id, term or original term: "
-                                                      "printed with the roster's text")
+            report.add(
+                entry.name,
+                "rule",
+                rule.name,
+                "no keyword of the sheet, by id, term or original term: printed with the roster's text",
+            )
         else:
             own_rules.append(rule.name)
-            report.add(entry.name, "rule", rule.name, "no keyword of the sheet, by id, term or original term: "
-                                                      "printed as written")
+            report.add(
+                entry.name,
+                "rule",
+                rule.name,
+                "no keyword of the sheet, by id, term or original term: printed as written",
+            )
     unit["profile"], others = _sheet_profile(entry.stat, entry.name, sheet, names, report)
-    unit["models"] = [model_entry(maker, line, entry.name,
-                                  _sheet_profile(line.profile, entry.name, sheet, names, report)[0])
-                      for line in entry.models]
+    unit["models"] = [
+        model_entry(maker, line, entry.name, _sheet_profile(line.profile, entry.name, sheet, names, report)[0])
+        for line in entry.models
+    ]
     own_rules += others
     profiles += [profile for profile in entry.profiles if profile.values]  # those matched too: the roster's values
     unit["profiles"] = [maker.profile(profile, entry.name) for profile in profiles]
@@ -87,9 +112,14 @@ def _unit(entry: RosterEntry, unit_id: str, sheet: Sheet, names: SheetNames, mak
         unit["save"] = maker.text(save, MAX_VALUE, entry.name)
     elif unknown_armour:
         unit["save"], source = _roster_save(entry, list(dict.fromkeys(unknown_armour)), bare)
-        unit["save_from"] = {key: [maker.text(name, 200, entry.name) for name in value] if isinstance(value, list)
-                             else maker.text(value, 40, entry.name) for key, value in source.items()}
+        unit["save_from"] = {
+            key: [maker.text(name, 200, entry.name) for name in value]
+            if isinstance(value, list)
+            else maker.text(value, 40, entry.name)
+            for key, value in source.items()
+        }
     return clean(unit)
+
 
 _SAVE = re.compile(r"^\s*([2-7])\s*\+\s*$")
 _BONUS = re.compile(r"^\s*[-+]\s*([1-3])\s*$")
@@ -130,8 +160,9 @@ def _wearable(armour: list[str], sheet: Sheet) -> list[str]:
     return [ref for ref in armour if ref in items and (troop in items[ref].saves or items[ref].troop is not None)]
 
 
-def _sheet_profile(stat: Profile | None, unit: str, sheet: Sheet, names: SheetNames,
-                   report: Report) -> tuple[dict, list[str]]:
+def _sheet_profile(
+    stat: Profile | None, unit: str, sheet: Sheet, names: SheetNames, report: Report
+) -> tuple[dict, list[str]]:
     """A stat line's values by the sheet's characteristic ids ('-' where the roster gives none), and the roster's
     values of the characteristics the sheet has not (a ward save, a troop type), as 'Type: Infantry'."""
     values: dict[str, str] = {}
@@ -141,15 +172,21 @@ def _sheet_profile(stat: Profile | None, unit: str, sheet: Sheet, names: SheetNa
         if key is None:
             if value and value != "-" and folded(name) not in SAVE_NAMES:
                 others.append(f"{name}: {value}")
-                report.add(unit, "characteristic", name, "no characteristic of the sheet, by id, label, name "
-                                                         "or alias: printed with the unit's rules")
+                report.add(
+                    unit,
+                    "characteristic",
+                    name,
+                    "no characteristic of the sheet, by id, label, name or alias: printed with the unit's rules",
+                )
         else:
             values.setdefault(key, value or "-")
     for characteristic in sheet.characteristics:
         if characteristic.id not in values:
-            report.add(unit, "sheet characteristic", characteristic.id, "no value in the roster's stat line: "
-                                                                        "printed as '-'")
+            report.add(
+                unit, "sheet characteristic", characteristic.id, "no value in the roster's stat line: printed as '-'"
+            )
     text = Text(report)
-    return {characteristic.id: text.value(values.get(characteristic.id, "-"), MAX_VALUE, unit) or "-"
-            for characteristic in sheet.characteristics}, others
-
+    return {
+        characteristic.id: text.value(values.get(characteristic.id, "-"), MAX_VALUE, unit) or "-"
+        for characteristic in sheet.characteristics
+    }, others

@@ -32,8 +32,11 @@ class LeftOut:
 
 def roster_words(root: Element) -> list[tuple[str, ...]]:
     """Every name the roster gives the army's things, as folded words."""
-    return [tuple(folded(element.get("name", "")).split()) for element in root.iter()
-            if element.tag.removeprefix(NAMESPACE) in NAMED and element.get("name")]
+    return [
+        tuple(folded(element.get("name", "")).split())
+        for element in root.iter()
+        if element.tag.removeprefix(NAMESPACE) in NAMED and element.get("name")
+    ]
 
 
 def unused(sheet: Sheet, translations: list[Sheet], root: Element) -> LeftOut:
@@ -71,19 +74,25 @@ def _spellings(concern: str, sheet: Sheet, translations: list[Sheet]) -> set[tup
 def _holds(name: tuple[str, ...], words: tuple[str, ...]) -> bool:
     """The name holds the words in a row, each whole or plural (Wizard Level 2, Battle Wizards)."""
     width = len(words)
-    return any(all(found in (wanted, wanted + "s") for found, wanted in zip(name[start:start + width], words))
-               for start in range(len(name) - width + 1))
+    return any(
+        all(found in (wanted, wanted + "s") for found, wanted in zip(name[start : start + width], words))
+        for start in range(len(name) - width + 1)
+    )
 
 
 def _line(section: Section, missing: list[Block], others: list[str], sheet: Sheet) -> str:
     """The report's line: the section, what it is about (the keyword and the roster's word for it), what stays."""
     index = keyword_index(sheet)
-    about = " or ".join(_named(index.get(concern.casefold()), concern)
-                        for concern in dict.fromkeys(concern for block in missing for concern in block.concerns))
+    about = " or ".join(
+        _named(index.get(concern.casefold()), concern)
+        for concern in dict.fromkeys(concern for block in missing for concern in block.concerns)
+    )
     title = f"'{section.title}' ({section.id})" if section.title else f"'{section.id}'"
     kept = f" (kept: {', '.join(others)})" if others else ""
-    return (f"left out: the section {title}{kept}: it is about {about}, which no selection, profile, rule or "
-            "category of the roster names")
+    return (
+        f"left out: the section {title}{kept}: it is about {about}, which no selection, profile, rule or "
+        "category of the roster names"
+    )
 
 
 def _named(keyword, concern: str) -> str:

@@ -10,8 +10,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from generator.model import glyphs
 from generator.composing.roster.marks import marked
+from generator.model import glyphs
 
 MAX_VALUE = 20  # a stat line's value (the handout's limit): longer ones are cut, with an ellipsis
 MAX_TEXT = 3900  # a text of the roster (an ability's): the model's limit, less room for escaping
@@ -31,8 +31,9 @@ class Unmatched:
     units: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        units = ", ".join(f"'{unit}'" for unit in self.units[:6]) + (f" and {len(self.units) - 6} more"
-                                                                    if len(self.units) > 6 else "")
+        units = ", ".join(f"'{unit}'" for unit in self.units[:6]) + (
+            f" and {len(self.units) - 6} more" if len(self.units) > 6 else ""
+        )
         return f"{self.kind} '{self.name}' ({units}): {self.tried}"
 
 
@@ -66,7 +67,7 @@ class Text:
         kept = [self._line(line, where) for line in (text.splitlines() if lines else [text])]
         text = "\n".join(BULLET.sub("\u2022 ", line) for line in kept if line.strip(BLANK))
         if len(text) > limit:
-            text = text[:limit - 1].rstrip() + "\u2026"
+            text = text[: limit - 1].rstrip() + "\u2026"
         return marked(text, literal)  # New Recruit's ^^keywords^^ and **bold**, as its app shows them
 
     def _line(self, text: str, where: str) -> str:
@@ -88,8 +89,12 @@ class Text:
         substitute = SUBSTITUTES.get(char) or unicodedata.normalize("NFKC", char)
         if not substitute or not all(ord(c) in self.font for c in substitute):
             substitute = f"[{unicodedata.name(char, f'U+{ord(char):04X}').lower()}]"
-        self.report.add(where or "roster", "character", f"U+{ord(char):04X} {char}",
-                        f"no font of the sheet has it: printed as '{substitute}'")
+        self.report.add(
+            where or "roster",
+            "character",
+            f"U+{ord(char):04X} {char}",
+            f"no font of the sheet has it: printed as '{substitute}'",
+        )
         return substitute
 
 
@@ -97,4 +102,3 @@ def literal(text: str) -> str:
     """A roster's name as source text that prints as written: the markup's characters escaped, and a '<' that
     would open an HTML tag (40k's <HIVE FLEET>) too."""
     return re.sub(r"<(?=[/!?a-zA-Z])", r"\\<", re.sub(r"([*{}\[\]\\])", r"\\\1", text))
-

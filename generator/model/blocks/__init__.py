@@ -15,8 +15,19 @@ from pydantic import Field
 from generator.model.blocks.block import BlockBase
 
 # The order the JSON Schema and the error messages list the types in: the common ones first.
-BLOCK_TYPES = ("sequence", "table", "dice", "modifiers", "matrix", "text", "glossary", "saves", "roster", "figure",
-               "preformatted")
+BLOCK_TYPES = (
+    "sequence",
+    "table",
+    "dice",
+    "modifiers",
+    "matrix",
+    "text",
+    "glossary",
+    "saves",
+    "roster",
+    "figure",
+    "preformatted",
+)
 
 
 def _block_classes() -> dict[str, type[BlockBase]]:

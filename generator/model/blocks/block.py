@@ -14,17 +14,19 @@ class Footnote(Model):
     """A note under a block, referenced from its cells as [^id]."""
 
     id: Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")] = Field(
-        description="The note's mark, referenced in a text as [^id] (1, a, *).", examples=["1", "a"])
+        description="The note's mark, referenced in a text as [^id] (1, a, *).", examples=["1", "a"]
+    )
     text: Text = Field(description="The note's text.")
-
 
 
 class Subheading(Model):
     """A row of a table or of a modifiers list that heads the rows after it, up to the next sub-heading."""
 
-    subheading: Text = Field(description="A sub-heading printed across the columns (Terrain): the rows after it, up "
-                                         "to the next sub-heading, are its. It never ends a column, and a column that "
-                                         "starts among its rows repeats it, marked continued.")
+    subheading: Text = Field(
+        description="A sub-heading printed across the columns (Terrain): the rows after it, up "
+        "to the next sub-heading, are its. It never ends a column, and a column that "
+        "starts among its rows repeats it, marked continued."
+    )
 
 
 # The sub-heading's tag in an error's path: no key of the source (the positions are found by leaving out what is not),
@@ -35,8 +37,13 @@ SUBHEADING_TAG = "sub-heading row"
 def or_subheading(row: type, tag: str) -> Any:
     """A list's entry: a `row`, or a mapping holding `subheading`. `tag` is the list's own field name: pydantic puts
     the tag in an error's path, where the messages expect the list's name (validate.describe_error)."""
+
     def kind(value: Any) -> str:
-        return SUBHEADING_TAG if isinstance(value, Subheading) or isinstance(value, dict) and "subheading" in value else tag
+        return (
+            SUBHEADING_TAG
+            if isinstance(value, Subheading) or isinstance(value, dict) and "subheading" in value
+            else tag
+        )
 
     return Annotated[Union[Annotated[row, Tag(tag)], Annotated[Subheading, Tag(SUBHEADING_TAG)]], Discriminator(kind)]
 
@@ -61,8 +68,9 @@ class Subheaded:
     def _subheading_position(self, index: int) -> int | None:
         if isinstance(self.lines[index], Subheading):
             return None
-        return next((position for position in range(index - 1, -1, -1) if isinstance(self.lines[position], Subheading)),
-                    None)
+        return next(
+            (position for position in range(index - 1, -1, -1) if isinstance(self.lines[position], Subheading)), None
+        )
 
     def lines_kept(self, kept: set[int]) -> list:
         """The rows at positions `kept`, with the sub-headings over them (a handout's cut of the block): a sub-heading
@@ -75,13 +83,16 @@ class Lead(Model):
     """A block's intro or after sentence with how it is set: {text: …, style: plain}."""
 
     text: Text
-    style: Literal["italic", "plain"] = Field("italic", description="italic (the default, as a sentence written "
-                                                                    "alone), or plain: upright, as the block's text.")
+    style: Literal["italic", "plain"] = Field(
+        "italic",
+        description="italic (the default, as a sentence written alone), or plain: upright, as the block's text.",
+    )
 
 
 def sentence(name: str) -> Any:
     """A block's `intro` or `after`: a sentence, or a mapping that says how it is set. The sentence's tag is the
     field's name: pydantic puts it in an error's path, where the messages expect the field's name."""
+
     def kind(value: Any) -> str:
         return "set" if isinstance(value, (dict, Lead)) else name
 
@@ -107,27 +118,43 @@ class BlockBase(Model):
 
     id: Id
     title: OptionalText | None = None
-    intro: sentence("intro") | None = Field(None, description="A sentence printed before the block's content, in italics; "
-                                                          "{text: …, style: plain} prints it upright.")
-    after: sentence("after") | None = Field(None, description="A sentence printed after the block's content, in italics; "
-                                                          "{text: …, style: plain} prints it upright.")
+    intro: sentence("intro") | None = Field(
+        None,
+        description="A sentence printed before the block's content, in italics; "
+        "{text: …, style: plain} prints it upright.",
+    )
+    after: sentence("after") | None = Field(
+        None,
+        description="A sentence printed after the block's content, in italics; "
+        "{text: …, style: plain} prints it upright.",
+    )
     notes: list[Footnote] = Field(default_factory=list, description="Footnotes, referenced as [^id].")
     keep: Literal["together"] | None = Field(
-        None, description="together: do not continue the block into the next column, unless keeping it whole would "
-                          "leave more than 15 % of a column empty (matrices, saves and figures never are).")
+        None,
+        description="together: do not continue the block into the next column, unless keeping it whole would "
+        "leave more than 15 % of a column empty (matrices, saves and figures never are).",
+    )
     break_before: Literal["column", "page"] | None = Field(
-        None, alias="break", description="Start the block at the top of a new column or page: a rare manual decision.")
-    group: Id | None = Field(None, description="The id of one of its section's groups: the group's blocks follow "
-                                               "one another under the group's heading.")
+        None, alias="break", description="Start the block at the top of a new column or page: a rare manual decision."
+    )
+    group: Id | None = Field(
+        None,
+        description="The id of one of its section's groups: the group's blocks follow "
+        "one another under the group's heading.",
+    )
     concerns: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
-        default_factory=list, description="What the whole block is about, when an army may have none of it (a "
-                                          "keyword, by id or term: sorcier): a roster's import leaves the block out "
-                                          "of the handout of an army that has none of them.")
+        default_factory=list,
+        description="What the whole block is about, when an army may have none of it (a "
+        "keyword, by id or term: sorcier): a roster's import leaves the block out "
+        "of the handout of an army that has none of them.",
+    )
     # The packer sets it as a band (generator/rendering/bands.py).
     wide: Literal[2, "all"] | None = Field(
-        None, description="Span the page's columns (2 or all: both take the whole width today): the block starts a new "
-                          "page, across its top, and the columns go on under it. A block too wide for a column spans "
-                          "the page without it.")
+        None,
+        description="Span the page's columns (2 or all: both take the whole width today): the block starts a new "
+        "page, across its top, and the columns go on under it. A block too wide for a column spans "
+        "the page without it.",
+    )
 
     def lead(self, name: str) -> str | None:
         """The text of the block's `intro` or `after`, however it is written."""
@@ -183,10 +210,11 @@ class BlockBase(Model):
             key, words, node = [], [], self
             for part in loc:
                 node = node[part] if isinstance(part, int) or isinstance(node, dict) else getattr(node, part)
-                ident = (node.id if "id" in type(node).model_fields else getattr(node, "title", None)) \
-                    if isinstance(part, int) and isinstance(node, BaseModel) else None
+                ident = (
+                    (node.id if "id" in type(node).model_fields else getattr(node, "title", None))
+                    if isinstance(part, int) and isinstance(node, BaseModel)
+                    else None
+                )
                 key.append(ident or part)
                 words += [ident] if ident else []
             yield tuple(key), " › ".join(words), text, None, None
-
-

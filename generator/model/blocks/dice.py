@@ -14,7 +14,8 @@ from generator.model.blocks.block import BlockBase
 class DiceResult(Model):
     id: Id | None = Field(None, description="A stable id, so that texts can name this result: {result:BLOCK/ID}.")
     roll: Annotated[str, StringConstraints(min_length=1, max_length=30)] = Field(
-        description="The results the row covers: 7, 3-4 (or 3~4), 10+, or several: '16, 21', '11-15, 62'.")
+        description="The results the row covers: 7, 3-4 (or 3~4), 10+, or several: '16, 21', '11-15, 62'."
+    )
     name: OptionalText | None = Field(None, description="A named result, printed in italics before the text.")
     text: OptionalText = ""
 
@@ -28,7 +29,8 @@ class InnerRoll(Model):
     """A roll inside a result ("roll again: 1-3 …, 4-6 …"), checked like a dice table, printed under the result."""
 
     die: Annotated[str, StringConstraints(pattern=r"^(\d?)D(\d{1,2})$")] = Field(
-        description="The die of the roll made on this result: D3, D6, 2D6…")
+        description="The die of the roll made on this result: D3, D6, 2D6…"
+    )
     rows: Annotated[list[DiceResult], Field(min_length=1, max_length=36)]
 
 
@@ -49,7 +51,10 @@ def roll_findings(possible: list[int], rows: list[DiceResult], rolled: str) -> I
             continue
         for result in results:
             if result in seen:
-                yield ("rows", index, "roll"), f"{result} is already covered by row {seen[result] + 1} ('{rows[seen[result]].roll}')"
+                yield (
+                    ("rows", index, "roll"),
+                    f"{result} is already covered by row {seen[result] + 1} ('{rows[seen[result]].roll}')",
+                )
             else:
                 seen[result] = index
     missing = [r for r in possible if r not in seen]
@@ -74,17 +79,23 @@ class DiceBlock(BlockBase):
 
     type: Literal["dice"]
     die: Annotated[str, StringConstraints(pattern=r"^(\d*)D(\d+)$")] | None = Field(
-        None, description="The dice rolled: D6, 2D6, D66… Every result must appear in exactly one row.",
-        examples=["D6", "2D6", "D66"])
+        None,
+        description="The dice rolled: D6, 2D6, D66… Every result must appear in exactly one row.",
+        examples=["D6", "2D6", "D66"],
+    )
     range: Annotated[str, StringConstraints(pattern=r"^\d{1,4}(\+|-\d{1,4})$")] | None = Field(
-        None, description="Instead of a die: the numbers the rows cover, '1-40', or '1+' (the last row ends in +).")
+        None, description="Instead of a die: the numbers the rows cover, '1-40', or '1+' (the last row ends in +)."
+    )
     roll_title: OptionalText | None = Field(
-        None, description="Header of the roll column; the die by default, nothing for a lookup; \"\" leaves it "
-                          "empty. A dice table whose titles are all empty prints no header band.")
+        None,
+        description='Header of the roll column; the die by default, nothing for a lookup; "" leaves it '
+        "empty. A dice table whose titles are all empty prints no header band.",
+    )
     name_title: OptionalText | None = Field(None, description="Header of the result names' column.")
     text_title: OptionalText | None = Field(None, description="Header of the text column.")
     align: Align | DiceAlign | None = Field(
-        None, description="The columns' alignment: one word for all of them (center), or {roll: …, name: …, text: …}.")
+        None, description="The columns' alignment: one word for all of them (center), or {roll: …, name: …, text: …}."
+    )
     rows: Annotated[list[DiceRow], Field(min_length=1, max_length=MAX_ROWS)]
 
     def align_class(self, column: str) -> str:
@@ -134,9 +145,20 @@ class DiceBlock(BlockBase):
         for r, row in enumerate(self.rows):
             for part in ("name", "text"):
                 if getattr(row, part):
-                    yield ("row", row.roll, part), f"{self.die or self.roll_title or ''} {row.roll}".strip(), getattr(row, part), r, None
+                    yield (
+                        ("row", row.roll, part),
+                        f"{self.die or self.roll_title or ''} {row.roll}".strip(),
+                        getattr(row, part),
+                        r,
+                        None,
+                    )
             for inner in row.then.rows if row.then else []:
                 for part in ("name", "text"):
                     if getattr(inner, part):
-                        yield (("row", row.roll, "then", inner.roll, part), f"{self.die or self.roll_title or ''} {row.roll}, "
-                               f"{row.then.die} {inner.roll}".strip(), getattr(inner, part), r, None)
+                        yield (
+                            ("row", row.roll, "then", inner.roll, part),
+                            f"{self.die or self.roll_title or ''} {row.roll}, {row.then.die} {inner.roll}".strip(),
+                            getattr(inner, part),
+                            r,
+                            None,
+                        )

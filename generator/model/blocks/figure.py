@@ -45,15 +45,23 @@ class FigureBlock(BlockBase):
 
     type: Literal["figure"]
     src: Annotated[str, StringConstraints(min_length=1, max_length=200)] = Field(
-        description="The picture: a .svg or .png file, by its path relative to the sources folder (figures/blast.svg).")
-    alt: Text = Field(description="What the picture shows, in words: the alternative text of the PDF (PDF/UA) and of "
-                                  "the web page, read aloud by screen readers.")
+        description="The picture: a .svg or .png file, by its path relative to the sources folder (figures/blast.svg)."
+    )
+    alt: Text = Field(
+        description="What the picture shows, in words: the alternative text of the PDF (PDF/UA) and of "
+        "the web page, read aloud by screen readers."
+    )
     caption: OptionalText | None = Field(None, description="A line printed under the picture.")
-    width: Length | None = Field(None, description="The printed width, in mm or inches (76.2mm, 3in). fit: at most "
-                                                   "this (the column's width if not given); true-size: exactly this.")
+    width: Length | None = Field(
+        None,
+        description="The printed width, in mm or inches (76.2mm, 3in). fit: at most "
+        "this (the column's width if not given); true-size: exactly this.",
+    )
     scale: Literal["fit", "true-size"] = Field(
-        "fit", description="fit: scaled to the column; true-size: printed at exactly `width` on every paper and at "
-                           "every type size (templates, gauges), refused where the column is narrower.")
+        "fit",
+        description="fit: scaled to the column; true-size: printed at exactly `width` on every paper and at "
+        "every type size (templates, gauges), refused where the column is narrower.",
+    )
 
     @model_validator(mode="after")
     def _true_size_has_a_width(self) -> "FigureBlock":
@@ -97,8 +105,10 @@ def read(sources: Path, src: str) -> Picture:
         raise Refused(problem)
     path = sources / src
     if not path.resolve().is_relative_to(sources.resolve()):
-        raise Refused(f"it leads out of the sources folder (a symbolic link to {path.resolve()}): a figure is read only "
-                      "from inside it; put the file itself there")
+        raise Refused(
+            f"it leads out of the sources folder (a symbolic link to {path.resolve()}): a figure is read only "
+            "from inside it; put the file itself there"
+        )
     try:
         data = files.read_regular(path, files.MAX_FIGURE_BYTES, "a figure")
     except (FileNotFoundError, NotADirectoryError):
@@ -137,28 +147,36 @@ def _png_aspect(data: bytes) -> float:
 
 
 def _svg_aspect(data: bytes) -> float:
+    from xml.etree.ElementTree import ParseError
+
     import defusedxml
     import defusedxml.ElementTree
-    from xml.etree.ElementTree import ParseError
 
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise Refused("the SVG is not UTF-8 text: expected an SVG file saved as UTF-8") from None
-    for marker, what in (("<!DOCTYPE", "a document type declaration (<!DOCTYPE>)"), ("<!ENTITY", "an entity declaration"),
-                         ("<?xml-stylesheet", "a stylesheet it would fetch")):
+    for marker, what in (
+        ("<!DOCTYPE", "a document type declaration (<!DOCTYPE>)"),
+        ("<!ENTITY", "an entity declaration"),
+        ("<?xml-stylesheet", "a stylesheet it would fetch"),
+    ):
         if marker.lower() in text.lower():
-            raise Refused(f"{what} at {_place(text, marker)} of the SVG: expected none (a DTD may define entities, "
-                          "a billion-laughs bomb; a figure names nothing outside itself)")
+            raise Refused(
+                f"{what} at {_place(text, marker)} of the SVG: expected none (a DTD may define entities, "
+                "a billion-laughs bomb; a figure names nothing outside itself)"
+            )
     try:
         root = defusedxml.ElementTree.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except ParseError as error:
         line, column = error.position
-        raise Refused(f"not well-formed XML at line {line}, column {column + 1} of the SVG: expected an SVG file") from None
+        raise Refused(
+            f"not well-formed XML at line {line}, column {column + 1} of the SVG: expected an SVG file"
+        ) from None
     except (defusedxml.DefusedXmlException, ValueError) as error:
         raise Refused(f"the SVG cannot be read safely ({error}): expected a plain SVG file") from None
     if root.tag != f"{SVG}svg":
-        raise Refused(f"the root element is <{root.tag}>: expected <svg xmlns=\"http://www.w3.org/2000/svg\">")
+        raise Refused(f'the root element is <{root.tag}>: expected <svg xmlns="http://www.w3.org/2000/svg">')
     for element in root.iter():
         _refuse_references(element, text)
     _refuse_use_bomb(root, text)
@@ -172,8 +190,10 @@ def _refuse_references(element, text: str) -> None:
         raise Refused(f"a <{name}> element at {_place(text, '<' + name)} of the SVG: expected a drawing only")
     for key, value in ((key.rpartition("}")[2], value) for key, value in element.attrib.items()):
         if key.lower().startswith("on"):
-            raise Refused(f"an {key} attribute at {_place(text, key)} of the SVG: expected a drawing only (an event "
-                          "handler runs code in a browser)")
+            raise Refused(
+                f"an {key} attribute at {_place(text, key)} of the SVG: expected a drawing only (an event "
+                "handler runs code in a browser)"
+            )
         for target in [value] if key in ("href", "src") else _css_references(value, declarations=True):
             _refuse_outside(target, text)
     if name == "style" and element.text:
@@ -212,9 +232,11 @@ def _refuse_outside(target: str, text: str) -> None:
     if not target or target.lstrip().startswith("#") or _inline_picture(target):
         return
     shown = target if len(target) <= 60 else target[:60] + "…"
-    raise Refused(f"a reference to '{shown}' at {_place(text, target[:40])} of the SVG: expected only references inside "
-                  "it (#id) or data: PNG, JPEG or GIF images; a figure never makes the renderer read another file or "
-                  "the network")
+    raise Refused(
+        f"a reference to '{shown}' at {_place(text, target[:40])} of the SVG: expected only references inside "
+        "it (#id) or data: PNG, JPEG or GIF images; a figure never makes the renderer read another file or "
+        "the network"
+    )
 
 
 def _inline_picture(target: str) -> bool:
@@ -227,7 +249,7 @@ def _inline_picture(target: str) -> bool:
     if not found or found.group(2) is None:
         return False
     try:
-        data = base64.b64decode(target[found.end():].strip(), validate=False)
+        data = base64.b64decode(target[found.end() :].strip(), validate=False)
     except (binascii.Error, ValueError):
         return False
     return data.startswith(_SIGNATURES[found.group(2).lower()])
@@ -243,8 +265,10 @@ def _refuse_use_bomb(root, text: str) -> None:
         if id(element) in drawn:
             return drawn[id(element)]
         if id(element) in path:
-            raise Refused(f"a <use> at {_place(text, '<use')} of the SVG refers to an element that holds it: expected "
-                          "references that end")
+            raise Refused(
+                f"a <use> at {_place(text, '<use')} of the SVG refers to an element that holds it: expected "
+                "references that end"
+            )
         inner = path | {id(element)}
         total = 1 + sum(count(child, inner) for child in element)
         if str(element.tag).rpartition("}")[2] == "use":
@@ -252,16 +276,20 @@ def _refuse_use_bomb(root, text: str) -> None:
             target = by_id.get(href.lstrip("#")) if href.startswith("#") else None
             total += count(target, inner) if target is not None else 0
         if total > MAX_USE_ELEMENTS:
-            raise Refused(f"the <use> elements from {_place(text, '<use')} of the SVG draw more than "
-                          f"{MAX_USE_ELEMENTS:,} elements once expanded: expected a drawing, not a copy bomb")
+            raise Refused(
+                f"the <use> elements from {_place(text, '<use')} of the SVG draw more than "
+                f"{MAX_USE_ELEMENTS:,} elements once expanded: expected a drawing, not a copy bomb"
+            )
         drawn[id(element)] = total
         return total
 
     try:
         count(root, frozenset())
     except RecursionError:
-        raise Refused("the SVG's elements (or its <use> references) nest too deeply to be read: expected a drawing "
-                      "nested a few hundred levels at most") from None
+        raise Refused(
+            "the SVG's elements (or its <use> references) nest too deeply to be read: expected a drawing "
+            "nested a few hundred levels at most"
+        ) from None
 
 
 def _viewbox_aspect(root) -> float:
@@ -271,12 +299,16 @@ def _viewbox_aspect(root) -> float:
     except ValueError:
         width = height = 0.0
     if not (width > 0 and height > 0):
-        raise Refused("the <svg> has no viewBox (or an empty one): expected viewBox=\"0 0 W H\", so that the drawing "
-                      "scales to its printed width")
+        raise Refused(
+            'the <svg> has no viewBox (or an empty one): expected viewBox="0 0 W H", so that the drawing '
+            "scales to its printed width"
+        )
     declared = [length_mm(root.get(name, "")) for name in ("width", "height")]
     if all(declared) and abs(declared[1] / declared[0] - height / width) > 0.005 * height / width:
-        raise Refused(f"its width and height ({root.get('width')} × {root.get('height')}) have other proportions than "
-                      f"its viewBox ({width:g} × {height:g}): expected the same, or the drawing would not fill its width")
+        raise Refused(
+            f"its width and height ({root.get('width')} × {root.get('height')}) have other proportions than "
+            f"its viewBox ({width:g} × {height:g}): expected the same, or the drawing would not fill its width"
+        )
     return height / width
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from pydantic import Field
+
 from generator.model.base import Id
 from generator.model.blocks.block import BlockBase
 
@@ -17,4 +18,5 @@ class GlossaryBlock(BlockBase):
 
     type: Literal["glossary"]
     keywords: list[Id] | None = Field(
-        None, description="The keywords to define, by id; every keyword that has a text by default.")
+        None, description="The keywords to define, by id; every keyword that has a text by default."
+    )

@@ -10,7 +10,6 @@ from generator.model import rules
 from generator.model.base import TRANSLATABLE, CharacteristicId, Fact, Finding, OptionalText, Text, counted
 from generator.model.blocks.block import BlockBase
 
-
 MatrixRule = Literal["to-hit-ws", "to-hit-ws-wab", "to-wound", "bs-to-hit"]
 
 
@@ -21,33 +20,48 @@ class MatrixBlock(BlockBase):
     may_continue: ClassVar[bool] = False
     row_title: OptionalText = Field("", description="What the row keys are (Attacker's WS): printed in the corner.")
     column_title: OptionalText = Field("", description="What the column keys are: printed over them.")
-    corner: OptionalText | None = Field(None, description="The corner cell's text, instead of the row title: a short "
-                                                          "label such as x/y, explained in the legend.")
+    corner: OptionalText | None = Field(
+        None,
+        description="The corner cell's text, instead of the row title: a short "
+        "label such as x/y, explained in the legend.",
+    )
     legend: Annotated[list[Text], Field(max_length=20)] = Field(
-        default_factory=list, description="Lines printed under the matrix: x = number of people in the warband.")
+        default_factory=list, description="Lines printed under the matrix: x = number of people in the warband."
+    )
     row_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)] = Field(
-        description="The rows' keys, in order.")
+        description="The rows' keys, in order."
+    )
     column_keys: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30)] = Field(
-        description="The columns' keys, in order.")
-    cells: Annotated[list[Annotated[str, TRANSLATABLE]], Field(min_length=1, max_length=30, description="One string a row, values separated by spaces.")] = Field(
-        examples=["4 5 6 6"])
+        description="The columns' keys, in order."
+    )
+    cells: Annotated[
+        list[Annotated[str, TRANSLATABLE]],
+        Field(min_length=1, max_length=30, description="One string a row, values separated by spaces."),
+    ] = Field(examples=["4 5 6 6"])
     impossible: str | None = Field(None, description="The value that means 'cannot succeed', e.g. N or –.")
-    rule: MatrixRule | None = Field(
-        None, description="A rule every value is checked against (to-wound, to-hit…).")
-    row_characteristic: CharacteristicId | None = Field(None, description="The characteristic the row keys are values of (the "
-                                                            "attacker's WS, S): a handout keeps only its army's rows.")
-    column_characteristic: CharacteristicId | None = Field(None, description="The characteristic the column keys are values of "
-                                                               "(BS): a handout keeps only its army's columns.")
+    rule: MatrixRule | None = Field(None, description="A rule every value is checked against (to-wound, to-hit…).")
+    row_characteristic: CharacteristicId | None = Field(
+        None,
+        description="The characteristic the row keys are values of (the "
+        "attacker's WS, S): a handout keeps only its army's rows.",
+    )
+    column_characteristic: CharacteristicId | None = Field(
+        None,
+        description="The characteristic the column keys are values of (BS): a handout keeps only its army's columns.",
+    )
 
     def only(self, rows: set[str] | None, columns: set[str] | None) -> "MatrixBlock":
         """The matrix cut to these row and column keys (None: all of them), in its own order."""
         kept_rows = [r for r, key in enumerate(self.row_keys) if rows is None or key in rows]
         kept_columns = [c for c, key in enumerate(self.column_keys) if columns is None or key in columns]
         grid = self.grid()
-        return self.model_copy(update={
-            "row_keys": [self.row_keys[r] for r in kept_rows],
-            "column_keys": [self.column_keys[c] for c in kept_columns],
-            "cells": [" ".join(grid[r][c] for c in kept_columns) for r in kept_rows]})
+        return self.model_copy(
+            update={
+                "row_keys": [self.row_keys[r] for r in kept_rows],
+                "column_keys": [self.column_keys[c] for c in kept_columns],
+                "cells": [" ".join(grid[r][c] for c in kept_columns) for r in kept_rows],
+            }
+        )
 
     def grid(self) -> list[list[str]]:
         return [row.split() for row in self.cells]
@@ -59,7 +73,10 @@ class MatrixBlock(BlockBase):
             yield ("cells",), f"{counted(len(self.cells), 'row')} of cells for {counted(len(self.row_keys), 'row key')}"
         for index, values in enumerate(self.grid()):
             if len(values) != len(self.column_keys):
-                yield ("cells", index), f"{counted(len(values), 'value')} for {counted(len(self.column_keys), 'column')}"
+                yield (
+                    ("cells", index),
+                    f"{counted(len(values), 'value')} for {counted(len(self.column_keys), 'column')}",
+                )
         if self.rule is None:
             return
         try:

@@ -10,28 +10,34 @@ from generator.model import rules
 from generator.model.base import MAX_ROWS, TRANSLATABLE, Fact, Finding, Model, OptionalText, Text
 from generator.model.blocks.block import BlockBase, Subheaded, Subheading, or_subheading
 
-
 MAX_VALUES = 12  # columns of values, as a table's columns
 Value = Annotated[str, StringConstraints(min_length=1, max_length=120), TRANSLATABLE]
 # One of several values: "" leaves its column empty (the condition changes only the other column).
 ColumnValue = Annotated[str, StringConstraints(max_length=120), TRANSLATABLE]
 # The tags name the field itself: pydantic puts a union's tag in an error's path, where a message names the field.
-Values = Annotated[Union[Annotated[Value, Tag("value")],
-                         Annotated[list[ColumnValue], Field(min_length=1, max_length=MAX_VALUES), Tag("values")]],
-                   Discriminator(lambda value: "values" if isinstance(value, list) else "value")]
+Values = Annotated[
+    Union[
+        Annotated[Value, Tag("value")],
+        Annotated[list[ColumnValue], Field(min_length=1, max_length=MAX_VALUES), Tag("values")],
+    ],
+    Discriminator(lambda value: "values" if isinstance(value, list) else "value"),
+]
 
 
 class Modifier(Model):
     value: Values = Field(
         description="A signed number (+1, -2, ½, x2, 0), optionally followed by words that qualify it: "
-                    "\"+2 & Quick Kill\", \"-1 unless {Transfixed}\". The number is aligned with the others'. "
-                    "Under the block's value_titles, a list of one value a column: [\"-1\", \"+1\"].",
-        examples=["+1", "-1", "+2 & Quick Kill", ["-1", "+1"]])
+        '"+2 & Quick Kill", "-1 unless {Transfixed}". The number is aligned with the others\'. '
+        'Under the block\'s value_titles, a list of one value a column: ["-1", "+1"].',
+        examples=["+1", "-1", "+2 & Quick Kill", ["-1", "+1"]],
+    )
     text: Text = Field(description="When it applies.")
     detail: OptionalText | None = None
     concerns: list[Annotated[str, StringConstraints(min_length=1, max_length=60)]] = Field(
-        default_factory=list, description="The keywords (id or term) or unit types (a profile value: Cavalerie) the "
-                                          "modifier applies to: a handout keeps it only when its army has one of them.")
+        default_factory=list,
+        description="The keywords (id or term) or unit types (a profile value: Cavalerie) the "
+        "modifier applies to: a handout keeps it only when its army has one of them.",
+    )
 
 
 class ModifiersBlock(Subheaded, BlockBase):
@@ -40,13 +46,16 @@ class ModifiersBlock(Subheaded, BlockBase):
     type: Literal["modifiers"]
     value_title: OptionalText | None = Field(None, description="Header of the values' column.")
     value_titles: Annotated[list[OptionalText], Field(min_length=2, max_length=MAX_VALUES)] | None = Field(
-        None, description="Several columns of values (To hit, To be hit), one title each: every item's value is then a "
-                          "list of as many values, each column aligned on its sign.")
+        None,
+        description="Several columns of values (To hit, To be hit), one title each: every item's value is then a "
+        "list of as many values, each column aligned on its sign.",
+    )
     text_title: OptionalText | None = Field(None, description="Header of the conditions' column.")
     detail_title: OptionalText | None = Field(None, description="Header of the details' column.")
-    unit: OptionalText | None = Field(None, description="A unit the values may carry: u, ps, \", SP…")
+    unit: OptionalText | None = Field(None, description='A unit the values may carry: u, ps, ", SP…')
     items: Annotated[list[or_subheading(Modifier, "items")], Field(min_length=1, max_length=MAX_ROWS)] = Field(
-        description="The modifiers, in printed order; {subheading: …} heads the items after it.")
+        description="The modifiers, in printed order; {subheading: …} heads the items after it."
+    )
 
     @property
     def lines(self) -> list[Modifier | Subheading]:
@@ -69,7 +78,10 @@ class ModifiersBlock(Subheaded, BlockBase):
 
     def check(self) -> Iterator[Finding]:
         if self.value_title is not None and self.value_titles:
-            yield ("value_titles",), "'value_title' or 'value_titles', not both: value_titles names each column of values"
+            yield (
+                ("value_titles",),
+                "'value_title' or 'value_titles', not both: value_titles names each column of values",
+            )
         for index, item in enumerate(self.items):
             if isinstance(item, Subheading):
                 continue
@@ -87,18 +99,27 @@ class ModifiersBlock(Subheaded, BlockBase):
     def _count_problem(self, values: list[str]) -> str:
         given = f"{len(values)} value{'s' if len(values) > 1 else ''}"
         if not self.value_titles:
-            return (f"{given} where the block has one column of values: write a single value (value: \"+1\"), or "
-                    f"name each column with the block's value_titles: [To hit, To be hit]")
-        titles, example = ", ".join(self.value_titles), ", ".join(('"-1"', '"+1"')[column % 2] for column in range(self.value_columns))
-        return (f"{given} where the block's value_titles name {self.value_columns} columns ({titles}): expected a "
-                f"list of {self.value_columns} values, one a column, such as value: [{example}] "
-                f'("" leaves a column empty)')
+            return (
+                f'{given} where the block has one column of values: write a single value (value: "+1"), or '
+                f"name each column with the block's value_titles: [To hit, To be hit]"
+            )
+        titles, example = (
+            ", ".join(self.value_titles),
+            ", ".join(('"-1"', '"+1"')[column % 2] for column in range(self.value_columns)),
+        )
+        return (
+            f"{given} where the block's value_titles name {self.value_columns} columns ({titles}): expected a "
+            f"list of {self.value_columns} values, one a column, such as value: [{example}] "
+            f'("" leaves a column empty)'
+        )
 
     def _value_problem(self, value: str) -> str:
         unit = f" (optionally followed by {self.unit})" if self.unit else ""
-        return (f"'{value}' is not a modifier: expected a signed number such as +1 or -2, "
-                f"a fraction (½, ¼) or a multiplier (x2){unit}, then, if it has one, what qualifies it "
-                f"after a space (+2 & Quick Kill)")
+        return (
+            f"'{value}' is not a modifier: expected a signed number such as +1 or -2, "
+            f"a fraction (½, ¼) or a multiplier (x2){unit}, then, if it has one, what qualifies it "
+            f"after a space (+2 & Quick Kill)"
+        )
 
     def split(self, value: str) -> tuple[str, str] | None:
         """A value's number and what qualifies it ("+2", "& Quick Kill"): printed in two cells, the numbers aligned."""
@@ -111,9 +132,16 @@ class ModifiersBlock(Subheaded, BlockBase):
     @property
     def qualified_columns(self) -> list[bool]:
         """Whether each column of values has a qualifier somewhere ("+2 & Quick Kill"): a cell of its own."""
-        return [any(qualifier for qualifier in column) for column in
-                zip(*([qualifier for _, qualifier in self.cells(item)] for item in self.modifiers
-                      if len(self.values(item)) == self.value_columns))] or [False] * self.value_columns
+        return [
+            any(qualifier for qualifier in column)
+            for column in zip(
+                *(
+                    [qualifier for _, qualifier in self.cells(item)]
+                    for item in self.modifiers
+                    if len(self.values(item)) == self.value_columns
+                )
+            )
+        ] or [False] * self.value_columns
 
     @property
     def qualified(self) -> bool:

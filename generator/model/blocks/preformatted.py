@@ -22,8 +22,10 @@ class PreformattedBlock(BlockBase):
     may_continue: ClassVar[bool] = False  # a diagram is never cut across columns
 
     type: Literal["preformatted"]
-    text: AsTyped = Field(description="The lines, as typed (a YAML block scalar, |): printed character for "
-                                      "character in a monospace font, spaces kept; no markup, no typography.")
+    text: AsTyped = Field(
+        description="The lines, as typed (a YAML block scalar, |): printed character for "
+        "character in a monospace font, spaces kept; no markup, no typography."
+    )
 
     def lines(self) -> list[str]:
         return self.text.split("\n")

@@ -24,14 +24,15 @@ class Protection(Model):
     """What one piece of equipment gives one troop type."""
 
     save: Annotated[str, StringConstraints(pattern=r"^[1-6]\+$")] | None = Field(
-        None, description="The save it gives on its own: 5+.",
-        examples=["5+"])
+        None, description="The save it gives on its own: 5+.", examples=["5+"]
+    )
     bonus: Annotated[str, StringConstraints(pattern=r"^\+[1-6]$")] | None = Field(
-        None, description="What it adds to the save of another piece: +1.",
-        examples=["+1"])
+        None, description="What it adds to the save of another piece: +1.", examples=["+1"]
+    )
     shield_bonus: bool = Field(True, description="false when a shield adds nothing to this piece's save.")
     notes: list[Annotated[str, StringConstraints(pattern=r"^[^\s\]]{1,4}$")]] = Field(
-        default_factory=list, description="Footnotes of the block shown beside the value.")
+        default_factory=list, description="Footnotes of the block shown beside the value."
+    )
 
     @property
     def roll(self) -> int | None:
@@ -54,7 +55,8 @@ class MoveColumn(Model):
 
     column: Annotated[int, Field(ge=1, le=12, description="The extra column (from 1) that prints them.")]
     characteristic: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}$")] = Field(
-        "M", description="The id of the sheet's characteristic they reduce.")
+        "M", description="The id of the sheet's characteristic they reduce."
+    )
 
 
 class SaveItem(Model):
@@ -64,12 +66,17 @@ class SaveItem(Model):
     name: Text
     shield: bool = Field(False, description="true for shields: pieces marked shield_bonus: false ignore them.")
     troop: Id | None = Field(None, description="A unit with this item reads this troop column (a horse: mounted).")
-    saves: dict[Id, Protection] = Field(default_factory=dict, description="By troop id; a troop left out cannot use it.")
+    saves: dict[Id, Protection] = Field(
+        default_factory=dict, description="By troop id; a troop left out cannot use it."
+    )
     extra: list[Cell] = Field(default_factory=list, description="Cells of the block's extra columns.")
-    move: MovePenalty | None = Field(None, description="What it takes off the move, printed in the column "
-                                                       "the block's move_penalties names.")
-    aliases: Aliases = Field(default_factory=list, description="What army lists call it (Heavy Armour): "
-                                                               "qrs handout import matches these too.")
+    move: MovePenalty | None = Field(
+        None, description="What it takes off the move, printed in the column the block's move_penalties names."
+    )
+    aliases: Aliases = Field(
+        default_factory=list,
+        description="What army lists call it (Heavy Armour): qrs handout import matches these too.",
+    )
 
     @field_validator("extra", mode="before")
     @classmethod
@@ -87,13 +94,17 @@ class SavesBlock(BlockBase):
     may_continue: ClassVar[bool] = False
     item_title: OptionalText = Field("", description="Header of the items' column (Equipment).")
     troops: Annotated[list[Troop], Field(min_length=1, max_length=4)] = Field(
-        description="The troop types, one column each.")
+        description="The troop types, one column each."
+    )
     columns: list[Column] = Field(default_factory=list, description="Extra columns printed after the troops'.")
     none: OptionalText = Field("–", description="Printed where an item gives a troop type nothing.")
     items: Annotated[list[SaveItem], Field(min_length=1, max_length=MAX_ROWS)] = Field(
-        description="The pieces of equipment and what each gives to each troop type.")
+        description="The pieces of equipment and what each gives to each troop type."
+    )
     move_penalties: MoveColumn | None = Field(
-        None, description="The extra column printing the items' move penalties: handouts derive a unit's move from them.")
+        None,
+        description="The extra column printing the items' move penalties: handouts derive a unit's move from them.",
+    )
 
     def check(self) -> Iterator[Finding]:
         yield from self._move_findings()
@@ -105,14 +116,20 @@ class SavesBlock(BlockBase):
             if item.troop is not None and item.troop not in troops:
                 yield ("items", index, "troop"), f"unknown troop '{item.troop}': expected one of {sorted(troops)}"
             if len(item.extra) != len(self.columns):
-                yield ("items", index, "extra"), f"{counted(len(item.extra), 'extra cell')} for {counted(len(self.columns), 'extra column')}"
+                yield (
+                    ("items", index, "extra"),
+                    f"{counted(len(item.extra), 'extra cell')} for {counted(len(self.columns), 'extra column')}",
+                )
 
     def _move_findings(self) -> Iterator[Finding]:
         """The printed penalty column and the items' `move` must say the same: the number, or none."""
         if self.move_penalties is None:
             for index, item in enumerate(self.items):
                 if item.move:
-                    yield ("items", index, "move"), "a move penalty needs the column that prints it: add move_penalties: {column: …}"
+                    yield (
+                        ("items", index, "move"),
+                        "a move penalty needs the column that prints it: add move_penalties: {column: …}",
+                    )
             return
         column = self.move_penalties.column
         if column > len(self.columns):
@@ -125,8 +142,12 @@ class SavesBlock(BlockBase):
             wanted = [str(item.move.penalty)] if item.move else []
             if printed != wanted:
                 shown = f"-{item.move.penalty}" if item.move else "no penalty"
-                yield ("items", index, "extra", column - 1), (
-                    f"the printed move penalty '{item.extra[column - 1].text}' does not match the item's move ({shown})")
+                yield (
+                    ("items", index, "extra", column - 1),
+                    (
+                        f"the printed move penalty '{item.extra[column - 1].text}' does not match the item's move ({shown})"
+                    ),
+                )
 
     def move_penalty(self, item_ids: list[str]) -> int:
         """What a unit's pieces take off its move, all together."""
@@ -169,7 +190,9 @@ class SavesBlock(BlockBase):
             for c, troop in enumerate(self.troops, start=1):
                 given = item.saves.get(troop.id, Protection())
                 shown = " ".join(filter(None, [given.save, given.bonus and f"({given.bonus})"])) or self.none
-                shown += "".join(f"[^{note}]" for note in given.notes) + ("" if given.shield_bonus else " (no shield bonus)")
+                shown += "".join(f"[^{note}]" for note in given.notes) + (
+                    "" if given.shield_bonus else " (no shield bonus)"
+                )
                 yield ("row", item.id, troop.id), f"{item.name}, {troop.title or troop.id}", shown, r, c
             for c, cell in enumerate(item.extra):
                 column = self.columns[c].title if c < len(self.columns) else str(c + 1)

@@ -24,7 +24,8 @@ class Step(Model):
     title: OptionalText | None = Field(None, description="The step's name, printed in bold.")
     text: OptionalText | None = Field(None, description="What happens in the step.")
     items: Annotated[list[Text], Field(default_factory=list, max_length=MAX_ROWS)] = Field(
-        description="Bullets under the step's text, above its sub-steps.")
+        description="Bullets under the step's text, above its sub-steps."
+    )
     steps: list[Step] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -41,15 +42,22 @@ class SequenceBlock(BlockBase):
     cuts_units: ClassVar[bool] = True  # a long step, its sub-steps and bullets with it
 
     type: Literal["sequence"]
-    numbering: Annotated[list[Numbering], Field(min_length=1, max_length=MAX_LEVELS),
-                         BeforeValidator(_one_or_more, json_schema_input_type=Numbering | list[Numbering])] = Field(
-        "1", validate_default=True,
-        description="How steps are numbered: \"1\", \"A\", \"a\" or \"none\"; or a list, one style a level ([\"1\", "
-                    "\"1\"]: sub-steps numbered 1, 2… too). A level the list does not reach takes the style under "
-                    "the level above (1 → a → 1, A → 1).")
+    numbering: Annotated[
+        list[Numbering],
+        Field(min_length=1, max_length=MAX_LEVELS),
+        BeforeValidator(_one_or_more, json_schema_input_type=Numbering | list[Numbering]),
+    ] = Field(
+        "1",
+        validate_default=True,
+        description='How steps are numbered: "1", "A", "a" or "none"; or a list, one style a level (["1", '
+        '"1"]: sub-steps numbered 1, 2… too). A level the list does not reach takes the style under '
+        "the level above (1 → a → 1, A → 1).",
+    )
     separator: Annotated[str, StringConstraints(min_length=1, max_length=12)] | None = Field(
-        None, description="What joins a step's title to its text, as typed (\": \"), in the language's spacing; an "
-                          "en dash ( – ) without it.")
+        None,
+        description="What joins a step's title to its text, as typed (\": \"), in the language's spacing; an "
+        "en dash ( – ) without it.",
+    )
     steps: Annotated[list[Step], Field(min_length=1, max_length=MAX_ROWS)]
 
     def numbering_at(self, level: int) -> str:

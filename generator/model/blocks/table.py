@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Annotated, Iterator, Literal, Union
+from typing import Annotated, ClassVar, Iterator, Literal, Union
 
 from pydantic import Discriminator, Field, PrivateAttr, StringConstraints, Tag, field_validator
 
@@ -25,11 +25,14 @@ class Column(Model):
     title: OptionalText = Field("", description="The column's header.")
     align: Align = Field("left", description="left (default), center or right.")
     width: Annotated[str, StringConstraints(pattern=r"^\d{1,3}(\.\d{1,2})?(mm|%)$")] | None = Field(
-        None, description="The column's width: 18mm, or a share of the table such as 30%.",
-        examples=["20mm", "15%"])
+        None, description="The column's width: 18mm, or a share of the table such as 30%.", examples=["20mm", "15%"]
+    )
     nowrap: bool = Field(False, description="true: the column's cells never break a line (costs, ranges).")
-    characteristic: CharacteristicId | None = Field(None, description="The characteristic the column's values give (S for a "
-                                                        "weapon's Strength): handouts cut matrices to those their army uses.")
+    characteristic: CharacteristicId | None = Field(
+        None,
+        description="The characteristic the column's values give (S for a "
+        "weapon's Strength): handouts cut matrices to those their army uses.",
+    )
 
 
 class Cell(Model):
@@ -44,9 +47,11 @@ class Row(Model):
 
     id: Id | None = None
     cells: Annotated[list[Cell], Field(min_length=1, max_length=12)] = Field(
-        description="The row's cells, one a column.")
-    aliases: Aliases = Field(default_factory=list, description="What army lists call it (Longbow): "
-                                                               "qrs handout import matches these too.")
+        description="The row's cells, one a column."
+    )
+    aliases: Aliases = Field(
+        default_factory=list, description="What army lists call it (Longbow): qrs handout import matches these too."
+    )
 
     @field_validator("cells", mode="before")
     @classmethod
@@ -69,12 +74,16 @@ class TableBlock(Subheaded, BlockBase):
     cuts_units: ClassVar[bool] = True
 
     type: Literal["table"]
-    columns: Annotated[Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],
-                       Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns")] = Field(
-        description="The table's columns (title, align, width, nowrap), or the name of one of the sheet's column_sets.")
+    columns: Annotated[
+        Union[Annotated[Columns, Tag("columns")], Annotated[Id, Tag("column_set")]],
+        Discriminator(lambda value: "column_set" if isinstance(value, str) else "columns"),
+    ] = Field(
+        description="The table's columns (title, align, width, nowrap), or the name of one of the sheet's column_sets."
+    )
     rows: Annotated[list[or_subheading(Row, "rows")], Field(min_length=1, max_length=MAX_ROWS)] = Field(
         description="The rows: a list of cells, {id, cells} for a row others refer to, or {subheading: …} for a "
-                    "sub-heading over the rows after it.")
+        "sub-heading over the rows after it."
+    )
     _shared: list[Column] | None = PrivateAttr(None)  # the named set's columns, given by the sheet
 
     @property

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -37,4 +37,5 @@ class TextBlock(BlockBase):
 
     type: Literal["text"]
     content: Annotated[list[Paragraph], Field(min_length=1, max_length=MAX_ROWS)] = Field(
-        description="The block's paragraphs and lists; each item is one of p, bullets, numbered, terms.")
+        description="The block's paragraphs and lists; each item is one of p, bullets, numbered, terms."
+    )

@@ -73,8 +73,11 @@ def declared(located, handout) -> dict[str, str]:
 def beside(form: str, asked: dict[str, str]) -> list[tuple[str, object]]:
     """(format, its own options) of each format a handout asks for (`declared`) that stands in for `form`: its deck
     beside its PDF, its deck's page beside its web page."""
-    return [(name, writer(name).from_declared(value)) for name, value in asked.items()
-            if getattr(writer(name), "INSTEAD_OF", None) == form]
+    return [
+        (name, writer(name).from_declared(value))
+        for name, value in asked.items()
+        if getattr(writer(name), "INSTEAD_OF", None) == form
+    ]
 
 
 def refusals(forms: tuple[str, ...], targets: list, options) -> list[str]:

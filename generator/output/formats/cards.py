@@ -34,14 +34,27 @@ def _size(context: click.Context, parameter: click.Parameter, value: str | None)
 
 
 OPTIONS = (
-    click.option("--cards", "cards", default=None, callback=_size, metavar="SIZE",
-                 help="Print as cards instead (a unit, or a section's block, a card), nine poker cards to an A4 "
-                      "page with crop marks: poker (63x88 mm), tarot (70x120), a6 (105x148) or WxH in mm."),
-    click.option("--backs", type=click.Choice(["long-edge", "short-edge"]), default=None,
-                 help="With --cards: a back page after each page of cards, for a duplex print flipped on that edge."),
-    click.option("--section", default=None, metavar="ID",
-                 help="With --cards: a sheet's section printed as a deck, a card a block "
-                      "(build/SHEET.cards-SIZE.ID.LANG.pdf)."),
+    click.option(
+        "--cards",
+        "cards",
+        default=None,
+        callback=_size,
+        metavar="SIZE",
+        help="Print as cards instead (a unit, or a section's block, a card), nine poker cards to an A4 "
+        "page with crop marks: poker (63x88 mm), tarot (70x120), a6 (105x148) or WxH in mm.",
+    ),
+    click.option(
+        "--backs",
+        type=click.Choice(["long-edge", "short-edge"]),
+        default=None,
+        help="With --cards: a back page after each page of cards, for a duplex print flipped on that edge.",
+    ),
+    click.option(
+        "--section",
+        default=None,
+        metavar="ID",
+        help="With --cards: a sheet's section printed as a deck, a card a block (build/SHEET.cards-SIZE.ID.LANG.pdf).",
+    ),
 )
 
 
@@ -108,9 +121,15 @@ def named(own: DeckOptions | None, options, backs: bool = True) -> str | None:
     """What a deck's file name says after its id: cards-poker, the section, the paper, marks, ink and backs."""
     if own is None:
         return None
-    return joined(f"cards-{own.size.name}", own.section, (options.paper or "").lower(),
-                  "marks" if options.crop_marks else None, "ink-saver" if options.ink_saver else None,
-                  "gloss" if options.gloss else None, f"backs-{own.backs}" if backs and own.backs else None)
+    return joined(
+        f"cards-{own.size.name}",
+        own.section,
+        (options.paper or "").lower(),
+        "marks" if options.crop_marks else None,
+        "ink-saver" if options.ink_saver else None,
+        "gloss" if options.gloss else None,
+        f"backs-{own.backs}" if backs and own.backs else None,
+    )
 
 
 def variant(options) -> str | None:
@@ -131,16 +150,30 @@ def deck_bytes(project, prepared, options, own: DeckOptions | None, page: bool =
     from generator.rendering import cards as rendering  # WeasyPrint: only when a deck is printed
 
     if own is None:
-        raise UserError([_placed(prepared, "no card size to print the deck at: give --cards SIZE, or name one in "
-                                           "the handout's cards: field")])
-    printed = rendering.CardOptions(size=own.size, paper=options.paper or prepared.sheet.paper.size,
-                                    backs=None if page else own.backs, bleed=options.crop_marks,
-                                    ink_saver=options.ink_saver, allow_fallback=options.allow_fallback,
-                                    gloss=options.gloss)
+        raise UserError(
+            [
+                _placed(
+                    prepared,
+                    "no card size to print the deck at: give --cards SIZE, or name one in the handout's cards: field",
+                )
+            ]
+        )
+    printed = rendering.CardOptions(
+        size=own.size,
+        paper=options.paper or prepared.sheet.paper.size,
+        backs=None if page else own.backs,
+        bleed=options.crop_marks,
+        ink_saver=options.ink_saver,
+        allow_fallback=options.allow_fallback,
+        gloss=options.gloss,
+    )
     deck = _deck(project, prepared, options, own)
     try:
-        return rendering.deck_page(project, deck, printed).encode("utf-8") if page else \
-            rendering.deck_pdf(project, deck, printed)
+        return (
+            rendering.deck_page(project, deck, printed).encode("utf-8")
+            if page
+            else rendering.deck_pdf(project, deck, printed)
+        )
     except rendering.CardRefused as refused:
         raise UserError([_placed(prepared, str(refused))]) from None
 
@@ -151,14 +184,20 @@ def _deck(project, prepared, options, own: DeckOptions):
 
     if prepared.parts is not None:
         _, handout, sheet = prepared.parts
-        return cards.handout_deck(handout, sheet, prepared.sheet,
-                                  words.ui_words(project, prepared.sheet.lang, options.allow_fallback))
+        return cards.handout_deck(
+            handout, sheet, prepared.sheet, words.ui_words(project, prepared.sheet.lang, options.allow_fallback)
+        )
     try:
         return cards.section_deck(prepared.sheet, own.section)
     except KeyError:
         known = ", ".join(part.id for part in prepared.sheet.sections)
-        raise UserError([prepared.problem(("sections",), f"no section '{own.section}' to print as cards: the "
-                                                         f"sheet's sections are {known}")]) from None
+        raise UserError(
+            [
+                prepared.problem(
+                    ("sections",), f"no section '{own.section}' to print as cards: the sheet's sections are {known}"
+                )
+            ]
+        ) from None
 
 
 def _placed(prepared, message: str):

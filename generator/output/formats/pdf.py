@@ -19,9 +19,14 @@ def own_options(params: dict) -> None:
 def variant(options) -> str | None:
     """What the build options add to a PDF's name, so that variants never overwrite the plain PDF:
     build/wab2.letter.ink-saver.fr.pdf."""
-    return joined((options.paper or "").lower(), "marks" if options.crop_marks else "",
-                  "ink-saver" if options.ink_saver else "", options.impose,
-                  (options.pdf_variant or "").removeprefix("pdf/"), "gloss" if options.gloss else "")
+    return joined(
+        (options.paper or "").lower(),
+        "marks" if options.crop_marks else "",
+        "ink-saver" if options.ink_saver else "",
+        options.impose,
+        (options.pdf_variant or "").removeprefix("pdf/"),
+        "gloss" if options.gloss else "",
+    )
 
 
 def path(project, target, lang: str, variant: str | None = None) -> Path:

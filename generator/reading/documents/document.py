@@ -13,7 +13,9 @@ from typing import Union
 
 _MARKUP_CHARACTERS = re.compile(r"([*{}\[\]\\])")
 # What a source may not hold (load.py refuses them): controls, separators, bidirectional marks; tabs become spaces.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff\u00ad]")
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff\u00ad]"
+)
 _SPACES = re.compile(r"[ \t\u00a0\u202f]+")
 # "<" before a letter, "/", "!" or "?" reads as a tag to the markup's check, which refuses it: such text keeps it
 # with the markup's escape, \<, and prints "<" (docs/authoring.md).
@@ -36,7 +38,7 @@ def emphasis(text: str, style: str) -> str:
     if not inner:
         return text
     marks = "**" if style == "strong" else "*"
-    lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
     return f"{lead}{marks}{inner}{marks}{trail}"
 
 

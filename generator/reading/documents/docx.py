@@ -32,18 +32,39 @@ def guard(path: Path, raw: bytes) -> None:
     except (zipfile.BadZipFile, ValueError, OSError) as error:
         raise UserError.at(path, 1, 1, f"not a Word file (.docx is a zip archive: {error})") from None
     if len(members) > MAX_PARTS:
-        raise UserError.at(path, 1, 1, f"the archive holds {len(members)} parts; a Word file of a sheet holds at most {MAX_PARTS}")
+        raise UserError.at(
+            path, 1, 1, f"the archive holds {len(members)} parts; a Word file of a sheet holds at most {MAX_PARTS}"
+        )
     total = sum(member.file_size for member in members)
     if total > MAX_UNPACKED:
-        raise UserError.at(path, 1, 1, f"the archive unpacks to {total} bytes; a sheet's Word file unpacks to at most "
-                                       f"{MAX_UNPACKED} bytes (a zip bomb?): refused, nothing written")
+        raise UserError.at(
+            path,
+            1,
+            1,
+            f"the archive unpacks to {total} bytes; a sheet's Word file unpacks to at most "
+            f"{MAX_UNPACKED} bytes (a zip bomb?): refused, nothing written",
+        )
     for member in members:
-        if member.compress_size and member.file_size / member.compress_size > MAX_RATIO and member.file_size > 1_000_000:
-            raise UserError.at(path, 1, 1, f"the part {member.filename} unpacks to {member.file_size} bytes from "
-                                           f"{member.compress_size} (a zip bomb?): refused, nothing written")
+        if (
+            member.compress_size
+            and member.file_size / member.compress_size > MAX_RATIO
+            and member.file_size > 1_000_000
+        ):
+            raise UserError.at(
+                path,
+                1,
+                1,
+                f"the part {member.filename} unpacks to {member.file_size} bytes from "
+                f"{member.compress_size} (a zip bomb?): refused, nothing written",
+            )
     if "word/document.xml" not in {member.filename for member in members}:
-        raise UserError.at(path, 1, 1, "not a Word file: the archive has no word/document.xml (.odt and .doc are not "
-                                       "read: save the sheet as .docx)")
+        raise UserError.at(
+            path,
+            1,
+            1,
+            "not a Word file: the archive has no word/document.xml (.odt and .doc are not "
+            "read: save the sheet as .docx)",
+        )
 
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -107,10 +128,14 @@ def _styles(word) -> dict[str, dict]:
         size = _val(rpr, W + "sz")
         numpr = ppr.find(W + "numPr") if ppr is not None else None
         own[style.get(W + "styleId")] = {
-            "name": _val(style, W + "name") or "", "based": _val(style, W + "basedOn"),
-            "outline": _val(ppr, W + "outlineLvl"), "size": float(size) / 2 if size and size.isdigit() else None,
-            "bold": _flag(rpr, "b"), "italic": _flag(rpr, "i"),
-            "num": (_val(numpr, W + "numId"), _val(numpr, W + "ilvl")) if numpr is not None else None}
+            "name": _val(style, W + "name") or "",
+            "based": _val(style, W + "basedOn"),
+            "outline": _val(ppr, W + "outlineLvl"),
+            "size": float(size) / 2 if size and size.isdigit() else None,
+            "bold": _flag(rpr, "b"),
+            "italic": _flag(rpr, "i"),
+            "num": (_val(numpr, W + "numId"), _val(numpr, W + "ilvl")) if numpr is not None else None,
+        }
     resolved = {}
     for ident, style in own.items():
         merged, based, depth = dict(style), style["based"], 0
@@ -138,8 +163,9 @@ def _numbering(word) -> dict[str, dict[int, str]]:
             if ilvl.isdigit():
                 levels[int(ilvl)] = _val(level, W + "numFmt") or "decimal"
         formats[abstract.get(W + "abstractNumId")] = levels
-    return {num.get(W + "numId"): formats.get(_val(num, W + "abstractNumId"), {})
-            for num in part.iterchildren(W + "num")}
+    return {
+        num.get(W + "numId"): formats.get(_val(num, W + "abstractNumId"), {}) for num in part.iterchildren(W + "num")
+    }
 
 
 def _runs_of(paragraph, styles: dict, default: dict) -> tuple[str, list[tuple[str, float]], bool, list[str]]:

@@ -63,8 +63,13 @@ def _numbered(item: Para) -> int:
     """The depth of a numbered heading's number ("6" and "6.0": 1, "6.1": 2), 0 where the paragraph is none."""
     text = plain(item.text)
     match = _NUMBERED.match(text)
-    if not match or item.list_level or len(text) > MAX_NUMBERED or text.rstrip().endswith(_STOP) or \
-            len(match.group("title").split()) > 8:
+    if (
+        not match
+        or item.list_level
+        or len(text) > MAX_NUMBERED
+        or text.rstrip().endswith(_STOP)
+        or len(match.group("title").split()) > 8
+    ):
         return 0
     parts = match.group("number").split(".")
     while len(parts) > 1 and parts[-1] == "0":
@@ -105,11 +110,18 @@ def _heading_kinds(found: list) -> list:
         if item.size:
             body[item.size] += len(plain(item.text))
     body_size = body.most_common(1)[0][0] if body else 0.0
-    sized = sorted({item.size for item in paras if _short_bold(item) and body_size and
-                    item.size > body_size * HEADING_SIZE}, reverse=True)[:3]
+    sized = sorted(
+        {item.size for item in paras if _short_bold(item) and body_size and item.size > body_size * HEADING_SIZE},
+        reverse=True,
+    )[:3]
     kinds: list = [("size", size) for size in sized]
-    depths = sorted({_numbered(item) for at, item in enumerate(found) if isinstance(item, Para) and
-                     _numbered(item) and _numbered_alone(found, at)})
+    depths = sorted(
+        {
+            _numbered(item)
+            for at, item in enumerate(found)
+            if isinstance(item, Para) and _numbered(item) and _numbered_alone(found, at)
+        }
+    )
     kinds += [("number", depth) for depth in depths]
     bold = [item for item in paras if _short_bold(item) and item.size not in sized]
     if bold and len(bold) <= BOLD_SHARE * len(paras):
@@ -118,8 +130,13 @@ def _heading_kinds(found: list) -> list:
 
 
 def _short_bold(item: Para) -> bool:
-    return item.bold and not item.list_level and len(item.cells) < 2 and 0 < len(plain(item.text)) <= MAX_HEADING \
+    return (
+        item.bold
+        and not item.list_level
+        and len(item.cells) < 2
+        and 0 < len(plain(item.text)) <= MAX_HEADING
         and not plain(item.text).endswith((".", ",", ";"))
+    )
 
 
 def _level_of(item: Para, found: list, at: int, kinds: list, levels: dict[int, int]) -> int:
@@ -132,8 +149,11 @@ def _level_of(item: Para, found: list, at: int, kinds: list, levels: dict[int, i
         return levels.get(depth) or levels[known] + depth - known
     if not kinds:
         return 0
-    for kind in (("size", item.size) if _short_bold(item) else None, ("number", depth) if depth else None,
-                 ("bold",) if _short_bold(item) else None):
+    for kind in (
+        ("size", item.size) if _short_bold(item) else None,
+        ("number", depth) if depth else None,
+        ("bold",) if _short_bold(item) else None,
+    ):
         if kind in kinds and (kind[0] != "number" or _numbered_alone(found, at)):
             return kinds.index(kind) + 1
     return 0
@@ -147,10 +167,16 @@ def _tabbed_run(found: list, at: int) -> tuple[int, list[list[str]]]:
     if not isinstance(first, Para) or len(first.cells) < 2 or first.list_level:
         return at, []
     width, end, rows = len(first.cells), at, []
-    while end < len(found) and isinstance(found[end], Para) and found[end].cells and \
-            len(found[end].cells) % width == 0 and not found[end].list_level and not found[end].level:
+    while (
+        end < len(found)
+        and isinstance(found[end], Para)
+        and found[end].cells
+        and len(found[end].cells) % width == 0
+        and not found[end].list_level
+        and not found[end].level
+    ):
         cells = found[end].cells
-        rows += [cells[start:start + width] for start in range(0, len(cells), width)]
+        rows += [cells[start : start + width] for start in range(0, len(cells), width)]
         end += 1
     return (end, rows) if end - at >= MIN_TABBED else (at, [])
 

@@ -5,7 +5,6 @@ parser, builds a whole tree for what one pass over the tags gives here). Scripts
 from __future__ import annotations
 
 import re
-
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -14,8 +13,22 @@ from generator.reading.documents.inline import runs
 from generator.reading.documents.text import heading_text
 
 _SKIPPED = {"script", "style", "head", "title", "noscript", "template", "svg", "form", "button", "select"}
-_BLOCKS = {"p", "div", "section", "article", "blockquote", "pre", "dd", "dt", "figcaption", "header",
-           "footer", "main", "aside", "nav"}
+_BLOCKS = {
+    "p",
+    "div",
+    "section",
+    "article",
+    "blockquote",
+    "pre",
+    "dd",
+    "dt",
+    "figcaption",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "nav",
+}
 MAX_DEPTH = 200
 # HTML's own bounds are 1000 columns and 65534 rows; a sheet's table spans far fewer, and a span multiplies
 # cells: a page of <td colspan=1000> would make a billion.

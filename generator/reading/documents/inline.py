@@ -20,7 +20,7 @@ def inline(text: str) -> str:
     """Plain text with light emphasis → markup."""
     out, at = [], 0
     for match in _SPAN.finditer(text):
-        out.append(escape_keep_spaces(text[at:match.start()]))
+        out.append(escape_keep_spaces(text[at : match.start()]))
         if match.group("tag"):
             style = "strong" if match.group("tag").lower() in ("b", "strong") else "em"
             inner = match.group("tagged")

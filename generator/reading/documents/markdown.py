@@ -17,8 +17,11 @@ _TAG = re.compile(r"</?[A-Za-z][^<>]*>|<![^<>]*>|<\?[^<>]*>")
 _HTML_STYLES = {"<b>": "strong", "<strong>": "strong", "<i>": "em", "<em>": "em"}
 # Inline elements an author's raw HTML uses around words: the tag goes (the model refuses HTML), its words stay.
 # Anything else that CommonMark calls a tag ("<notatag>", "<3 dice>") is text its author typed, and stays text.
-_HTML_ELEMENT = re.compile(r"^</?(?:a|abbr|b|big|br|cite|code|del|dfn|em|font|i|img|ins|kbd|mark|q|s|samp|small|span|"
-                           r"strike|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>$", re.I)
+_HTML_ELEMENT = re.compile(
+    r"^</?(?:a|abbr|b|big|br|cite|code|del|dfn|em|font|i|img|ins|kbd|mark|q|s|samp|small|span|"
+    r"strike|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>$",
+    re.I,
+)
 
 
 def read(text: str) -> Document:
@@ -138,10 +141,14 @@ def _inline(token, dropped: list) -> str:
             line += 1
         elif kind in ("strong_open", "em_open") or kind == "html_inline" and child.content.lower() in _HTML_STYLES:
             flush()
-            styles.append("strong" if kind == "strong_open" or _HTML_STYLES.get(child.content.lower()) == "strong"
-                          else "em")
-        elif kind in ("strong_close", "em_close") or kind == "html_inline" and \
-                child.content.lower() in ("</b>", "</strong>", "</i>", "</em>"):
+            styles.append(
+                "strong" if kind == "strong_open" or _HTML_STYLES.get(child.content.lower()) == "strong" else "em"
+            )
+        elif (
+            kind in ("strong_close", "em_close")
+            or kind == "html_inline"
+            and child.content.lower() in ("</b>", "</strong>", "</i>", "</em>")
+        ):
             flush()
             if styles:
                 styles.pop()

@@ -63,34 +63,63 @@ def _measured(path: Path, raw: bytes) -> None:
     if pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1:
         _refuse_encrypted(path)
     if len(pdf) > MAX_PAGES:
-        raise UserError.at(path, 1, 1, f"the PDF has {len(pdf)} pages; a sheet to import has at most {MAX_PAGES}: "
-                                       "split it (qrs imports one sheet a file); nothing written")
+        raise UserError.at(
+            path,
+            1,
+            1,
+            f"the PDF has {len(pdf)} pages; a sheet to import has at most {MAX_PAGES}: "
+            "split it (qrs imports one sheet a file); nothing written",
+        )
     characters = 0
     for number in range(len(pdf)):
         page = pdf[number]
         width, height = page.get_size()
         if not (0 < width <= MAX_PAGE_SIDE and 0 < height <= MAX_PAGE_SIDE):
-            raise UserError.at(path, 1, 1, f"page {number + 1} of the PDF measures {width:g} × {height:g} pt; a PDF's "
-                                           f"page measures at most {MAX_PAGE_SIDE} pt a side: refused, nothing written")
+            raise UserError.at(
+                path,
+                1,
+                1,
+                f"page {number + 1} of the PDF measures {width:g} × {height:g} pt; a PDF's "
+                f"page measures at most {MAX_PAGE_SIDE} pt a side: refused, nothing written",
+            )
         objects = pdfium_c.FPDFPage_CountObjects(page.raw)
         if objects > MAX_OBJECTS:
-            raise UserError.at(path, 1, 1, f"page {number + 1} of the PDF draws {objects} objects; a sheet's page draws "
-                                           f"at most {MAX_OBJECTS}: refused, nothing written")
+            raise UserError.at(
+                path,
+                1,
+                1,
+                f"page {number + 1} of the PDF draws {objects} objects; a sheet's page draws "
+                f"at most {MAX_OBJECTS}: refused, nothing written",
+            )
         count = page.get_textpage().count_chars()
         if count > MAX_CHARACTERS:
-            raise UserError.at(path, 1, 1, f"page {number + 1} holds {count} characters; at most {MAX_CHARACTERS}: "
-                                           "refused, nothing written")
+            raise UserError.at(
+                path,
+                1,
+                1,
+                f"page {number + 1} holds {count} characters; at most {MAX_CHARACTERS}: refused, nothing written",
+            )
         characters += count
     if not characters:
-        raise UserError.at(path, 1, 1, "the file holds no text: a scanned PDF holds pictures of its text, not its "
-                                       "letters: give it a text layer first (OCR, e.g. `ocrmypdf in.pdf out.pdf`) "
-                                       "and import that; nothing written")
+        raise UserError.at(
+            path,
+            1,
+            1,
+            "the file holds no text: a scanned PDF holds pictures of its text, not its "
+            "letters: give it a text layer first (OCR, e.g. `ocrmypdf in.pdf out.pdf`) "
+            "and import that; nothing written",
+        )
 
 
 def _refuse_encrypted(path: Path) -> None:
-    raise UserError.at(path, 1, 1, "the PDF is encrypted (a password or a copy protection): qrs reads no encrypted "
-                                   "PDF; open it, save or print it as a PDF without protection, and import that "
-                                   "copy; nothing written")
+    raise UserError.at(
+        path,
+        1,
+        1,
+        "the PDF is encrypted (a password or a copy protection): qrs reads no encrypted "
+        "PDF; open it, save or print it as a PDF without protection, and import that "
+        "copy; nothing written",
+    )
 
 
 def _page(page) -> tuple[float, float, list, list, list]:
@@ -104,15 +133,24 @@ def _page(page) -> tuple[float, float, list, list, list]:
         grid = _grid(table, height)
         if grid:
             grids.append(grid)
-    rules = [(edge["x0"], edge["x1"], height - edge["top"]) for edge in page.horizontal_edges
-             if edge["x1"] - edge["x0"] > 20]
+    rules = [
+        (edge["x0"], edge["x1"], height - edge["top"]) for edge in page.horizontal_edges if edge["x1"] - edge["x0"] > 20
+    ]
     return width, height, chars, grids, rules
 
 
 def _char(char: dict) -> tuple:
     weight = 700 if BOLD.search(char.get("fontname") or "") else 400
-    return (char["text"], float(char["x0"]), float(char["y0"]), float(char["x1"]), float(char["y1"]),
-            round(float(char["size"]), 1), weight, _accent(char.get("non_stroking_color")))
+    return (
+        char["text"],
+        float(char["x0"]),
+        float(char["y0"]),
+        float(char["x1"]),
+        float(char["y1"]),
+        round(float(char["size"]), 1),
+        weight,
+        _accent(char.get("non_stroking_color")),
+    )
 
 
 def _accent(colour) -> bool:
@@ -141,6 +179,8 @@ def _grid(table, height: float) -> Grid | None:
     if sum(1 for cell in cells if cell is None) > 0.25 * len(cells):
         return None
     left, top, right, bottom = table.bbox
-    boxes = [[None if cell is None else (cell[0], height - cell[3], cell[2], height - cell[1]) for cell in row]
-             for row in rows]
+    boxes = [
+        [None if cell is None else (cell[0], height - cell[3], cell[2], height - cell[1]) for cell in row]
+        for row in rows
+    ]
     return Grid((left, height - bottom, right, height - top), boxes)

@@ -77,8 +77,13 @@ def _continued(nodes: list, node, dropped: list) -> bool:
     """A table that goes on from the one just before: in the next column, its header repeated (dropped), or at the
     top of the next page as wide, its repeated header dropped with the page's running lines."""
     last = nodes[-1] if nodes else None
-    if not (isinstance(node, Table) and isinstance(last, Table) and node.rows and last.rows and
-            len(node.rows[0]) == len(last.rows[0])):
+    if not (
+        isinstance(node, Table)
+        and isinstance(last, Table)
+        and node.rows
+        and last.rows
+        and len(node.rows[0]) == len(last.rows[0])
+    ):
         return False
     if node.rows[0] == last.rows[0]:
         last.rows += node.rows[1:]
@@ -104,8 +109,9 @@ def _title_runs(line) -> list:
             runs[-1].append(word)
         else:
             runs.append([word])
-    return [Heading(1, inline(" ".join(word[1] for word in run)), line.origin) for run in runs[:3]] + \
-        ([Heading(1, inline(" ".join(word[1] for run in runs[3:] for word in run)), line.origin)] if runs[3:] else [])
+    return [Heading(1, inline(" ".join(word[1] for word in run)), line.origin) for run in runs[:3]] + (
+        [Heading(1, inline(" ".join(word[1] for run in runs[3:] for word in run)), line.origin)] if runs[3:] else []
+    )
 
 
 def _text(lines, body_size: float, indented: bool = False) -> list:

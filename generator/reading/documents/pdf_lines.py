@@ -42,7 +42,9 @@ def page_lines(number: int, page) -> list:
         grid.fill([char for char in chars if grid.holds(char)])
     # each ruled table stands in the column finder as one mark as wide as it: the gutters go round it, and the
     # column holding the mark holds the table
-    marks = [(PLACE, grid.left, grid.bottom, grid.right, grid.top, 0, 0, False, at) for at, grid in enumerate(grid_lines)]
+    marks = [
+        (PLACE, grid.left, grid.bottom, grid.right, grid.top, 0, 0, False, at) for at, grid in enumerate(grid_lines)
+    ]
     regions = []
     for column in _columns(width, free + marks):
         placed = [grid_lines[char[8]] for char in column if char[0] == PLACE]
@@ -98,9 +100,15 @@ class Line:
 
     def _word(self, chars) -> None:
         if chars:
-            self.cells[-1].append((chars[0][1], "".join(c[0] for c in chars), all(c[6] >= 600 for c in chars),
-                                   (chars[0][5], chars[0][6] >= 600, chars[0][7]),  # its look: size, bold, colour
-                                   chars[-1][3]))
+            self.cells[-1].append(
+                (
+                    chars[0][1],
+                    "".join(c[0] for c in chars),
+                    all(c[6] >= 600 for c in chars),
+                    (chars[0][5], chars[0][6] >= 600, chars[0][7]),  # its look: size, bold, colour
+                    chars[-1][3],
+                )
+            )
 
     @property
     def tabbed(self) -> bool:
@@ -124,8 +132,9 @@ class GridLine:
         self.page, self.origin, self.column, self.indent = page, "", 0, 0.0
         self.left, self.bottom, self.right, self.top = grid.box
         self.rows = [[cell for cell in row] for row in grid.cells]
-        self.tops = sorted(-row_top for row_top in (max((cell[3] for cell in row if cell), default=self.top)
-                                                     for row in grid.cells))
+        self.tops = sorted(
+            -row_top for row_top in (max((cell[3] for cell in row if cell), default=self.top) for row in grid.cells)
+        )
         self.chars: list[list[list]] = [[[] for _ in row] for row in grid.cells]
 
     def holds(self, char) -> bool:
@@ -208,15 +217,21 @@ def _columns(width: float, chars) -> list[list]:
     gutters = [gutter for gutter in gutters if _holds_columns(page_lines, gutter)]
     if not gutters:
         return [chars]
-    spanning = [any(char[1] <= gutter <= char[3] for gutter in gutters for char in line if not char[0].isspace())
-                for line in page_lines]
+    spanning = [
+        any(char[1] <= gutter <= char[3] for gutter in gutters for char in line if not char[0].isspace())
+        for line in page_lines
+    ]
     columned = [index for index, spans in enumerate(spanning) if not spans]
     first, last = (columned[0], columned[-1]) if columned else (len(page_lines), len(page_lines))
     top = [char for index in range(len(page_lines)) if spanning[index] and index <= last for char in page_lines[index]]
-    bottom = [char for index in range(len(page_lines)) if spanning[index] and index > last for char in page_lines[index]]
+    bottom = [
+        char for index in range(len(page_lines)) if spanning[index] and index > last for char in page_lines[index]
+    ]
     rest = [char for index in columned for char in page_lines[index]]
     bounds = [0, *gutters, width + 1]
-    columns = [[char for char in rest if low <= (char[1] + char[3]) / 2 < high] for low, high in zip(bounds, bounds[1:])]
+    columns = [
+        [char for char in rest if low <= (char[1] + char[3]) / 2 < high] for low, high in zip(bounds, bounds[1:])
+    ]
     return [part for part in [top, *columns, bottom] if part]
 
 

@@ -87,8 +87,12 @@ def without_contents(lines: list, dropped: list) -> list:
     index = 0
     while index < len(lines):
         end = index
-        while end < len(lines) and not lines[end].grid and lines[end].page == lines[index].page and \
-                TOC_LINE.match(texts[end]):
+        while (
+            end < len(lines)
+            and not lines[end].grid
+            and lines[end].page == lines[index].page
+            and TOC_LINE.match(texts[end])
+        ):
             end += 1
         if end - index < 3:
             out.append(lines[index])

@@ -20,8 +20,13 @@ def chunked(lines):
     text."""
     kinds = []
     for index, line in enumerate(lines):
-        kinds.append("grid" if line.grid else "table" if line.tabbed and not line.heading and not line.accent
-                     and not _heads_text(lines, index) else "text")
+        kinds.append(
+            "grid"
+            if line.grid
+            else "table"
+            if line.tabbed and not line.heading and not line.accent and not _heads_text(lines, index)
+            else "text"
+        )
     # Lines between two lines of a table, or in its later columns, are of it. Whether a line joins depends only
     # on its neighbours' kinds, so a line that joins puts only its two neighbours back to be looked at: each line
     # joins once, where passes over every line until none changed were quadratic.
@@ -47,8 +52,14 @@ def _heads_text(lines, index: int) -> bool:
     """A header ("Mod.  Situation") over lines that open with a value or a roll, each of one cell (its value and
     its text closer than a cell's gap): the text reader reads them, and finds the modifiers or the rolls."""
     after = lines[index + 1] if index + 1 < len(lines) else None
-    return after is not None and not after.grid and not after.tabbed and after.page == lines[index].page and \
-        (_opens_with_value(after) or _opens_with_roll(after)) and all(len(cell) <= 2 for cell in lines[index].cells)
+    return (
+        after is not None
+        and not after.grid
+        and not after.tabbed
+        and after.page == lines[index].page
+        and (_opens_with_value(after) or _opens_with_roll(after))
+        and all(len(cell) <= 2 for cell in lines[index].cells)
+    )
 
 
 def _joins_table(lines, kinds, index: int) -> bool:
@@ -63,16 +74,23 @@ def _joins_table(lines, kinds, index: int) -> bool:
     em = CELL_GAP * max(line.size, 1)
     opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em
     goes_on = before and (line.indent > em or _opens_with_roll(line) and _opens_with_roll(lines[index - 1]))
-    aligned = after and _aligned(line, lines[index + 1]) and _opens_with_roll(lines[index + 1]) == \
-        _opens_with_roll(line) and (_opens_with_roll(line) or _opens_with_value(line))
+    aligned = (
+        after
+        and _aligned(line, lines[index + 1])
+        and _opens_with_roll(lines[index + 1]) == _opens_with_roll(line)
+        and (_opens_with_roll(line) or _opens_with_value(line))
+    )
     return bool(before and after or opens or goes_on or aligned)
 
 
 def _aligned(line, row) -> bool:
     """A line whose words start where the cells of the table row under it start (a first row with narrow gaps)."""
     starts = [cell[0][0] for cell in row.cells[1:] if cell]
-    return len(row.cells) >= 2 and bool(starts) and \
-        all(any(abs(word[0] - start) < 2 for word in line.words()) for start in starts)
+    return (
+        len(row.cells) >= 2
+        and bool(starts)
+        and all(any(abs(word[0] - start) < 2 for word in line.words()) for start in starts)
+    )
 
 
 def _opens_with_value(line) -> bool:
@@ -115,7 +133,10 @@ def _apart(lines) -> list[list] | None:
         return None
     widest = max(blanks)
     cut = (widest[1] + widest[2]) / 2
-    left, right = [_part(line, lambda x: x < cut) for line in lines], [_part(line, lambda x: x >= cut) for line in lines]
+    left, right = (
+        [_part(line, lambda x: x < cut) for line in lines],
+        [_part(line, lambda x: x >= cut) for line in lines],
+    )
     ends = [max((at for at, line in enumerate(part) if line.cells), default=-1) for part in (left, right)]
     keyed = all(any(_opens_with_roll(line) for line in part if line.cells) for part in (left, right))
     twice = all(2 * blank[0] <= widest[0] for blank in blanks if blank is not widest)
@@ -151,6 +172,7 @@ def _table(lines) -> Table | None:
     bounds = [left] + [group[0] for group in columns[1:] if len(group) >= 2]
     if len(bounds) > 2 and len(columns[0]) == 1 and len(lines) > 2 and _spans_on(lines, left, bounds[1]):
         bounds = [left] + bounds[2:]  # only a header starts there, running over the next column's start: it spans left
+
     def starting(x: float) -> int:
         return max(i for i, bound in enumerate(bounds) if bound <= x + 2) if x + 2 >= left else 0
 
@@ -169,7 +191,7 @@ def _table(lines) -> Table | None:
     for c in range(len(rows[0]) - 2, -1, -1) if len(rows) > 2 else []:
         only_header = rows[0][c].strip() and not any(row[c].strip() for row in rows[1:])
         if only_header and not rows[0][c + 1].strip():  # a header set left of the centred column it titles
-            rows = [row[:c] + [rows[0][c] if r == 0 else row[c + 1]] + row[c + 2:] for r, row in enumerate(rows)]
+            rows = [row[:c] + [rows[0][c] if r == 0 else row[c + 1]] + row[c + 2 :] for r, row in enumerate(rows)]
     if rows and len(rows[0]) == 1:  # a list set with a hanging indent
         return None
     return Table(rows, None, lines[0].origin)
@@ -184,8 +206,12 @@ def _spans_on(lines, left: float, following: float) -> bool:
 def _extents(lines, bounds, starting) -> list[tuple[float, float]] | None:
     """Each column's reach, from the lines that fill every column (a header's words run together aside): where its
     cells start and end, however they are aligned; None where no line fills every column."""
-    full = [line for line in lines if len(line.cells) == len(bounds) and
-            sorted({starting(cell[0][0]) for cell in line.cells}) == list(range(len(bounds)))]
+    full = [
+        line
+        for line in lines
+        if len(line.cells) == len(bounds)
+        and sorted({starting(cell[0][0]) for cell in line.cells}) == list(range(len(bounds)))
+    ]
     if len(bounds) < 2 or not full:
         return None
     extents = [[float("inf"), float("-inf")] for _ in bounds]

@@ -26,7 +26,9 @@ _ALIGNED = re.compile(r"\S(?: {2,}|\t)\S")
 
 def read(text: str, titled: bool = True) -> Document:
     """`titled`: the text's first line is the document's title (not so for a PDF's stretch of text between tables)."""
-    text = re.sub(r"\xad\n[ \t]*", "", text.replace("\r\n", "\n").replace("\r", "\n"))  # a PDF's word broken at a line's end
+    text = re.sub(
+        r"\xad\n[ \t]*", "", text.replace("\r\n", "\n").replace("\r", "\n")
+    )  # a PDF's word broken at a line's end
     return Reader(text.split("\n")).document(titled)
 
 
@@ -38,8 +40,9 @@ def heading_text(text: str) -> str:
 def _is_table_line(line: str) -> bool:
     if "\t" in line.strip("\t ") or (line.startswith("\t") and line.strip()):
         cells = [cell for cell in line.split("\t")]
-        return sum(1 for cell in cells if cell.strip()) >= 2 or (len(cells) >= 2 and bool(cells[0].strip()) and
-                                                                 line.rstrip("\t") != line.rstrip())
+        return sum(1 for cell in cells if cell.strip()) >= 2 or (
+            len(cells) >= 2 and bool(cells[0].strip()) and line.rstrip("\t") != line.rstrip()
+        )
     return False
 
 
@@ -72,7 +75,9 @@ class Reader:
                 self.at += 1
             elif _HASH_HEADING.match(stripped):
                 match = _HASH_HEADING.match(stripped)
-                self.nodes.append(Heading(len(match.group(1)), inline(heading_text(match.group(2))), self.origin(self.at)))
+                self.nodes.append(
+                    Heading(len(match.group(1)), inline(heading_text(match.group(2))), self.origin(self.at))
+                )
                 self.at += 1
             elif _is_table_line(line):
                 self.table("\t")
@@ -89,8 +94,9 @@ class Reader:
 
     def table(self, _sep: str) -> None:
         start, rows = self.at, []
-        while self.at < len(self.lines) and (_is_table_line(self.lines[self.at]) or
-                                             rows and "\t" in self.lines[self.at] and self.lines[self.at].strip()):
+        while self.at < len(self.lines) and (
+            _is_table_line(self.lines[self.at]) or rows and "\t" in self.lines[self.at] and self.lines[self.at].strip()
+        ):
             cells = _cells(self.lines[self.at])
             filled = [c for c, cell in enumerate(cells) if cell.strip()]
             if rows and filled and not cells[0].strip() and len(filled) <= len([c for c in rows[-1] if c.strip()]) // 2:
@@ -111,7 +117,7 @@ class Reader:
             end += 1
         if end - self.at < 2:
             return False
-        rows = [_cells(line) for line in self.lines[self.at:end]]
+        rows = [_cells(line) for line in self.lines[self.at : end]]
         if len({len(row) for row in rows}) > 2:
             return False
         self.nodes.append(Table(rows, None, self.origin(self.at)))
@@ -165,8 +171,13 @@ class Reader:
         start, lines = self.at, []
         while self.at < len(self.lines):
             line = self.lines[self.at]
-            if not line.strip() or _is_table_line(line) or _BULLET.match(line) or _NUMBERED.match(line) or \
-                    _HASH_HEADING.match(line.strip()):
+            if (
+                not line.strip()
+                or _is_table_line(line)
+                or _BULLET.match(line)
+                or _NUMBERED.match(line)
+                or _HASH_HEADING.match(line.strip())
+            ):
                 break
             if lines and (_caps(line.strip()) != _caps(lines[-1])):
                 break
@@ -204,9 +215,13 @@ def block_titles(nodes: list) -> None:
     """A short line alone right before a table or a list titles it."""
     for index, node in enumerate(nodes[:-1]):
         following = nodes[index + 1]
-        if isinstance(node, Paragraph) and "\n" not in node.text and len(plain(node.text)) <= 60 and \
-                not plain(node.text).rstrip().endswith((".", ":", ",", ";")) and \
-                isinstance(following, (Table, ListBlock)):
+        if (
+            isinstance(node, Paragraph)
+            and "\n" not in node.text
+            and len(plain(node.text)) <= 60
+            and not plain(node.text).rstrip().endswith((".", ":", ",", ";"))
+            and isinstance(following, (Table, ListBlock))
+        ):
             nodes[index] = Heading(4, node.text, node.origin)
 
 
@@ -222,10 +237,12 @@ def _join(text: str, more: str) -> str:
 
 
 def _signs_restored(items: list[ListItem]) -> None:
-    """"- 1 Tir en mouvement" among "+1 Tir sur une grande cible": the bullet was the minus sign (a PDF's text
+    """ "- 1 Tir en mouvement" among "+1 Tir sur une grande cible": the bullet was the minus sign (a PDF's text
     detaches it): the value is -1."""
     texts = [clean(item.text) for item in items]
-    if any(re.match(r"^\+\s?\d", text) for text in texts) and all(re.match(r"^[+]?\s?\d+\S*\s", text) for text in texts):
+    if any(re.match(r"^\+\s?\d", text) for text in texts) and all(
+        re.match(r"^[+]?\s?\d+\S*\s", text) for text in texts
+    ):
         for item in items:
             if not item.text.lstrip().startswith("+"):
                 item.text = "-" + item.text.lstrip()

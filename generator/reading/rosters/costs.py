@@ -45,8 +45,14 @@ def cost_label(root: Element, cost_name: str | None) -> str | None:
     handout prints in its own language's word."""
     if cost_name is None or cost_name in POINTS_NAMES:
         return None
-    return next((cost.get("name", "").strip() or None for cost in root.iter(f"{NAMESPACE}cost")
-                 if folded(cost.get("name", "")) == cost_name), None)
+    return next(
+        (
+            cost.get("name", "").strip() or None
+            for cost in root.iter(f"{NAMESPACE}cost")
+            if folded(cost.get("name", "")) == cost_name
+        ),
+        None,
+    )
 
 
 def cost_of(element: Element, cost_name: str | None) -> float | None:
@@ -59,4 +65,3 @@ def cost_of(element: Element, cost_name: str | None) -> float | None:
                 return None
             return value if math.isfinite(value) and 0 <= value < MAX_POINTS else None
     return None
-

@@ -41,8 +41,11 @@ def topmost(found: list[Element]) -> list[Element]:
 def within(selection: Element, leaving: list[Element] = ()) -> list[Element]:
     """The selections a selection holds, however deep (Element.iter: no recursion), but those of `leaving`."""
     skipped = {id(element) for unit in leaving for element in unit.iter(f"{NAMESPACE}selection")}
-    return [child for child in selection.iter(f"{NAMESPACE}selection")
-            if child is not selection and id(child) not in skipped]
+    return [
+        child
+        for child in selection.iter(f"{NAMESPACE}selection")
+        if child is not selection and id(child) not in skipped
+    ]
 
 
 def holds_stat(selection: Element, stat_types: set[str]) -> bool:
@@ -81,8 +84,9 @@ def number_of(selection: Element) -> int:
 def profiles_of(holder: Element) -> list[Profile]:
     found = []
     for profile in children(holder, "profile"):
-        values = [(item.get("name", "").strip(), (item.text or "").strip())
-                  for item in children(profile, "characteristic")]
+        values = [
+            (item.get("name", "").strip(), (item.text or "").strip()) for item in children(profile, "characteristic")
+        ]
         found.append(Profile(profile.get("typeName", "").strip(), (profile.get("name") or "").strip(), values))
     return found
 
@@ -111,4 +115,3 @@ def unique_rules(rules) -> list[Rule]:
         if rule.name and (rule.name not in found or not found[rule.name].text):
             found[rule.name] = rule
     return list(found.values())
-

@@ -25,7 +25,10 @@ NAMESPACE = "{http://www.battlescribe.net/schema/rosterSchema}"
 MAX_ROSTER_BYTES = 4 * 1024 * 1024  # the file as given: a large army's roster is some hundred kilobytes
 MAX_UNZIPPED_BYTES = 16 * 1024 * 1024
 MAX_COMPRESSION_RATIO = 100  # XML compresses ten to twenty times; a zip bomb, thousands of times
-COMPRESSIONS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}  # what BattleScribe and New Recruit write
+COMPRESSIONS = {
+    zipfile.ZIP_STORED: "stored",
+    zipfile.ZIP_DEFLATED: "deflate",
+}  # what BattleScribe and New Recruit write
 ENCODINGS = ("utf-8", "utf-16", "iso-8859-1", "us-ascii")  # what expat reads itself (a roster is UTF-8)
 
 
@@ -34,9 +37,18 @@ def quoted(name: str) -> str:
     any (a newline, an escape sequence, a bidirectional override), as written otherwise."""
     if all(unicodedata.category(char)[0] != "C" and char not in "\u2028\u2029" for char in name):
         return name
-    return "'" + "".join(char if unicodedata.category(char)[0] != "C" and char not in "\u2028\u2029"
-                         else f"\\u{ord(char):04x}" if ord(char) > 0xFF else f"\\x{ord(char):02x}"
-                         for char in name).replace("'", "\\'") + "'"
+    return (
+        "'"
+        + "".join(
+            char
+            if unicodedata.category(char)[0] != "C" and char not in "\u2028\u2029"
+            else f"\\u{ord(char):04x}"
+            if ord(char) > 0xFF
+            else f"\\x{ord(char):02x}"
+            for char in name
+        ).replace("'", "\\'")
+        + "'"
+    )
 
 
 def read(path: Path) -> tuple[Element, str]:
@@ -51,8 +63,13 @@ def read(path: Path) -> tuple[Element, str]:
         label = f"{path}:{quoted(member)}"
     root = _parsed(content, label)
     if root.tag != f"{NAMESPACE}roster":
-        raise UserError.at(label, 1, 1, f"the root element is <{local(root.tag)}>: expected <roster> in the "
-                                        f"namespace {NAMESPACE.strip('{}')} (a BattleScribe or New Recruit roster)")
+        raise UserError.at(
+            label,
+            1,
+            1,
+            f"the root element is <{local(root.tag)}>: expected <roster> in the "
+            f"namespace {NAMESPACE.strip('{}')} (a BattleScribe or New Recruit roster)",
+        )
     return root, label
 
 
@@ -65,8 +82,12 @@ def _only_member(path: Path, content: bytes) -> tuple[str, bytes]:
         raise UserError.at(path, 1, 1, f"not a readable zip archive ({error}): expected a .rosz roster") from None
     if len(members) != 1:
         names = ", ".join(quoted(info.filename) for info in members) or "none"
-        raise UserError.at(path, 1, 1, f"the archive holds {len(members)} files ({names}): "
-                                       "expected exactly one roster (.ros) in a .rosz")
+        raise UserError.at(
+            path,
+            1,
+            1,
+            f"the archive holds {len(members)} files ({names}): expected exactly one roster (.ros) in a .rosz",
+        )
     info = members[0]
     where = f"{path}:{quoted(info.filename)}"
     _refuse_unreadable(where, info)
@@ -74,17 +95,35 @@ def _only_member(path: Path, content: bytes) -> tuple[str, bytes]:
         with archive.open(info) as stream:
             unpacked = stream.read(MAX_UNZIPPED_BYTES + 1)  # the size the archive declares may lie
     except zipfile.BadZipFile as error:  # a bad CRC, a truncated member
-        raise UserError.at(where, 1, 1, f"the archive's member is damaged ({error}): expected a .rosz as BattleScribe "
-                                        "or New Recruit writes it") from None
+        raise UserError.at(
+            where,
+            1,
+            1,
+            f"the archive's member is damaged ({error}): expected a .rosz as BattleScribe or New Recruit writes it",
+        ) from None
     except (zlib.error, EOFError, ValueError, OSError, NotImplementedError, RuntimeError) as error:
-        raise UserError.at(where, 1, 1, f"the archive's member cannot be unpacked ({type(error).__name__}: {error}): "
-                                        "expected a .rosz as BattleScribe or New Recruit writes it") from None
+        raise UserError.at(
+            where,
+            1,
+            1,
+            f"the archive's member cannot be unpacked ({type(error).__name__}: {error}): "
+            "expected a .rosz as BattleScribe or New Recruit writes it",
+        ) from None
     if len(unpacked) > MAX_UNZIPPED_BYTES:
-        raise UserError.at(where, 1, 1, f"the roster unpacks to more than {MAX_UNZIPPED_BYTES} "
-                                        "bytes: expected a roster of a few hundred kilobytes")
+        raise UserError.at(
+            where,
+            1,
+            1,
+            f"the roster unpacks to more than {MAX_UNZIPPED_BYTES} bytes: expected a roster of a few hundred kilobytes",
+        )
     if len(unpacked) != info.file_size:
-        raise UserError.at(where, 1, 1, f"the archive says the roster is {info.file_size} bytes; it unpacks to "
-                                        f"{len(unpacked)}: expected a .rosz whose sizes are true")
+        raise UserError.at(
+            where,
+            1,
+            1,
+            f"the archive says the roster is {info.file_size} bytes; it unpacks to "
+            f"{len(unpacked)}: expected a .rosz whose sizes are true",
+        )
     return info.filename, unpacked
 
 
@@ -93,15 +132,29 @@ def _refuse_unreadable(where: str, info: zipfile.ZipInfo) -> None:
     if info.flag_bits & 0x1:
         raise UserError.at(where, 1, 1, "the roster in the archive is encrypted: expected a .rosz without a password")
     if info.compress_type not in COMPRESSIONS:
-        raise UserError.at(where, 1, 1, f"the roster is compressed with method {info.compress_type}: expected "
-                                        f"{' or '.join(COMPRESSIONS.values())}, as BattleScribe and New Recruit write")
+        raise UserError.at(
+            where,
+            1,
+            1,
+            f"the roster is compressed with method {info.compress_type}: expected "
+            f"{' or '.join(COMPRESSIONS.values())}, as BattleScribe and New Recruit write",
+        )
     if info.file_size > MAX_UNZIPPED_BYTES:
-        raise UserError.at(where, 1, 1, f"the roster unpacks to {info.file_size} bytes: a roster may be at most "
-                                        f"{MAX_UNZIPPED_BYTES} bytes")
+        raise UserError.at(
+            where,
+            1,
+            1,
+            f"the roster unpacks to {info.file_size} bytes: a roster may be at most {MAX_UNZIPPED_BYTES} bytes",
+        )
     ratio = info.file_size / max(info.compress_size, 1)
     if ratio > MAX_COMPRESSION_RATIO:
-        raise UserError.at(where, 1, 1, f"the roster is compressed {ratio:.0f} times: expected at most "
-                                        f"{MAX_COMPRESSION_RATIO} times (a zip bomb is refused unread)")
+        raise UserError.at(
+            where,
+            1,
+            1,
+            f"the roster is compressed {ratio:.0f} times: expected at most "
+            f"{MAX_COMPRESSION_RATIO} times (a zip bomb is refused unread)",
+        )
 
 
 _DECLARED = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']{0,40})["']""")
@@ -115,9 +168,14 @@ def _refuse_encoding(content: bytes, label: str) -> None:
     name = declared.group(1).decode("ascii", "replace")
     if name.lower().replace("_", "-") not in {*ENCODINGS, "utf8", "latin-1", "latin1", "ascii", "iso8859-1"}:
         column = declared.start(1) + 1
-        raise UserError.at(label, 1, column, f"the roster declares the encoding {quoted(name)!s}: expected "
-                                             "UTF-8 (as BattleScribe and New Recruit write), UTF-16, ISO-8859-1 "
-                                             "or US-ASCII")
+        raise UserError.at(
+            label,
+            1,
+            column,
+            f"the roster declares the encoding {quoted(name)!s}: expected "
+            "UTF-8 (as BattleScribe and New Recruit write), UTF-16, ISO-8859-1 "
+            "or US-ASCII",
+        )
 
 
 def _parsed(content: bytes, label: str) -> Element:
@@ -125,9 +183,9 @@ def _parsed(content: bytes, label: str) -> Element:
     opened: list[str] = []  # the elements open where parsing stopped: what a malformed roster should close
     root = None
     try:
-        for event, element in defusedxml.ElementTree.iterparse(io.BytesIO(content), events=("start", "end"),
-                                                               forbid_dtd=True, forbid_entities=True,
-                                                               forbid_external=True):
+        for event, element in defusedxml.ElementTree.iterparse(
+            io.BytesIO(content), events=("start", "end"), forbid_dtd=True, forbid_entities=True, forbid_external=True
+        ):
             if event == "start":
                 opened.append(local(element.tag))
             else:
@@ -140,14 +198,25 @@ def _parsed(content: bytes, label: str) -> Element:
         line, column = error.position
         raise UserError.at(label, line, column + 1, _malformed(error, content, opened)) from None
     except defusedxml.DTDForbidden:
-        raise UserError.at(label, *_position_of(content, b"<!DOCTYPE"), "a document type declaration (<!DOCTYPE>): "
-                           "expected none; a roster is refused with a DTD, which could define entities") from None
+        raise UserError.at(
+            label,
+            *_position_of(content, b"<!DOCTYPE"),
+            "a document type declaration (<!DOCTYPE>): "
+            "expected none; a roster is refused with a DTD, which could define entities",
+        ) from None
     except defusedxml.EntitiesForbidden:
-        raise UserError.at(label, *_position_of(content, b"<!ENTITY"), "an entity declaration (<!ENTITY>): "
-                           "expected none; a roster is refused with entities (a billion-laughs bomb)") from None
+        raise UserError.at(
+            label,
+            *_position_of(content, b"<!ENTITY"),
+            "an entity declaration (<!ENTITY>): "
+            "expected none; a roster is refused with entities (a billion-laughs bomb)",
+        ) from None
     except defusedxml.ExternalReferenceForbidden:
-        raise UserError.at(label, *_position_of(content, b"SYSTEM"), "a reference to an external resource: "
-                           "expected none; a roster never reads other files") from None
+        raise UserError.at(
+            label,
+            *_position_of(content, b"SYSTEM"),
+            "a reference to an external resource: expected none; a roster never reads other files",
+        ) from None
     except (LookupError, ValueError, UnicodeError) as error:  # an encoding expat or Python cannot read
         raise UserError.at(label, 1, 1, f"unreadable text ({error}): expected a roster in UTF-8") from None
 

@@ -6,8 +6,17 @@ from __future__ import annotations
 import re
 from xml.etree.ElementTree import Element
 
-from generator.reading.rosters.elements import (ModelLine, Profile, children_of, entry_name, number_of, own_stat,
-                                                profile_key, profiles_of, topmost)
+from generator.reading.rosters.elements import (
+    ModelLine,
+    Profile,
+    children_of,
+    entry_name,
+    number_of,
+    own_stat,
+    profile_key,
+    profiles_of,
+    topmost,
+)
 from generator.reading.rosters.names import folded, plain
 
 COMMAND = re.compile(r"^(champion|musician|standard bearer|standard)\b")  # WHFB: one of the rank and file, promoted
@@ -48,7 +57,9 @@ def model_lines(selection: Element, held: list[Element], stat_types: set[str]) -
 def _members(holder: Element, stat_types: set[str]) -> int:
     """The models a line on a member stands for: its own number, or, where its models are selections of their own
     without a line (a MESBG group of warriors: 8 Warriors under the Warrior of Minas Tirith), theirs."""
-    models = [child for child in children_of(holder) if child.get("type") == "model" and not own_stat(child, stat_types)]
+    models = [
+        child for child in children_of(holder) if child.get("type") == "model" and not own_stat(child, stat_types)
+    ]
     return sum(map(number_of, models)) if models else number_of(holder)
 
 
@@ -74,8 +85,11 @@ def _named_as(member: Element, profiles: list[Profile]) -> Profile | None:
     wargear aside (9th edition's Devastator Marine w/Heavy Weapon is its Space Marine, the Devastator Marine
     Sergeant its Space Marine Sergeant)."""
     name = plain(entry_name(member))
-    found = [profile for profile in profiles
-             if plain(profile.name) and (name == plain(profile.name) or name.startswith(plain(profile.name) + " "))]
+    found = [
+        profile
+        for profile in profiles
+        if plain(profile.name) and (name == plain(profile.name) or name.startswith(plain(profile.name) + " "))
+    ]
     if found:
         return max(found, key=lambda profile: (name == plain(profile.name), len(plain(profile.name))))
     if member.get("type") != "model":
@@ -122,8 +136,13 @@ def model_count(selection: Element, held: list[Element], stat_types: set[str]) -
     models = topmost([child for child in held if child.get("type") == "model"])
     if models:
         names = {plain(entry_name(model)) for model in models}
-        members = [child for child in held if child.get("type") == "upgrade" and child in children_of(selection)
-                   and any(plain(entry_name(child)).startswith(name + " ") for name in names)]
+        members = [
+            child
+            for child in held
+            if child.get("type") == "upgrade"
+            and child in children_of(selection)
+            and any(plain(entry_name(child)).startswith(name + " ") for name in names)
+        ]
         return min(sum(map(number_of, models + members)), 100_000)
     members = topmost([child for child in held if own_stat(child, stat_types)])
     if members:
@@ -131,4 +150,3 @@ def model_count(selection: Element, held: list[Element], stat_types: set[str]) -
         own = number_of(selection) if own_stat(selection, stat_types) else 0
         return min(own + sum(map(number_of, ranks)), 100_000)
     return number_of(selection)
-

@@ -14,29 +14,104 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from generator.reading.rosters.costs import MAX_POINTS, army_cost_name, cost_label, cost_of, other_costs
-from generator.reading.rosters.elements import (ModelLine, Profile, Rule, children_of, entry_name, holds_stat,
-                                                number_of, own_stat, profile_key, profiles_of, rules_of, shown_name,
-                                                topmost, unique, unique_rules, within)
+from generator.reading.rosters.elements import (
+    ModelLine,
+    Profile,
+    Rule,
+    children_of,
+    entry_name,
+    holds_stat,
+    number_of,
+    own_stat,
+    profile_key,
+    profiles_of,
+    rules_of,
+    shown_name,
+    topmost,
+    unique,
+    unique_rules,
+    within,
+)
 from generator.reading.rosters.files import NAMESPACE, children
 from generator.reading.rosters.models import model_count, model_lines, stat_line
 from generator.reading.rosters.names import folded
 
-__all__ = ["MAX_POINTS", "ModelLine", "Profile", "Rule", "ArmyChoice", "RosterEntry", "Roster", "SAVE_NAMES",
-           "common_type", "model_types", "profile_types", "read_roster"]
+__all__ = [
+    "MAX_POINTS",
+    "ModelLine",
+    "Profile",
+    "Rule",
+    "ArmyChoice",
+    "RosterEntry",
+    "Roster",
+    "SAVE_NAMES",
+    "common_type",
+    "model_types",
+    "profile_types",
+    "read_roster",
+]
 
 UNIT_TYPES = ("unit", "model")
 # a profile type named so is never a model's stat line (a weapon's Strength is not the model's)
-NOT_A_MODEL = re.compile(r"weapon|abilit|wargear|spell|psychic|power|prayer|rule|armou?r|item|damage|wound track|"
-                         r"transport|keyword|equipment|upgrade|talisman|standard|magic|ranged|melee|attack|invocation|"
-                         r"trait|relic|enhancement|stratagem|tactic|mission|objective|ploy|lore|shield|explosion",
-                         re.IGNORECASE)
+NOT_A_MODEL = re.compile(
+    r"weapon|abilit|wargear|spell|psychic|power|prayer|rule|armou?r|item|damage|wound track|"
+    r"transport|keyword|equipment|upgrade|talisman|standard|magic|ranged|melee|attack|invocation|"
+    r"trait|relic|enhancement|stratagem|tactic|mission|objective|ploy|lore|shield|explosion",
+    re.IGNORECASE,
+)
 
 
 # the characteristics of the games' stat lines, folded: what makes a profile type model-like without a sheet
-STAT_NAMES = {"m", "move", "movement", "ws", "bs", "s", "t", "w", "i", "a", "ld", "sv", "save", "oc", "apl", "ga",
-              "df", "wounds", "bravery", "f", "d", "toughness", "strength", "attacks", "leadership", "initiative",
-              "armoursave", "armour save", "ward save", "wardsave", "mr", "cl", "wp", "int", "control", "fight",
-              "shoot", "courage", "might", "will", "fate", "hw", "hit", "wound", "ag", "bt", "sp", "inv"}
+STAT_NAMES = {
+    "m",
+    "move",
+    "movement",
+    "ws",
+    "bs",
+    "s",
+    "t",
+    "w",
+    "i",
+    "a",
+    "ld",
+    "sv",
+    "save",
+    "oc",
+    "apl",
+    "ga",
+    "df",
+    "wounds",
+    "bravery",
+    "f",
+    "d",
+    "toughness",
+    "strength",
+    "attacks",
+    "leadership",
+    "initiative",
+    "armoursave",
+    "armour save",
+    "ward save",
+    "wardsave",
+    "mr",
+    "cl",
+    "wp",
+    "int",
+    "control",
+    "fight",
+    "shoot",
+    "courage",
+    "might",
+    "will",
+    "fate",
+    "hw",
+    "hit",
+    "wound",
+    "ag",
+    "bt",
+    "sp",
+    "inv",
+}
 SAVE_NAMES = {"sv", "save", "armoursave", "armour save", "armor save", "as"}
 
 
@@ -134,10 +209,17 @@ def read_roster(root: Element, stat_types: set[str]) -> Roster:
                     army_rules += held
                 else:
                     left_out.append(shown_name(selection))
-    return Roster(game=(root.get("gameSystemName") or "").strip(), name=(root.get("name") or "").strip(),
-                  points=cost_of(root, cost_name), cost_name=cost_name, cost_label=cost_label(root, cost_name),
-                  units=units,
-                  army_rules=unique_rules(army_rules), left_out=left_out, choices=choices)
+    return Roster(
+        game=(root.get("gameSystemName") or "").strip(),
+        name=(root.get("name") or "").strip(),
+        points=cost_of(root, cost_name),
+        cost_name=cost_name,
+        cost_label=cost_label(root, cost_name),
+        units=units,
+        army_rules=unique_rules(army_rules),
+        left_out=left_out,
+        choices=choices,
+    )
 
 
 def _choice(selection: Element, cost_name: str | None) -> ArmyChoice | None:
@@ -148,10 +230,17 @@ def _choice(selection: Element, cost_name: str | None) -> ArmyChoice | None:
     if any(cost_of(element, cost_name) for element in [selection, *held]):
         return None
     rules = [rule for holder in [selection, *held] for rule in rules_of(holder)]
-    rules += [Rule(profile.name, " ".join(value for _, value in profile.values if value))
-              for holder in [selection, *held] for profile in profiles_of(holder)]
-    value = ", ".join(unique(f"{number_of(child)} × {shown_name(child)}" if number_of(child) > 1 else shown_name(child)
-                              for child in children_of(selection))) or other_costs(selection, cost_name)
+    rules += [
+        Rule(profile.name, " ".join(value for _, value in profile.values if value))
+        for holder in [selection, *held]
+        for profile in profiles_of(holder)
+    ]
+    value = ", ".join(
+        unique(
+            f"{number_of(child)} × {shown_name(child)}" if number_of(child) > 1 else shown_name(child)
+            for child in children_of(selection)
+        )
+    ) or other_costs(selection, cost_name)
     if not value and not rules:
         return None
     # BSData's WHFB names it "- Army Size", the dash sorting it first in BattleScribe's list: not part of the name
@@ -166,13 +255,16 @@ def _is_warband(selection: Element, stat_types: set[str]) -> bool:
     if selection.get("type") != "upgrade" or own_stat(selection, stat_types):
         return False
     holders = topmost([child for child in within(selection) if own_stat(child, stat_types)])
-    return len({profile.type for holder in holders for profile in profiles_of(holder) if profile.type in stat_types}) > 1
+    return (
+        len({profile.type for holder in holders for profile in profiles_of(holder) if profile.type in stat_types}) > 1
+    )
 
 
 def _units_of(selection: Element, stat_types: set[str], cost_name: str | None) -> list[RosterEntry]:
     """The unit, then the units nested in it (typed unit, holding a model-like profile of their own)."""
-    nested = topmost([child for child in within(selection)
-                       if child.get("type") == "unit" and holds_stat(child, stat_types)])
+    nested = topmost(
+        [child for child in within(selection) if child.get("type") == "unit" and holds_stat(child, stat_types)]
+    )
     found = [_entry(selection, nested, stat_types, cost_name)]
     for child in nested:
         found += _units_of(child, stat_types, cost_name)
@@ -196,19 +288,29 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
             elif (kept := seen[profile_key(profile)]) is not None and kept.carrier != carriers[id(holder)]:
                 kept.carrier = carriers[id(selection)]  # carried by several of its models: the unit's
     costs = [points for points in (cost_of(element, cost_name) for element in [selection, *held]) if points is not None]
-    kit = [child for child in held if child.get("type") not in UNIT_TYPES and not own_stat(child, stat_types)
-           and not holds_stat(child, stat_types)]  # a warband's "Warband" holds its groups: no equipment
+    kit = [
+        child
+        for child in held
+        if child.get("type") not in UNIT_TYPES and not own_stat(child, stat_types) and not holds_stat(child, stat_types)
+    ]  # a warband's "Warband" holds its groups: no equipment
     gear = [shown_name(child) for child in kit]
     return RosterEntry(
-        name=shown_name(selection), count=count, points=sum(costs) if costs else None, stat=stat, profiles=profiles,
-        gear=unique(gear), tabled=unique(shown_name(child) for child in kit if profiles_of(child)),
+        name=shown_name(selection),
+        count=count,
+        points=sum(costs) if costs else None,
+        stat=stat,
+        profiles=profiles,
+        gear=unique(gear),
+        tabled=unique(shown_name(child) for child in kit if profiles_of(child)),
         rules=unique_rules(rule for holder in [selection, *held] for rule in rules_of(holder)),
-        models=models)
+        models=models,
+    )
 
 
 def _carriers(selection: Element, held: list[Element], stat_types: set[str]) -> dict[int, str]:
     """The name of what carries each selection's profiles: the nearest model that holds it (itself, a selection
     typed model or with a stat line of its own: the Silent King's Menhirs, a squad's Sergeant), else the unit."""
+
     def called(element: Element) -> str:  # a Kill Team operative by the name its player gave it
         return (element.get("customName") or "").strip() or entry_name(element)
 

@@ -25,8 +25,11 @@ def words(sheet: Sheet, text: str) -> str:
     terms |= {keyword.term.casefold(): keyword.term for keyword in sheet.keywords}
     results = sheet.result_names()
     text = re.sub(r"\{result:([^{}|]+)(?:\|([^{}]+))?\}", lambda m: m.group(2) or results.get(m.group(1), ""), text)
-    text = re.sub(r"(?<!\\)\{([^{}|]+)(?:\|([^{}]+))?\}", lambda m: m.group(2) or terms.get(m.group(1).casefold(),
-                                                                                           terms.get(m.group(1), m.group(1))), text)
+    text = re.sub(
+        r"(?<!\\)\{([^{}|]+)(?:\|([^{}]+))?\}",
+        lambda m: m.group(2) or terms.get(m.group(1).casefold(), terms.get(m.group(1), m.group(1))),
+        text,
+    )
     return re.sub(r"\[\^([^\]]+)\]", lambda mark: " (" + mark.group(1).replace("*", "\\*") + ")", text)  # "\*": a star
 
 
@@ -47,15 +50,22 @@ def facts(sheet: Sheet) -> list[str]:
         elif kind == "matrix":
             out += list(block.cells)
         elif kind == "sequence":
+
             def steps(items):
                 for step in items:
                     yield from (part for part in (step.title, step.text, *step.items) if part)
                     yield from steps(step.steps)
+
             out += list(steps(block.steps))
         elif kind == "text":
             for item in block.content:
-                out += [item.p] if item.p else item.bullets or item.numbered or \
-                    [part for term in item.terms or [] for part in (term.term, term.text)]
+                out += (
+                    [item.p]
+                    if item.p
+                    else item.bullets
+                    or item.numbered
+                    or [part for term in item.terms or [] for part in (term.term, term.text)]
+                )
         elif kind == "glossary":
             out += [part for keyword in sheet.keywords if keyword.text for part in (keyword.term, keyword.text)]
         elif kind == "saves":
@@ -88,7 +98,11 @@ def returned(expected: list[str], draft_text: str) -> tuple[int, int, list[str]]
     printed = " ".join(json.loads(f'"{string}"') for string in strings)
     haystack = normal(re.sub(r"\[\^([^\]]+)\]", r" (\1)", printed))  # a footnote's mark as the original prints it
     haystack_tight = haystack.replace(" ", "")
-    missing = [fact for fact in expected if normal(fact) not in haystack and normal(fact).replace(" ", "") not in haystack_tight]
+    missing = [
+        fact
+        for fact in expected
+        if normal(fact) not in haystack and normal(fact).replace(" ", "") not in haystack_tight
+    ]
     return len(expected) - len(missing), len(expected), missing
 
 
@@ -121,8 +135,7 @@ def _markdown(sheet: Sheet) -> str:
                 out += [_lead(block.intro), ""]
             header, rows, items = _shape(sheet, block)
             if header is not None:
-                out += ["| " + " | ".join(_cell(cell) for cell in header) + " |",
-                        "|" + "---|" * len(header)]
+                out += ["| " + " | ".join(_cell(cell) for cell in header) + " |", "|" + "---|" * len(header)]
                 out += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in rows]
                 out.append("")
             for kind, text, depth in items:
@@ -154,36 +167,55 @@ def _shape(sheet: Sheet, block):
         return header, rows, []
     if kind == "dice":
         named = any(row.name for row in block.rows)
-        header = [block.roll_title or block.die or "Roll"] + ([block.name_title or "Result"] if named else []) + \
-                 [block.text_title or ""]
+        header = (
+            [block.roll_title or block.die or "Roll"]
+            + ([block.name_title or "Result"] if named else [])
+            + [block.text_title or ""]
+        )
         rows = []
         for row in block.rows:
-            text = row.text + "".join(f" {inner.roll}: {inner.text or inner.name}" for inner in
-                                      (row.then.rows if row.then else []))
+            text = row.text + "".join(
+                f" {inner.roll}: {inner.text or inner.name}" for inner in (row.then.rows if row.then else [])
+            )
             rows.append([row.roll] + ([row.name or ""] if named else []) + [text])
         return header, rows, []
     if kind == "modifiers":
         detail = any(item.detail for item in block.items)
         titles = list(block.value_titles or [block.value_title or "Mod."])
-        header = [*(title or "" for title in titles), block.text_title or ""] + ([block.detail_title or ""] if detail else [])
-        return header, [[item.subheading] + [""] * len(titles) + ([""] if detail else []) if isinstance(item, Subheading)
-                        else [*(item.value if isinstance(item.value, list) else [item.value]), item.text]
-                        + ([item.detail or ""] if detail else []) for item in block.items], []
+        header = [*(title or "" for title in titles), block.text_title or ""] + (
+            [block.detail_title or ""] if detail else []
+        )
+        return (
+            header,
+            [
+                [item.subheading] + [""] * len(titles) + ([""] if detail else [])
+                if isinstance(item, Subheading)
+                else [*(item.value if isinstance(item.value, list) else [item.value]), item.text]
+                + ([item.detail or ""] if detail else [])
+                for item in block.items
+            ],
+            [],
+        )
     if kind == "matrix":
         header = [block.corner or block.row_title or block.column_title or ""] + list(block.column_keys)
-        return (header, [[key, *values] for key, values in zip(block.row_keys, block.grid())],
-                [("p", line, 0) for line in block.legend])
+        return (
+            header,
+            [[key, *values] for key, values in zip(block.row_keys, block.grid())],
+            [("p", line, 0) for line in block.legend],
+        )
     if kind == "saves":
         header = [block.item_title or ""] + [troop.title for troop in block.troops]
         return header, [[item.name] + ["" for _ in block.troops] for item in block.items], []
     items = []
     if kind == "sequence":
+
         def steps(list_, depth):
             for step in list_:
                 title = f"**{step.title}**" if step.title and step.text else step.title or ""
                 items.append(("numbered", " ".join(part for part in (title, step.text) if part), depth))
                 items.extend(("bullet", item, depth + 1) for item in step.items)
                 steps(step.steps, depth + 1)
+
         steps(block.steps, 0)
     elif kind == "text":
         for item in block.content:

@@ -5,14 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.composing.drafts import draft
-from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table
 from generator.composing.drafts.report import Report
+from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table
 
 
 def typed(*nodes):
     report = Report("original", "sources/t.yaml")
-    text = draft.make(Document([Heading(1, "Sheet"), Heading(2, "Part"), *nodes], "test"), Path("sources/t.yaml"),
-                      "t", "Game", "en", report)
+    text = draft.make(
+        Document([Heading(1, "Sheet"), Heading(2, "Part"), *nodes], "test"),
+        Path("sources/t.yaml"),
+        "t",
+        "Game",
+        "en",
+        report,
+    )
     blocks = [block for section in _sections(text) for block in section["blocks"]]
     return blocks, report
 
@@ -47,8 +53,10 @@ def test_d66_rolls_with_tildes():
 
 
 def test_signed_values_in_the_first_or_last_column_are_modifiers_with_their_unit():
-    blocks, _ = typed(Table([["Shooting at cavalry", "+1"], ["Cover", "-1"]], None),
-                      Table([["-1u", "Turning"], ["-2u", "Rough ground"]], None))
+    blocks, _ = typed(
+        Table([["Shooting at cavalry", "+1"], ["Cover", "-1"]], None),
+        Table([["-1u", "Turning"], ["-2u", "Rough ground"]], None),
+    )
     assert [block["type"] for block in blocks] == ["modifiers", "modifiers"]
     assert blocks[0]["items"][0] == {"value": "+1", "text": "Shooting at cavalry"}
     assert blocks[1]["unit"] == "u"
@@ -79,28 +87,47 @@ def test_term_definition_lines_are_terms_and_plain_lines_paragraphs():
 
 
 def test_ids_come_from_titles_and_are_unique():
-    blocks, _ = typed(Heading(4, "Tir à l'arc"), Table([["a", "b"], ["c", "d"]], None),
-                      Heading(4, "Tir à l'arc"), Table([["e", "f"], ["g", "h"]], None))
+    blocks, _ = typed(
+        Heading(4, "Tir à l'arc"),
+        Table([["a", "b"], ["c", "d"]], None),
+        Heading(4, "Tir à l'arc"),
+        Table([["e", "f"], ["g", "h"]], None),
+    )
     assert [block["id"] for block in blocks] == ["tir-a-l-arc", "tir-a-l-arc-2"]
 
 
 def test_nothing_invented_edition_and_date_are_marked_placeholders_or_read_from_the_document():
     report = Report("o", "sources/t.yaml")
-    text = draft.make(Document([Heading(1, "Sheet"), Paragraph("Version v2.1 of 19/05/2010")], "test"),
-                      Path("sources/t.yaml"), "t", None, None, report)
+    text = draft.make(
+        Document([Heading(1, "Sheet"), Paragraph("Version v2.1 of 19/05/2010")], "test"),
+        Path("sources/t.yaml"),
+        "t",
+        None,
+        None,
+        report,
+    )
     assert 'edition: "2.1"' in text and 'date: "2010-05-19"' in text
     report = Report("o", "sources/t.yaml")
-    text = draft.make(Document([Heading(1, "Sheet"), Paragraph("Nothing stated.")], "test"),
-                      Path("sources/t.yaml"), "t", None, None, report)
+    text = draft.make(
+        Document([Heading(1, "Sheet"), Paragraph("Nothing stated.")], "test"),
+        Path("sources/t.yaml"),
+        "t",
+        None,
+        None,
+        report,
+    )
     assert 'edition: "0"  # TO FILL' in text and 'date: "1970-01-01"  # TO FILL' in text
     assert {note.origin for note in report.placeholders} >= {"edition", "date", "game", "lang"}
 
 
 def test_a_typed_block_the_model_refuses_is_set_back_to_a_table():
     block = {"id": "m", "type": "matrix", "row_keys": ["1", "2"], "column_keys": ["1", "2"], "cells": ["3 4", "3"]}
-    assert draft.demote(block) == {"id": "m", "type": "table",
-                                   "columns": [{"title": ""}, {"title": "1"}, {"title": "2"}],
-                                   "rows": [["1", "3", "4"], ["2", "3", ""]]}
+    assert draft.demote(block) == {
+        "id": "m",
+        "type": "table",
+        "columns": [{"title": ""}, {"title": "1"}, {"title": "2"}],
+        "rows": [["1", "3", "4"], ["2", "3", ""]],
+    }
 
 
 def test_a_table_longer_than_a_list_may_be_is_cut_into_blocks_and_the_report_says_so():
@@ -111,22 +138,46 @@ def test_a_table_longer_than_a_list_may_be_is_cut_into_blocks_and_the_report_say
 
 
 def test_values_with_words_after_their_number_beside_bare_ones_are_qualified_modifiers():
-    blocks, _ = typed(Table([["Mod", "Situation"], ["+2 & Quick Kill", "Attacking a prone model"],
-                             ["+1", "Charging"], ["-1 unless Transfixed", "Lower ground"]], True))
+    blocks, _ = typed(
+        Table(
+            [
+                ["Mod", "Situation"],
+                ["+2 & Quick Kill", "Attacking a prone model"],
+                ["+1", "Charging"],
+                ["-1 unless Transfixed", "Lower ground"],
+            ],
+            True,
+        )
+    )
     assert blocks[0]["type"] == "modifiers"
     assert [item["value"] for item in blocks[0]["items"]] == ["+2 & Quick Kill", "+1", "-1 unless Transfixed"]
 
 
 def test_lines_that_each_open_with_a_value_and_words_stay_values_and_texts():
-    blocks, _ = typed(Table([["+1 Shooting at a large target", "always"], ["-1 Moving and shooting", "after a march"],
-                             ["-2 Target behind hard cover", "walls"]], None))
+    blocks, _ = typed(
+        Table(
+            [
+                ["+1 Shooting at a large target", "always"],
+                ["-1 Moving and shooting", "after a march"],
+                ["-2 Target behind hard cover", "walls"],
+            ],
+            None,
+        )
+    )
     assert [(item["value"], item["text"]) for item in blocks[0]["items"]] == [
-        ("+1", "Shooting at a large target"), ("-1", "Moving and shooting"), ("-2", "Target behind hard cover")]
+        ("+1", "Shooting at a large target"),
+        ("-1", "Moving and shooting"),
+        ("-2", "Target behind hard cover"),
+    ]
 
 
 def test_a_grid_whose_rows_are_ranges_is_a_matrix():
-    blocks, _ = typed(Table([["x/y", "1", "2", "3"], ["1-3", "50", "90", "130"], ["4-6", "45", "80", "115"],
-                             ["10+", "35", "60", "85"]], True))
+    blocks, _ = typed(
+        Table(
+            [["x/y", "1", "2", "3"], ["1-3", "50", "90", "130"], ["4-6", "45", "80", "115"], ["10+", "35", "60", "85"]],
+            True,
+        )
+    )
     assert blocks[0]["type"] == "matrix" and blocks[0]["row_keys"] == ["1-3", "4-6", "10+"]
 
 
@@ -134,8 +185,10 @@ def test_tables_side_by_side_are_parted_only_at_an_empty_column_or_a_repeated_he
     from generator.composing.drafts.grids import side_by_side
 
     spaced = [["Action", "AP", "", "Action", "AP"], ["Melee", "2", "", "Reload", "2"], ["Aim", "1", "", "", ""]]
-    assert side_by_side(spaced) == [[["Action", "AP"], ["Melee", "2"], ["Aim", "1"]],
-                                    [["Action", "AP"], ["Reload", "2"]]]
+    assert side_by_side(spaced) == [
+        [["Action", "AP"], ["Melee", "2"], ["Aim", "1"]],
+        [["Action", "AP"], ["Reload", "2"]],
+    ]
     repeated = [["Action", "AP", "Action", "AP"], ["Melee", "2", "Reload", "2"]]
     assert side_by_side(repeated) == [[["Action", "AP"], ["Melee", "2"]], [["Action", "AP"], ["Reload", "2"]]]
     notes = [["Weapon", "Range", "Notes", "Cost"], ["Bow", "24", "", "5"], ["Sword", "-", "", "3"]]
@@ -144,7 +197,13 @@ def test_tables_side_by_side_are_parted_only_at_an_empty_column_or_a_repeated_he
 
 
 def test_percentile_rolls_keyed_01_to_00_are_a_d100_table_its_00_read_as_100():
-    rows = [["d100", "Encounter"], ["01-15", "Noise"], ["16-50", "Wanderers"], ["51-95", "Nothing"], ["96-00", "Dragon"]]
+    rows = [
+        ["d100", "Encounter"],
+        ["01-15", "Noise"],
+        ["16-50", "Wanderers"],
+        ["51-95", "Nothing"],
+        ["96-00", "Dragon"],
+    ]
     blocks, report = typed(Table(rows, True), Table([["01-50", "Calm"], ["51-99", "Storm"], ["00", "Flood"]], None))
     assert [block.get("die") for block in blocks] == ["D100", "D100"]
     assert [row["roll"] for row in blocks[0]["rows"]] == ["01-15", "16-50", "51-95", "96-100"]
@@ -158,16 +217,25 @@ def test_a_00_among_keys_of_one_digit_is_no_percentile_roll():
 
 
 def test_names_each_on_a_line_over_their_paragraph_are_terms_a_glossary():
-    skills = ["Combat", "Climbing [St,Ag,Co]", "This skill allows you to climb walls and rock faces.",
-              "Music [In,Ag,Sd]", "This skill is used for both composition and performance.",
-              "Each instrument is a separate skill.", "Stealth", "Moving unseen and unheard.", "Swimming",
-              "This skill keeps you afloat in rough water."]
+    skills = [
+        "Combat",
+        "Climbing [St,Ag,Co]",
+        "This skill allows you to climb walls and rock faces.",
+        "Music [In,Ag,Sd]",
+        "This skill is used for both composition and performance.",
+        "Each instrument is a separate skill.",
+        "Stealth",
+        "Moving unseen and unheard.",
+        "Swimming",
+        "This skill keeps you afloat in rough water.",
+    ]
     blocks, report = typed(*[Paragraph(text) for text in skills])
     assert blocks[0]["content"][0] == {"p": "Combat"}
     terms = blocks[0]["content"][1]["terms"]
     assert [term["term"] for term in terms] == ["Climbing [St,Ag,Co]", "Music [In,Ag,Sd]", "Stealth", "Swimming"]
-    assert terms[1]["text"] == ("This skill is used for both composition and performance. Each instrument is a "
-                                "separate skill.")
+    assert terms[1]["text"] == (
+        "This skill is used for both composition and performance. Each instrument is a separate skill."
+    )
     assert "4 names each on a line over its paragraph: terms" in report.guesses[0].why
 
 
@@ -179,27 +247,44 @@ def test_a_subheading_over_one_or_two_paragraphs_stays_paragraphs():
 
 def _notes_draft(*nodes):
     report = Report("original", "sources/t.yaml")
-    text = draft.make(Document([Heading(1, "Sheet"), Heading(2, "Part"), *nodes], "test"), Path("sources/t.yaml"),
-                      "t", "Game", "en", report)
+    text = draft.make(
+        Document([Heading(1, "Sheet"), Heading(2, "Part"), *nodes], "test"),
+        Path("sources/t.yaml"),
+        "t",
+        "Game",
+        "en",
+        report,
+    )
     from generator.reading.sources import load_text
 
     data = load_text(Path("sources/t.yaml"), text).data
     return [block for section in data["sections"] for block in section["blocks"]], data.get("notes"), report
 
 
-MARKED = [["Winner", "1", "2", "3", "4"], ["Heavy", "R", "R (\\*)", "P", "D\\*\\*"], ["Light", "R", "R", "P (\\*)", "P"]]
+MARKED = [
+    ["Winner", "1", "2", "3", "4"],
+    ["Heavy", "R", "R (\\*)", "P", "D\\*\\*"],
+    ["Light", "R", "R", "P (\\*)", "P"],
+]
 
 
 def test_a_matrix_whose_cells_carry_marks_keeps_them_as_footnotes_explained_below_it():
-    blocks, notes, report = _notes_draft(Table(MARKED, True), Paragraph("R = recoil, P = pushed back."),
-                                         Paragraph("(\\*) The loser loses its re-roll."),
-                                         Paragraph("\\*\\* Only if the winner is in good order."),
-                                         Paragraph("(\\*) A note of something else, further on."))
+    blocks, notes, report = _notes_draft(
+        Table(MARKED, True),
+        Paragraph("R = recoil, P = pushed back."),
+        Paragraph("(\\*) The loser loses its re-roll."),
+        Paragraph("\\*\\* Only if the winner is in good order."),
+        Paragraph("(\\*) A note of something else, further on."),
+    )
     assert blocks[0]["type"] == "matrix" and blocks[0]["cells"] == ["R R[^*] P D[^**]", "R R P[^*] P"]
-    assert notes == [{"id": "*", "text": "The loser loses its re-roll."},
-                     {"id": "**", "text": "Only if the winner is in good order."}]
-    assert blocks[1]["content"] == [{"p": "R = recoil, P = pushed back."},
-                                    {"p": "(\\*) A note of something else, further on."}]
+    assert notes == [
+        {"id": "*", "text": "The loser loses its re-roll."},
+        {"id": "**", "text": "Only if the winner is in good order."},
+    ]
+    assert blocks[1]["content"] == [
+        {"p": "R = recoil, P = pushed back."},
+        {"p": "(\\*) A note of something else, further on."},
+    ]
     assert "marks (*, **) footnotes" in report.guesses[0].why and not report.problems
 
 

@@ -64,8 +64,11 @@ def test_two_tables_side_by_side_in_one_come_in_as_two_tables(folder, name):
     """Bare Metal Edition's AP costs (CC BY 4.0): "|Action|AP| |Action|AP|" in Markdown, printed to PDF: one table
     of five (Markdown) or four (PDF) columns before, two tables of two columns now, each with its header."""
     draft = imported(folder, name, "ap-costs")
-    tables = re.findall(r'type: "table"\n        columns:\n((?:          - title: "[^"]*"\n)+)        rows:\n'
-                        r'((?:          - \[.*\]\n)+)', draft)
+    tables = re.findall(
+        r'type: "table"\n        columns:\n((?:          - title: "[^"]*"\n)+)        rows:\n'
+        r"((?:          - \[.*\]\n)+)",
+        draft,
+    )
     assert [columns.count("title:") for columns, _ in tables] == [2, 2]
     assert all('title: "Action"' in columns and 'title: "AP"' in columns for columns, _ in tables)
     assert '- ["Cast Psion/Meditation/Gift", "3"]' in tables[0][1] and '- ["Concentration", "2"]' in tables[1][1]
@@ -101,7 +104,7 @@ def test_an_import_whose_lang_differs_from_the_documents_words_warns(folder):
     assert wrong.returncode == 0, wrong.stderr
     warnings = [line for line in wrong.stderr.splitlines() if line.startswith("warning: ")]
     assert len(warnings) == 1 and "--lang fr, but the document reads as English (" in warnings[0], wrong.stderr
-    assert "give --lang en" in warnings[0] and "lang: \"fr\"" in wrong.stdout
+    assert "give --lang en" in warnings[0] and 'lang: "fr"' in wrong.stdout
     for given in (("--lang", "en"), ()):
         right = run_qrs("import", "panels.md", "--id", "panels", *given, "--dry-run", cwd=folder)
         assert right.returncode == 0 and "warning" not in right.stderr, right.stderr

@@ -35,9 +35,12 @@ def test_a_zip_bomb_as_docx(folder):
 
 def test_a_pdf_of_a_million_operators(folder):
     content = b"0 0 1 1 re f\n" * 1_000_000
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R >>",
-               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"]
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+    ]
     pdf, offsets = b"%PDF-1.4\n", []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(pdf))
@@ -72,8 +75,9 @@ def test_an_existing_source_is_never_replaced(folder):
 
 
 def test_dry_run_prints_the_draft_and_writes_nothing_and_json_gives_the_report(folder):
-    (folder / "sheet.md").write_text("# Sheet\n\n## Part\n\n| D6 | R |\n|---|---|\n| 1-3 | a |\n| 4-6 | b |\n",
-                                     encoding="utf-8")
+    (folder / "sheet.md").write_text(
+        "# Sheet\n\n## Part\n\n| D6 | R |\n|---|---|\n| 1-3 | a |\n| 4-6 | b |\n", encoding="utf-8"
+    )
     ran = run_qrs("import", "sheet.md", "--dry-run", cwd=folder)
     assert ran.returncode == 0 and 'die: "D6"' in ran.stdout and not list((folder / "sources").iterdir())
     import json

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.project import Project
-from generator.model.validate import check
 from generator.composing.drafts import import_sheet
-from tests.conftest import LIBRARY, ROOT, run_qrs
+from generator.model.validate import check
+from generator.project import Project
 from tests.composing.drafts import sheets
+from tests.conftest import LIBRARY, ROOT, run_qrs
 
 SEEDS = sorted((ROOT / "tests" / "fixtures" / "seeds").glob("*.txt"))  # the five hand-made sheets, as extracted
 SHIPPED = sorted((LIBRARY).glob("*.yaml"))
@@ -69,8 +69,9 @@ def _round_trip(project, source: Path, kind: str):
         from markdown_it import MarkdownIt
 
         page = MarkdownIt("commonmark").enable("table").render(sheets.markdown(sheet))
-        original.write_text(f"<!DOCTYPE html><html><head><title>x</title></head><body>{page}</body></html>",
-                            encoding="utf-8")
+        original.write_text(
+            f"<!DOCTYPE html><html><head><title>x</title></head><body>{page}</body></html>", encoding="utf-8"
+        )
     else:
         original.write_bytes(sheets.docx(sheet))
     content, report, written = import_sheet(project, original, sheet_id="back", game=sheet.game, lang=sheet.lang)
@@ -81,8 +82,11 @@ def _round_trip(project, source: Path, kind: str):
 
 
 @pytest.mark.parametrize("kind", ["md", "docx", "html"])
-@pytest.mark.parametrize("source", [*SHIPPED, *sorted((ROOT / "tests" / "fixtures" / "sheets").glob("*.yaml"))],
-                         ids=lambda path: path.stem if isinstance(path, Path) else path)
+@pytest.mark.parametrize(
+    "source",
+    [*SHIPPED, *sorted((ROOT / "tests" / "fixtures" / "sheets").glob("*.yaml"))],
+    ids=lambda path: path.stem if isinstance(path, Path) else path,
+)
 def test_a_sheet_written_as_markdown_or_word_returns_with_its_cells_and_items(project, source, kind):
     got, total, missing, report = _round_trip(project, source, kind)
     assert got >= 0.95 * total, missing

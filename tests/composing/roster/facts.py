@@ -64,14 +64,22 @@ class Count:
 
 def _held(selection: ElementTree.Element) -> list[ElementTree.Element]:
     """The selection and those it holds, but a unit nested in it (a WHFB detachment: a unit of its own) and its own."""
-    nested = {id(inner) for child in selection.iter(f"{NS}selection") if child is not selection
-              and child.get("type") == "unit" for inner in child.iter(f"{NS}selection")}
+    nested = {
+        id(inner)
+        for child in selection.iter(f"{NS}selection")
+        if child is not selection and child.get("type") == "unit"
+        for inner in child.iter(f"{NS}selection")
+    }
     return [element for element in selection.iter(f"{NS}selection") if id(element) not in nested]
 
 
 def _cost(selection: ElementTree.Element) -> float:
-    return sum(float(cost.get("value") or 0) for element in _held(selection)
-               for cost in element.findall(f"{NS}costs/{NS}cost") if cost.get("name", "").strip().casefold() in POINTS)
+    return sum(
+        float(cost.get("value") or 0)
+        for element in _held(selection)
+        for cost in element.findall(f"{NS}costs/{NS}cost")
+        if cost.get("name", "").strip().casefold() in POINTS
+    )
 
 
 def _number(points: float) -> str:
@@ -83,8 +91,12 @@ def facts(root: ElementTree.Element) -> list[tuple[str, str, str | None]]:
     found: list[tuple[str, str, str | None]] = []
     for force in root.iter(f"{NS}force"):
         top = force.findall(f"{NS}selections/{NS}selection")
-        nested = [child for selection in top for child in selection.iter(f"{NS}selection")
-                  if child is not selection and child.get("type") == "unit"]
+        nested = [
+            child
+            for selection in top
+            for child in selection.iter(f"{NS}selection")
+            if child is not selection and child.get("type") == "unit"
+        ]
         for selection in top + nested:
             name = (selection.get("customName") or selection.get("name") or "").strip()
             found.append(("name", name, None))
@@ -138,8 +150,10 @@ def count(roster: Path, text: str) -> Count:
     result = Count(roster.name)
     for kind, value, after in facts(roster_root(roster)):
         starts = [found.start() for found in re.finditer(re.escape(_words(after)), printed)] if after else []
-        near = [printed[start:start + WINDOW] for start in starts]
-        if kind == "count":  # the whole, or the lines under the unit's name adding up to it (19 × Soldier, 1 × Sergeant)
+        near = [printed[start : start + WINDOW] for start in starts]
+        if (
+            kind == "count"
+        ):  # the whole, or the lines under the unit's name adding up to it (19 × Soldier, 1 × Sergeant)
             whole = int(value.split()[0])
             ok = f"{whole} ×" in printed or any(whole in _sums(each) for each in near)
         elif kind == "value":  # after its profile's name (one of the places it prints)

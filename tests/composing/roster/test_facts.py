@@ -13,8 +13,9 @@ import pytest
 from tests.composing.roster.facts import Count, count, pdf_text
 from tests.conftest import LIBRARY, ROOT, run_qrs
 
-ROSTERS = sorted(path for path in (ROOT / "tests" / "fixtures" / "rosters").rglob("*")
-                 if path.suffix in (".ros", ".rosz"))
+ROSTERS = sorted(
+    path for path in (ROOT / "tests" / "fixtures" / "rosters").rglob("*") if path.suffix in (".ros", ".rosz")
+)
 # Rosters that do not reach 95 % yet, the share they reach (a floor: no change may lose more) and why
 SHORT_OF: dict[str, tuple[float, str]] = {}
 

@@ -35,9 +35,10 @@ def imported(tmp_path_factory) -> Path:
 
 def composed(sources: Path, handout_id: str):
     """The handout composed in each language it lists, as qrs handout composes it before rendering."""
-    from generator.project import Project
+    from generator.composing import languages as translations
+    from generator.composing import words
     from generator.composing.handout import compose, load_handout
-    from generator.composing import languages as translations, words
+    from generator.project import Project
 
     project = Project(sources=sources, build=sources.parent / "build", templates=ROOT / "templates")
     located, handout, sheet_located, sheet = load_handout(project, sources / "handouts" / f"{handout_id}.yaml")
@@ -75,8 +76,9 @@ def unprintable_named(text: str) -> str:
     from generator.model import glyphs
 
     printable = glyphs.printable_characters()
-    return "".join(char if ord(char) in printable or char.isspace() else f"[{unicodedata.name(char, '').lower()}]"
-                   for char in text)
+    return "".join(
+        char if ord(char) in printable or char.isspace() else f"[{unicodedata.name(char, '').lower()}]" for char in text
+    )
 
 
 def facts_of(handout_id: str) -> dict:
@@ -101,12 +103,17 @@ def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(im
     facts = facts_of(handout_id)
     for lang, sheet in composed(imported, handout_id):
         roster = roster_block(sheet)
-        wanted = [f"{unit['models']} × {printed_name(unit)}" if unit["models"] > 1 and not unit.get("model_lines")
-                  else printed_name(unit) for unit in facts["units"]]  # listed models carry their own counts
+        wanted = [
+            f"{unit['models']} × {printed_name(unit)}"
+            if unit["models"] > 1 and not unit.get("model_lines")
+            else printed_name(unit)
+            for unit in facts["units"]
+        ]  # listed models carry their own counts
         assert [re.sub(r"\\(.)", r"\1", unit.name) for unit in roster.units] == wanted, lang
         models = [[re.sub(r"\\(.)", r"\1", model.name) for model in unit.models] for unit in roster.units]
-        assert models == [[f"{line['count']} × {line['name']}" for line in unit.get("model_lines", [])]
-                          for unit in facts["units"]], lang
+        assert models == [
+            [f"{line['count']} × {line['name']}" for line in unit.get("model_lines", [])] for unit in facts["units"]
+        ], lang
         assert [unit.points for unit in roster.units] == [f"{unit['points']:g}" for unit in facts["units"]]
         assert roster.points == f"{facts['army_points']:g}" and roster.cost == cost_printed(facts, None)
         army = [block for block in sheet.sections[0].blocks if block.type == "text"]
@@ -118,8 +125,12 @@ def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(im
             continue  # in French, what matched the sheet prints in the sheet's French words (Contre-attaque)
         text = printed(sheet)
         for unit in facts["units"]:
-            names = [profile["name"] for profiles in unit["profiles"].values() for profile in profiles
-                     if profile["name"] != unit["stat_line"]["name"]]  # the stat line prints on the unit's row
+            names = [
+                profile["name"]
+                for profiles in unit["profiles"].values()
+                for profile in profiles
+                if profile["name"] != unit["stat_line"]["name"]
+            ]  # the stat line prints on the unit's row
             names += unit["abilities"] + unit["rules"] + unit["weapons"]
             missing = [name for name in names if flat(name) not in text and flat(name.lstrip("➤⌖⚔ ")) not in text]
             assert not missing, (lang, unit["name"], missing)
@@ -129,17 +140,29 @@ def test_every_unit_prints_with_its_count_points_profiles_abilities_and_rules(im
 def test_every_characteristic_of_every_profile_prints(imported, handout_id):
     facts = facts_of(handout_id)
     for lang, sheet in composed(imported, handout_id):
-        cells = [cell.text for block in sheet.blocks() if block.type == "table" for row in block.rows for cell in row.cells]
-        cells += [value for block in sheet.blocks() if block.type == "roster" for unit in block.units
-                  for line in [unit.profile, *(model.profile for model in unit.models)] for value in line]
+        cells = [
+            cell.text for block in sheet.blocks() if block.type == "table" for row in block.rows for cell in row.cells
+        ]
+        cells += [
+            value
+            for block in sheet.blocks()
+            if block.type == "roster"
+            for unit in block.units
+            for line in [unit.profile, *(model.profile for model in unit.models)]
+            for value in line
+        ]
         cells = " | ".join(cells)
         for unit in facts["units"]:
             for profiles in unit["profiles"].values():
                 for profile in profiles:
                     for value in profile["values"].values():
                         shown = unprintable_named(value.strip())
-                        assert not flat(shown).strip() or flat(shown) in flat(cells) or flat(shown) in printed(sheet), \
-                            (lang, unit["name"], profile["name"], value)
+                        assert not flat(shown).strip() or flat(shown) in flat(cells) or flat(shown) in printed(sheet), (
+                            lang,
+                            unit["name"],
+                            profile["name"],
+                            value,
+                        )
 
 
 @pytest.mark.parametrize("handout_id", IDS)
@@ -191,8 +214,10 @@ def test_a_roster_of_another_game_than_the_sheet_is_refused_with_both_names_unle
     roster = BSDATA / "wh40k-10e-newrecruit.rosz"
     refused = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--sheet", "warhammer")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
-    assert ("the roster is for the game 'Warhammer 40,000 10th Edition', the sheet 'warhammer' for 'Warhammer'"
-            in refused.stderr)
+    assert (
+        "the roster is for the game 'Warhammer 40,000 10th Edition', the sheet 'warhammer' for 'Warhammer'"
+        in refused.stderr
+    )
     assert not (sources / "handouts" / "wh40k-10e-newrecruit.yaml").exists()
     forced = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--sheet", "warhammer", "--force")
     assert forced.returncode == 0, forced.stderr
@@ -257,8 +282,14 @@ def test_a_warcry_rosters_die_faces_print_as_themselves_never_as_a_question_mark
 def test_a_9th_edition_tyranid_roster_prints_its_hive_fleet_keyword_as_written(built):
     facts = facts_of("wh40k-9e-tyranids")
     text = " ".join(" ".join(pdf_pages(built / "wh40k-9e-tyranids.en.pdf")).split())
-    written = [value for unit in facts["units"] for profiles in unit["profiles"].values() for profile in profiles
-               for value in profile["values"].values() if "<HIVE FLEET>" in value]
+    written = [
+        value
+        for unit in facts["units"]
+        for profiles in unit["profiles"].values()
+        for profile in profiles
+        for value in profile["values"].values()
+        if "<HIVE FLEET>" in value
+    ]
     assert written and "<HIVE FLEET>" in text and "\u2039HIVE FLEET" not in text
     assert "Hive Fleet: Leviathan" in text  # the army's choice, with what was chosen
 
@@ -288,8 +319,12 @@ def test_the_silent_kings_row_prints_his_own_line_and_his_menhirs_theirs(built):
 def test_two_weapons_of_one_name_and_different_profiles_each_print_with_what_carries_it(built):
     facts = facts_of("wh40k-10e-silent-king")
     text = flat(" ".join(pdf_pages(built / "wh40k-10e-silent-king.en.pdf")))
-    bulks = {unit["name"]: profile["values"] for unit in facts["units"]
-             for profile in unit["profiles"]["Melee Weapons"] if profile["name"] == "Armoured bulk"}
+    bulks = {
+        unit["name"]: profile["values"]
+        for unit in facts["units"]
+        for profile in unit["profiles"]["Melee Weapons"]
+        if profile["name"] == "Armoured bulk"
+    }
     assert len({tuple(values.values()) for values in bulks.values()}) == 2  # the Menhirs' A1 S4, the Ark's A3 S6
     carriers = {"The Silent King": "Triarchal Menhir", "Doomsday Ark": "Doomsday Ark"}
     for unit, values in bulks.items():
@@ -300,8 +335,14 @@ def test_two_weapons_of_one_name_and_different_profiles_each_print_with_what_car
 def test_a_40k_rosters_keyword_marks_never_print(built, handout_id):
     """BSData's ^^**Leagues of Votann^^** and ^^**Necrons**^^ print as the keyword alone, in bold."""
     text = " ".join(pdf_pages(built / f"{handout_id}.en.pdf"))
-    marked = [value for unit in facts_of(handout_id)["units"] for profiles in unit["profiles"].values()
-              for profile in profiles for value in profile["values"].values() if "^^" in value]
+    marked = [
+        value
+        for unit in facts_of(handout_id)["units"]
+        for profiles in unit["profiles"].values()
+        for profile in profiles
+        for value in profile["values"].values()
+        if "^^" in value
+    ]
     assert marked and not any(mark in text for mark in ("^^", "**", "\\"))
 
 
@@ -323,11 +364,15 @@ def test_a_kill_team_weapon_a_modifier_changed_for_one_operative_names_its_opera
 def test_stat_headings_are_the_games_names_or_its_own_abbreviations_never_cut(imported):
     """Warcry prints Move, Toughness, Wounds in full (not "Tou", "Wou"); MESBG its own letters, its Heroic Actions
     (words, not numbers) with the unit's rules; 40k 8th its M WS BS, its Save as Sv."""
-    headings = {handout_id: roster_block(dict(composed(imported, handout_id))["en"]).characteristics
-                for handout_id in ("warcry-corvus-cabal", "mesbg-warband", "wh40k-8e")}
-    assert headings == {"warcry-corvus-cabal": ["Move", "Toughness", "Wounds"],
-                        "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M", "W", "F"],
-                        "wh40k-8e": ["M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"]}
+    headings = {
+        handout_id: roster_block(dict(composed(imported, handout_id))["en"]).characteristics
+        for handout_id in ("warcry-corvus-cabal", "mesbg-warband", "wh40k-8e")
+    }
+    assert headings == {
+        "warcry-corvus-cabal": ["Move", "Toughness", "Wounds"],
+        "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M", "W", "F"],
+        "wh40k-8e": ["M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"],
+    }
     captain = roster_block(dict(composed(imported, "mesbg-warband"))["en"]).units[0]
     assert "Captain of Minas Tirith \u2014 Heroic Actions: March" in captain.rules  # the warband's hero's alone
 
@@ -335,8 +380,13 @@ def test_stat_headings_are_the_games_names_or_its_own_abbreviations_never_cut(im
 @pytest.mark.parametrize("handout_id", ["warcry-corvus-cabal", "wh40k-8e", "killteam-2021"])
 def test_the_equipment_line_names_no_weapon_nor_wound_track_that_a_table_prints(imported, handout_id):
     sheet = dict(composed(imported, handout_id))["en"]
-    tabled = {row.cells[0].text for section in sheet.sections for block in section.blocks if block.type == "table"
-              for row in block.lines}
+    tabled = {
+        row.cells[0].text
+        for section in sheet.sections
+        for block in section.blocks
+        if block.type == "table"
+        for row in block.lines
+    }
     for unit in roster_block(sheet).units:
         listed = {name.strip() for name in (unit.equipment or "").split(",")}
         assert not listed & tabled and "Wound Track" not in listed, (unit.name, listed & tabled)
@@ -357,8 +407,9 @@ def test_a_wound_track_prints_with_its_unit_in_the_units_section_titled_with_its
 def test_short_values_never_break_and_rule_texts_keep_their_paragraphs_and_bullets(imported):
     """N/A, 2+, 18": a column of short values is nowrap; 10th edition's "■" items print as bullets, each a line."""
     sheet = dict(composed(imported, "wh40k-10e-silent-king"))["en"]
-    ranged = next(block for section in sheet.sections for block in section.blocks
-                  if block.id == "profiles-ranged-weapons")
+    ranged = next(
+        block for section in sheet.sections for block in section.blocks if block.id == "profiles-ranged-weapons"
+    )
     assert [column.nowrap for column in ranged.header] == [False, True, True, True, True, True, True, False]
     text = next(keyword.text for keyword in sheet.keywords if keyword.term == "Reanimation Protocols")
     lines = text.split("\n")

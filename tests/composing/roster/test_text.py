@@ -41,7 +41,9 @@ def test_a_values_stray_apostrophe_is_cleaned_and_reported_a_names_is_kept():
     assert [text.value("'+2", where="Longbeards"), text.value("'4"), text.value("As User")] == ["+2", "4", "As User"]
     assert plain(text("Harker's Hounds")) == "Harker's Hounds"
     assert [(item.kind, item.name, item.units) for item in report.list()] == [
-        ("value", "'+2", ["Longbeards"]), ("value", "'4", ["roster"])]
+        ("value", "'+2", ["Longbeards"]),
+        ("value", "'4", ["roster"]),
+    ]
 
 
 def test_every_way_bsdatas_40k_data_marks_a_keyword_prints_it_bold_without_a_mark():
@@ -50,13 +52,17 @@ def test_every_way_bsdatas_40k_data_marks_a_keyword_prints_it_bold_without_a_mar
     space inside, a caret lost."""
     cases = {
         "a ^^**Necrons**^^ unit (excluding ^^**Monster^^** units)": ("a Necrons unit (excluding Monster units)", 2),
-        "transport ^**Artillery**^^, ^^**Exoframe^^** or ^^**Ironkin Steeljack**^^ models":
-            ("transport Artillery, Exoframe or Ironkin Steeljack models", 3),
+        "transport ^**Artillery**^^, ^^**Exoframe^^** or ^^**Ironkin Steeljack**^^ models": (
+            "transport Artillery, Exoframe or Ironkin Steeljack models",
+            3,
+        ),
         "That **^^ Vehicle**^^ model": ("That Vehicle model", 1),
         "friendly ^^Aeldari Psyker ^^ model": ("friendly Aeldari Psyker model", 1),
         "**^^Abominant ^^** or **^^Patriarch^^** model only": ("Abominant or Patriarch model only", 2),
         "**Hostile Acquisition** - Each time a ^^Leagues of Votann^^ model": (
-            "Hostile Acquisition - Each time a Leagues of Votann model", 2),
+            "Hostile Acquisition - Each time a Leagues of Votann model",
+            2,
+        ),
         "**Fortify ^^Infantry^^ Takeover**": ("Fortify Infantry Takeover", 1),
         "a ^^**Leagues of Votann** model": ("a Leagues of Votann model", 1),
     }

@@ -9,16 +9,17 @@ import time
 
 def pdf(pages: list[list[tuple[float, float, str]]], size: tuple[str, str] = ("595", "842")) -> bytes:
     """A PDF whose pages show words at (x, y) in Helvetica 7 pt: [[(x, y, text), …], …]."""
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", None,
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", None, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     kids = []
     for words in pages:
-        stream = b"".join(b"BT /F1 7 Tf 1 0 0 1 %.1f %.1f Tm (%s) Tj ET\n" % (x, y, text.encode("latin-1"))
-                          for x, y, text in words)
+        stream = b"".join(
+            b"BT /F1 7 Tf 1 0 0 1 %.1f %.1f Tm (%s) Tj ET\n" % (x, y, text.encode("latin-1")) for x, y, text in words
+        )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R "
-                       b"/Resources << /Font << /F1 3 0 R >> >> >>" % (size[0].encode(), size[1].encode(),
-                                                                         len(objects)))
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R "
+            b"/Resources << /Font << /F1 3 0 R >> >> >>" % (size[0].encode(), size[1].encode(), len(objects))
+        )
         kids.append(b"%d 0 R" % len(objects))
     objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % len(kids)
     out, offsets = b"%PDF-1.4\n", []

@@ -62,9 +62,14 @@ def test_a_word_file_of_many_paragraphs_and_styles():
                 style.find(model[0].tag).set(model[0].tag.replace("name", "val"), f"Custom {n}")
                 styles.append(style)
             for n in range(count):
-                body.insert(len(body) - 1, parse_xml(
-                    f'<w:p {nsdecls("w")}><w:pPr><w:pStyle w:val="Custom{n % (count // 4)}"/></w:pPr>'
-                    f"<w:r><w:t>paragraph {n}</w:t></w:r></w:p>"))
+                body.insert(
+                    len(body) - 1,
+                    parse_xml(
+                        f'<w:p {nsdecls("w")}><w:pPr><w:pStyle w:val="Custom{n % (count // 4)}"/></w:pPr>'
+                        f"<w:r><w:t>paragraph {n}</w:t></w:r></w:p>"
+                    ),
+                )
+
         return making.word(build)
 
     ratio = making.growth(make, lambda raw: docx.read(None, raw), 400)

@@ -47,11 +47,17 @@ def test_tables_whose_cells_wrap_keep_each_row_whole(critical):
     found = tables(critical)
     slash = found[0]
     assert slash.rows[0] == ["Roll", "A", "B", "C", "D", "E"]
-    assert slash.rows[1] == ["01-05", "Blow cuts victims chest +1 hits", "Strike slices poor fools chest +3 hits",
-                             "blast impales poor fools chest +1 hits", "Slash impales victims chest +1 hits",
-                             "Slash slices poor fools chest +1 hits"]
-    assert slash.rows[6][0] == "31-35" and slash.rows[6][4] == ("Slash cuts foes side +3 hits, stunned for 1 rnd, "
-                                                                "bleeding 1/rnd, -5 to actions")
+    assert slash.rows[1] == [
+        "01-05",
+        "Blow cuts victims chest +1 hits",
+        "Strike slices poor fools chest +3 hits",
+        "blast impales poor fools chest +1 hits",
+        "Slash impales victims chest +1 hits",
+        "Slash slices poor fools chest +1 hits",
+    ]
+    assert slash.rows[6][0] == "31-35" and slash.rows[6][4] == (
+        "Slash cuts foes side +3 hits, stunned for 1 rnd, bleeding 1/rnd, -5 to actions"
+    )
     keys = [row[0] for table in found for row in table.rows[1:]]
     whole = [key for key in keys if re.fullmatch(r"\d\d-\d\d|00|UM 66", key)]
     assert len(whole) >= 0.9 * len(keys), [key for key in keys if key not in whole]
@@ -95,8 +101,9 @@ def test_a_table_of_contents_is_left_out_and_listed_and_the_rest_kept():
     is, a "Contents" page of its headings with dot leaders and page numbers before it."""
     markdown, pdf = read_document(FIXTURES / "bme-systems.md"), read_document(FIXTURES / "bme-systems.pdf")
     contents = [text for origin, text in pdf.dropped if text.startswith("a table of contents")]
-    assert len(contents) == 12 and all(origin.startswith("page 1,") for origin, text in pdf.dropped
-                                       if text.startswith("a table of contents"))
+    assert len(contents) == 12 and all(
+        origin.startswith("page 1,") for origin, text in pdf.dropped if text.startswith("a table of contents")
+    )
     assert "...." not in pdf.text() and "Contents" not in pdf.text()
     headings = [plain(node.text) for node in pdf.nodes if isinstance(node, Heading)]
     assert headings.count("Unskilled Rolls") == 1  # its heading, not its line in the contents
@@ -110,8 +117,13 @@ def test_tables_set_side_by_side_without_a_blank_column_are_told_apart():
     their columns centred under headers wider than their cells."""
     found = tables(read_document(FIXTURES / "bme-side-by-side.pdf"))
     assert found[0].rows[0] == ["Distance", "Critical Type"] and found[0].rows[-1] == ["26 m+", "E Impact"]
-    assert found[1].rows == [["RR Effect Level", "Severity"], ["1-4", "Mild"], ["5-7", "Moderate"],
-                             ["8-9", "Serious"], ["10+", "Extreme"]]
+    assert found[1].rows == [
+        ["RR Effect Level", "Severity"],
+        ["1-4", "Mild"],
+        ["5-7", "Moderate"],
+        ["8-9", "Serious"],
+        ["10+", "Extreme"],
+    ]
 
 
 def _centred_matrix_pdf() -> bytes:
@@ -134,8 +146,10 @@ def test_a_matrix_of_centred_figures_keeps_its_row_key_apart_from_its_first_colu
     """The row key is the only word starting in the first column; it ends short of the next column, so that column
     is its own, not a header's words running on from the left."""
     document = pdf.read(None, _centred_matrix_pdf())
-    assert tables(document)[0].rows[1:] == [["", *map(str, range(1, 11))],
-                                            ["D6", "6", "5", "4", "3", "2", "1", "0", "-1", "-2", "-3"]]
+    assert tables(document)[0].rows[1:] == [
+        ["", *map(str, range(1, 11))],
+        ["D6", "6", "5", "4", "3", "2", "1", "0", "-1", "-2", "-3"],
+    ]
     matrix = blocks(typed(document))[0]
     assert matrix["type"] == "matrix" and matrix["column_title"] == "BS" and matrix["row_keys"] == ["D6"]
     assert matrix["column_keys"] == [str(n) for n in range(1, 11)]

@@ -63,13 +63,20 @@ def test_word_styles_and_runs():
     made.save(stream)
     document = docx.read(None, stream.getvalue())
     assert [(type(node).__name__, getattr(node, "level", None)) for node in document.nodes] == [
-        ("Heading", 1), ("Heading", 2), ("Table", None), ("ListBlock", None), ("Paragraph", None)]
+        ("Heading", 1),
+        ("Heading", 2),
+        ("Table", None),
+        ("ListBlock", None),
+        ("Paragraph", None),
+    ]
     assert document.nodes[4].text == "A **bold**"
 
 
 def test_plain_text_tables_numbered_lines_bullets_and_headings_in_capitals():
-    document = text.read("REFERENCE\n\nSHOOTING\n\nD6\tResult\n1-3\tMiss\n4-6\tHit\n\n1) Move\n2) Shoot\n\n"
-                         "• one\n• two\n\nA line broken in the mid-\ndle of a word.\n")
+    document = text.read(
+        "REFERENCE\n\nSHOOTING\n\nD6\tResult\n1-3\tMiss\n4-6\tHit\n\n1) Move\n2) Shoot\n\n"
+        "• one\n• two\n\nA line broken in the mid-\ndle of a word.\n"
+    )
     assert kinds(document) == ["Heading", "Heading", "Table", "ListBlock", "ListBlock", "Paragraph"]
     assert document.nodes[0].level == 1 and document.nodes[1].level == 2
     assert document.nodes[2].rows == [["D6", "Result"], ["1-3", "Miss"], ["4-6", "Hit"]]
@@ -112,8 +119,11 @@ def test_a_word_entity_left_unexpanded_keeps_the_rest_of_its_run():
             data = source.read(item.filename)
             if item.filename == "word/document.xml":
                 declaration, _, body = data.partition(b"?>")
-                data = (declaration + b'?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/hostname">]>'
-                        + body.replace(b"MARK", b"&xxe;"))
+                data = (
+                    declaration
+                    + b'?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/hostname">]>'
+                    + body.replace(b"MARK", b"&xxe;")
+                )
             target.writestr(item, data)
     document = docx.read(None, patched.getvalue())
     assert " ".join(document.nodes[0].text.split()) == "Roll two dice."  # the entity's file never read

@@ -5,7 +5,6 @@ a Word table merged down thousands of rows read without recursion."""
 from __future__ import annotations
 
 import shutil
-
 from pathlib import Path
 
 from generator.reading.documents import docx, html, markdown
@@ -29,11 +28,17 @@ def test_markdown_raw_html_and_comments_are_dropped_and_listed_and_tag_like_text
 
 
 def test_markdown_raw_html_is_listed_at_its_own_line_and_a_script_or_comment_leaves_no_words():
-    document = markdown.read("# Notes\n\nFirst line\nsecond <!-- a note --> line\nthird <span>x</span>.\n\n"
-                             "<script>alert(1)</script>\n\n<!--\nmany\nlines\n-->\n\nEnd.\n")
-    assert document.dropped == [("line 4", "raw HTML: <!-- a note -->"), ("line 5", "raw HTML: <span>"),
-                                ("line 5", "raw HTML: </span>"), ("line 7", "raw HTML: <script>alert(1)</script>"),
-                                ("line 9", "raw HTML: <!-- many lines -->")]
+    document = markdown.read(
+        "# Notes\n\nFirst line\nsecond <!-- a note --> line\nthird <span>x</span>.\n\n"
+        "<script>alert(1)</script>\n\n<!--\nmany\nlines\n-->\n\nEnd.\n"
+    )
+    assert document.dropped == [
+        ("line 4", "raw HTML: <!-- a note -->"),
+        ("line 5", "raw HTML: <span>"),
+        ("line 5", "raw HTML: </span>"),
+        ("line 7", "raw HTML: <script>alert(1)</script>"),
+        ("line 9", "raw HTML: <!-- many lines -->"),
+    ]
     assert [node.text for node in document.nodes] == ["Notes", "First line\nsecond line\nthird x.", "End."]
 
 
@@ -93,12 +98,19 @@ def _vmerge():
 def test_html_captions_spans_and_a_table_of_sixteen_columns():
     document = html.read(None, (FIXTURES / "charts.html").read_text(encoding="utf-8"))
     tables = [node for node in document.nodes if isinstance(node, Table)]
-    assert [table.title for table in tables] == ["To hit in close combat", "Critical hits",
-                                                 "Hired swords by month of the campaign"]
-    assert tables[0].rows[:2] == [["Attacker's WS", "Defender's WS", "", "", "", "", ""],
-                                  ["", "1", "2", "3", "4", "5", "6"]]  # a header spanning down: once
-    assert tables[1].rows[1:3] == [["1-2", "Legs", "Half move until the end of the game."],
-                                   ["1-2", "Feet", "Cannot run."]]  # a key spanning down: in each of its rows
+    assert [table.title for table in tables] == [
+        "To hit in close combat",
+        "Critical hits",
+        "Hired swords by month of the campaign",
+    ]
+    assert tables[0].rows[:2] == [
+        ["Attacker's WS", "Defender's WS", "", "", "", "", ""],
+        ["", "1", "2", "3", "4", "5", "6"],
+    ]  # a header spanning down: once
+    assert tables[1].rows[1:3] == [
+        ["1-2", "Legs", "Half move until the end of the game."],
+        ["1-2", "Feet", "Cannot run."],
+    ]  # a key spanning down: in each of its rows
     assert tables[1].rows[3] == ["3-4", "Arm: −1 to hit with that hand.", ""]
     assert len(tables[2].rows[0]) == 16 and tables[2].rows[1][-1] == "+25"
     assert not any(isinstance(node, Paragraph) and "Critical" in node.text for node in document.nodes)
@@ -113,8 +125,12 @@ def test_a_real_word_file_whose_later_chapters_have_no_heading_style_keeps_them_
     document = docx.read(None, (FIXTURES / "bme-bare-text.docx").read_bytes())
     headings = {node.text.strip(): node.level for node in document.nodes if isinstance(node, Heading)}
     assert headings["5.0 Culture"] == headings["6.0 Professions"] == headings["7.0 Skills"]
-    assert headings["5.1 Cosmopolitan"] == headings["6.3 Professions"] == headings["7.5 Skill Descriptions"] == \
-        headings["5.0 Culture"] + 1
+    assert (
+        headings["5.1 Cosmopolitan"]
+        == headings["6.3 Professions"]
+        == headings["7.5 Skill Descriptions"]
+        == headings["5.0 Culture"] + 1
+    )
     assert "Example Profession - Aristocrat" not in headings and "Professional Skills:" not in headings
     tables = [node for node in document.nodes if isinstance(node, Table)]
     assert tables[0].rows[:2] == [["Driving", "2 ranks"], ["Languages", "5 ranks"]] and len(tables[0].rows) == 9
@@ -125,15 +141,26 @@ def test_a_real_word_file_whose_later_chapters_have_no_heading_style_keeps_them_
 
 def test_a_word_file_of_bold_lines_and_no_styles_has_its_bold_lines_as_headings():
     def build(document):
-        for text, bold in (("Movement", True), ("Each model moves up to 6 inches.", False),
-                           ("Shooting", True), ("Roll a D6 for each shot.", False), ("Quick shot: twice.", False),
-                           ("Close combat", True), ("Models in contact fight.", False), ("1. Charge", False),
-                           ("2. Strike", False), ("3. Break", False)):
+        for text, bold in (
+            ("Movement", True),
+            ("Each model moves up to 6 inches.", False),
+            ("Shooting", True),
+            ("Roll a D6 for each shot.", False),
+            ("Quick shot: twice.", False),
+            ("Close combat", True),
+            ("Models in contact fight.", False),
+            ("1. Charge", False),
+            ("2. Strike", False),
+            ("3. Break", False),
+        ):
             document.add_paragraph().add_run(text).bold = bold
 
     document = docx.read(None, making.word(build))
-    assert [(node.level, node.text) for node in document.nodes if isinstance(node, Heading)] == \
-        [(1, "Movement"), (1, "Shooting"), (1, "Close combat")]
+    assert [(node.level, node.text) for node in document.nodes if isinstance(node, Heading)] == [
+        (1, "Movement"),
+        (1, "Shooting"),
+        (1, "Close combat"),
+    ]
     assert [node.text for node in document.nodes[-3:]] == ["1. Charge", "2. Strike", "3. Break"]  # a typed list
 
 

@@ -54,7 +54,7 @@ def bad_crc() -> bytearray:
 def corrupt_deflate() -> bytearray:
     data = zipped()
     start = data.find(b"PK\x03\x04") + 30 + len("army.ros")
-    data[start:start + 40] = b"\xff" * 40
+    data[start : start + 40] = b"\xff" * 40
     return data
 
 
@@ -70,10 +70,16 @@ ARCHIVES = {
     "encrypted": (encrypted, "the roster in the archive is encrypted: expected a .rosz without a password"),
     "unknown-method": (unknown_method, "the roster is compressed with method 99: expected stored or deflate"),
     "bad-crc": (bad_crc, "the archive's member is damaged (Bad CRC-32 for file 'army.ros')"),
-    "corrupt-deflate": (corrupt_deflate, "the archive's member cannot be unpacked (error: Error -3 while decompressing"),
+    "corrupt-deflate": (
+        corrupt_deflate,
+        "the archive's member cannot be unpacked (error: Error -3 while decompressing",
+    ),
     "smaller-than-it-is": (smaller_than_it_is, "army.ros:1:1: the archive's member is damaged (Bad CRC-32"),
-    "larger-than-it-is": (larger_than_it_is, "army.ros:1:1: the archive says the roster is 9579 bytes; it unpacks "
-                                             "to 4579: expected a .rosz whose sizes are true"),
+    "larger-than-it-is": (
+        larger_than_it_is,
+        "army.ros:1:1: the archive says the roster is 9579 bytes; it unpacks "
+        "to 4579: expected a .rosz whose sizes are true",
+    ),
 }
 
 

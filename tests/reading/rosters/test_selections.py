@@ -24,9 +24,9 @@ def roster_file(expected: Path) -> Path:
 
 def read_roster(expected: Path):
     """The roster as the import reads it: matched against the sheet of its game where qrs has one."""
-    from generator.model.validate import load
     from generator.composing.roster import read, roster_of
     from generator.composing.roster.names import SheetNames
+    from generator.model.validate import load
 
     facts = json.loads(expected.read_text(encoding="utf-8"))
     root, _ = read(roster_file(expected))
@@ -60,8 +60,11 @@ def test_the_stat_line_is_the_rank_and_file_models_never_a_weapons(expected):
     facts, roster = read_roster(expected)
     for unit, wanted in zip(roster.units, facts["units"]):
         line = wanted["stat_line"]
-        assert (unit.stat.type, unit.stat.name, dict(unit.stat.values)) == (line["type"], line["name"], line["values"]), \
-            unit.name
+        assert (unit.stat.type, unit.stat.name, dict(unit.stat.values)) == (
+            line["type"],
+            line["name"],
+            line["values"],
+        ), unit.name
 
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=lambda path: path.name.removesuffix(".expected.json"))
