@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from generator.composing import catalogue_update, words
 from generator.composing import translate as i18n
-from generator.composing import words
 from generator.composing.handout import load_handout
 from generator.errors import Problem, UserError
 from generator.model.types import Handout, Sheet
@@ -134,7 +134,10 @@ def update_translations(
         if lang != sheet.lang:  # the sheet's own language needs no catalogue of the sheet, only the templates' words
             catalogue = i18n.catalogue_path(project.sources, sheet.sheet, lang)
             results.append(
-                (catalogue, i18n.update(located, sheet, lang, catalogue, _memory(project, siblings(), lang)))
+                (
+                    catalogue,
+                    catalogue_update.update(located, sheet, lang, catalogue, _memory(project, siblings(), lang)),
+                )
             )
         template_words = words.update_catalogue(project, lang)  # a language the templates do not carry
         if template_words:
@@ -201,5 +204,5 @@ def update_handout_translations(
         catalogue = i18n.catalogue_path(project.handouts, handout.handout, lang)
         sheet_catalogue = i18n.catalogue_path(project.sources, handout.sheet, lang) if handout.sheet else None
         memory = [catalogues.read(sheet_catalogue)] if sheet_catalogue and sheet_catalogue.is_file() else []
-        results.append((catalogue, i18n.update(located, handout, lang, catalogue, memory)))
+        results.append((catalogue, catalogue_update.update(located, handout, lang, catalogue, memory)))
     return results

@@ -9,17 +9,14 @@ absent or empty. Language-neutral strings ("4+", "2D6", "-1") are not offered fo
 
 from __future__ import annotations
 
-import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import write_po
 from pydantic import BaseModel, ValidationError
 
-from generator import write
 from generator.errors import Problem, UserError
 from generator.model import glyphs, markup
 from generator.model.types import Cell, Handout, Row, Sheet, prose
@@ -151,7 +148,7 @@ class Status:
 def status(catalogue: Catalog, wanted: list[Entry]) -> Status:
     """Each wanted string's translation, found as `qrs i18n update` would find it (a string moved or re-keyed
     since the last update keeps its translation): translated, stale (fuzzy, or made for another text) or missing."""
-    previous = _previous_messages(wanted, [message for message in catalogue if message.id and message.context])
+    previous = previous_messages(wanted, [message for message in catalogue if message.id and message.context])
     result = Status()
     for entry in wanted:
         message = previous.get(entry.context)
@@ -310,60 +307,7 @@ def _set(data, loc: tuple, value: str) -> None:
     data[loc[-1]] = value
 
 
-def update(
-    located: Located, sheet: Sheet | Handout, lang: str, catalogue_file: Path, memory: list[Catalog] = ()
-) -> Status:
-    """Create or refresh a catalogue from the source: new strings added, changed ones flagged fuzzy
-    with their previous text kept, vanished ones dropped. Existing translations are kept, and follow a
-    string whose context changed (a renamed block, a row's new key). A new string whose text is already
-    translated elsewhere (in this catalogue or those of `memory`) is offered that translation, flagged fuzzy
-    for review. No line numbers and the source's order: an edit of the source changes only its own entries."""
-    write.destination(catalogue_file)  # a link out of sources/ is refused before it is read, not only written
-    old = read(catalogue_file) if catalogue_file.exists() else Catalog(locale=lang)
-    wanted = entries(located, sheet, lang)
-    previous = _previous_messages(wanted, [message for message in old if message.id and message.context])
-    fresh = _empty_catalogue(sheet, lang)
-    for entry in wanted:
-        string, flags, previous_id = _carried(entry, previous.get(entry.context), (old, *memory))
-        addresses = markup.links(entry.source)
-        message = fresh.add(
-            entry.source,
-            string,
-            locations=[(located.path.name, None)],
-            flags=flags,
-            context=entry.context,
-            previous_id=previous_id,
-            auto_comments=[f"Translate each link's text; keep its address: {', '.join(addresses)}"]
-            if addresses
-            else (),
-        )
-        message.flags -= _FORMAT_FLAGS  # qrs markup ({cd|CD}) and "25%" are not format strings
-    buffer = io.BytesIO()
-    write_po(buffer, fresh, width=100, include_previous=True, sort_output=False, omit_header=False)
-    write.atomically(catalogue_file, buffer.getvalue())
-    return status(fresh, wanted)
-
-
-_FORMAT_FLAGS = {"python-format", "python-brace-format"}
-
-
-def _empty_catalogue(sheet: Sheet | Handout, lang: str) -> Catalog:
-    day = sheet.timestamp
-    kind, ident = ("handout", sheet.handout) if isinstance(sheet, Handout) else ("sheet", sheet.sheet)
-    return Catalog(
-        locale=lang,
-        project=f"qrs {ident}",
-        version=getattr(sheet, "edition", None) or sheet.date or "-",
-        creation_date=day,
-        revision_date=day,
-        fuzzy=False,
-        msgid_bugs_address="",
-        header_comment=f"# Translation of the qrs {kind} '{ident}' from '{sheet.lang}' to '{lang}'.\n"
-        "# Context: the string's place in the source. Refresh with: qrs i18n update",
-    )
-
-
-def _previous_messages(wanted: list[Entry], old: list[Message]) -> dict[str, Message]:
+def previous_messages(wanted: list[Entry], old: list[Message]) -> dict[str, Message]:
     """Each wanted context's message in the old catalogue: at the same context; else, among the messages whose
     context vanished, one with the same text (the string moved: a renamed block, a row's new key); else the only
     one whose context differs in one step (the text keying its item was edited: a row's first cell)."""
@@ -385,24 +329,3 @@ def _previous_messages(wanted: list[Entry], old: list[Message]) -> dict[str, Mes
 def _one_step_apart(context: str, other: str) -> bool:
     steps, other_steps = context.split("/"), other.split("/")
     return len(steps) == len(other_steps) and sum(a != b for a, b in zip(steps, other_steps)) == 1
-
-
-def _carried(entry: Entry, previous: Message | None, memory: tuple[Catalog, ...]) -> tuple[str, set[str], tuple]:
-    """(translation, flags, previous text) of a wanted string: its previous message's, fuzzy when the text
-    changed; else the same text translated elsewhere, fuzzy: a suggestion to review."""
-    if previous is not None and previous.string:
-        if previous.id != entry.source:
-            return previous.string, {"fuzzy"}, (previous.id,)
-        if previous.fuzzy:
-            return previous.string, {"fuzzy"}, tuple(previous.previous_id)
-        return previous.string, set(), ()
-    remembered = next(
-        (
-            message.string
-            for catalogue in memory
-            for message in catalogue
-            if message.id == entry.source and message.string and not message.fuzzy
-        ),
-        "",
-    )
-    return remembered, {"fuzzy"} if remembered else set(), ()

@@ -15,9 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import signal
-import tempfile
-import threading
 import time
 import traceback
 from concurrent.futures.process import BrokenProcessPool
@@ -25,18 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from generator import write
 from generator.digests import Digests
 from generator.errors import Interrupted, Problem, UserError, WorkerDied
 from generator.options import BuildOptions
-from generator.output import formats
+from generator.output import formats, workers
 from generator.output import manifest as manifests
 from generator.output import plan as plans
 from generator.output.manifest import Manifest
 from generator.output.plan import Output
 from generator.output.targets import Target
 from generator.project import Project
-from generator.rendering import speedups
 from generator.report import Reporter, columns_line
 
 
@@ -66,53 +61,7 @@ class WorkerError(Exception):
     """A bug met while building in a worker process (reported as an internal error, exit code 1)."""
 
 
-_worker = False  # set in the pool's worker processes
-PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
-ORPHAN_POLL_SECONDS = 0.5  # where the kernel cannot kill a worker with its parent, how often it looks
 TICK_SECONDS = 0.5  # how often a progress line is refreshed while a build runs
-
-
-def _worker_start(parent: int, scratch: str) -> None:
-    global _worker
-    _worker = True
-    tempfile.tempdir = scratch  # WeasyPrint's font folders too: the command removes them, however a worker ends
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the command, which stops the workers (SIGTERM)
-    signal.signal(signal.SIGTERM, _stop_now)
-    _die_with(parent)
-    write.only_while_alive(parent)  # a worker whose command was killed writes nothing more
-    speedups.enable()
-
-
-def _stop_now(signum: int, frame) -> None:
-    """SIGTERM in a worker: leave no half-written file, and go (skipping the pool's clean-up, which would wait)."""
-    write.abandon()
-    os._exit(128 + signum)
-
-
-def _die_with(parent: int) -> None:
-    """Exit when the command's process dies, even by kill -9 (which runs none of its clean-up): an orphan
-    worker would go on writing PDFs, then wait for tasks forever."""
-    if not _kill_me_with_my_parent():
-        threading.Thread(target=_exit_when_orphaned, args=(parent,), name="qrs-orphan-check", daemon=True).start()
-    if os.getppid() != parent:  # died before the line above took effect
-        os._exit(1)
-
-
-def _kill_me_with_my_parent() -> bool:
-    """Linux: ask the kernel to send SIGKILL to this process when its parent dies; False where it cannot."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-    except (OSError, AttributeError):  # not Linux (no prctl in the C library)
-        return False
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(ORPHAN_POLL_SECONDS)
-    os._exit(1)
 
 
 def build_one(project: Project, output: Output, options: BuildOptions) -> Done:
@@ -127,7 +76,7 @@ def build_one(project: Project, output: Output, options: BuildOptions) -> Done:
     except OSError:  # the machine refused (a full disk…): raised again in the command, which names the file
         raise
     except Exception as error:  # noqa: BLE001 - a bug: said where it happened, since the worker's traceback stays there
-        if not _worker:
+        if not workers.in_worker:
             raise
         frame = traceback.extract_tb(error.__traceback__)[-1]
         return Done(
@@ -169,11 +118,11 @@ def run(
     from concurrent.futures import ProcessPoolExecutor
 
     order = sorted(range(len(outputs)), key=lambda index: -cost(outputs[index])) if cost else range(len(outputs))
-    scratch = _scratch_folder()
+    scratch = workers.scratch_folder()
     executor = ProcessPoolExecutor(
         max_workers=min(jobs, len(outputs)),
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_worker_start,
+        initializer=workers.start,
         initargs=(os.getpid(), scratch),
     )
     futures: dict = {}
@@ -201,11 +150,11 @@ def run(
             handed.add(index)  # first: a Ctrl-C while it is being reported must not report it twice
             on_done(done)
     except KeyboardInterrupt:
-        _stop(executor)
+        workers.stop(executor)
         hand_finished()
         raise
     except BrokenProcessPool:  # a worker was killed (the OOM killer sends SIGKILL): not a bug of qrs
-        _stop(executor)
+        workers.stop(executor)
         hand_finished()
         lost = [outputs[index].key(project) for index in sorted(running - handed) or [min(set(futures) - handed)]]
         raise WorkerDied(
@@ -214,41 +163,11 @@ def run(
             f"{len(handed)} output(s) finished before are kept"
         ) from None
     except BaseException:
-        _stop(executor)
+        workers.stop(executor)
         raise
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     executor.shutdown()
-
-
-SCRATCH_PREFIX = "qrs-build-"
-
-
-def _scratch_folder() -> str:
-    """A temporary folder for the workers, removed when the build ends. A build killed with kill -9 cannot remove
-    its own: the next build removes those whose command is gone."""
-    root = Path(tempfile.gettempdir())
-    for left in root.glob(f"{SCRATCH_PREFIX}*-*"):
-        pid = left.name[len(SCRATCH_PREFIX) :].split("-")[0]
-        if (
-            pid.isdigit()
-            and not _alive(int(pid))
-            and left.is_dir()
-            and not left.is_symlink()
-            and left.stat().st_uid == os.getuid()
-        ):
-            shutil.rmtree(left, ignore_errors=True)
-    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    return True
 
 
 def _result(futures: dict, index: int, tick: Callable[[], None]) -> Done:
@@ -261,21 +180,6 @@ def _result(futures: dict, index: int, tick: Callable[[], None]) -> Done:
             return futures[index].result(timeout=TICK_SECONDS)
         except NotYet:
             continue
-
-
-def _stop(executor) -> None:
-    """Stop every worker now (each removes the file it was writing) and wait until they are gone."""
-    processes = list((executor._processes or {}).values())  # the pool has no public way to stop running tasks
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
-            process.join()
-    # wait for the pool's own thread too: left running, it could close its wake-up pipe while the interpreter's
-    # exit handler writes to it, a traceback printed after the build has stopped
-    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:

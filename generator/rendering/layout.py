@@ -39,6 +39,7 @@ from generator.model.geometry import (  # noqa: F401
     frame,
     page_frame,
 )
+from generator.rendering import breaks
 from generator.rendering.pieces import (  # noqa: F401
     MAX_HOLE,
     MIN_UNITS,
@@ -95,7 +96,7 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool
     then the fewest splits of pieces kept together (`soft_keep`). A plan's cost, column by column: (badness, holes
     over MAX_HOLE, soft splits, the largest hole, the sum of squared holes); the last two alone weigh without
     `softened` (the others are then 0)."""
-    positions, admissible = _positions(pieces)
+    positions, admissible = breaks.positions(pieces)
     end = len(positions) - 1
     count = capacity.columns
     spans: dict[tuple[int, float], list] = {}  # (a, room) → every column from positions[a]: computed once
@@ -103,7 +104,7 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool
     def columns_from(a: int, room: float) -> list:
         found = spans.get((a, room))
         if found is None:
-            found = spans[a, room] = list(_columns_from(pieces, positions, admissible, a, room, relaxed))
+            found = spans[a, room] = list(breaks.columns_from(pieces, positions, admissible, a, room, relaxed))
         return found
 
     # best[column][b]: (cost, a, previous column) of the best plan whose column `column` ends at positions[b]
@@ -168,7 +169,7 @@ def _following(pieces, positions, count: int, column: int, a: int) -> int:
     """The column that goes on from positions[a], after `column`: the next, or the next page's first after a
     forced page break."""
     following = column + 1
-    if _forced(pieces, positions[a]) == "page" and following % count:
+    if breaks.forced(pieces, positions[a]) == "page" and following % count:
         following += count - following % count  # the rest of the page stays empty
     return following
 
@@ -191,7 +192,7 @@ def _extend(pieces, positions, capacity, best, column, a, cost, columns_from, so
     for b, height, bad in columns_from(a, room):
         if b == len(positions) - 1:
             continue  # the last page is planned whole, balanced (_last_page)
-        exempt = _forced(pieces, positions[b]) is not None
+        exempt = breaks.forced(pieces, positions[b]) is not None
         hole = 0.0 if exempt else max(0.0, room - height)
         big = int(softened and not exempt and _big(hole, room, capacity.safety))
         soft = int(_soft(pieces, positions[b]))
@@ -252,7 +253,7 @@ def _balance(
     found = None
     if used == 1 or relaxed or _lower_bound(pieces, positions[a]) <= used * room:
         for b, height, badness in columns_from(a, room):
-            if b != end and _forced(pieces, positions[b]) == "page":
+            if b != end and breaks.forced(pieces, positions[b]) == "page":
                 continue  # the page ends there: it is not the last
             if used == 1:
                 if b != end:
@@ -285,94 +286,6 @@ def _lower_bound(pieces, start: Position) -> float:
     return total + sum(piece.height for piece in pieces[index + 1 :])
 
 
-def _forced(pieces: list[Piece], position: Position) -> str | None:
-    index, unit = position
-    return pieces[index].breaks_before if unit == 0 and 0 < index < len(pieces) else None
-
-
-def _positions(pieces: list[Piece]) -> tuple[list[Position], set[int]]:
-    """Every position between two units, in reading order, and the indices of those the keep rules admit
-    (a piece's start, its `breaks`, the end): the others are the least bad breaks of a relaxed plan."""
-    found: list[Position] = []
-    admissible: set[int] = set()
-    for index, piece in enumerate(pieces):
-        admissible.add(len(found))
-        found.append((index, 0))
-        breaks = set(piece.breaks())
-        for unit in range(1, len(piece.units)):
-            if unit in breaks:
-                admissible.add(len(found))
-            found.append((index, unit))
-    admissible.add(len(found))
-    found.append((len(pieces), 0))
-    return found, admissible
-
-
-# What a column against the rules costs the plan, before its holes: an overfull column runs off the page, so it
-# weighs more than any number of breaks against the keep rules (a sheet has far fewer columns than this).
-AGAINST_KEEPS = 1
-OVERFULL = 10_000
-
-
-def _columns_from(
-    pieces: list[Piece], positions: list[Position], admissible: set[int], a: int, room: float, relaxed: bool = False
-):
-    """(b, height, badness) for every column that can hold positions[a] to positions[b]: all that fit, up to the
-    next forced break; when not even the first step fits, that step alone (overfull). Where none fits and
-    `relaxed`: the least bad columns instead (_least_bad)."""
-    index, unit = positions[a]
-    fits, first = False, True
-    for b in range(a + 1, len(positions)):
-        if b not in admissible:
-            continue
-        step, first = first, False
-        if unit and positions[b][0] == index and not pieces[index].keeps(unit, positions[b][1]):
-            continue  # a fragment in the middle of a block keeps as many units as each of its ends
-        height = column_height(pieces, positions[a], positions[b])
-        if height > room and not step:
-            break
-        if height <= room:
-            fits = True
-        elif relaxed and len(pieces[index].units) > 1:
-            break  # a piece that splits: its least bad columns rather than this overfull one
-        yield b, height, _badness(pieces, positions, admissible, a, b, height, room)
-        if height > room or _forced(pieces, positions[b]):
-            break
-    if relaxed and not fits:
-        yield from _least_bad(pieces, positions, admissible, a, room)
-
-
-def _least_bad(pieces: list[Piece], positions: list[Position], admissible: set[int], a: int, room: float):
-    """From a position the keep rules leave no column from: every fragment of its piece that fits, broken
-    between any two units; else its next unit alone, overfull."""
-    index = positions[a][0]
-    if len(pieces[index].units) < 2:
-        return  # a piece that never splits: _columns_from gave it whole, overfull
-    fitting = False
-    for b in range(a + 1, len(positions)):
-        height = column_height(pieces, positions[a], positions[b])
-        if height > room:
-            break
-        fitting = True
-        yield b, height, _badness(pieces, positions, admissible, a, b, height, room)
-        if positions[b][0] != index:
-            break  # the piece's end
-    if not fitting:
-        height = column_height(pieces, positions[a], positions[a + 1])
-        yield a + 1, height, _badness(pieces, positions, admissible, a, a + 1, height, room)
-
-
-def _badness(pieces, positions, admissible: set[int], a: int, b: int, height: float, room: float) -> int:
-    """What the column from positions[a] to positions[b] costs against the rules: OVERFULL if taller than `room`,
-    AGAINST_KEEPS if it starts or ends where the keep rules allow no break, or is a fragment too short to keep."""
-    bad = OVERFULL if height > room else 0
-    (index, unit), (stop_index, stop) = positions[a], positions[b]
-    short = unit and stop_index == index and not pieces[index].keeps(unit, stop)
-    if a not in admissible or b not in admissible or short:
-        bad += AGAINST_KEEPS
-    return bad
-
-
 def _plan(pieces, positions, admissible, best, chosen, capacity, page) -> Packing:
     rank, column, a, ends = chosen
     count = capacity.columns
@@ -394,7 +307,7 @@ def _plan(pieces, positions, admissible, best, chosen, capacity, page) -> Packin
     softs = 0
     for column, (a, b) in sorted(columns.items()):
         page_index, slot = divmod(column, count)
-        if _forced(pieces, positions[b]) is None:
+        if breaks.forced(pieces, positions[b]) is None:
             exempt.discard((page_index, slot))
         softs += _soft(pieces, positions[b])
         placed = fragments(pieces, positions[a], positions[b])

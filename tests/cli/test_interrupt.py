@@ -107,7 +107,7 @@ def test_a_worker_killed_by_the_system_is_said_and_loses_nothing(tmp_path):
 def test_the_temporary_folders_of_a_killed_build_are_removed_by_the_next(tmp_path, monkeypatch):
     import tempfile
 
-    from generator.output import parallel
+    from generator.output import workers
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -116,5 +116,5 @@ def test_the_temporary_folders_of_a_killed_build_are_removed_by_the_next(tmp_pat
     (left / "weasyprint-abc").mkdir(parents=True)
     mine = tmp_path / f"qrs-build-{os.getpid()}-a1b2"  # a build of a process still running: not touched
     mine.mkdir()
-    made = Path(parallel._scratch_folder())
+    made = Path(workers.scratch_folder())
     assert not left.exists() and mine.is_dir() and made.is_dir() and made.parent == tmp_path

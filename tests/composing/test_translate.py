@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 
 from generator import pipeline
 from generator.cli.main import main
+from generator.composing import catalogue_update
 from generator.composing import languages as translations
 from generator.composing import translate as i18n
 from generator.errors import UserError
@@ -47,7 +48,9 @@ def fill(catalogue_file, translate=english):
 def update(project, lang):
     path = project.sources / "every-block.yaml"
     located = load_file(path)
-    return i18n.update(located, validate(located), lang, i18n.catalogue_path(project.sources, "every-block", lang))
+    return catalogue_update.update(
+        located, validate(located), lang, i18n.catalogue_path(project.sources, "every-block", lang)
+    )
 
 
 def test_neutral_strings_are_not_offered_for_translation(project):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator import pipeline
+from generator.composing import catalogue_update
 from generator.composing import translate as i18n
 from generator.errors import UserError
 from generator.project import Project
@@ -69,7 +70,7 @@ def test_a_translated_edition_prints_the_translated_set_in_every_table(tmp_path)
     path = write(tmp_path)
     located, sheet = pipeline.load(path)
     catalogue = i18n.catalogue_path(tmp_path, "prices", "en")
-    i18n.update(located, sheet, "en", catalogue)
+    catalogue_update.update(located, sheet, "en", catalogue)
     with catalogue.open("rb") as file:
         messages = read_po(file)
     english = {"Objet": "Item", "Coût": "Cost", "Rareté": "Rarity"}

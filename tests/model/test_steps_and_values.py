@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from generator import pipeline
-from generator.composing import diff
+from generator.composing import catalogue_update, diff
 from generator.composing import translate as i18n
 from generator.errors import UserError
 from generator.output.completeness import missing, printed
@@ -118,7 +118,7 @@ def test_titles_values_and_step_bullets_are_offered_for_translation_and_translat
     assert contexts["Au commandement"] == "sections/turn/blocks/activation/steps/Ordre/items/2"
     assert "-1" not in contexts and "+1" not in contexts  # numbers are not offered
     catalogue = i18n.catalogue_path(tmp_path, "hexes", "en")
-    i18n.update(located, sheet, "en", catalogue)
+    catalogue_update.update(located, sheet, "en", catalogue)
     fill_catalogue(catalogue, lambda message: {"+2 & relance": "+2 & re-roll"}.get(message.id, f"[{message.id}]"))
     translated, untranslated = i18n.translate(located, sheet, "en", catalogue, allow_fallback=False)
     sequence, fire = translated.blocks()
@@ -130,7 +130,7 @@ def test_titles_values_and_step_bullets_are_offered_for_translation_and_translat
 def test_a_translated_value_that_is_no_modifier_is_refused_at_its_catalogue_line(tmp_path):
     located, sheet = pipeline.load(write(tmp_path))
     catalogue = i18n.catalogue_path(tmp_path, "hexes", "en")
-    i18n.update(located, sheet, "en", catalogue)
+    catalogue_update.update(located, sheet, "en", catalogue)
     fill_catalogue(catalogue, lambda message: {"+2 & relance": "two & re-roll"}.get(message.id, message.id))
     with pytest.raises(UserError) as caught:
         i18n.translate(located, sheet, "en", catalogue, allow_fallback=False)

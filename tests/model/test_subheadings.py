@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator import pipeline
-from generator.composing import diff
+from generator.composing import catalogue_update, diff
 from generator.composing import translate as i18n
 from generator.model.types import Subheading
 from tests.conftest import check_problems, source_head, written_source
@@ -91,7 +91,7 @@ def test_a_sub_heading_is_offered_for_translation_and_translated(tmp_path):
     assert contexts["Terrain"] == "sections/shooting/blocks/to-hit/rows/Terrain/subheading"
     assert contexts["Couvert"] == "sections/shooting/blocks/cover/items/Couvert/subheading"
     catalogue = i18n.catalogue_path(tmp_path, "to-hit", "en")
-    i18n.update(located, sheet, "en", catalogue)
+    catalogue_update.update(located, sheet, "en", catalogue)
     with catalogue.open("rb") as file:
         messages = read_po(file)
     for message in messages:

@@ -15,7 +15,7 @@ import pytest
 
 from generator import pipeline
 from generator.options import BuildOptions
-from generator.output import parallel
+from generator.output import parallel, workers
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
 from generator.project import Project
@@ -69,7 +69,7 @@ def test_a_bug_in_a_worker_says_where_it_happened(monkeypatch, tmp_path):
     output = Output(SheetTarget(FIXTURE), "fr")
     with pytest.raises(TypeError):  # in this process: the exception itself, with its traceback
         parallel.build_one(project, output, BuildOptions())
-    monkeypatch.setattr(parallel, "_worker", True)
+    monkeypatch.setattr(workers, "in_worker", True)
     done = parallel.build_one(project, output, BuildOptions())
     assert done.path is None and done.failure.startswith("TypeError: something is None (at test_parallel.py:")
 
@@ -169,6 +169,6 @@ def test_kill_9_of_a_parallel_build_leaves_no_worker_and_writes_nothing_after(tm
 
 
 def test_where_the_kernel_cannot_kill_a_worker_with_its_parent_the_worker_exits_by_itself():
-    script = "import os; from generator.output import parallel; parallel._exit_when_orphaned(os.getppid() + 1)"
+    script = "import os; from generator.output import workers; workers._exit_when_orphaned(os.getppid() + 1)"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=TESTS.parent, timeout=60)
     assert done.returncode == 1, done.stderr
