@@ -217,6 +217,12 @@ def own_roster(handout: Handout, words: dict[str, str]) -> RosterBlock:
                 points=unit.points,
             )
         )
+    return roster_block(handout, labels, units, notes)
+
+
+def roster_block(handout: Handout, labels: list[str], units: list[RosterUnit], notes: dict[str, str]) -> RosterBlock:
+    """The handout's roster block: its units under the stat line's headings, the army's points, the notes the units
+    mark (text → mark)."""
     return RosterBlock(
         id="handout-units",
         type="roster",

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from generator.composing.handout_checks import row_index
 from generator.composing.handout_headings import labelled
-from generator.composing.handout_profiles import counted_name
+from generator.composing.handout_profiles import counted_name, roster_block
 from generator.model import markup
 from generator.model.types import (
-    Footnote,
     Handout,
     HandoutUnit,
     RosterBlock,
@@ -29,15 +28,7 @@ def roster(handout: Handout, sheet: Sheet, saves: SavesBlock | None, words: dict
 
     units = [_roster_unit(handout, unit, sheet, saves, words, noted) for unit in handout.units]
     labels = [characteristic.label for characteristic in sheet.characteristics]
-    return RosterBlock(
-        id="handout-units",
-        type="roster",
-        characteristics=labels,
-        units=units,
-        points=handout.points,
-        cost=handout.cost,
-        notes=[Footnote(id=key, text=text) for text, key in notes.items()],
-    )
+    return roster_block(handout, labels, units, notes)
 
 
 def _roster_unit(

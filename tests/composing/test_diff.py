@@ -253,7 +253,7 @@ def test_a_named_row_is_marked_alone_with_its_changed_cell(repository):
 
 
 def test_a_sheet_is_built_as_it_was_at_a_revision(repository):
-    outputs = pipeline.build_at_revision(repository, "shadow-war", "v1.1", "fr")
+    outputs = [written.path for written in pipeline.build_at_revision(repository, "shadow-war", "v1.1", "fr")]
     assert [output.name for output in outputs] == ["shadow-war@v1.1.fr.pdf"]
     text = pdf_text(outputs[0])
     assert "édition 1.1" in text and "Quart de déplacement" in text
@@ -351,7 +351,7 @@ def test_a_revision_is_never_made_into_a_path(repository, tmp_path, monkeypatch)
     sheet = history.sheet_at_revision(repository.sources / "shadow-war.yaml", "@^{/../../..}")
     assert sheet.edition == "1.2"
     assert [str(path.relative_to(tmp_path)) for path in sorted((tmp_path / "a").rglob("*"))] == ["a/b", "a/b/c"]
-    outputs = pipeline.build_at_revision(repository, "shadow-war", "@^{/../../..}", "fr")
+    outputs = [written.path for written in pipeline.build_at_revision(repository, "shadow-war", "@^{/../../..}", "fr")]
     assert [output.name for output in outputs] == ["shadow-war@----..-..-..-.fr.pdf"]
     assert outputs[0].parent == repository.build
 
