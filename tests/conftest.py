@@ -187,3 +187,11 @@ def pytest_xdist_make_scheduler(config, log):
 
     config.option.loadscopereorder = False  # the collection's order: heaviest first, not the files of most tests
     return HeaviestFirst(config, log)
+
+
+def ctrl_c_heard() -> None:
+    """A child's SIGINT as a terminal's Ctrl-C reaches it (Popen's preexec_fn): a suite started as a script's
+    background job (`make test &`) ignores SIGINT, as POSIX has such jobs do, and its children would inherit that."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

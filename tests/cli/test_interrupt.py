@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import LIBRARY, ROOT
+from tests.conftest import LIBRARY, ROOT, ctrl_c_heard
 
 HANG_GUARD_SECONDS = 120  # only so that a broken interrupt fails the test instead of hanging the suite
 
@@ -44,6 +44,7 @@ def parallel_build(tmp_path: Path) -> subprocess.Popen:
         text=True,
         cwd=ROOT,
         env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
+        preexec_fn=ctrl_c_heard,
     )
 
 

@@ -374,7 +374,7 @@ def test_ctrl_c_stops_the_watch_with_its_exit_code_and_qrs_message(tmp_path):
     import subprocess
     import sys
 
-    from tests.conftest import FIXTURES, ROOT
+    from tests.conftest import FIXTURES, ROOT, ctrl_c_heard
 
     command = subprocess.Popen(
         [
@@ -394,6 +394,7 @@ def test_ctrl_c_stops_the_watch_with_its_exit_code_and_qrs_message(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
+        preexec_fn=ctrl_c_heard,
     )
     line = command.stdout.readline()
     while line and not line.startswith("wrote "):  # the first build is done: the watch is waiting for saves
