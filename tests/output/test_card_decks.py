@@ -34,20 +34,12 @@ def library(tmp_path_factory) -> Path:
     return sources
 
 
+DWARF_DECK = ("handout", "warhammer-dwarfs", "--lang", "en", "--cards", "poker", "--backs", "long-edge")
+
+
 @pytest.fixture(scope="module")
 def dwarfs(library) -> Path:
-    result = run_qrs(
-        "--sources",
-        str(library),
-        "handout",
-        "warhammer-dwarfs",
-        "--lang",
-        "en",
-        "--cards",
-        "poker",
-        "--backs",
-        "long-edge",
-    )
+    result = run_qrs("--sources", str(library), *DWARF_DECK)
     assert result.returncode == 0, result.stderr
     return library.parent / "build" / "handouts" / "warhammer-dwarfs.cards-poker.backs-long-edge.en.pdf"
 
@@ -266,18 +258,7 @@ def test_two_builds_of_a_deck_are_byte_identical_and_titled(library, tmp_path):
 
 
 def test_a_deck_is_up_to_date_on_a_second_build_and_rebuilt_after_its_handout_changes(library, dwarfs):
-    again = [
-        "--sources",
-        str(library),
-        "handout",
-        "warhammer-dwarfs",
-        "--lang",
-        "en",
-        "--cards",
-        "poker",
-        "--backs",
-        "long-edge",
-    ]
+    again = ["--sources", str(library), *DWARF_DECK]
     run_qrs(*again)  # the module's library is shared: another test may have edited the handout since `dwarfs`
     result = run_qrs(*again)
     assert result.returncode == 0 and "1 output(s): 0 built, 1 up to date" in result.stdout, result.stdout
