@@ -52,6 +52,23 @@ def holds_stat(selection: Element, stat_types: set[str]) -> bool:
     return any(profile.get("typeName", "").strip() in stat_types for profile in selection.iter(f"{NAMESPACE}profile"))
 
 
+def stat_holders(selection: Element, stat_types: set[str]) -> set[int]:
+    """The ids of the selections in `selection` (itself too) that hold a stat profile however deep: holds_stat for
+    each of them at once, in one walk up from each such profile, each selection marked once (holds_stat asked of
+    every selection a deep roster nests walks its subtree again and again: 20,000 levels took 14 s)."""
+    parent = {id(child): node for node in selection.iter() for child in node}
+    holders: set[int] = set()
+    for profile in selection.iter(f"{NAMESPACE}profile"):
+        if profile.get("typeName", "").strip() not in stat_types:
+            continue
+        node = parent.get(id(profile))
+        while node is not None and id(node) not in holders:
+            if node.tag == f"{NAMESPACE}selection":
+                holders.add(id(node))
+            node = parent.get(id(node))
+    return holders
+
+
 def own_stat(selection: Element, stat_types: set[str]) -> bool:
     return any(profile.type in stat_types for profile in profiles_of(selection))
 

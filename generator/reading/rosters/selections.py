@@ -27,6 +27,7 @@ from generator.reading.rosters.elements import (
     profiles_of,
     rules_of,
     shown_name,
+    stat_holders,
     topmost,
     unique,
     unique_rules,
@@ -262,9 +263,8 @@ def _is_warband(selection: Element, stat_types: set[str]) -> bool:
 
 def _units_of(selection: Element, stat_types: set[str], cost_name: str | None) -> list[RosterEntry]:
     """The unit, then the units nested in it (typed unit, holding a model-like profile of their own)."""
-    nested = topmost(
-        [child for child in within(selection) if child.get("type") == "unit" and holds_stat(child, stat_types)]
-    )
+    holders = stat_holders(selection, stat_types)
+    nested = topmost([child for child in within(selection) if child.get("type") == "unit" and id(child) in holders])
     found = [_entry(selection, nested, stat_types, cost_name)]
     for child in nested:
         found += _units_of(child, stat_types, cost_name)
@@ -288,10 +288,11 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
             elif (kept := seen[profile_key(profile)]) is not None and kept.carrier != carriers[id(holder)]:
                 kept.carrier = carriers[id(selection)]  # carried by several of its models: the unit's
     costs = [points for points in (cost_of(element, cost_name) for element in [selection, *held]) if points is not None]
+    holders = stat_holders(selection, stat_types)
     kit = [
         child
         for child in held
-        if child.get("type") not in UNIT_TYPES and not own_stat(child, stat_types) and not holds_stat(child, stat_types)
+        if child.get("type") not in UNIT_TYPES and not own_stat(child, stat_types) and id(child) not in holders
     ]  # a warband's "Warband" holds its groups: no equipment
     gear = [shown_name(child) for child in kit]
     return RosterEntry(
