@@ -190,7 +190,7 @@ def one_sheet(sheet_id: str, lang: str, rounds: int, work: Path) -> list[Figure]
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
 
-    from generator import pipeline
+    from generator.output import pipeline
     from generator.project import Project
     from generator.rendering import render
 
@@ -514,7 +514,7 @@ def watch_edit(rounds: int, work: Path) -> list[Figure]:
 def library(sheet_id: str, count: int, jobs: int, rounds: int, work: Path) -> tuple[list[Figure], int]:
     """N copies of one sheet (its own language only), each with its own id, built with one worker per core;
     compared with N times one build of the sheet in a warm process, divided among the workers."""
-    from generator import pipeline
+    from generator.output import pipeline
     from generator.project import Project
 
     path = SOURCES / f"{sheet_id}.yaml"

@@ -47,8 +47,8 @@ def written_source(folder: Path, name: str, text: str) -> Path:
 
 def check_problems(path: Path) -> list[tuple[int, int, str]]:
     """(line, column, message) of each problem `qrs check` finds in a source that must fail."""
-    from generator import pipeline
     from generator.errors import UserError
+    from generator.output import pipeline
 
     with pytest.raises(UserError) as caught:
         pipeline.check(path)
@@ -139,7 +139,8 @@ def built(request, tmp_path_factory):
     folder: the command's manifest says whether the PDF there is fresh (it hashes the source and its catalogues,
     the templates, the fonts, the generator's own files and the libraries' versions), and a fresh PDF is read, not
     built again. Returns the PDF's path. A sheet is built in its own language unless told; a handout's is given."""
-    from generator import pipeline, write
+    from generator import write
+    from generator.output import pipeline
     from generator.project import Project
 
     kept = kept_folder(request, tmp_path_factory, "qrs-built")

@@ -10,8 +10,7 @@ import re
 import pypdfium2 as pdfium
 import pytest
 
-from generator import pipeline
-from generator.output import completeness, content_checks
+from generator.output import completeness, content_checks, pipeline
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
 from generator.project import Project

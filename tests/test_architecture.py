@@ -27,14 +27,12 @@ def stage(module: str) -> str:
     parts = module.split(".")
     if len(parts) > 2 or (len(parts) == 2 and parts[1] in STAGES):
         return parts[1]
-    # the one function that runs the stages writes their outputs; `python -m generator` is the command line
-    return {"pipeline": "output", "__main__": "cli"}.get(parts[-1], "ground")
+    # `python -m generator` is the command line
+    return {"__main__": "cli"}.get(parts[-1], "ground")
 
 
 def folder(module: str) -> str:
-    """The stage folder a module belongs to: the pipeline, which runs the stages and writes their outputs, is the
-    output folder's (its targets and formats are there, and its workers call it)."""
-    return "generator.output" if module == "generator.pipeline" else ".".join(module.split(".")[:2])
+    return ".".join(module.split(".")[:2])
 
 
 def imported(module: str) -> set[str]:

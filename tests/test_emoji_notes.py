@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.model import markup
 from generator.model.types import Sheet
-from generator.output import content_checks
+from generator.output import content_checks, pipeline
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
 from generator.project import Project

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.composing import translate as i18n
 from generator.model import markup
 from generator.model.blocks.preformatted import MIN_POINTS, MONO_ADVANCE
 from generator.model.types import Sheet, prose
 from generator.model.typography import URL
 from generator.model.validate import validate
+from generator.output import pipeline
 from generator.project import Project
 from generator.reading.sources import load_file
 from generator.rendering import layout

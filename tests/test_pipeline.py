@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.cli.main import main
 from generator.composing import translate as i18n
-from generator.output import completeness, content_checks
+from generator.output import completeness, content_checks, pipeline
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
 from generator.project import Project

@@ -11,9 +11,8 @@ import pypdfium2 as pdfium
 import pytest
 import weasyprint
 
-from generator import pipeline
 from generator.model import markup, typography
-from generator.output import completeness, content_checks
+from generator.output import completeness, content_checks, pipeline
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
 from generator.project import Project

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.composing import translate as i18n
 from generator.model.types import Subheading
 from generator.model.validate import validate
+from generator.output import pipeline
 from generator.project import Project
 from generator.reading.sources import load_file
 from generator.rendering import layout

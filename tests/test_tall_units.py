@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import chunks, cuts, heights, layout, planned, render
 from generator.rendering.inline import Inline

@@ -35,7 +35,7 @@ def copy_rosters() -> None:
 
 def write_word_file() -> None:
     sys.path.insert(0, str(ROOT))
-    from generator import pipeline
+    from generator.output import pipeline
     from tests.composing.drafts.sheets import docx
 
     (HERE / "ashen-barrows.docx").write_bytes(docx(pipeline.check(WORD_SHEET)))

@@ -90,7 +90,7 @@ def report_note(origin: str, message: str):
 
 def _layout_problems(content: str) -> list:
     """The problems the build finds in the draft, laid out in a folder of its own (the project is not touched)."""
-    from generator import pipeline
+    from generator.output import pipeline
 
     with tempfile.TemporaryDirectory(prefix="qrs-import-") as folder:
         sources = Path(folder) / "sources"

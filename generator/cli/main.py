@@ -1,4 +1,4 @@
-"""The `qrs` command: parses arguments and reports; the work is done in generator.pipeline."""
+"""The `qrs` command: parses arguments and reports; the work is done in generator.output.pipeline."""
 
 from __future__ import annotations
 

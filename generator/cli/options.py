@@ -21,7 +21,7 @@ EXIT_ENVIRONMENT = 74  # the machine refused: disk full, permission denied, a fo
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 # Imported when first used: a build with nothing to do needs neither the pipeline nor the model (nor WeasyPrint).
-i18n, pipeline = lazy.module("generator.composing.translate"), lazy.module("generator.pipeline")
+i18n, pipeline = lazy.module("generator.composing.translate"), lazy.module("generator.output.pipeline")
 history, translations = lazy.module("generator.composing.editions"), lazy.module("generator.composing.languages")
 
 

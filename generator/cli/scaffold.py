@@ -97,7 +97,7 @@ def schema_reference(project: Project) -> tuple[str, list[Path]]:
 def create(project: Project, sheet_id: str, game: str, lang: str, title: str | None = None) -> list[Path]:
     """Write sources/<sheet_id>.yaml (and the schema it names, if missing); refuse a bad id or language, an
     existing file, or a scaffold that does not check. The files written, the source first."""
-    from generator import pipeline
+    from generator.output import pipeline
 
     target = project.sources / f"{sheet_id}.yaml"
     if not ID.match(sheet_id) or len(sheet_id) > 60:

@@ -66,7 +66,7 @@ TICK_SECONDS = 0.5  # how often a progress line is refreshed while a build runs
 
 def build_one(project: Project, output: Output, options: BuildOptions) -> Done:
     """Build one output (in a worker, or in this process)."""
-    from generator import pipeline  # in a worker: the first build imports the pipeline and WeasyPrint
+    from generator.output import pipeline  # in a worker: the first build imports the pipeline and WeasyPrint
 
     started = time.perf_counter()
     try:

@@ -7,10 +7,10 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.cli import changelog
 from generator.composing import languages as translations
 from generator.model.types import PLAYERS_KINDS
+from generator.output import pipeline
 from generator.project import Project
 from tests.conftest import LIBRARY, SHEETS, Ran, run_qrs
 

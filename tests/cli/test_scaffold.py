@@ -6,9 +6,9 @@ from typing import get_args
 
 import pytest
 
-from generator import pipeline
 from generator.cli import scaffold
 from generator.model.types import Block
+from generator.output import pipeline
 from generator.project import Project
 from tests.conftest import Ran, run_qrs
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.cli.main import main
 from generator.composing import diff
 from generator.composing import editions as history
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import render
 from tests.conftest import LIBRARY, run_qrs

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.composing import handout as handouts
 from generator.composing import words
 from generator.errors import UserError
 from generator.model.types import ArmyChoice, HandoutModel
+from generator.output import pipeline
 from generator.project import Project
 from tests.conftest import LIBRARY
 

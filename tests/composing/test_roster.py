@@ -235,8 +235,8 @@ def longbowmen(upgrades: list[str]) -> ElementTree.Element:
 
 
 def test_weapons_match_table_rows_by_id_first_cell_or_alias():
-    from generator import pipeline
     from generator.composing.roster import handout_of
+    from generator.output import pipeline
 
     _, wab2 = pipeline.load(LIBRARY / "wab2.yaml")
     for name in ("Longbow", "Arc long", "longbow", "Longbows", "LONGBOW (FAQ'ed)", "3 - Longbow"):
@@ -445,8 +445,8 @@ def thane(held: str) -> ElementTree.Element:
     ],
 )
 def test_a_save_the_sheet_cannot_derive_is_the_rosters_own_or_unknown(held, save):
-    from generator import pipeline
     from generator.composing.roster import handout_of
+    from generator.output import pipeline
 
     _, warhammer = pipeline.load(LIBRARY / "warhammer.yaml")
     unit = handout_of(thane(held), "army.ros", warhammer, "thane", ["fr"]).handout["units"][0]

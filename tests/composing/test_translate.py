@@ -12,13 +12,13 @@ import subprocess
 import pytest
 from babel.messages.pofile import read_po
 
-from generator import pipeline
 from generator.cli.main import main
 from generator.composing import catalogue_update
 from generator.composing import languages as translations
 from generator.composing import translate as i18n
 from generator.errors import UserError
 from generator.model.validate import validate
+from generator.output import pipeline
 from generator.reading.sources import load_file
 from tests.conftest import FIXTURES, LIBRARY, ROOT, fill_catalogue, run_qrs
 

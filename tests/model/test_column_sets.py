@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator import pipeline
 from generator.composing import catalogue_update
 from generator.composing import translate as i18n
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import render
 from tests.conftest import source_head

@@ -7,9 +7,10 @@ import time
 
 import pytest
 
-from generator import files, pipeline
+from generator import files
 from generator.errors import UserError
 from generator.model.blocks.figure import FigureBlock, length_mm
+from generator.output import pipeline
 from tests.conftest import FIXTURES, run_qrs
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5">{}</svg>'

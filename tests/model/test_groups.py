@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.composing import diff
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.project import Project
 from tests.conftest import source_head
 

@@ -7,11 +7,11 @@ import datetime
 
 import pytest
 
-from generator import pipeline
 from generator.composing import handout as handouts
 from generator.composing import words
 from generator.composing.handout_profiles import compose_alone
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.output.json_schema import sheet_schema
 from generator.project import Project
 from tests.conftest import FIXTURES, LIBRARY, source_head

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator import pipeline
 from generator.composing import catalogue_update, diff
 from generator.composing import translate as i18n
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.output.completeness import missing, printed
 from generator.rendering.inline import Inline
 from tests.conftest import check_problems, fill_catalogue, source_head, written_source

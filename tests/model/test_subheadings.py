@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator import pipeline
 from generator.composing import catalogue_update, diff
 from generator.composing import translate as i18n
 from generator.model.types import Subheading
+from generator.output import pipeline
 from tests.conftest import check_problems, source_head, written_source
 
 SHEET = (

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import pipeline
 from generator.errors import UserError, printable
+from generator.output import pipeline
 from tests.conftest import ROOT, block_types
 
 BAD_INPUTS = ROOT / "tests" / "bad_inputs"

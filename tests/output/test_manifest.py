@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import pipeline, write
+from generator import write
 from generator.cli.main import main
 from generator.digests import Digests
-from generator.output import formats, manifest, parallel
+from generator.output import formats, manifest, parallel, pipeline
 from generator.output import plan as plans
 from generator.output.targets import SheetTarget, named
 from generator.project import Project

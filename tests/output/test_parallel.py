@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import pipeline
 from generator.options import BuildOptions
-from generator.output import parallel, workers
+from generator.output import parallel, pipeline, workers
 from generator.output.plan import Output
 from generator.output.targets import SheetTarget
 from generator.project import Project

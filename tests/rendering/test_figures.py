@@ -12,9 +12,9 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.model.blocks import figure
 from generator.model.blocks.figure import PNG_SIGNATURE
+from generator.output import pipeline
 from generator.project import TEMPLATES, Project
 from generator.rendering import chunks as chunking
 from generator.rendering import figures, render, templating

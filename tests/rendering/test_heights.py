@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import pipeline
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import heights, layout, measure, render
 from generator.rendering.measure import Cuts, Measured

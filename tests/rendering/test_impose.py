@@ -12,7 +12,7 @@ import pytest
 import weasyprint
 from pypdf import PdfReader
 
-from generator import pipeline
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import impose
 from tests.conftest import FIXTURES, ROOT

@@ -11,8 +11,8 @@ import html5lib
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.composing import words
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import imprint
 from generator.rendering.render import Inline

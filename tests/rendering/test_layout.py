@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.composing import translate as i18n
 from generator.composing import words
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, render
 from tests.conftest import FIXTURES, LIBRARY, SHEETS

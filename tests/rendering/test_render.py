@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from tinycss2.color4 import parse_color
 
-from generator import pipeline
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.project import TEMPLATES, Project
 from generator.rendering import pages as pages_module
 from generator.rendering import render

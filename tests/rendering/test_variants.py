@@ -11,8 +11,8 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
-from generator import pipeline
 from generator.composing import languages as translations
+from generator.output import pipeline
 from generator.project import Project
 from tests.conftest import LIBRARY
 from tests.test_pipeline import assert_text_complete, squeeze

@@ -15,9 +15,9 @@ from xml.etree import ElementTree
 import html5lib
 import pytest
 
-from generator import pipeline
 from generator.composing import languages as translations
 from generator.errors import UserError
+from generator.output import pipeline
 from generator.project import Project
 from generator.rendering import web
 from tests.conftest import FIXTURES, LIBRARY, Ran, run_qrs
