@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from generator.rendering import fit, measure, planned
+from generator.rendering import fit, measure, planned, told
 from generator.rendering import layout as layout_module
 from generator.rendering.bands import pack_bands
 from generator.rendering.templating import TYPE_SIZES, base
@@ -25,7 +25,7 @@ def packed(
     capacity = layout_module.Capacity(frame.column_height, header, frame.columns)
     if size is None:
         size = context["type_sizes"]["size"] / TYPE_SIZES["size"]  # the body's size against 7.6 pt: a line's height
-    pieces = [fit.piece(item, measured[item.id], size, planned.tall(frame)) for item in whole]
+    pieces = [told.piece(item, measured[item.id], size, planned.tall(frame)) for item in whole]
     packing = pack_bands(pieces, capacity)
     page = sum(capacity.of(column) for column in range(frame.columns, 2 * frame.columns))  # a page after the first
     # a band takes its height from every column of its page

@@ -375,3 +375,19 @@ def test_where_the_estimates_are_not_trusted_grown_type_they_say_adds_a_page_is_
     found = fit.choose_scale(attempt, frame(2), cache, "key", False, predict=predict)
     assert found.pages == 2 and 1 < found.scale < fit.GROW[4]
     assert not [scale for scale in attempt.tried if scale >= fit.GROW[4]]  # ruled out by their estimates
+
+
+def test_grown_type_the_layouts_made_estimate_on_a_page_more_is_not_laid_out(cache):
+    """A 2,000-point roster handout: 3 pages at 100 %, its tables keeping it on 3 even at 90 % (laid out: an
+    estimate that no smaller type fits is not trusted), and a page more from 105 %, where estimates from 100 %
+    alone say grown type keeps 3 pages. The steps the layouts made estimate on 4 pages are not laid out."""
+    fake = Fake(2.3, pages_at=lambda scale, fill: 4 if scale >= fit.GROW[1] else 3)
+
+    def predict(normal, scale, other=None):  # from 100 % alone: grown type keeps 3 pages; from two layouts, right
+        truth = fake.pages_at(scale, 0.0)
+        return fit.Attempt(scale, truth if other is not None else 3, blank=0, hole=0.0, fill=2.3 * scale**1.5)
+
+    found = fit.choose_scale(fake, frame(None), cache, "key", False, predict=predict)
+    assert found.scale == 1.0 and found.pages == 3
+    # 100 %, 90 % (no page saved); then 110, 107.5 and 105 % foreseen on 4 pages from those two
+    assert fake.tried == [1.0, fit.SHRINK[-1]]

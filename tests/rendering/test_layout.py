@@ -109,7 +109,7 @@ def test_a_continuation_keeps_three_rows_or_three_lines_on_each_side():
 
 
 def subheaded(count: int, subheadings: set[int], repeat: float = 3.0) -> layout.Piece:
-    """rows(count) whose rows at `subheadings` are sub-headings (as fit.piece tells the packer): each kept with
+    """rows(count) whose rows at `subheadings` are sub-headings (as told.piece tells the packer): each kept with
     the two rows after it, and repeated, `repeat` mm tall, above a continuation that starts among its rows."""
     repeats = tuple(
         0.0 if unit in subheadings or not any(head < unit for head in subheadings) else repeat for unit in range(count)
