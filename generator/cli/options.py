@@ -81,15 +81,14 @@ def speed_options(command):
         callback=checked_shard,
         help="Build only the K-th of N parts of the outputs (a deterministic split, for CI runners).",
     )(command)
+    return jobs_option("Worker processes (default: one per core; 1 builds in this process).")(command)
+
+
+def jobs_option(help_text: str):
+    """--jobs N (or QRS_JOBS): the worker processes of a command that builds."""
     return click.option(
-        "--jobs",
-        "-j",
-        type=click.IntRange(min=1),
-        default=None,
-        envvar="QRS_JOBS",
-        show_envvar=True,
-        help="Worker processes (default: one per core; 1 builds in this process).",
-    )(command)
+        "--jobs", "-j", type=click.IntRange(min=1), default=None, envvar="QRS_JOBS", show_envvar=True, help=help_text
+    )
 
 
 def checked_formats(context: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import complete_sheets_and_handouts
+from generator.cli.options import complete_sheets_and_handouts, jobs_option
 from generator.errors import UserError
 from generator.project import Project
 from generator.report import current as reporter
@@ -12,15 +12,7 @@ from generator.report import current as reporter
 
 @click.command("test")
 @click.argument("names", metavar="[ID]...", nargs=-1, shell_complete=complete_sheets_and_handouts)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    envvar="QRS_JOBS",
-    show_envvar=True,
-    help="Worker processes for the builds (default: one per core; 1 builds in this process).",
-)
+@jobs_option("Worker processes for the builds (default: one per core; 1 builds in this process).")
 @click.pass_obj
 def content_test_command(project: Project, names: tuple[str, ...], jobs: int | None) -> None:
     """Test the library's content (every sheet and handout, or those named): each checks, builds in each complete

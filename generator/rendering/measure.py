@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from math import isfinite
 
 from generator.rendering.layout import PX_PER_MM
+from generator.rendering.pieces import Parts
 
 # The ranges of what qrs measures, beyond which a measurement read back is refused: a block no taller than the
 # measuring page (30 m), a table of at most 64 columns none wider than 4,000 px (a metre), 5,000 units.
@@ -73,13 +74,9 @@ class Cuts:
 
 
 @dataclass(frozen=True)
-class Measured:
-    height: float
-    units: tuple[float, ...] = ()
-    head: float = 0.0
-    tail: float = 0.0
-    cont_head: float = 0.0
-    cont_tail: float = 0.0
+class Measured(Parts):
+    """A block as WeasyPrint laid it out (its parts as pieces.Parts, and what else the packer and the checks need)."""
+
     heading: float = 0.0
     group_heading: float = 0.0  # its group's heading, repeated "(cont.)"
     repeats: tuple[float, ...] = ()  # each of its sub-headings, repeated "(cont.)" above a continuation's first row

@@ -14,7 +14,22 @@ MAX_HOLE = 0.15  # the share of a column that may stay empty at its foot (the sh
 
 
 @dataclass(frozen=True)
-class Piece:
+class Parts:
+    """A block's height and its parts, in millimetres, as measured (measure.Measured) and told to the packer
+    (Piece): its units (rows, steps, paragraphs) between its head (title, table header) and its tail (notes), and the
+    head and tail a fragment prints instead where it continues (`cont_head`, the title repeated "(cont.)") or is
+    continued (`cont_tail`)."""
+
+    height: float
+    units: tuple[float, ...] = ()
+    head: float = 0.0
+    tail: float = 0.0
+    cont_head: float = 0.0
+    cont_tail: float = 0.0
+
+
+@dataclass(frozen=True)
+class Piece(Parts):
     """A block as the packer sees it, in millimetres.
 
     A piece without units is never split. Otherwise its height is head + units + tail, and a fragment
@@ -25,12 +40,6 @@ class Piece:
     part of a table row cut between its lines (generator.rendering.cuts): `pads[u]`, for a unit that starts inside a
     row, is the padding a fragment starting there adds above it, and one stopping there below the part before."""
 
-    height: float
-    units: tuple[float, ...] = ()
-    head: float = 0.0
-    tail: float = 0.0
-    cont_head: float = 0.0
-    cont_tail: float = 0.0
     heading: float = 0.0  # the section's heading repeated "(cont.)" above a column that starts inside it
     opens_section: bool = True  # the piece prints its section's heading itself
     group_heading: float = 0.0  # its group's heading repeated "(cont.)" above a column that starts inside the group
