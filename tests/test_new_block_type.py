@@ -1,11 +1,12 @@
 """A block type is its model and its template (issue #43 item 4): a toy type added to a copy of the package as one
-module and one template, and nothing else, is read, checked, described in the schema and built, as a PDF and as a
-web page."""
+module and one template, and nothing else, is read, checked, described in the schema, built, as a PDF and as a
+web page, and shown by `qrs new` (an example derived from its model)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,3 +94,14 @@ def test_a_toy_block_type_needs_only_its_model_and_its_template(tmp_path):
     bad.write_text(SHEET.replace("type: callout", "type: callot"), encoding="utf-8")
     refused = qrs("check", "toy")
     assert refused.returncode == 2 and "did you mean 'callout'?" in refused.stderr, refused.stderr
+
+    bad.write_text(SHEET, encoding="utf-8")
+    new = qrs("new", "started", "--game", "Toy Game", "--lang", "fr")
+    assert new.returncode == 0, new.stderr
+    started = (sources / "started.yaml").read_text(encoding="utf-8")
+    assert "  - id: more-blocks\n    title: Autres blocs\n" in started
+    assert re.search(r'^ {8}says: "Texte d\'exemple" +# The sentence the box prints\.$', started, re.M), started
+    built = qrs("build", "started")
+    assert built.returncode == 0, built.stderr
+    printed = " ".join(page.extract_text() for page in PdfReader(build / "started.fr.pdf").pages)
+    assert "AUTRES BLOCS" in printed and "Texte d’exemple" in printed  # French typography: an apostrophe

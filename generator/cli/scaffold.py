@@ -1,5 +1,6 @@
 """`qrs new`: a new source with one commented example of each block type, from templates/scaffold/sheet.<lang>.yaml.j2
-(its examples and comments in the source's language: French or English, English for any other).
+(its examples and comments in the source's language: French or English, English for any other), and of a type the
+template does not show, derived from its model (generator.cli.scaffold_examples).
 
 The new file is checked like any source before it is written, so `qrs new` never leaves a file that
 `qrs check` refuses; it never overwrites one. Its first line names the JSON Schema by a path that resolves from
@@ -20,6 +21,7 @@ import jinja2
 from babel import Locale, UnknownLocaleError
 
 from generator import files, write
+from generator.cli import scaffold_examples
 from generator.errors import UserError
 from generator.model.types import Block
 from generator.project import Project
@@ -36,8 +38,13 @@ CREDITS = {"fr": "Feuille de référence de {game}", "en": "{game}: quick-refere
 
 def block_types() -> list[str]:
     """Every block type the model knows (the `type` of each member of model.Block)."""
-    union = get_args(Block)[0]
-    return [value for member in get_args(union) for value in get_args(member.model_fields["type"].annotation)]
+    return [scaffold_examples.type_name(member) for member in get_args(get_args(Block)[0])]
+
+
+def _not_shown(template_source: str) -> list:
+    """The block types (model classes) the scaffold template has no example of: derived from their models."""
+    shown = set(re.findall(r"^\s*type: ([a-z][a-z-]*)", template_source, re.M))
+    return [member for member in get_args(get_args(Block)[0]) if scaffold_examples.type_name(member) not in shown]
 
 
 def _yaml_string(text: str) -> str:
@@ -74,7 +81,10 @@ def text(
     environment = _environment(project)
     primary = lang.split("-")[0]
     written_in = primary if primary in TEMPLATE_LANGUAGES else "en"
-    return environment.get_template(TEMPLATE.format(lang=written_in)).render(
+    name = TEMPLATE.format(lang=written_in)
+    source = environment.loader.get_source(environment, name)[0]
+    return environment.get_template(name).render(
+        more_blocks=scaffold_examples.section(_not_shown(source), written_in),
         sheet_id=sheet_id,
         game=game,
         lang=lang,
