@@ -54,8 +54,6 @@ FIELDS = {
     "Characteristic.id": "The characteristic's id, as handouts name it in a unit's profile (WS, Ld).",
     "Section.title": "The section's heading, printed in a band.",
     "Section.blocks": "The section's blocks, in reading order; each has a type (table, dice, matrix…).",
-    "DiceRow.roll": "The results this row covers: 4, 3-5, 7+, 2-.",
-    "DiceRow.text": "What happens on these results.",
     "HandoutUnit.name": "The unit's name, printed as written.",
 }
 
@@ -65,7 +63,6 @@ EXAMPLES = {
     "Sheet.accent": ["#1f4e79"],
     "Sheet.lang": ["fr", "en"],
     "Handout.lang": ["en"],
-    "DiceRow.roll": ["4", "3-5", "7+"],
     "Edition.edition": ["2.1"],
     "Keyword.id": ["fearless"],
 }

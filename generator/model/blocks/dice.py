@@ -14,10 +14,11 @@ from generator.model.blocks.block import BlockBase
 class DiceResult(Model):
     id: Id | None = Field(None, description="A stable id, so that texts can name this result: {result:BLOCK/ID}.")
     roll: Annotated[str, StringConstraints(min_length=1, max_length=30)] = Field(
-        description="The results the row covers: 7, 3-4 (or 3~4), 10+, or several: '16, 21', '11-15, 62'."
+        description="The results the row covers: 7, 3-4 (or 3~4), 10+, or several: '16, 21', '11-15, 62'.",
+        examples=["4", "3-5", "7+"],
     )
     name: OptionalText | None = Field(None, description="A named result, printed in italics before the text.")
-    text: OptionalText = ""
+    text: OptionalText = Field("", description="What happens on these results, in the sheet's markup.")
 
     @field_validator("roll", mode="before")
     @classmethod
