@@ -13,6 +13,7 @@ from generator.composing.roster.fitting import fit
 from generator.composing.roster.labels import label
 from generator.composing.roster.names import folded
 from generator.composing.roster.text import MAX_TEXT, MAX_VALUE, Report, Text, Unmatched, literal
+from generator.model import geometry
 from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "unit_base",
 ]
 
+PAPER = {"size": "A4", "orientation": "landscape", "columns": 3}  # a roster handout's, as its source says
 WORDS = re.compile(r"[^\W\d_]{3,}(?:[\s,/]+[^\W\d_]+)*")  # a value in words, no number: March, Infantry
 
 
@@ -110,13 +112,13 @@ class Maker:
     def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
         types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
         told_apart(units)
-        fit(types, units)
+        fit(types, units, geometry.frame(**PAPER, pages=None).column_width)
         data = {
             "handout": handout_id,
             **extra,
             "army": army,
             "date": datetime.date.today(),
-            "paper": {"size": "A4", "orientation": "landscape", "columns": 3},  # no page count: as few as it takes
+            "paper": PAPER,  # no page count: as few as it takes
             "as_written": True,
             "points": shown_points(self.roster.points),
             "cost": self.text(self.roster.cost_label, 12) if self.roster.cost_label else None,
