@@ -53,11 +53,12 @@ __all__ = [
 ]
 
 UNIT_TYPES = ("unit", "model")
-# a profile type named so is never a model's stat line (a weapon's Strength is not the model's)
+# a profile type named so is never a model's stat line (a weapon's Strength is not the model's, nor are the boxes
+# a MESBG hero's "Trackers" tick off for Might, Will and Fate)
 NOT_A_MODEL = re.compile(
     r"weapon|abilit|wargear|spell|psychic|power|prayer|rule|armou?r|item|damage|wound track|"
     r"transport|keyword|equipment|upgrade|talisman|standard|magic|ranged|melee|attack|invocation|"
-    r"trait|relic|enhancement|stratagem|tactic|mission|objective|ploy|lore|shield|explosion",
+    r"trait|relic|enhancement|stratagem|tactic|mission|objective|ploy|lore|shield|explosion|tracker",
     re.IGNORECASE,
 )
 

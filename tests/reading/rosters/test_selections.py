@@ -112,3 +112,22 @@ def test_a_unit_whose_models_differ_lists_each_line_under_its_name_with_its_coun
 def test_a_save_is_read_from_the_rosters_own_characteristic():
     facts, roster = read_roster(BSDATA / "wh40k-10e-battlescribe.expected.json")
     assert [unit.save for unit in roster.units] == [unit["save"] for unit in facts["units"]]
+
+
+def test_a_middle_earth_heros_tracker_of_might_will_and_fate_is_no_model_of_the_warband():
+    """MESBG's "Trackers" profile (Might OOO, Will O, Fate O, Wounds OO: boxes to tick) shares its hero's name and
+    characteristics' names, but is no second model: the hero's own line keeps his keywords and heroic actions."""
+    from generator.composing.roster import read, roster_of
+    from generator.reading.rosters.selections import model_types
+
+    assert model_types({"Trackers": ["Might", "Will", "Fate", "Wounds"], "Hero": ["Movement", "Fight", "Might"]}) == {
+        "Hero"
+    }
+    root, _ = read(BSDATA / "mesbg-rohan.ros")
+    gamling = next(unit for unit in roster_of(root).units if unit.name.startswith("Gamling"))
+    assert [(line.count, line.profile.type) for line in gamling.models if line.profile.name == gamling.stat.name] == [
+        (1, "Hero")
+    ]
+    assert [profile.values for profile in gamling.profiles if profile.type == "Trackers"] == [
+        [("Might", "OOO"), ("Will", "O"), ("Fate", "O"), ("Wounds", "OO")]
+    ]
