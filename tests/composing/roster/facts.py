@@ -3,9 +3,9 @@ share of them a built handout's PDF prints: unit names, model counts, points, ea
 each rule's name, the army's choices and its total (#46's "Done when").
 
 A fact is found when its words are in the PDF's text once both are made plain (case, accents, spacing, dashes,
-quotes and New Recruit's ^^ ** marks aside; words the line broke with a hyphen joined again). A profile's values
-are looked for after its name (within the next few hundred characters of the text), a long text by its first
-words. `python -m tests.composing.roster.facts ROSTER PDF` prints the count of one roster."""
+quotes and New Recruit's ^^ ** marks aside; words the line broke with a hyphen or after a slash joined again). A
+profile's values are looked for after its name (within the next few hundred characters of the text), a long text by
+its first words. `python -m tests.composing.roster.facts ROSTER PDF` prints the count of one roster."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def plain(text: str) -> str:
     text = re.sub("[\u201c\u201d\u201e\u2033]", '"', text)
     text = text.replace("\u00ad", "").replace("\u2800", " ").replace("\u2022", " ").replace("\u25a0", " ")
     text = re.sub(r"(\w)-\s*\n\s*(?=[a-z])", r"\1", text)  # a word the line broke
+    text = re.sub(r"(\w/)\s*\n\s*(?=\w)", r"\1", text)  # a line broken after a slash ("Immobilise/" "Transfix")
     text = re.sub(r"\s+(?=[.,;:!?])", "", text)  # a space the PDF's text puts before a stop ('2" .')
     return " ".join(text.casefold().split())
 
