@@ -5,7 +5,7 @@ split or wider than its column: `findings`), what the layout report flags in the
 
 from __future__ import annotations
 
-from generator.rendering import layout, measure
+from generator.rendering import layout, measure, told
 from generator.rendering.fit import SHRINK
 
 
@@ -18,9 +18,10 @@ def content_height(column_box) -> float:
     return last.position_y + last.margin_height() - last.margin_bottom - column_box.content_box_y()
 
 
-def defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
-    """What the layout report flags in a plan: a table continued with fewer than MIN_UNITS rows on a side, a
-    column starting inside a group without the group's heading."""
+def defects(plan: list, measured: dict[str, measure.Measured], size: float) -> list[str]:
+    """What the layout report flags in a plan: a table continued with fewer rows on a side than a break leaves
+    (told.side_rule, at the body's `size` against 7.6 pt), a column starting inside a group without the group's
+    heading."""
     found = []
     for number, page in enumerate(plan, start=1):
         for slot, column in enumerate(page, start=1):
@@ -29,8 +30,10 @@ def defects(plan: list, measured: dict[str, measure.Measured]) -> list[str]:
                     continue
                 if item.start_cut or item.stop_cut:
                     continue  # a row cut between its lines: each side keeps measure.MIN_LINES of them, as text does
-                rows = (item.stop if item.stop is not None else len(measured[item.block_id].units)) - item.start
-                if rows < layout.MIN_UNITS:
+                units = measured[item.block_id].units
+                stop = item.stop if item.stop is not None else len(units)
+                rows = stop - item.start
+                if not layout.Piece(0.0, units, **told.side_rule(item.block, size)).keeps(item.start, stop):
                     found.append(
                         f"page {number} column {slot}: block '{item.block_id}' continued with {rows} row(s) on a side"
                     )

@@ -8,7 +8,8 @@ lines break: among every admissible break point, in reading order, the plan that
 then leaves the smallest largest hole at the foot of a column, then the most even columns.
 
 A block may continue into the next column between two of its units (table rows, steps, paragraphs),
-keeping at least `MIN_UNITS` of them, or three lines' height, on each side; the continuation repeats its title and table header, and a
+keeping at least `MIN_UNITS` of them, or (rendering.told.side_rule) one paragraph three lines tall or two rows
+as tall as four lines, on each side; the continuation repeats its title and table header, and a
 column that starts inside a section repeats the section's heading. A block's own heading, title and
 intro are measured as part of its first unit's fragment, so they never end a column alone; a table's sub-heading
 row keeps the two rows after it, and a column that starts among its rows repeats it.

@@ -46,6 +46,7 @@ class Piece(Parts):
     opens_group: bool = True  # the piece prints its group's heading itself (or is in no group)
     breaks_before: Literal["column", "page"] | None = None
     min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
+    min_side_units: int = 1  # ... and as many as this at least (two rows of a table; one paragraph of text)
     repeats: tuple[float, ...] = ()  # by unit: what a fragment starting there repeats above it (its sub-heading)
     kept: frozenset[int] = frozenset()  # the units no fragment starts at: each is kept with the unit before it
     wide: bool = False  # spans the page: set in a band across it (bands.pack_bands), never in a column
@@ -70,20 +71,24 @@ class Piece(Parts):
         )
 
     def keeps(self, start: int, stop: int) -> bool:
-        """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or as tall as `min_side`."""
+        """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or `min_side_units` as tall as
+        `min_side`."""
+        return self._enough(start, stop)
+
+    def _enough(self, start: int, stop: int) -> bool:
         sums = _prefix(self.units)
-        return stop - start >= MIN_UNITS or sums[stop] - sums[start] >= self.min_side
+        return stop - start >= MIN_UNITS or (
+            stop - start >= self.min_side_units and sums[stop] - sums[start] >= self.min_side
+        )
 
     def breaks(self) -> list[int]:
-        """The units a fragment may start at inside the piece: at least MIN_UNITS units, or units as tall
-        as `min_side` (three lines of text), stay on each side; none of `kept`."""
-        sums, count = _prefix(self.units), len(self.units)
+        """The units a fragment may start at inside the piece: enough units stay on each side (`keeps`); none of
+        `kept`."""
+        count = len(self.units)
         return [
             unit
             for unit in range(1, count)
-            if unit not in self.kept
-            and (unit >= MIN_UNITS or sums[unit] >= self.min_side)
-            and (count - unit >= MIN_UNITS or sums[count] - sums[unit] >= self.min_side)
+            if unit not in self.kept and self._enough(0, unit) and self._enough(unit, count)
         ]
 
 

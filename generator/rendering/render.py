@@ -21,8 +21,11 @@ from generator.rendering.inline import Inline  # noqa: F401 (the renderer's, nam
 from generator.rendering.items import Item, items
 from generator.rendering.layout import page_frame
 from generator.rendering.pages import ProjectFetcher, keep_pages, pages, pdf  # noqa: F401 (named here)
+from generator.rendering.templating import (
+    TYPE_SIZES,
+    html,  # noqa: F401 (named here by the pipeline and tests)
+)
 from generator.rendering.templating import context as _context
-from generator.rendering.templating import html  # noqa: F401 (named here by the pipeline and tests)
 
 if TYPE_CHECKING:
     import weasyprint
@@ -111,7 +114,7 @@ class Laid:
             "imposed": self.imposed,
             "columns": self.frame.columns,
             "variant": not self.strict,  # laid out for the command line's page box: nothing for the author to change
-            "defects": self.defects,  # a table split with fewer than 3 rows on a side, a group heading not repeated
+            "defects": self.defects,  # a table split with fewer rows on a side than a break leaves, a group heading not repeated
             "bands": [[item.id for item in band] for band in self.bands] or [[] for _ in self.plan],
             "feet": [[item.id for item in foot] for foot in self.feet] or [[] for _ in self.plan],
             "floated": sorted(self.floated),
@@ -194,7 +197,7 @@ def _layout(
         ceiling = 1.0  # grown type whose pages are not those planned (a measurement that does not hold): 100 %
     cache.decide(key, chosen.scale)
     laid.findings = list(findings.findings(sheet, laid))
-    laid.defects = findings.defects(plan, measured)
+    laid.defects = findings.defects(plan, measured, context["type_sizes"]["size"] / TYPE_SIZES["size"])
     laid.defects += findings.placement_defects(packing, [item.block_id for item in whole], laid.defects)
     laid.defects += figures.fitted(sheet, frame, project.sources)
     return laid

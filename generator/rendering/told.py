@@ -28,10 +28,18 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
         group_heading=measured.group_heading if item.in_group else 0.0,
         opens_group=item.in_group is None or item.group is not None,
         breaks_before=item.block.break_before,
-        min_side=3 * LINE_MM * scale if item.block.text_units else float("inf"),
+        **side_rule(item.block, scale),
         wide=measured.wide,
         **(_subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}),
     )
+
+
+def side_rule(block, scale: float) -> dict:
+    """What a break leaves of a block on a side besides layout.MIN_UNITS units (Piece.keeps): one paragraph or step
+    three lines tall; two rows as tall as four lines of text (two rows of a few words each: not enough)."""
+    if block.text_units:
+        return {"min_side": 3 * LINE_MM * scale, "min_side_units": 1}
+    return {"min_side": 4 * LINE_MM * scale, "min_side_units": 2}
 
 
 def _subheadings(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) -> dict:

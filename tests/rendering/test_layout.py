@@ -6,6 +6,7 @@ import io
 import re
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from pypdf import PdfReader
@@ -15,7 +16,7 @@ from generator.composing import words
 from generator.errors import UserError
 from generator.output import pipeline
 from generator.project import Project
-from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, render
+from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, render, told
 from tests.conftest import FIXTURES, LIBRARY, SHEETS
 
 
@@ -106,6 +107,27 @@ def test_a_continuation_keeps_three_rows_or_three_lines_on_each_side():
     assert tall_rows.breaks() == [1, 2, 3, 4]
     assert rows(5, height=4, min_side=10).breaks() == []  # 2 rows (8 mm) are neither 3 rows nor 10 mm
     assert rows(5, height=4, min_side=8).breaks() == [2, 3]
+
+
+def test_a_table_of_tall_rows_may_leave_two_of_them_on_a_side_never_one():
+    """Two rows as tall as four lines stand on a side (told.side_rule); two short ones, or one row, do not."""
+    side = told.side_rule(SimpleNamespace(text_units=False), 1.0)
+    assert side["min_side_units"] == 2 and side["min_side"] == pytest.approx(4 * told.LINE_MM)
+    assert rows(6, height=8, **side).breaks() == [2, 3, 4]  # rows of two lines and more: 2 | 4, 3 | 3, 4 | 2
+    assert rows(6, height=4, **side).breaks() == [3]  # rows of one line: 3 | 3 only
+    assert rows(3, height=30, **side).breaks() == []  # one row alone on a side, however tall: never
+
+
+def test_balanced_columns_take_two_tall_rows_a_column_rather_than_leave_one_nearly_empty():
+    """A short paragraph and six tall rows over three balanced columns (as above a band across the page): the
+    paragraph and two rows, two, two; with three rows a side the only split, the paragraph stood alone in the
+    first column, a fifth of the others' height."""
+    side = told.side_rule(SimpleNamespace(text_units=False), 1.0)
+    pieces = [*whole(8), rows(6, height=12, **side)]
+    packing = layout.pack(pieces, layout.Capacity(100, 0, 3, safety=0))
+    assert fragments(packing) == [[[(0, 0, None), (1, 0, 2)], [(1, 2, 4)], [(1, 4, None)]]]
+    strict = layout.pack([*whole(8), rows(6, height=12)], layout.Capacity(100, 0, 3, safety=0))
+    assert fragments(strict) == [[[(0, 0, None)], [(1, 0, 3)], [(1, 3, None)]]]
 
 
 def subheaded(count: int, subheadings: set[int], repeat: float = 3.0) -> layout.Piece:
@@ -714,8 +736,8 @@ def test_the_scaffold_of_qrs_new_uses_every_column_it_declares(tmp_path):
 
 def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_says_so_when_not(tmp_path):
     """campaign-long's price charts: the 'Weapons' group continues in the next column under its heading marked
-    continued, its tables (one column set) with the same column widths; the layout report flags a split table with fewer than three rows on a side, or a group heading
-    missing, as defects."""
+    continued, its tables (one column set) with the same column widths; the layout report flags a split table with
+    fewer rows on a side than a break leaves, or a group heading missing, as defects."""
     project = Project.at(SHEET_FIXTURES, tmp_path / "build")
     sheet = pipeline.check(SHEET_FIXTURES / "campaign-long.yaml")
     laid = render.layout(project, sheet, pipeline.BuildOptions())
@@ -750,12 +772,17 @@ def test_a_column_starting_inside_a_group_repeats_its_heading_and_the_report_say
     assert len({item.block_id for item in priced}) >= 3 and len(widths) == 1, widths
     bare = [[[replace(item, group_heading=False) for item in column] for column in page] for page in laid.plan]
     measured = {item.block_id: measure.Measured(height=1.0, units=(1.0,) * 16) for item in render.items(sheet)}
-    assert any("group" in defect and "not repeated" in defect for defect in findings.defects(bare, measured))
+    assert any("group" in defect and "not repeated" in defect for defect in findings.defects(bare, measured, 1.0))
     weapons = next(item for item in render.items(sheet) if item.block_id == "weapons")
     assert weapons.block.type == "table" and len(weapons.block.rows) == 16
     measured["weapons"] = measure.Measured(height=16.0, units=(1.0,) * 16)
     split = [[[replace(weapons, stop=14)], [replace(weapons, start=14, group_heading=True)]]]  # 14, 2
-    assert findings.defects(split, measured) == ["page 1 column 2: block 'weapons' continued with 2 row(s) on a side"]
+    # two rows a millimetre each: fewer than a break leaves (three, or two as tall as four lines)
+    assert findings.defects(split, measured, 1.0) == [
+        "page 1 column 2: block 'weapons' continued with 2 row(s) on a side"
+    ]
+    tall = dict(measured, weapons=measure.Measured(height=160.0, units=(10.0,) * 16))
+    assert findings.defects(split, tall, 1.0) == []
 
 
 def test_a_sheet_sets_its_base_type_size_and_the_fit_steps_scale_from_it(tmp_path):

@@ -110,7 +110,7 @@ class BlockBase(Model):
     # column may be cut between its lines: its template prints the parts (generator.rendering.items.Item.part, .cell).
     cuts_units: ClassVar[bool] = False
     # Whether its units are paragraphs, steps or terms: a break leaves three lines' height on each side; a table's
-    # rows, layout.MIN_UNITS of them.
+    # rows, layout.MIN_UNITS of them, or two as tall as four lines (generator.rendering.told.side_rule).
     text_units: ClassVar[bool] = False
     # Whether templates/block.html.j2 frames it (its section's heading, title, intro, notes, after) around its own
     # template; a block that is not framed prints its own <section> (the changes box).
