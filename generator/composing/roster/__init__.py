@@ -52,7 +52,9 @@ class Import:
         )
         lines = [heading, *(str(item) for item in self.unmatched)]
         if self.left_out:
-            lines.append(f"left out, holding no profile, rule or cost: {', '.join(map(quoted, self.left_out))}")
+            lines.append(
+                f"left out, holding no profile, rule or cost of its own: {', '.join(map(quoted, self.left_out))}"
+            )
         lines += self.sections_left_out
         return "\n".join(lines)
 

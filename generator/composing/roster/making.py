@@ -199,6 +199,7 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
                 line,
                 entry.name,
                 {ids[name]: _value(maker, dict(line.profile.values).get(name, ""), entry.name) for name in names},
+                len(entry.models),
             )
             for line in entry.models
         ]
@@ -230,8 +231,11 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
     )
 
 
-def model_entry(maker: Maker, line: ModelLine, unit: str, profile: dict) -> dict:
-    return clean({"name": maker.text(line.profile.name or "-", 200, unit), "count": line.count, "profile": profile})
+def model_entry(maker: Maker, line: ModelLine, unit: str, profile: dict, lines: int) -> dict:
+    """A model line of a unit of `lines` lines, with its count, but where it is the unit's only line and stands for
+    one selection: Apocalypse's "Strike Team (5 models)", one profile for the five, is not "1 ×"."""
+    count = None if lines == 1 and line.count == 1 else line.count
+    return clean({"name": maker.text(line.profile.name or "-", 200, unit), "count": count, "profile": profile})
 
 
 def _wordy(entry: RosterEntry, wordy: list[str]) -> list[str]:

@@ -96,7 +96,13 @@ def _unit(
             )
     unit["profile"], others = _sheet_profile(entry.stat, entry.name, sheet, names, report)
     unit["models"] = [
-        model_entry(maker, line, entry.name, _sheet_profile(line.profile, entry.name, sheet, names, report)[0])
+        model_entry(
+            maker,
+            line,
+            entry.name,
+            _sheet_profile(line.profile, entry.name, sheet, names, report)[0],
+            len(entry.models),
+        )
         for line in entry.models
     ]
     own_rules += others

@@ -2,7 +2,8 @@
 
 A unit is a top-level selection of a force that carries or holds a model-like profile (whatever its type: many
 catalogues write units and vehicles as upgrades), or that is typed unit or model; a selection typed unit nested in
-another that holds a model-like profile of its own is a unit too (an Empire detachment). Models are counted from
+another that holds a model-like profile of its own is a unit too (an Empire detachment), and a unit holding nothing
+of its own but such units is left out for them (an Apocalypse squadron around its tanks). Models are counted from
 `number` through the selections a unit holds. The stat line is the rank-and-file model's profile of a model-like
 profile type: the one that stands for the most models, the unit's own before a mount's or a champion's."""
 
@@ -198,7 +199,10 @@ def read_roster(root: Element, stat_types: set[str]) -> Roster:
             if _is_warband(selection, stat_types):  # one unit: its hero and each group of warriors a line of it
                 units.append(_entry(selection, [], stat_types, cost_name))
             elif selection.get("type") in UNIT_TYPES or holds_stat(selection, stat_types):
-                units += _units_of(selection, stat_types, cost_name)
+                found = _units_of(selection, stat_types, cost_name)
+                if len(found) > 1 and _holds_nothing(found[0]):  # Apocalypse's Squadron around its tanks
+                    left_out.append(found.pop(0).name)
+                units += found
             elif (choice := _choice(selection, cost_name)) is not None:
                 choices.append(choice)
                 army_rules += choice.rules
@@ -270,6 +274,13 @@ def _units_of(selection: Element, stat_types: set[str], cost_name: str | None) -
     for child in nested:
         found += _units_of(child, stat_types, cost_name)
     return found
+
+
+def _holds_nothing(entry: RosterEntry) -> bool:
+    """Whether a unit has nothing of its own to print beside the units it holds: no stat line, profile, rule,
+    upgrade or points (an Apocalypse "Leman Russ Battle Tank Squadron", the slot its tanks are taken in), which
+    would print as a row of dashes."""
+    return not (entry.stat or entry.profiles or entry.rules or entry.gear or entry.points or entry.models)
 
 
 def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost_name: str | None) -> RosterEntry:

@@ -22,6 +22,7 @@ POINTS = {"pts", "points", "point(s)", "point"}
 UNIT_TYPES = {"unit", "model"}
 WINDOW = 1200  # how far after a profile's name its values are looked for
 TEXT_WORDS = 8  # a long value is looked for by its first words
+JOINED = re.compile(r"(?<=\w)-(?=\w)")  # a word's own hyphen
 STRAY = re.compile(r"^'(?=[-+]?\d)")  # BSData's WHFB '+2: the handout leaves the apostrophe out, and says so
 
 
@@ -40,7 +41,7 @@ def plain(text: str) -> str:
     text = re.sub("[\u201c\u201d\u201e\u2033]", '"', text)
     text = text.replace("\u00ad", "").replace("\u2800", " ").replace("\u2022", " ").replace("\u25a0", " ")
     text = re.sub(r"(\w)-\s*\n\s*(?=[a-z])", r"\1", text)  # a word the line broke
-    text = re.sub(r"(\w/)\s*\n\s*(?=\w)", r"\1", text)  # a line broken after a slash ("Immobilise/" "Transfix")
+    text = re.sub(r"/[ \t]*\n\s*", "/", text)  # a line broken after a slash ('Explodes (6+/6"/' 'D3)')
     text = re.sub(r"\s+(?=[.,;:!?])", "", text)  # a space the PDF's text puts before a stop ('2" .')
     return " ".join(text.casefold().split())
 
@@ -142,7 +143,15 @@ def _looked_for(kind: str, value: str) -> list[str]:
     """What prints for a fact: its words, or a name's without what BSData puts before it (a die face, ➤ ⌖ ⚔)."""
     wanted = _words(value)
     bare = re.sub(r"^[^\w\[]+", "", wanted)
-    return [wanted, bare] if kind in ("name", "profile", "rule", "choice") else [wanted]
+    return _broken([wanted, bare] if kind in ("name", "profile", "rule", "choice") else [wanted])
+
+
+def _broken(forms: list[str]) -> list[str]:
+    """The forms and each as it reads once a line broke it at one of its own hyphens: "Multi-" "laser" joined, as
+    `plain` joins a word the line broke (it cannot tell a hyphen the line added from the word's own), "Mega-"
+    "Shoota" spaced."""
+    broken = [JOINED.sub(glue, each) for glue in ("", "- ") for each in forms]
+    return list(dict.fromkeys(forms + broken))
 
 
 def count(roster: Path, text: str) -> Count:
@@ -150,7 +159,8 @@ def count(roster: Path, text: str) -> Count:
     printed = plain(text)
     result = Count(roster.name)
     for kind, value, after in facts(roster_root(roster)):
-        starts = [found.start() for found in re.finditer(re.escape(_words(after)), printed)] if after else []
+        names = _broken([_words(after)]) if after else []
+        starts = [found.start() for name in names for found in re.finditer(re.escape(name), printed)]
         near = [printed[start : start + WINDOW] for start in starts]
         if (
             kind == "count"
@@ -158,7 +168,7 @@ def count(roster: Path, text: str) -> Count:
             whole = int(value.split()[0])
             ok = f"{whole} ×" in printed or any(whole in _sums(each) for each in near)
         elif kind == "value":  # after its profile's name (one of the places it prints)
-            ok = any(_words(STRAY.sub("", value)) in each for each in near)
+            ok = any(form in each for form in _broken([_words(STRAY.sub("", value))]) for each in near)
         else:
             ok = any(each and each in printed for each in _looked_for(kind, value))
         if ok:

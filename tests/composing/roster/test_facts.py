@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.composing.roster.facts import Count, count, pdf_text
+from tests.composing.roster.facts import Count, _looked_for, count, pdf_text, plain
 from tests.conftest import LIBRARY, ROOT, run_qrs
 
 ROSTERS = sorted(
@@ -49,3 +49,12 @@ def test_pooled_the_rosters_handouts_print_95_percent_of_their_facts_and_nearly_
     reached = [name for name, each in counts.items() if each.share >= 0.95]
     assert found / total >= 0.95, "\n".join(map(str, counts.values()))
     assert set(counts) - set(reached) <= set(SHORT_OF), "\n".join(map(str, counts.values()))
+
+
+def test_a_name_the_line_broke_at_its_own_hyphen_or_after_a_slash_is_found_and_a_different_name_is_not():
+    """The PDF's text of a weapon table's narrow column: "Militarum Multi-" "laser", "Deffstorm Mega-" "Shoota",
+    "Explodes (6+/6\"/" "D3)", each the name as printed, its line broken where the type may break it."""
+    printed = plain('Militarum Multi-\nlaser\n36" Heavy 4\nDeffstorm Mega-\nShoota Heavy\nExplodes (6+/6"/\nD3) (Tank)')
+    for name in ("Militarum Multi-laser", "Deffstorm Mega-Shoota", 'Explodes (6+/6"/D3)'):
+        assert any(form in printed for form in _looked_for("profile", name)), name
+    assert not any(form in plain("Militarum Multi laser") for form in _looked_for("profile", "Militarum Multi-laser"))

@@ -414,3 +414,17 @@ def test_short_values_never_break_and_rule_texts_keep_their_paragraphs_and_bulle
     text = next(keyword.text for keyword in sheet.keywords if keyword.term == "Reanimation Protocols")
     lines = text.split("\n")
     assert len(lines) == 4 and [line[:2] for line in lines[1:3]] == ["\u2022 ", "\u2022 "], lines
+
+
+def test_a_units_only_model_line_of_one_selection_prints_without_one_times_and_a_squads_lines_keep_their_counts():
+    """Apocalypse's Strike Team is one profile for its five models, "Strike Team (5 models)": not "1 ×" it; the
+    Boyz' Boss Nob, one line of two, stays "1 × Boss Nob"."""
+    from generator.composing.roster import handout_of, read
+
+    def models(roster: str, unit: str) -> list[tuple]:
+        data = handout_of(*read(BSDATA / roster), None, "army", ["en"]).handout
+        found = next(each for each in data["units"] if each["name"] == unit)
+        return [(model["name"], model.get("count")) for model in found["models"]]
+
+    assert models("apocalypse-tau.ros", "Strike Team") == [("Strike Team (5 models)", None)]
+    assert models("wh40k-8e-orks.ros", "Boyz") == [("Ork Boy", 19), ("Boss Nob", 1)]

@@ -131,3 +131,16 @@ def test_a_middle_earth_heros_tracker_of_might_will_and_fate_is_no_model_of_the_
     assert [profile.values for profile in gamling.profiles if profile.type == "Trackers"] == [
         [("Might", "OOO"), ("Will", "O"), ("Fate", "O"), ("Wounds", "OO")]
     ]
+
+
+def test_a_unit_holding_nothing_of_its_own_but_units_gives_its_place_to_them_and_is_said_left_out():
+    """Apocalypse's "Leman Russ Battle Tank Squadron" holds its tank, a unit, and nothing else: not a row of dashes."""
+    from generator.composing.roster import read, roster_of
+
+    root, _ = read(BSDATA / "apocalypse-astra-militarum.ros")
+    roster = roster_of(root, None)
+    names = [unit.name for unit in roster.units]
+    assert "Leman Russ Battle Tank Squadron" not in names and "Leman Russ Battle Tank" in names
+    assert roster.left_out == ["Leman Russ Battle Tank Squadron"]
+    tank = roster.units[names.index("Leman Russ Battle Tank")]
+    assert (tank.points, tank.stat.name) == (10.0, "Leman Russ Battle Tank")
