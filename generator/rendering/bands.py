@@ -239,9 +239,10 @@ def _join(joined: Packing, flow: _Flow, band: tuple[int, ...], packing: Packing,
     offset = len(joined.plan) - 1 if merged else len(joined.plan)
     feet = (packing.feet or []) + [()] * (packing.pages - len(packing.feet or []))
     tops = [flow.tops.get(page, ()) for page in range(packing.pages)]
-    if merged:
-        joined.plan[-1] += plan[0]
-        joined.used[-1] += packing.used[0]
+    if merged:  # the columns above the band as many as a page has (pack leaves a last page's blank ones out)
+        blank = count - len(joined.plan[-1])
+        joined.plan[-1] += [[]] * blank + plan[0]
+        joined.used[-1] += [0.0] * blank + packing.used[0]
         plan, used, feet, tops = plan[1:], packing.used[1:], feet[1:], tops[1:]
     else:
         used = packing.used

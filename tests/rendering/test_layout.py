@@ -832,6 +832,17 @@ def test_a_band_that_fits_under_the_columns_before_it_goes_there_and_what_follow
     assert packing.used == [[30, 30, 30, 20, 20, 20]] and packing.overfull == []
 
 
+def test_text_before_a_band_in_fewer_columns_than_the_page_has_leaves_the_rest_blank_above_it():
+    """A roster's army and units (two blocks that never split) over a wound track too wide for a column: the text
+    before the band takes two columns of three, and the text after it starts under the band, in the page's first
+    column below, not in the third above (it was set there, and ran off the page the plan said it fitted)."""
+    pieces = [*whole(15, 45), layout.Piece(25, wide=True), *whole(20, 20, 20)]
+    packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
+    assert packing.pages == 1 and packing.feet == [(2,)]
+    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)], [], [(3, 0, None)], [(4, 0, None)], [(5, 0, None)]]]
+    assert packing.used == [[15, 45, 0, 20, 20, 20]]
+
+
 def test_a_band_with_too_little_room_under_it_starts_the_next_page_instead():
     pieces = [*whole(60, 60, 60), layout.Piece(30, wide=True), *whole(30, 30, 30)]
     packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))  # 10 + 60 + 30: nothing left under it
