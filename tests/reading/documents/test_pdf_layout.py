@@ -154,3 +154,28 @@ def test_a_matrix_of_centred_figures_keeps_its_row_key_apart_from_its_first_colu
     assert matrix["type"] == "matrix" and matrix["column_title"] == "BS" and matrix["row_keys"] == ["D6"]
     assert matrix["column_keys"] == [str(n) for n in range(1, 11)]
     assert matrix["cells"] == ["6 5 4 3 2 1 0 -1 -2 -3"]
+
+
+def _tight_lookup_pdf() -> bytes:
+    """The "to hit on 7+" lookup as a sheet prints it: its cells centred in columns 18 pt apart, so "9" and "10",
+    "6+" and "miss" stand less than an em apart (7 pt Helvetica), though further apart than words."""
+    widths = {"4+": 7.8, "5+": 7.8, "6+": 7.8, "miss": 14.0, "10": 7.8}  # Helvetica 7 pt, about
+    middles = [100 + 18 * n for n in range(4)]
+
+    def centred(middle: float, text: str) -> float:
+        return middle - widths.get(text, 3.9) / 2
+
+    words = [(centred(middle, text), 190, text) for middle, text in zip(middles, ["7", "8", "9", "10"])]
+    words += [(40, 181, "2nd D6 roll")]
+    words += [(centred(middle, text), 181, text) for middle, text in zip(middles, ["4+", "5+", "6+", "miss"])]
+    return making.pdf([words], ("300", "220"))
+
+
+def test_figures_centred_closer_than_an_em_are_cells_of_their_own():
+    """A number's cell ends where a gap wider than three quarters of an em follows it: "9 10" and "6+ miss" were
+    read as one cell each, and the lookup as a table of three columns instead of a matrix keyed 7 to 10."""
+    document = pdf.read(None, _tight_lookup_pdf())
+    assert tables(document)[0].rows == [["", "7", "8", "9", "10"], ["2nd D6 roll", "4+", "5+", "6+", "miss"]]
+    matrix = blocks(typed(document))[0]
+    assert matrix["type"] == "matrix" and matrix["column_keys"] == ["7", "8", "9", "10"]
+    assert matrix["row_keys"] == ["2nd D6 roll"]
