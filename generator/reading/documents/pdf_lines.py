@@ -84,6 +84,7 @@ class Line:
         self.bottom = min((char[2] for char in letters), default=0)
         self.top = max((char[4] for char in letters), default=0)
         self.edge = False  # in the top or bottom band of its page, where running headers and footers stand
+        self.hangs = False  # the first line under a table's header repeated atop its page (and left out)
         self.cells: list[list[tuple]] = []  # cells of words: (x, text, bold, look)
         word, previous, spaced = [], None, False
         for char in chars:

@@ -179,3 +179,28 @@ def test_figures_centred_closer_than_an_em_are_cells_of_their_own():
     matrix = blocks(typed(document))[0]
     assert matrix["type"] == "matrix" and matrix["column_keys"] == ["7", "8", "9", "10"]
     assert matrix["row_keys"] == ["2nd D6 roll"]
+
+
+def test_a_table_going_on_over_pages_keeps_the_first_line_of_a_page_s_first_row(critical):
+    """Each page repeats the table's header (left out as a running line); the first row under it has its key and
+    its first cells centred lower than its tallest cells' first line ("Blow to chest drives" over "ribs into
+    lungs"). That line was read as a heading titling a new table; now it opens its row, and the table goes on."""
+    headings = [node.text for node in critical.nodes if isinstance(node, Heading)]
+    assert headings == [
+        "Critical Result Tables",
+        "Slash Critical Table",
+        "Krush Critical Table",
+        "Puncture Critical Table",
+    ]
+    krush = tables(critical)[1]
+    assert len(krush.rows) == 22 and krush.rows[13][0] == "UM 66"
+    assert krush.rows[13][4].startswith("Blow to chest drives ribs into lungs. +25 hits")
+
+
+def test_a_narrow_key_column_less_than_an_em_from_the_next_keeps_its_own_cells(critical):
+    """The puncture table's keys ("01-" over "05") stand closer to column A than a cell's gap: found from the
+    words that start column A on most lines, its rows come back whole and it goes on over the next page."""
+    puncture = tables(critical)[2]
+    assert puncture.rows[0] == ["Roll", "A", "B", "C", "D", "E"]
+    assert puncture.rows[1][:3] == ["01-05", "Blow through poor fool’s kidneys", "Blow to victim’s kidneys +3 hits"]
+    assert [row[0] for row in puncture.rows][-3:] == ["UM 66", "66-70", "71-75"]
