@@ -26,6 +26,11 @@ def drafted(name: str) -> tuple[list[dict], Report]:
     return [block for section in sections for block in section["blocks"]], report
 
 
+def named(blocks: list[dict], name: str, kind: str = "dice") -> dict:
+    """The block of this kind titled so (or, where its heading made a group, with this id)."""
+    return next(b for b in blocks if b["type"] == kind and (b.get("title") or b["id"]).casefold() == name.casefold())
+
+
 def dice(blocks: list[dict]) -> list[tuple[str, str]]:
     return [
         (block.get("title", block.get("id", "")), block.get("die") or block["range"])
@@ -54,17 +59,17 @@ def test_the_dice_tables_of_other_authors_documents_are_typed_as_dice(name, expe
 
 def test_a_d10_in_halves_under_an_empty_header_keeps_every_result_in_order():
     blocks, _ = drafted("cairn-character-creation.md")
-    physique = next(block for block in blocks if block.get("title") == "Physique")
+    physique = named(blocks, "Physique")
     assert [(row["roll"], row["text"]) for row in physique["rows"]][4:6] == [("5", "Rugged"), ("6", "Scrawny")]
-    backgrounds = next(block for block in blocks if block.get("id") == "backgrounds")
+    backgrounds = named(blocks, "backgrounds")
     assert backgrounds["die"] == "D20" and backgrounds["text_title"].strip("*") == "Background"
     assert len(backgrounds["rows"]) == 20
 
 
 def test_a_web_page_s_table_of_rolls_across_the_page_is_read_down():
     blocks, _ = drafted("cairn-srd.html")
-    armour = next(block for block in blocks if block.get("title") == "Armor" and block["type"] == "dice")
+    armour = named(blocks, "Armor")
     assert [row["roll"] for row in armour["rows"]] == ["1-3", "4-14", "15-19", "20"]
     assert armour["rows"][0]["text"] == "None"
-    physique = next(block for block in blocks if block.get("title") == "Physique")
+    physique = named(blocks, "Physique")
     assert physique["rows"][0] == {"roll": "1", "text": "Athletic"}  # its first row, not a header
