@@ -189,6 +189,7 @@ def _table(lines) -> Table | None:
             columns[-1].append(x)
         else:
             columns.append([x])
+    columns = _never_together(columns, lines, em)
     bounds = [left] + [group[0] for group in columns[1:] if len(group) >= 2]
     if len(bounds) > 2 and len(columns[0]) == 1 and len(lines) > 2 and _spans_on(lines, left, bounds[1]):
         bounds = [left] + bounds[2:]  # only a header starts there, running over the next column's start: it spans left
@@ -215,6 +216,23 @@ def _table(lines) -> Table | None:
     if rows and len(rows[0]) == 1:  # a list set with a hanging indent
         return None
     return Table(rows, None, lines[0].origin)
+
+
+def _never_together(columns: list[list[float]], lines, em: float) -> list[list[float]]:
+    """Neighbouring groups of starts that no line has both of, less than three ems apart, are one column: a centred
+    column's cells start wider apart than an em where they differ in width ("-19 to 09" over "-80")."""
+    starts = [{round(word[0] * 2) for word in line.words()} for line in lines]  # half points: `_shared`'s own
+    out = [columns[0]]
+    for group in columns[1:]:
+        before = out[-1]
+        together = any(
+            found & {round(x * 2) for x in before} and found & {round(x * 2) for x in group} for found in starts
+        )
+        if not together and group[0] - before[0] < 3 * em:
+            out[-1] = before + group
+        else:
+            out.append(group)
+    return out
 
 
 def _shared(lines) -> list[float]:

@@ -204,3 +204,31 @@ def test_a_narrow_key_column_less_than_an_em_from_the_next_keeps_its_own_cells(c
     assert puncture.rows[0] == ["Roll", "A", "B", "C", "D", "E"]
     assert puncture.rows[1][:3] == ["01-05", "Blow through poor fool’s kidneys", "Blow to victim’s kidneys +3 hits"]
     assert [row[0] for row in puncture.rows][-3:] == ["UM 66", "66-70", "71-75"]
+
+
+def _centred_keys_pdf() -> bytes:
+    """A two-column table whose cells are centred in their columns, as a web page prints it: keys as narrow as "-80"
+    and as wide as "-19 to 09", so that the key column's cells start more than an em apart."""
+    widths = {"Roll": 13.0, "-100": 14.0, "-80": 10.1, "-60": 10.1, "-40": 10.1, "-19 to 09": 27.6, "160-179": 25.0}
+    rows = [("Roll", "Result"), ("-100", "E crit"), ("-80", "D crit"), ("-60", "C crit"), ("-40", "B crit")]
+    rows += [("-19 to 09", "Fail"), ("160-179", "130%")]
+    words = []
+    for at, (key, result) in enumerate(rows):
+        y = 200 - 10 * at
+        words += [(60 - widths[key] / 2, y, key), (110 - len(result) * 1.9, y, result)]
+    return making.pdf([words], ("300", "220"))
+
+
+def test_a_centred_column_whose_cells_start_far_apart_stays_one_column():
+    """ "-19 to 09" starts 1.4 em left of "-80": two groups of starts, which no line has both of, are one column (the
+    maneuver table read its header and first rows as one row of four columns)."""
+    found = tables(pdf.read(None, _centred_keys_pdf()))
+    assert found[0].rows == [
+        ["Roll", "Result"],
+        ["-100", "E crit"],
+        ["-80", "D crit"],
+        ["-60", "C crit"],
+        ["-40", "B crit"],
+        ["-19 to 09", "Fail"],
+        ["160-179", "130%"],
+    ]
