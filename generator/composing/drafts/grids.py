@@ -106,3 +106,50 @@ def _repeated(rows: list[list[str]]) -> list[list[list[str]]]:
             parts = [[row[start : start + size] for row in rows] for start in range(0, len(first), size)]
             return [[row for row in part if any(cell.strip() for cell in row)] for part in parts]
     return []
+
+
+def stacked_halves(rows: list[list[str]]) -> list[list[str]] | None:
+    """A dice table set in halves side by side to save room ("1 | Athletic | 6 | Scrawny", with or without an
+    empty column between the halves): its halves one under the other, a header row over the first half's kept
+    on top; None unless each half opens its rows with rolls, holds words beside them, and goes on from where the
+    half before it ends (1-5, then 6-10)."""
+    width = len(rows[0]) if rows else 0
+    head = [] if kinds.is_roll(rows[0][0]) else rows[:1]
+    body = rows[len(head) :]
+    if not body:
+        return None
+    empty = [column for column in range(1, width - 1) if not any(row[column].strip() for row in rows)]
+    bounds = [-1, *empty, width]
+    cuts = [[(low + 1, high) for low, high in zip(bounds, bounds[1:]) if high - low > 1]] if empty else []
+    cuts += [[(start, start + size) for start in range(0, width, size)] for size in (2, 3) if width % size == 0]
+    for spans in cuts:
+        halves = [
+            [row[start:end] for row in body if any(cell.strip() for cell in row[start:end])] for start, end in spans
+        ]
+        if len({end - start for start, end in spans}) == 1 and _go_on(halves):
+            top = [head[0][spans[0][0] : spans[0][1]]] if head else []
+            return top + [row for half in halves for row in half]
+    return None
+
+
+def _go_on(halves: list[list[list[str]]]) -> bool:
+    """Halves of one dice table: two or more, each of rolls beside words, each opening past the last roll before."""
+    if len(halves) < 2 or not all(halves):
+        return False
+    for half in halves:
+        if not all(kinds.is_roll(row[0]) for row in half):
+            return False
+        if not any(cell.strip() and not kinds.is_roll(cell) for row in half for cell in row[1:]):
+            return False
+    bounds = [kinds.roll_bounds([kinds.roll_text(row[0]) for row in half]) for half in halves]
+    return all(after[0] > before[1] for before, after in zip(bounds, bounds[1:]))
+
+
+def on_its_side(rows: list[list[str]]) -> bool:
+    """A dice table set across the page (a row of rolls, "1-3 | 4-14 | 15-19 | 20", over a row of results): every
+    cell of the first row a roll, of rolls that go on from one to the next, and the row under it words."""
+    rolls, results = rows
+    if not all(kinds.is_roll(cell) for cell in rolls) or all(kinds.is_roll(cell) for cell in results):
+        return False
+    bounds = [kinds.roll_bounds([kinds.roll_text(cell)]) for cell in rolls]
+    return all(after[0] > before[1] for before, after in zip(bounds, bounds[1:]))

@@ -19,6 +19,9 @@ class TableTyping:
     """The table methods of Typing: they read and write its state (report, pending title, narrow tables)."""
 
     def table(self, node: Table) -> None:
+        if node.header and node.rows and not any(cell.strip() for cell in node.rows[0]):
+            # an empty header row ("| | |", <th> </th>) heads nothing: the rows under it are read as any table's
+            node = Table(node.rows[1:], None, node.origin, node.title)
         rows = [row for row in node.padded() if any(cell.strip() for cell in row)]
         if not rows:
             return
@@ -32,6 +35,11 @@ class TableTyping:
             return self.text_items(
                 [{"bullets": [row[0] for row in rows]}], node.origin, "a table of one column: a bulleted list"
             )
+        if len(rows) == 2 and len(rows[0]) > 2 and grids.on_its_side(rows):  # rolls across, results under them
+            return self.table(Table([list(pair) for pair in zip(*rows)], None, node.origin))
+        stacked = grids.stacked_halves(rows)  # one dice table set in halves side by side: read whole
+        if stacked:
+            return self.table(Table(stacked, node.header if len(stacked[0]) < len(rows[0]) else None, node.origin))
         parts = grids.side_by_side(rows)  # tables side by side, an empty column between: each its own
         for part in parts:
             self.table(Table(part, node.header, node.origin))
@@ -62,7 +70,13 @@ class TableTyping:
     def typed_table(self, header, body, origin) -> bool:
         width = len(body[0])
         numbers = [plain(row[0]) for row in body]
-        if header is None and width == 2 and len(body) >= 2 and numbers == [str(n) for n in range(1, len(body) + 1)]:
+        if (
+            header is None
+            and width == 2
+            and len(body) >= 2
+            and numbers == [str(n) for n in range(1, len(body) + 1)]
+            and not self.rolled_results(body)
+        ):
             items = [ListItem(row[1]) for row in body]
             self.sequence(ListBlock(items, True, "1", origin), "rows numbered 1, 2, 3… without a header: a sequence")
             return True
@@ -97,9 +111,20 @@ class TableTyping:
                     )
         return False
 
+    def rolled_results(self, body: list[list[str]]) -> bool:
+        """Rows numbered 1 to a die's size are its results, not steps, where the title over them names the die
+        ("Spellbooks (d100)"), or where they are many (20, 100) or each a few words (a d10 of names or traits)."""
+        if self.pending_title and kinds.die_named(self.pending_title[0]):
+            return True
+        if len(body) not in (4, 6, 8, 10, 12, 20, 100):
+            return False
+        return len(body) >= 20 or all(len(plain(row[1]).split()) <= 4 for row in body)
+
     def dice(self, body, header, origin, why: str, quiet: bool = False) -> bool:
         rolls = [kinds.roll_text(row[0]) for row in body]
         named = kinds.die_named(header[0]) if header else None
+        if not named and self.pending_title:  # "Spellbooks (d100)" over the table
+            named = kinds.die_named(self.pending_title[0])
         hundred = kinds.percentile(rolls)
         if hundred:
             rolls, why = hundred, why + "00 read as 100 (percentile dice); "

@@ -24,11 +24,31 @@ _HTML_ELEMENT = re.compile(
 )
 
 
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n((?:[^\n]*\n){0,100}?)(?:---|\.\.\.)[ \t]*(?:\n|\Z)")
+_FRONT_KEY = re.compile(r"^([A-Za-z_][\w-]*):[ \t]*(.*)$", re.M)
+
+
 def read(text: str) -> Document:
-    tokens = MarkdownIt("commonmark").enable("table").parse(text)
     dropped: list[tuple[str, str]] = []
+    text, title = _without_front_matter(text, dropped)
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
     nodes, _ = _blocks(tokens, 0, None, dropped)
+    if title and not any(isinstance(node, Heading) and node.level == 1 for node in nodes):
+        nodes.insert(0, Heading(1, escape_keep_spaces(title), "line 1"))
     return Document(nodes, "markdown", dropped)
+
+
+def _without_front_matter(text: str, dropped: list) -> tuple[str, str]:
+    """A static site's front matter (Jekyll, Hugo: "---", lines of "key: value", "---") left out and listed, its
+    lines kept blank so that every line keeps its number; its title is the document's where no heading gives one.
+    Read as Markdown, it was a heading of its keys ("layout: default title: …") over a thematic break."""
+    match = _FRONT_MATTER.match(text)
+    keys = _FRONT_KEY.findall(match.group(1)) if match else []
+    if not keys:
+        return text, ""
+    dropped.append(("line 1", "front matter: " + ", ".join(f"{key}: {value}" for key, value in keys)))
+    title = next((value.strip().strip("\"'") for key, value in keys if key.lower() == "title"), "")
+    return "\n" * match.group(0).count("\n") + text[match.end() :], title
 
 
 def _origin(token) -> str:

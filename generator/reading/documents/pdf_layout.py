@@ -37,6 +37,7 @@ def _document(pages) -> Document:
     repeated = mending.running(pages_lines)
     lines, dropped = [], []
     for page in pages_lines:
+        header = False  # a table's header repeated atop the page, left out: the line under it goes on that table
         for at, line in enumerate(page, start=1):
             line.origin = f"page {line.page}, line {at}"
             text = line.text()
@@ -45,7 +46,9 @@ def _document(pages) -> Document:
             number = line.edge and re.fullmatch(r"\s*(page\s*)?\d+(\s*(/|of|sur)\s*\d+)?\s*", text, re.I)
             if not line.grid and (key in repeated and line.edge or number or continued):
                 dropped.append((line.origin, text.strip()))
+                header = len(line.cells) >= 3
                 continue
+            line.hangs, header = header, False
             line.heading = sizes.index(line.size) + 1 if line.size in sizes else 0
             lines.append(line)
     lines = mending.without_contents(lines, dropped)
@@ -89,10 +92,15 @@ def _continued(nodes: list, node, dropped: list) -> bool:
         last.rows += node.rows[1:]
         dropped.append((node.origin, "\t".join(node.rows[0])))
         return True
-    if _page_of(node.origin) == _page_of(last.origin) + 1 and len(node.rows[0]) >= 2:
+    if _page_of(node.origin) > _page_of(last.origin) and _line_of(node.origin) <= 4 and len(node.rows[0]) >= 2:
         last.rows += node.rows
         return True
     return False
+
+
+def _line_of(origin: str) -> int:
+    match = re.search(r"line (\d+)", origin)
+    return int(match.group(1)) if match else 0
 
 
 def _page_of(origin: str) -> int:

@@ -17,6 +17,8 @@ from generator.reading.documents.inline import inline
 PLACE = "\ufffc"  # the mark of a ruled table among the characters (the object replacement character)
 CELL_GAP = 1.1  # a gap wider than this many ems separates two cells
 WORD_GAP = 0.1  # ems: a justified line of TeX, its spaces not drawn, sets words 0.17 em apart
+FIGURE_GAP = 0.75  # ems after a number: wider than a word space, two cells of a row of figures ("9  10", "6+  miss")
+_FIGURE = set("0123456789−-–+")
 
 
 @dataclass
@@ -26,6 +28,12 @@ class Grid:
 
     box: tuple[float, float, float, float]
     cells: list[list[tuple[float, float, float, float] | None]]
+
+
+def _figure(chars) -> bool:
+    """A word that is a number ("10", "−2", "6+"): the centred cells of a row of figures stand closer than their
+    columns' pitch where a cell is two figures wide ("9  10", "6+  miss"), yet further apart than words."""
+    return bool(chars) and all(char[0] in _FIGURE for char in chars)
 
 
 def join(text: str, more: str) -> str:
@@ -76,6 +84,7 @@ class Line:
         self.bottom = min((char[2] for char in letters), default=0)
         self.top = max((char[4] for char in letters), default=0)
         self.edge = False  # in the top or bottom band of its page, where running headers and footers stand
+        self.hangs = False  # the first line under a table's header repeated atop its page (and left out)
         self.cells: list[list[tuple]] = []  # cells of words: (x, text, bold, look)
         word, previous, spaced = [], None, False
         for char in chars:
@@ -84,7 +93,7 @@ class Line:
                 continue
             if previous is not None:
                 gap, em = char[1] - previous[3], max(previous[5], 1)
-                if gap > CELL_GAP * em:
+                if gap > CELL_GAP * em or gap > FIGURE_GAP * em and _figure(word):
                     self._word(word)
                     self.cells.append([])
                     word = []

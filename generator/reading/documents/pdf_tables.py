@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 
 from generator.reading.documents.document import Table, is_roll
 from generator.reading.documents.inline import inline
 from generator.reading.documents.pdf_lines import CELL_GAP, join, marked
 
 GUTTER = 1.5  # ems: the least blank between two tables set side by side (twice as wide as any between their cells)
+WIDE_SPACE = 0.4  # ems: wider than a word space, narrower than a cell's gap
 ROW_GAP = 0.25  # ems of blank between two lines of a table that start another row (a wrapped cell's lines touch)
 
 
@@ -80,7 +82,25 @@ def _joins_table(lines, kinds, index: int) -> bool:
         and _opens_with_roll(lines[index + 1]) == _opens_with_roll(line)
         and (_opens_with_roll(line) or _opens_with_value(line))
     )
-    return bool(before and after or opens or goes_on or aligned)
+    hangs = after and (line.hangs and line.indent > em or _over_later_cells(lines, index))
+    return bool(before and after or opens or goes_on or aligned or hangs)
+
+
+def _over_later_cells(lines, index: int) -> bool:
+    """A line standing over the later cells of the table row just under it (within three lines), none over its
+    first: the first line of one of that row's cells, the others centred lower (a web page's table printed, its
+    header dropped as a running line at the page's top)."""
+    line = lines[index]
+    words = line.words()
+    row = next((near for near in lines[index + 1 : index + 4] if len(near.cells) >= 3), None)
+    return bool(
+        words
+        and row is not None
+        and row.page == line.page
+        and row.cells[1]
+        and words[0][0] >= row.cells[1][0][0] - 2
+        and all(near.left >= row.cells[1][0][0] - 2 for near in lines[index + 1 : lines.index(row, index)])
+    )
 
 
 def _aligned(line, row) -> bool:
@@ -161,7 +181,7 @@ def _table(lines) -> Table | None:
     the column it starts in. Rows that stand apart (a blank between them) keep their lines whole; else a line that
     fills fewer columns is the next line of the row above. None for a table of one column."""
     em = max(max(line.size for line in lines), 1)
-    starts = sorted(word_cell[0][0] for line in lines for word_cell in line.cells if word_cell)
+    starts = sorted([word_cell[0][0] for line in lines for word_cell in line.cells if word_cell] + _shared(lines))
     left = min(starts)
     columns: list[list[float]] = []
     for x in starts:
@@ -169,6 +189,7 @@ def _table(lines) -> Table | None:
             columns[-1].append(x)
         else:
             columns.append([x])
+    columns = _never_together(columns, lines, em)
     bounds = [left] + [group[0] for group in columns[1:] if len(group) >= 2]
     if len(bounds) > 2 and len(columns[0]) == 1 and len(lines) > 2 and _spans_on(lines, left, bounds[1]):
         bounds = [left] + bounds[2:]  # only a header starts there, running over the next column's start: it spans left
@@ -195,6 +216,37 @@ def _table(lines) -> Table | None:
     if rows and len(rows[0]) == 1:  # a list set with a hanging indent
         return None
     return Table(rows, None, lines[0].origin)
+
+
+def _never_together(columns: list[list[float]], lines, em: float) -> list[list[float]]:
+    """Neighbouring groups of starts that no line has both of, less than three ems apart, are one column: a centred
+    column's cells start wider apart than an em where they differ in width ("-19 to 09" over "-80")."""
+    starts = [{round(word[0] * 2) for word in line.words()} for line in lines]  # half points: `_shared`'s own
+    out = [columns[0]]
+    for group in columns[1:]:
+        before = out[-1]
+        together = any(
+            found & {round(x * 2) for x in before} and found & {round(x * 2) for x in group} for found in starts
+        )
+        if not together and group[0] - before[0] < 3 * em:
+            out[-1] = before + group
+        else:
+            out.append(group)
+    return out
+
+
+def _shared(lines) -> list[float]:
+    """Where words start at the same place on half the lines or more (three at least), each further than a word
+    space from the word before it in its cell: a column whose cells run on from the narrow one before it, less
+    than a cell's gap apart ("01-  Blow through"), given twice, so that it is a column's start."""
+    at = Counter(
+        round(word[0] * 2)
+        for line in lines
+        for cell in line.cells
+        for before, word in zip(cell, cell[1:])
+        if word[0] - before[4] > WIDE_SPACE * max(word[3][0], 1)
+    )
+    return [x / 2 for x, count in at.items() if count >= max(3, len(lines) / 2) for _ in range(2)]
 
 
 def _spans_on(lines, left: float, following: float) -> bool:
@@ -287,7 +339,7 @@ def _banded(lines, rows: list[list[str]], em: float) -> list[list[str]] | None:
     """The rows of a table whose rows stand apart, a blank between them that no cell crosses (a browser's or a word
     processor's table with padding): each column's lines that touch are one cell, and the cells whose heights
     overlap one row, however many lines each (a cell centred beside a taller one included). None unless most of
-    its rows of several lines have their first cell centred (a browser's default): a table whose cells stand at
+    its rows of several lines (half of them at least) have their first cell centred (a browser's default): a table whose cells stand at
     the top of their rows, its padding thin, reads as the lines of rows under one another."""
     gap = ROW_GAP * em
     blocks = []  # [top, bottom, column, texts, lines]: a cell's lines, and which of the table's lines they are
@@ -312,7 +364,7 @@ def _banded(lines, rows: list[list[str]], em: float) -> list[list[str]] | None:
             bands.append([block[0], block[1], [block]])
     tall = [members for _, _, members in bands if any(len(block[4]) > 1 for block in members)]
     centred = sum(1 for members in tall if _centred(members))
-    if len(bands) < 2 or len(bands) >= len(lines) or 2 * centred <= len(tall):
+    if len(bands) < 2 or len(bands) >= len(lines) or 2 * centred < len(tall):
         return None
     out = []
     for _, _, members in bands:

@@ -154,3 +154,81 @@ def test_a_matrix_of_centred_figures_keeps_its_row_key_apart_from_its_first_colu
     assert matrix["type"] == "matrix" and matrix["column_title"] == "BS" and matrix["row_keys"] == ["D6"]
     assert matrix["column_keys"] == [str(n) for n in range(1, 11)]
     assert matrix["cells"] == ["6 5 4 3 2 1 0 -1 -2 -3"]
+
+
+def _tight_lookup_pdf() -> bytes:
+    """The "to hit on 7+" lookup as a sheet prints it: its cells centred in columns 18 pt apart, so "9" and "10",
+    "6+" and "miss" stand less than an em apart (7 pt Helvetica), though further apart than words."""
+    widths = {"4+": 7.8, "5+": 7.8, "6+": 7.8, "miss": 14.0, "10": 7.8}  # Helvetica 7 pt, about
+    middles = [100 + 18 * n for n in range(4)]
+
+    def centred(middle: float, text: str) -> float:
+        return middle - widths.get(text, 3.9) / 2
+
+    words = [(centred(middle, text), 190, text) for middle, text in zip(middles, ["7", "8", "9", "10"])]
+    words += [(40, 181, "2nd D6 roll")]
+    words += [(centred(middle, text), 181, text) for middle, text in zip(middles, ["4+", "5+", "6+", "miss"])]
+    return making.pdf([words], ("300", "220"))
+
+
+def test_figures_centred_closer_than_an_em_are_cells_of_their_own():
+    """A number's cell ends where a gap wider than three quarters of an em follows it: "9 10" and "6+ miss" were
+    read as one cell each, and the lookup as a table of three columns instead of a matrix keyed 7 to 10."""
+    document = pdf.read(None, _tight_lookup_pdf())
+    assert tables(document)[0].rows == [["", "7", "8", "9", "10"], ["2nd D6 roll", "4+", "5+", "6+", "miss"]]
+    matrix = blocks(typed(document))[0]
+    assert matrix["type"] == "matrix" and matrix["column_keys"] == ["7", "8", "9", "10"]
+    assert matrix["row_keys"] == ["2nd D6 roll"]
+
+
+def test_a_table_going_on_over_pages_keeps_the_first_line_of_a_page_s_first_row(critical):
+    """Each page repeats the table's header (left out as a running line); the first row under it has its key and
+    its first cells centred lower than its tallest cells' first line ("Blow to chest drives" over "ribs into
+    lungs"). That line was read as a heading titling a new table; now it opens its row, and the table goes on."""
+    headings = [node.text for node in critical.nodes if isinstance(node, Heading)]
+    assert headings == [
+        "Critical Result Tables",
+        "Slash Critical Table",
+        "Krush Critical Table",
+        "Puncture Critical Table",
+    ]
+    krush = tables(critical)[1]
+    assert len(krush.rows) == 22 and krush.rows[13][0] == "UM 66"
+    assert krush.rows[13][4].startswith("Blow to chest drives ribs into lungs. +25 hits")
+
+
+def test_a_narrow_key_column_less_than_an_em_from_the_next_keeps_its_own_cells(critical):
+    """The puncture table's keys ("01-" over "05") stand closer to column A than a cell's gap: found from the
+    words that start column A on most lines, its rows come back whole and it goes on over the next page."""
+    puncture = tables(critical)[2]
+    assert puncture.rows[0] == ["Roll", "A", "B", "C", "D", "E"]
+    assert puncture.rows[1][:3] == ["01-05", "Blow through poor fool’s kidneys", "Blow to victim’s kidneys +3 hits"]
+    assert [row[0] for row in puncture.rows][-3:] == ["UM 66", "66-70", "71-75"]
+
+
+def _centred_keys_pdf() -> bytes:
+    """A two-column table whose cells are centred in their columns, as a web page prints it: keys as narrow as "-80"
+    and as wide as "-19 to 09", so that the key column's cells start more than an em apart."""
+    widths = {"Roll": 13.0, "-100": 14.0, "-80": 10.1, "-60": 10.1, "-40": 10.1, "-19 to 09": 27.6, "160-179": 25.0}
+    rows = [("Roll", "Result"), ("-100", "E crit"), ("-80", "D crit"), ("-60", "C crit"), ("-40", "B crit")]
+    rows += [("-19 to 09", "Fail"), ("160-179", "130%")]
+    words = []
+    for at, (key, result) in enumerate(rows):
+        y = 200 - 10 * at
+        words += [(60 - widths[key] / 2, y, key), (110 - len(result) * 1.9, y, result)]
+    return making.pdf([words], ("300", "220"))
+
+
+def test_a_centred_column_whose_cells_start_far_apart_stays_one_column():
+    """ "-19 to 09" starts 1.4 em left of "-80": two groups of starts, which no line has both of, are one column (the
+    maneuver table read its header and first rows as one row of four columns)."""
+    found = tables(pdf.read(None, _centred_keys_pdf()))
+    assert found[0].rows == [
+        ["Roll", "Result"],
+        ["-100", "E crit"],
+        ["-80", "D crit"],
+        ["-60", "C crit"],
+        ["-40", "B crit"],
+        ["-19 to 09", "Fail"],
+        ["160-179", "130%"],
+    ]

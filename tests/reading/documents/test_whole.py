@@ -42,6 +42,25 @@ def test_markdown_raw_html_is_listed_at_its_own_line_and_a_script_or_comment_lea
     assert [node.text for node in document.nodes] == ["Notes", "First line\nsecond line\nthird x.", "End."]
 
 
+def test_a_static_site_s_front_matter_is_left_out_and_listed_its_title_used_where_no_heading_gives_one():
+    """Cairn's chapters (and most Markdown of GitHub Pages) open with Jekyll's front matter; read as Markdown it was
+    a heading of its keys ("layout: default title: Character Creation …") over a thematic break."""
+    document = markdown.read((FIXTURES / "cairn-character-creation.md").read_text(encoding="utf-8"))
+    assert document.dropped[0] == (
+        "line 1",
+        "front matter: layout: default, title: Character Creation, parent: Player's Guide, "
+        "grand_parent: Second Edition",
+    )
+    assert document.nodes[0] == Heading(1, "Character Creation", "line 8")  # its own heading, at its own line
+    untitled = markdown.read('---\ntitle: "Rules: summary"\nlayout: page\n---\nRoll a D6.\n')
+    assert [(type(node), node.text) for node in untitled.nodes] == [
+        (Heading, "Rules: summary"),
+        (Paragraph, "Roll a D6."),
+    ]
+    assert untitled.nodes[1].origin == "line 5"
+    assert markdown.read("---\n\nA break, then text.\n\n---\n").dropped == []  # a thematic break, no keys
+
+
 def test_text_that_reads_as_a_tag_keeps_its_words_escaped_and_prints_them(tmp_path):
     """Issue #49 item 6: text that reads as a tag is kept with the markup's escape \\< (it printed the look-alike
     U+2039 before there was one), and the sheet prints "<"."""
