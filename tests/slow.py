@@ -175,3 +175,5 @@ HEAVY = [
     "tests/test_content.py",
 ]
 SPREAD = {"tests/rendering/test_every_variant.py"}
+# Files run by one worker, as one unit, under the first's name: they share a session fixture that builds for both
+TOGETHER = {"tests/composing/roster/test_facts.py": "tests/composing/roster/test_making.py"}  # rosters_imported
