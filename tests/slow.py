@@ -176,4 +176,7 @@ HEAVY = [
 ]
 SPREAD = {"tests/rendering/test_every_variant.py"}
 # Files run by one worker, as one unit, under the first's name: they share a session fixture that builds for both
-TOGETHER = {"tests/composing/roster/test_facts.py": "tests/composing/roster/test_making.py"}  # rosters_imported
+TOGETHER = {
+    "tests/composing/roster/test_facts.py": "tests/composing/roster/test_making.py",  # rosters_imported
+    "tests/test_content.py": "tests/test_documented_commands.py",  # the library's PDFs, built by the first run
+}

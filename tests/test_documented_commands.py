@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 from tests.command_runner import CommandRunner
-from tests.conftest import LIBRARY_ROOT, ROOT, kept_folder
+from tests.conftest import CONTENT_BUILD, LIBRARY_ROOT, ROOT, kept_folder
 
 # docs/ci/publish.yml is a CI workflow, not a page a reader pastes from: test_docs.py checks its build command
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -214,9 +214,13 @@ def fresh_clone(request, tmp_path_factory) -> Path:
     if stale.returncode != 0:
         pytest.fail(f"{VENV} is older than pyproject.toml: run `make install` first (this test never installs)")
     kept = kept_folder(request, tmp_path_factory, "qrs-docs-build")
+    # the PDFs tests/test_content.py built of the same sources, run before this file on the same worker
+    # (tests/slow.py TOGETHER), where no earlier session kept this test's build
+    content = kept_folder(request, tmp_path_factory, CONTENT_BUILD) / "build"
     with write.locked(kept / "build.lock"):  # a session at a time refreshes the kept outputs
-        if (kept / "build").is_dir():
-            shutil.copytree(kept / "build", folder / "build", symlinks=True)
+        earlier = kept / "build" if (kept / "build").is_dir() else content if content.is_dir() else None
+        if earlier is not None:
+            shutil.copytree(earlier, folder / "build", symlinks=True)
         runner = CommandRunner(TIMEOUT)
         try:  # what `make` builds, built by qrs in the runner (the README's own `make` then finds it up to date)
             code, output = runner.run(MAKE_BUILDS, folder, _environment())
