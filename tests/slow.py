@@ -172,7 +172,6 @@ HEAVY = [
     "tests/rendering/test_layout.py",
     "tests/composing/test_diff.py",
     "tests/composing/test_handout.py",
-    "tests/test_content.py",
 ]
 SPREAD = {"tests/rendering/test_every_variant.py"}
 # Files run by one worker, as one unit, under the first's name: they share a session fixture that builds for both
