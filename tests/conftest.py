@@ -17,6 +17,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LIBRARY_ROOT = FIXTURES / "library"
 LIBRARY = LIBRARY_ROOT / "sources"
 SHEETS = sorted(path.stem for path in LIBRARY.glob("*.yaml"))
+# The kept folder (kept_folder) where tests/test_content.py builds the user's library's PDFs as `qrs build --all`
+# builds them: tests/test_documented_commands.py starts its clone's build from it rather than from nothing
+CONTENT_BUILD = "qrs-content"
 
 
 def source_head(sheet: str, title: str = "Test") -> str:

@@ -172,6 +172,10 @@ HEAVY = [
     "tests/rendering/test_layout.py",
     "tests/composing/test_diff.py",
     "tests/composing/test_handout.py",
-    "tests/test_content.py",
 ]
 SPREAD = {"tests/rendering/test_every_variant.py"}
+# Files run by one worker, as one unit, under the first's name: they share a session fixture that builds for both
+TOGETHER = {
+    "tests/composing/roster/test_facts.py": "tests/composing/roster/test_making.py",  # rosters_imported
+    "tests/test_content.py": "tests/test_documented_commands.py",  # the library's PDFs, built by the first run
+}

@@ -9,7 +9,7 @@ import pytest
 
 from generator.output import content_checks
 from generator.project import Project
-from tests.conftest import ROOT, kept_folder
+from tests.conftest import CONTENT_BUILD, ROOT, kept_folder
 
 LIBRARY = ROOT / "sources"
 
@@ -24,7 +24,7 @@ def _ids() -> list[str]:
 @pytest.fixture(scope="module")
 def project(request, tmp_path_factory) -> Project:
     """Outputs kept from one session to the next (pytest's cache folder), rebuilt where the manifest finds a change."""
-    return Project.at(LIBRARY, kept_folder(request, tmp_path_factory, "qrs-content") / "build")
+    return Project.at(LIBRARY, kept_folder(request, tmp_path_factory, CONTENT_BUILD) / "build")
 
 
 @pytest.mark.skipif(not _ids(), reason="no library in sources/ (qrs installed elsewhere)")

@@ -2,8 +2,9 @@
 
 The commands are the lines of the pages' fenced `sh` blocks (all but comments) and the `$ ` lines of their `console`
 blocks (the other lines are what the command prints). Each page's commands run in order, as a reader pastes them,
-each through `bash -c` from the root of a copy of the repository: its committed files (`git ls-files`, as they are in
-the working tree) made a git repository of their own, as a clone is, after `make` has built everything in it.
+from the root of a copy of the repository: its committed files (`git ls-files`, as they are in the working tree) made
+a git repository of their own, as a clone is, after what `make` builds was built in it. A plain `qrs …` command runs
+in one process a page that imported qrs once (tests/command_runner.py), any other line through `bash -c`.
 `make` runs as written with VENV naming the virtualenv running this test (never a new install); `.venv/bin/qrs`,
 `qrs` and `python` are that virtualenv's, running this checkout's generator. What keeps it fast: the built
 outputs are kept between sessions in pytest's cache folder (`.pytest_cache/d/qrs-docs-build`: `make` rebuilds only
@@ -34,7 +35,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, kept_folder
+from tests.command_runner import CommandRunner
+from tests.conftest import CONTENT_BUILD, LIBRARY_ROOT, ROOT, kept_folder
 
 # docs/ci/publish.yml is a CI workflow, not a page a reader pastes from: test_docs.py checks its build command
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -43,6 +45,7 @@ SHELL_BLOCKS = {"sh", "bash", "shell"}
 PLACEHOLDER = re.compile(r"^(\[[A-Z]+\.\.\.\]|\.\.\.|…)$")  # `qrs check [SHEET...]`, `python -m generator ...`
 EXIT = re.compile(r"\(exit (\d+)\)")
 TIMEOUT = 600  # seconds, a command
+MAKE_BUILDS = ".venv/bin/qrs build --all --format pdf --format html"  # the Makefile's `build`, tested below
 
 VENV = Path(sys.prefix)
 PDFTOCAIRO = shutil.which("pdftocairo")
@@ -136,6 +139,12 @@ def test_the_pages_hold_commands_and_every_exception_is_still_needed():
     assert all(any(re.search(pattern, line) for line in lines) for pattern in NOT_RUN), NOT_RUN
 
 
+def test_the_shared_build_is_what_make_builds():
+    """The clone's build is the Makefile's `build` recipe, run in-process: `make` in the README then builds nothing."""
+    recipe = re.search(r"^build:.*\n\t(.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M).group(1)
+    assert recipe.replace("$(QRS)", ".venv/bin/qrs") == MAKE_BUILDS
+
+
 def test_a_sample_shown_printing_is_checked_line_by_line():
     """The console blocks give the lines a sample's command prints, `…` for what they leave out."""
     [karak] = [command for command in COMMANDS["docs/handouts.md"] if "karak-hirn.ros" in command.line]
@@ -205,11 +214,19 @@ def fresh_clone(request, tmp_path_factory) -> Path:
     if stale.returncode != 0:
         pytest.fail(f"{VENV} is older than pyproject.toml: run `make install` first (this test never installs)")
     kept = kept_folder(request, tmp_path_factory, "qrs-docs-build")
+    # the PDFs tests/test_content.py built of the same sources, run before this file on the same worker
+    # (tests/slow.py TOGETHER), where no earlier session kept this test's build
+    content = kept_folder(request, tmp_path_factory, CONTENT_BUILD) / "build"
     with write.locked(kept / "build.lock"):  # a session at a time refreshes the kept outputs
-        if (kept / "build").is_dir():
-            shutil.copytree(kept / "build", folder / "build", symlinks=True)
-        made = _bash("make", folder)
-        assert made.returncode == 0, f"make failed (exit {made.returncode}):\n{made.stdout}{made.stderr}"
+        earlier = kept / "build" if (kept / "build").is_dir() else content if content.is_dir() else None
+        if earlier is not None:
+            shutil.copytree(earlier, folder / "build", symlinks=True)
+        runner = CommandRunner(TIMEOUT)
+        try:  # what `make` builds, built by qrs in the runner (the README's own `make` then finds it up to date)
+            code, output = runner.run(MAKE_BUILDS, folder, _environment())
+        finally:
+            runner.close()
+        assert code == 0, f"{MAKE_BUILDS} failed (exit {code}):\n{output}"
         shutil.rmtree(kept / "build.new", ignore_errors=True)
         shutil.copytree(folder / "build", kept / "build.new", symlinks=True)
         shutil.rmtree(kept / "build", ignore_errors=True)
@@ -235,15 +252,14 @@ class Ran:
 
 def run_page(page: str, clone: Path, folder: Path) -> list[Ran]:
     shutil.copytree(clone, folder, symlinks=True)
-    ran = []
-    for command in COMMANDS[page]:
-        start = time.monotonic()
-        try:
-            done = _bash(command.instead or command.line, folder)
-            returncode, output = done.returncode, done.stdout + done.stderr
-        except subprocess.TimeoutExpired as expired:
-            returncode, output = -1, f"timed out after {expired.timeout} s"
-        ran.append(Ran(command, returncode, output, time.monotonic() - start))
+    runner, ran = CommandRunner(TIMEOUT), []
+    try:
+        for command in COMMANDS[page]:
+            start = time.monotonic()
+            returncode, output = runner.run(command.instead or command.line, folder, _environment())
+            ran.append(Ran(command, returncode, output, time.monotonic() - start))
+    finally:
+        runner.close()
     return ran
 
 
@@ -286,3 +302,23 @@ def test_every_command_of_the_page_runs_as_written(pages, page):
     for run in ran:  # shown with -s, or -rP: where the time goes
         print(f"{run.seconds:6.1f} s  exit {run.returncode}  {run.command.instead or run.command.line}")
     assert not failed, f"{page}: {len(failed)} command(s) of {len(ran)} failed:\n" + "\n".join(failed)
+
+
+def test_the_runner_answers_as_a_process_of_its_own_would(tmp_path):
+    """A command run in the runner fails as it would alone: its exit code, and all it printed, stderr included;
+    a line for bash runs in bash; one runner process answers every `qrs` line of a page."""
+    runner = CommandRunner(TIMEOUT)
+    try:
+        listed, unknown = (
+            runner.run(line, LIBRARY_ROOT, _environment()) for line in ("qrs list", "qrs check no-such-sheet")
+        )
+        piped = runner.run("qrs --version | tr a-z A-Z", tmp_path, _environment())
+        again = runner.run("python -m generator --version", tmp_path, _environment())
+        started = runner.process.pid
+        assert runner.run(".venv/bin/qrs --version", tmp_path, _environment())[0] == 0
+        assert runner.process.pid == started
+    finally:
+        runner.close()
+    assert listed[0] == 0 and "wab2" in listed[1], listed
+    assert unknown[0] == 64 and "no-such-sheet" in unknown[1], unknown
+    assert piped == (0, "QRS 0.1.0\n") and again == (0, "qrs 0.1.0\n"), (piped, again)

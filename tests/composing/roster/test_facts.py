@@ -5,35 +5,19 @@ tests/composing/roster/facts.py from the roster file and the PDF's text."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
+from tests.composing.roster.conftest import ROSTERS, handout_id
 from tests.composing.roster.facts import Count, _looked_for, count, pdf_text, plain
-from tests.conftest import LIBRARY, ROOT, run_qrs
 
-ROSTERS = sorted(
-    path for path in (ROOT / "tests" / "fixtures" / "rosters").rglob("*") if path.suffix in (".ros", ".rosz")
-)
 # Rosters that do not reach 95 % yet, the share they reach (a floor: no change may lose more) and why
 SHORT_OF: dict[str, tuple[float, str]] = {}
 
 
-def handout_id(roster: Path) -> str:
-    return roster.name.split(".")[0]
-
-
 @pytest.fixture(scope="module")
-def counts(tmp_path_factory) -> dict[str, Count]:
-    sources = tmp_path_factory.mktemp("facts") / "sources"
-    shutil.copytree(LIBRARY, sources)
-    for roster in ROSTERS:
-        result = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--id", handout_id(roster))
-        assert result.returncode == 0, result.stderr
-    result = run_qrs("--sources", str(sources), "handout", *map(handout_id, ROSTERS), "--jobs", "1")
-    assert result.returncode == 0, result.stderr
-    built = sources.parent / "build" / "handouts"
+def counts(rosters_imported) -> dict[str, Count]:
+    """The facts each roster's English handout prints, the handouts imported and built once (conftest.py)."""
+    built = rosters_imported.handouts
     return {roster.name: count(roster, pdf_text(built / f"{handout_id(roster)}.en.pdf")) for roster in ROSTERS}
 
 

@@ -13,24 +13,15 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.composing.roster.conftest import CHECKED_IN_EVERY_LANGUAGE as IDS
 from tests.conftest import LIBRARY, ROOT, run_qrs
-from tests.reading.rosters.test_selections import BSDATA, EXPECTED, SHEET_OF_GAME, printed_name, roster_file
-
-IDS = [path.name.removesuffix(".expected.json") for path in EXPECTED]
+from tests.reading.rosters.test_selections import BSDATA, SHEET_OF_GAME, printed_name
 
 
-@pytest.fixture(scope="module")
-def imported(tmp_path_factory) -> Path:
-    """A copy of the project's sources into which every assembled roster is imported once, without --sheet."""
-    sources = tmp_path_factory.mktemp("imported") / "sources"
-    shutil.copytree(LIBRARY, sources)
-    reports = {}
-    for expected in EXPECTED:
-        result = run_qrs("--sources", str(sources), "handout", "import", str(roster_file(expected)))
-        assert result.returncode == 0, result.stderr
-        reports[expected.name.removesuffix(".expected.json")] = result.stderr
-    (sources.parent / "reports.json").write_text(json.dumps(reports))
-    return sources
+@pytest.fixture
+def imported(rosters_imported) -> Path:
+    """A copy of the project's sources into which every roster was imported once, without --sheet (conftest.py)."""
+    return rosters_imported.sources
 
 
 def composed(sources: Path, handout_id: str):
@@ -194,8 +185,8 @@ def test_dwarf_warriors_in_heavy_armour_with_shields_save_on_4_and_a_thane_in_gr
 
 
 @pytest.mark.parametrize("handout_id", IDS)
-def test_what_matches_nothing_is_reported_once_and_printed_as_written(imported, handout_id):
-    reports = json.loads((imported.parent / "reports.json").read_text())
+def test_what_matches_nothing_is_reported_once_and_printed_as_written(rosters_imported, imported, handout_id):
+    reports = rosters_imported.reports
     report = reports[handout_id]
     lines = report.splitlines()
     kinds = [tuple(line.split("'")[:2]) for line in lines[1:] if line.startswith(("equipment '", "rule '"))]
@@ -224,12 +215,10 @@ def test_a_roster_of_another_game_than_the_sheet_is_refused_with_both_names_unle
     assert yaml.safe_load((sources / "handouts" / "wh40k-10e-newrecruit.yaml").read_text())["sheet"] == "warhammer"
 
 
-@pytest.fixture(scope="module")
-def built(imported) -> Path:
-    """Every imported handout built, in every language it lists, in one run."""
-    result = run_qrs("--sources", str(imported), "handout", *IDS, "--jobs", "1")
-    assert result.returncode == 0, result.stderr
-    return imported.parent / "build" / "handouts"
+@pytest.fixture
+def built(rosters_imported) -> Path:
+    """Every imported handout built, in every language it lists (conftest.py)."""
+    return rosters_imported.handouts
 
 
 def pdf_pages(path: Path) -> list[str]:
