@@ -14,6 +14,7 @@ from generator.composing.roster.labels import label
 from generator.composing.roster.names import folded
 from generator.composing.roster.text import MAX_TEXT, MAX_VALUE, Report, Text, Unmatched, literal
 from generator.model import geometry
+from generator.model.types import MAX_COUNT
 from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule
 
 __all__ = [
@@ -89,12 +90,21 @@ class Maker:
         for name in values:
             if name not in wanted and values[name]:  # a characteristic the first profile of its type had not
                 row[-1] = f"{row[-1]}; {self.text(name, 200, unit)}: {self.text(values[name], 400, unit)}"
-        return {
-            "type": kind["id"],
-            "name": self.text(profile.name or "-", 200, unit),
-            "values": row,
-            "_by": self.text(profile.carrier or unit, 200, unit),
-        }
+        carried = [
+            clean({"name": self.text(model.name, 200, unit), "count": min(model.count, MAX_COUNT)})
+            if model.count > 1
+            else {"name": self.text(model.name, 200, unit)}
+            for model in profile.carried_by
+        ]
+        return clean(
+            {
+                "type": kind["id"],
+                "name": self.text(profile.name or "-", 200, unit),
+                "values": row,
+                "carried_by": carried[:20],
+                "_by": self.text(profile.carrier or unit, 200, unit),
+            }
+        )
 
     def keyword(self, rule: Rule, unit: str, taken: set[str] = frozenset()) -> str:
         """The handout keyword of a roster's rule, made as first met: its id."""
