@@ -32,6 +32,12 @@ TRACK_TYPES = re.compile(r"wound ?track|damage ?table|damage ?chart|bracket|degr
 SHORT = 8  # a value of at most this many characters (N/A, 2+, -1, 18") prints on one line: its column never breaks
 
 
+def prints_carriers(kind_name: str) -> bool:
+    """Whether a profile type's rows print who carries them under their names: an equipment table's do; an
+    ability names its units beside it, a wound track prints with its unit."""
+    return not ABILITY_TYPES.search(kind_name) and not TRACK_TYPES.search(kind_name)
+
+
 def profile_findings(handout: Handout) -> Iterator[Finding]:
     """Each unit's profiles name a profile type of the handout and give one value for each of its characteristics;
     the handout's keywords have distinct ids and terms."""
