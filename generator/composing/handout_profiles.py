@@ -177,8 +177,7 @@ def _table(
     """A table of profiles of one type: its name's column, then a column a characteristic, short values centred and
     never broken (N/A, 2+), wordy ones set left."""
     wordy = [any(len(row[c + 1]) > SHORT for row in rows) for c in range(len(kind.characteristics))]
-    carried = any("\n" in row[0] for row in rows)  # a line under a name: who carries it, wider than the name
-    columns = [{"title": name, "width": ("32%" if carried else "24%") if long_text else None}] + [
+    columns = [{"title": name, "width": "24%" if long_text else None}] + [
         {
             "title": heading(characteristic, sheet, words),
             "align": "left" if wordy[c] else "center",
