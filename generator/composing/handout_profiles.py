@@ -14,6 +14,7 @@ from generator.model.types import (
     Footnote,
     GlossaryBlock,
     Handout,
+    HandoutUnit,
     Keyword,
     RosterBlock,
     RosterModel,
@@ -22,12 +23,19 @@ from generator.model.types import (
     Sheet,
     TableBlock,
     TextBlock,
+    UnitProfile,
 )
 
 ABILITY_TYPES = re.compile(r"abilit|rule|spell|psychic|power|prayer|trait|invocation|enhancement|lore", re.IGNORECASE)
 # a profile that says how one unit degrades as it is wounded: printed with its unit, not among the weapons
 TRACK_TYPES = re.compile(r"wound ?track|damage ?table|damage ?chart|bracket|degrad", re.IGNORECASE)
 SHORT = 8  # a value of at most this many characters (N/A, 2+, -1, 18") prints on one line: its column never breaks
+
+
+def prints_carriers(kind_name: str) -> bool:
+    """Whether a profile type's rows print who carries them under their names: an equipment table's do; an
+    ability names its units beside it, a wound track prints with its unit."""
+    return not ABILITY_TYPES.search(kind_name) and not TRACK_TYPES.search(kind_name)
 
 
 def profile_findings(handout: Handout) -> Iterator[Finding]:
@@ -70,17 +78,22 @@ def profile_blocks(
     for kind in handout.profile_types:
         if TRACK_TYPES.search(kind.name):
             continue  # printed with its unit (unit_tables)
-        carriers: dict[tuple, list[str]] = {}  # each profile once, with the units that carry it
+        carriers: dict[tuple, list[tuple[HandoutUnit, UnitProfile]]] = {}  # each profile once, with its units
         for unit in handout.units:
             for profile in unit.profiles:
                 if profile.type == kind.id:
-                    carriers.setdefault((profile.name, tuple(profile.values)), []).append(unit.name)
+                    carriers.setdefault((profile.name, tuple(profile.values)), []).append((unit, profile))
         if not carriers:
             continue
         ability = bool(ABILITY_TYPES.search(kind.name))
         rows = [
-            [_carried(name, units, len(handout.units)) if ability else name, *(value or "-" for value in values)]
-            for (name, values), units in carriers.items()
+            [
+                _carried(name, [unit.name for unit, _ in held], len(handout.units))
+                if ability
+                else _with_carriers(name, held, words),
+                *(value or "-" for value in values),
+            ]
+            for (name, values), held in carriers.items()
         ]
         long_text = any(len(row[-1]) > 60 for row in rows)
         table = _table(
@@ -95,6 +108,32 @@ def _carried(name: str, units: list[str], every: int) -> str:
     Warriors, Canoptek Wraiths)"; as it is when the army's only unit has it."""
     units = list(dict.fromkeys(units))
     return f"{name} ({', '.join(units)})" if every > 1 else name
+
+
+def _with_carriers(name: str, held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str]) -> str:
+    """A weapon's name, and under it, when only some models of a unit carry it, who does: those models with their
+    numbers, and the units that carry it whole (Heavy bolter / Carried by 2 × Devastator Marine w/Heavy Weapon).
+    Nothing under it when every unit that has it carries it whole: a character's, a squad's every model's."""
+    line = carriers_line(held)
+    if not line:
+        return name
+    said = words["carried_by"].format(carriers=line)
+    return f"{name}\n{said}" if "*" in said else f"{name}\n*{said}*"  # a star in a name would end the italics
+
+
+def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]]) -> str:
+    """Who carries a profile the units hold ("Thane, 6 × Dwarf Crew"): the units that carry it whole, each name once,
+    then the models that carry it in the others, like-named ones added up; "" when no unit carries it in part."""
+    if all(not profile.carried_by for _, profile in held):
+        return ""
+    named: dict[str, int | None] = {}
+    for unit, profile in held:
+        if not profile.carried_by:
+            named.setdefault(unit.name, None)
+    for _, profile in held:
+        for model in profile.carried_by:
+            named[model.name] = (named.get(model.name) or 0) + model.count
+    return ", ".join(f"{count} × {name}" if count and count > 1 else name for name, count in named.items())
 
 
 def unit_tables(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> list[Block]:

@@ -55,6 +55,7 @@ UI_WORDS = {
     "range": "Range",
     "save_modifier": "Save modifier",
     "troop_type": "Type",
+    "carried_by": "Carried by {carriers}",  # under a weapon's name: the models of a unit that carry it
 }
 
 

@@ -52,6 +52,13 @@ class ProfileType(Model):
     )
 
 
+class Carrier(Model):
+    """Models of a unit that carry one of its profiles."""
+
+    name: Text = Field(description="The models, as the roster names them: Devastator Marine w/Heavy Weapon.")
+    count: Annotated[int, Field(ge=1, le=MAX_COUNT)] = Field(1, description="How many of the unit's models they are.")
+
+
 class UnitProfile(Model):
     """One profile of a unit (a weapon, an ability, a champion's line): a row of its type's table."""
 
@@ -59,6 +66,11 @@ class UnitProfile(Model):
     name: Text
     values: Annotated[list[OptionalText], Field(max_length=11)] = Field(
         description="One value for each of its type's characteristics, in order."
+    )
+    carried_by: Annotated[list[Carrier], Field(max_length=20)] = Field(
+        default_factory=list,
+        description="The models of the unit that carry it, when not all of them do; printed under its name in its "
+        "table (2 × Devastator Marine w/Heavy Weapon). None: every model of the unit carries it.",
     )
 
 

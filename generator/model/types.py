@@ -49,13 +49,16 @@ from generator.model.blocks.table import Cell, Column, Columns, Row, TableBlock
 from generator.model.blocks.text import Paragraph, Term, TextBlock
 from generator.model.changes import PLAYERS_KINDS, Change, ChangeKind
 from generator.model.handout_model import (
+    MAX_COUNT,
     ArmyChoice,
+    Carrier,
     Handout,
     HandoutModel,
     HandoutUnit,
     HandoutWeapon,
     Points,
     SaveSource,
+    UnitProfile,
 )
 from generator.model.sheet import (
     Characteristic,

@@ -112,7 +112,10 @@ class Item:
         if column != cut.cell:
             if part == "head":
                 return html
-            return Markup("{} {}").format(html, continued) if column == 0 else Markup("")
+            if column != 0:
+                return Markup("")
+            first, br, rest = html.partition(Markup("<br>"))  # "(cont.)" after a weapon's name, before its carriers
+            return Markup("{} {}{}{}").format(first, continued, br, rest)
         if part in ("head", "middle"):
             html = _cut(html, self.stop_cut.chars - skip)[0]
         return _cut(html, self.start_cut.chars - skip)[1] if part in ("tail", "middle") else html

@@ -9,11 +9,13 @@ import datetime
 import re
 import unicodedata
 
+from generator.composing.handout_profiles import prints_carriers
 from generator.composing.roster.fitting import fit
 from generator.composing.roster.labels import label
 from generator.composing.roster.names import folded
 from generator.composing.roster.text import MAX_TEXT, MAX_VALUE, Report, Text, Unmatched, literal
 from generator.model import geometry
+from generator.model.types import MAX_COUNT
 from generator.reading.rosters.selections import MAX_POINTS, ModelLine, Profile, Roster, RosterEntry, Rule
 
 __all__ = [
@@ -89,12 +91,21 @@ class Maker:
         for name in values:
             if name not in wanted and values[name]:  # a characteristic the first profile of its type had not
                 row[-1] = f"{row[-1]}; {self.text(name, 200, unit)}: {self.text(values[name], 400, unit)}"
-        return {
-            "type": kind["id"],
-            "name": self.text(profile.name or "-", 200, unit),
-            "values": row,
-            "_by": self.text(profile.carrier or unit, 200, unit),
-        }
+        carried = [
+            clean({"name": self.text(model.name, 200, unit), "count": min(model.count, MAX_COUNT)})
+            if model.count > 1
+            else {"name": self.text(model.name, 200, unit)}
+            for model in profile.carried_by
+        ]
+        return clean(
+            {
+                "type": kind["id"],
+                "name": self.text(profile.name or "-", 200, unit),
+                "values": row,
+                "carried_by": carried[:20],
+                "_by": self.text(profile.carrier or unit, 200, unit),
+            }
+        )
 
     def keyword(self, rule: Rule, unit: str, taken: set[str] = frozenset()) -> str:
         """The handout keyword of a roster's rule, made as first met: its id."""
@@ -111,7 +122,7 @@ class Maker:
 
     def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
         types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
-        told_apart(units)
+        told_apart(units, {kind["id"] for kind in self.types.values() if prints_carriers(kind["name"])})
         fit(types, units, geometry.frame(**PAPER, pages=None).column_width)
         data = {
             "handout": handout_id,
@@ -129,9 +140,11 @@ class Maker:
         return {key: value for key, value in data.items() if value not in (None, [])}
 
 
-def told_apart(units: list[dict]) -> None:
+def told_apart(units: list[dict], lined: set[str] = frozenset()) -> None:
     """Profiles of one name and type with different values (the Silent King's Armoured bulk, A1, and the Doomsday
-    Ark's, A3) each named with what carries it: "Armoured bulk (Triarchal Menhir)". In place; the carriers dropped."""
+    Ark's, A3) each named with what carries it: "Armoured bulk (Doomsday Ark)"; but one that some models carry in
+    a table that prints them under its name (`lined`: its type's id), told apart there. In place; the carriers
+    dropped."""
     rows = [profile for unit in units for profile in unit.get("profiles", [])]
     carriers: dict[tuple, dict[tuple, list[str]]] = {}
     for row in rows:
@@ -139,7 +152,7 @@ def told_apart(units: list[dict]) -> None:
         by.extend([row["_by"]] if row["_by"] not in by else [])
     for row in rows:
         kinds = carriers[(row["type"], row["name"])]
-        if len(kinds) > 1:
+        if len(kinds) > 1 and not (row["type"] in lined and row.get("carried_by")):
             row["name"] = f"{row['name']} ({', '.join(kinds[tuple(row['values'])])})"
         del row["_by"]
 

@@ -3,7 +3,7 @@ models; and the walks through a selection's XML they are read by (what it holds,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from generator.reading.rosters.files import NAMESPACE, children
@@ -16,6 +16,16 @@ class Profile:
     name: str
     values: list[tuple[str, str]]  # (characteristic, value), as the roster writes them
     carrier: str = ""  # the model that carries it (of several, the unit): two weapons of one name told apart
+    carried_by: list[Carrier] = field(default_factory=list)  # the models that carry it; none: every model of the unit
+
+
+@dataclass(frozen=True)
+class Carrier:
+    """Models of a unit that carry a profile: their name and how many of them do (2 × Devastator Marine w/Heavy
+    Weapon)."""
+
+    name: str
+    count: int
 
 
 @dataclass

@@ -45,7 +45,7 @@ def model_lines(selection: Element, held: list[Element], stat_types: set[str]) -
     promoted = []
     for holder in held:
         for profile in (profile for profile in profiles_of(holder) if profile.type in stat_types):
-            add(profile, _members(holder, stat_types))
+            add(profile, members_of(holder, stat_types))
             if COMMAND.match(plain(entry_name(holder))):
                 promoted.append((profile_key(profile), number_of(holder)))
     _promote(lines, promoted)
@@ -54,7 +54,7 @@ def model_lines(selection: Element, held: list[Element], stat_types: set[str]) -
     return list(lines.values())
 
 
-def _members(holder: Element, stat_types: set[str]) -> int:
+def members_of(holder: Element, stat_types: set[str]) -> int:
     """The models a line on a member stands for: its own number, or, where its models are selections of their own
     without a line (a MESBG group of warriors: 8 Warriors under the Warrior of Minas Tirith), theirs."""
     models = [
@@ -129,21 +129,26 @@ def stat_line(selection: Element, held: list[Element], stat_types: set[str]) -> 
     return max(holders, key=lambda pair: number_of(pair[0]))[1]
 
 
+def typed_models(selection: Element, held: list[Element]) -> list[Element]:
+    """The selections typed model it holds (the topmost), with the members written as upgrades named as one of them
+    (8th edition's Space Marine w/Special Weapon beside its Space Marines)."""
+    models = topmost([child for child in held if child.get("type") == "model"])
+    names = {plain(entry_name(model)) for model in models}
+    members = [
+        child
+        for child in children_of(selection)
+        if child.get("type") == "upgrade" and any(plain(entry_name(child)).startswith(name + " ") for name in names)
+    ]
+    return models + members if models else []
+
+
 def model_count(selection: Element, held: list[Element], stat_types: set[str]) -> int:
     """Its models: those typed model it holds (with the members written as upgrades named as one of them: a Space
     Marine w/Special Weapon), else those that carry a stat line besides its own (squad members and a war machine's
     crew written as upgrades; a WHFB champion is one of the rank and file), else its own number."""
-    models = topmost([child for child in held if child.get("type") == "model"])
+    models = typed_models(selection, held)
     if models:
-        names = {plain(entry_name(model)) for model in models}
-        members = [
-            child
-            for child in held
-            if child.get("type") == "upgrade"
-            and child in children_of(selection)
-            and any(plain(entry_name(child)).startswith(name + " ") for name in names)
-        ]
-        return min(sum(map(number_of, models + members)), 100_000)
+        return min(sum(map(number_of, models)), 100_000)
     members = topmost([child for child in held if own_stat(child, stat_types)])
     if members:
         ranks = [member for member in members if not COMMAND.match(plain(entry_name(member)))] or members

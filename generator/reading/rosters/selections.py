@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from generator.reading.rosters.carriers import bearers, carriers
 from generator.reading.rosters.costs import MAX_POINTS, army_cost_name, cost_label, cost_of, other_costs
 from generator.reading.rosters.elements import (
     ModelLine,
@@ -285,20 +286,11 @@ def _holds_nothing(entry: RosterEntry) -> bool:
 
 def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost_name: str | None) -> RosterEntry:
     held = within(selection, nested)
-    carriers = _carriers(selection, held, stat_types)
     count = model_count(selection, held, stat_types)
     stat = stat_line(selection, held, stat_types)
     models = model_lines(selection, held, stat_types)
-    seen = {profile_key(line.profile): None for line in models} | ({profile_key(stat): None} if stat else {})
-    profiles = []
-    for holder in [selection, *held]:
-        for profile in profiles_of(holder):
-            if profile_key(profile) not in seen:
-                seen[profile_key(profile)] = profile
-                profile.carrier = carriers[id(holder)]
-                profiles.append(profile)
-            elif (kept := seen[profile_key(profile)]) is not None and kept.carrier != carriers[id(holder)]:
-                kept.carrier = carriers[id(selection)]  # carried by several of its models: the unit's
+    lines = {profile_key(line.profile) for line in models} | ({profile_key(stat)} if stat else set())
+    profiles = _profiles(selection, held, stat_types, lines, count)
     costs = [points for points in (cost_of(element, cost_name) for element in [selection, *held]) if points is not None]
     holders = stat_holders(selection, stat_types)
     kit = [
@@ -320,19 +312,34 @@ def _entry(selection: Element, nested: list[Element], stat_types: set[str], cost
     )
 
 
-def _carriers(selection: Element, held: list[Element], stat_types: set[str]) -> dict[int, str]:
-    """The name of what carries each selection's profiles: the nearest model that holds it (itself, a selection
-    typed model or with a stat line of its own: the Silent King's Menhirs, a squad's Sergeant), else the unit."""
+def _profiles(selection: Element, held: list[Element], stat_types: set[str], lines: set, count: int) -> list[Profile]:
+    """The unit's profiles but its stat lines (`lines`), each once, with what carries it: its models with their
+    numbers (`carried_by`), and the one name that tells two of one name apart (`carrier`: the model that holds it,
+    or the unit when several of its models do)."""
+    models = bearers(selection, held, stat_types)
 
-    def called(element: Element) -> str:  # a Kill Team operative by the name its player gave it
-        return (element.get("customName") or "").strip() or entry_name(element)
+    def carrier(holder: Element) -> str:
+        model = models[id(holder)]
+        return _called(selection if model is None else model)
 
-    found = {id(selection): called(selection)}
-    for parent in [selection, *held]:  # in document order: a parent before what it holds
-        for child in children_of(parent):
-            model = child.get("type") == "model" or own_stat(child, stat_types)
-            found[id(child)] = called(child) if model else found.get(id(parent), called(selection))
-    return found
+    found: dict[tuple, Profile] = {}
+    holding: dict[tuple, list[Element | None]] = {}
+    for holder in [selection, *held]:
+        for profile in profiles_of(holder):
+            if (key := profile_key(profile)) in lines:
+                continue  # printed with the unit
+            if (kept := found.setdefault(key, profile)) is profile:
+                profile.carrier = carrier(holder)
+            elif kept.carrier != carrier(holder):
+                kept.carrier = _called(selection)
+            holding.setdefault(key, []).append(models[id(holder)])
+    for key, profile in found.items():
+        profile.carried_by = carriers(holding[key], count, stat_types)
+    return list(found.values())
+
+
+def _called(element: Element) -> str:  # a Kill Team operative by the name its player gave it
+    return (element.get("customName") or "").strip() or entry_name(element)
 
 
 def common_type(entries: list[RosterEntry]) -> str | None:

@@ -315,9 +315,29 @@ def test_two_weapons_of_one_name_and_different_profiles_each_print_with_what_car
         if profile["name"] == "Armoured bulk"
     }
     assert len({tuple(values.values()) for values in bulks.values()}) == 2  # the Menhirs' A1 S4, the Ark's A3 S6
-    carriers = {"The Silent King": "Triarchal Menhir", "Doomsday Ark": "Doomsday Ark"}
+    # the Menhirs' told apart by the line under it (2 of the unit's 3 models carry it), the Ark's by its name
+    shown = {
+        "The Silent King": "Armoured bulk Carried by 2 × Triarchal Menhir",
+        "Doomsday Ark": "Armoured bulk (Doomsday Ark)",
+    }
     for unit, values in bulks.items():
-        assert flat(f"Armoured bulk ({carriers[unit]}) {' '.join(values.values())}") in text, unit
+        assert flat(f"{shown[unit]} {' '.join(values.values())}") in text, unit
+
+
+def test_a_weapon_row_says_which_models_carry_it_in_the_pdf_and_the_web_edition_in_the_handouts_language(built):
+    text = flat(" ".join(pdf_pages(built / "wh40k-9e-devastators.en.pdf")))
+    for weapon in ("Heavy bolter", "Multi-melta"):
+        assert flat(f"{weapon} Carried by 2 × Devastator Marine w/Heavy Weapon") in text, weapon
+    assert flat("Boltgun Carried by Devastator Marine Sergeant 24") in text
+    assert flat('Bolt pistol 12" Pistol 1') in text  # every model's: nothing between its name and its values
+    french = flat(" ".join(pdf_pages(built / "whfb8-empire.fr.pdf")))
+    assert flat("Hochland Long Rifle Porté par Marksman") in french
+    result = run_qrs(
+        "--sources", str(built.parent.parent / "sources"), "handout", "wh40k-9e-devastators", "--format", "html"
+    )
+    assert result.returncode == 0, result.stderr
+    page = (built.parent / "html" / "handouts" / "wh40k-9e-devastators.en.html").read_text(encoding="utf-8")
+    assert "Heavy bolter<br><em>Carried by 2 × Devastator Marine w/Heavy Weapon</em>" in page
 
 
 @pytest.mark.parametrize("handout_id", ["wh40k-10e-battlescribe", "wh40k-10e-silent-king"])

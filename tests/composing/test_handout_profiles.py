@@ -1,0 +1,97 @@
+"""A handout's tables of its units' own profiles: each equipment row says who carries it, under its name, when some
+unit carries it only on some of its models; nothing more when every unit that has it carries it whole."""
+
+from __future__ import annotations
+
+from generator.composing import words
+from generator.composing.handout_profiles import profile_blocks
+from generator.model.types import Handout
+from generator.project import Project
+from tests.conftest import LIBRARY
+
+ENGLISH = dict(words.UI_WORDS)
+
+
+def handout(units: list[dict]) -> Handout:
+    return Handout.model_validate(
+        {
+            "handout": "carriers",
+            "army": "Army",
+            "lang": "en",
+            "date": "2026-11-27",
+            "profile_types": [
+                {"id": "weapon", "name": "Weapon", "characteristics": ["S"]},
+                {"id": "abilities", "name": "Abilities", "characteristics": ["Description"]},
+            ],
+            "units": [{"profile": {}, **unit} for unit in units],
+        }
+    )
+
+
+def weapon(name: str, *carriers: tuple[str, int]) -> dict:
+    return {
+        "type": "weapon",
+        "name": name,
+        "values": ["4"],
+        "carried_by": [{"name": model, "count": count} for model, count in carriers],
+    }
+
+
+def first_cells(army: Handout, ui: dict[str, str] = ENGLISH) -> dict[str, str]:
+    """Each equipment row's first cell, by the profile's name."""
+    equipment, _ = profile_blocks(army, ui)
+    cells = [row.cells[0].text for table in equipment for row in table.rows]
+    return {cell.split("\n")[0]: cell for cell in cells}
+
+
+DEVASTATORS = [
+    {
+        "id": "devastator-squad",
+        "name": "Devastator Squad",
+        "profiles": [
+            weapon("Bolt pistol"),
+            weapon("Boltgun", ("Devastator Marine Sergeant", 1)),
+            weapon("Heavy bolter", ("Devastator Marine w/Heavy Weapon", 2)),
+        ],
+    }
+]
+
+
+def test_a_squads_weapon_some_of_its_models_carry_names_them_with_their_count_and_one_all_carry_nothing():
+    cells = first_cells(handout(DEVASTATORS))
+    assert cells["Heavy bolter"] == "Heavy bolter\n*Carried by 2 × Devastator Marine w/Heavy Weapon*"
+    assert cells["Boltgun"] == "Boltgun\n*Carried by Devastator Marine Sergeant*"  # one model: no count
+    assert cells["Bolt pistol"] == "Bolt pistol"
+
+
+def test_a_row_several_units_hold_names_those_that_carry_it_whole_and_adds_up_like_models_of_the_others():
+    cells = first_cells(
+        handout(
+            [
+                {"id": "thane", "name": "Thane", "profiles": [weapon("Hand Weapon"), weapon("Great Weapon")]},
+                {"id": "warriors", "name": "Dwarf Warriors", "profiles": [weapon("Hand Weapon")]},
+                {"id": "cannon", "name": "Cannon", "profiles": [weapon("Hand Weapon", ("Dwarf Crew", 3))]},
+                {"id": "organ-gun", "name": "Organ Gun", "profiles": [weapon("Hand Weapon", ("Dwarf Crew", 3))]},
+            ]
+        )
+    )
+    assert cells["Hand Weapon"] == "Hand Weapon\n*Carried by Thane, Dwarf Warriors, 6 × Dwarf Crew*"
+    assert cells["Great Weapon"] == "Great Weapon"  # its one unit carries it whole: the row stays short
+
+
+def test_the_line_is_in_the_handouts_language():
+    french = words.ui_words(Project.at(LIBRARY), "fr", False)
+    cells = first_cells(handout(DEVASTATORS), french)
+    assert cells["Heavy bolter"] == "Heavy bolter\n*Porté par 2 × Devastator Marine w/Heavy Weapon*"
+
+
+def test_an_ability_names_its_units_beside_it_and_no_line_under_it():
+    ability = {"type": "abilities", "name": "Signum", "values": ["BS 2+"], "carried_by": [{"name": "Sergeant"}]}
+    army = handout([{**DEVASTATORS[0], "profiles": [ability]}, {"id": "captain", "name": "Captain"}])
+    _, abilities = profile_blocks(army, ENGLISH)
+    assert [row.cells[0].text for table in abilities for row in table.rows] == ["Signum (Devastator Squad)"]
+
+
+def test_a_star_in_a_carriers_name_is_not_taken_for_the_end_of_the_italics():
+    cells = first_cells(handout([{**DEVASTATORS[0], "profiles": [weapon("Gun", ("Brother \\*Vex", 1))]}]))
+    assert cells["Gun"] == "Gun\nCarried by Brother \\*Vex"
