@@ -105,9 +105,11 @@ def profile_blocks(
 
 def _carried(name: str, units: list[str], every: int) -> str:
     """An ability's name with the units it belongs to, gathered away from them: "Reanimation Protocols (Necron
-    Warriors, Canoptek Wraiths)"; as it is when the army's only unit has it."""
+    Warriors, Canoptek Wraiths)"; as it is when the army's only unit has it, or when its name already says so (an
+    ability told apart from another of its name on import: "Invulnerable Save (The Silent King)")."""
     units = list(dict.fromkeys(units))
-    return f"{name} ({', '.join(units)})" if every > 1 else name
+    named = f" ({', '.join(units)})"
+    return f"{name}{named}" if every > 1 and not name.endswith(named) else name
 
 
 def _with_carriers(name: str, held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str]) -> str:

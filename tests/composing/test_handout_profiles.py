@@ -3,7 +3,7 @@ unit carries it only on some of its models; nothing more when every unit that ha
 
 from __future__ import annotations
 
-from generator.composing import words
+from generator.composing import handout_profiles, words
 from generator.composing.handout_profiles import profile_blocks
 from generator.model.types import Handout
 from generator.project import Project
@@ -95,3 +95,13 @@ def test_an_ability_names_its_units_beside_it_and_no_line_under_it():
 def test_a_star_in_a_carriers_name_is_not_taken_for_the_end_of_the_italics():
     cells = first_cells(handout([{**DEVASTATORS[0], "profiles": [weapon("Gun", ("Brother \\*Vex", 1))]}]))
     assert cells["Gun"] == "Gun\nCarried by Brother \\*Vex"
+
+
+def test_an_ability_told_apart_on_import_is_not_named_with_its_unit_twice():
+    assert handout_profiles._carried("Invulnerable Save (The Silent King)", ["The Silent King"], 3) == (
+        "Invulnerable Save (The Silent King)"
+    )
+    assert (
+        handout_profiles._carried("Invulnerable Save", ["The Silent King"], 3) == "Invulnerable Save (The Silent King)"
+    )
+    assert handout_profiles._carried("Invulnerable Save", ["The Silent King"], 1) == "Invulnerable Save"
