@@ -16,8 +16,8 @@ from generator.composing import words
 from generator.errors import UserError
 from generator.output import pipeline
 from generator.project import Project
-from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, render, told
-from tests.conftest import FIXTURES, LIBRARY, SHEETS
+from generator.rendering import bands, cuts, findings, fit, layout, layout_report, measure, pages, render, told
+from tests.conftest import FIXTURES, LIBRARY, ROOT, SHEETS
 
 
 def test_a4_landscape_in_three_columns():
@@ -919,3 +919,17 @@ def test_a_table_too_wide_by_its_many_columns_spans_the_page_one_too_wide_by_a_w
     word = measure.Measured(height=20, widths=(50.0, 320.0), overflow=8.0)  # one cell's word: 85 mm of it
     assert findings.spans(many, column) and not findings.spans(word, column)
     assert not findings.spans(measure.Measured(height=50, widths=tuple(narrow)), column)  # it fits: it stays
+
+
+def test_a_band_under_columns_sets_its_title_at_its_left_edge_whatever_the_floats_above_end_at():
+    """A page as qrs laid it out (tests/fixtures/pages/band-beside-floats.html: a roster handout's army and units in
+    two columns of three, an overwide wound track in a band under them): the floated column above ended a hair below
+    the band's top, and the band's title was set at the far right of the page, beside it. The band is its own
+    formatting context (sheet.css), so nothing above moves its lines."""
+    project = Project.at(LIBRARY / "sources", None)
+    html = (ROOT / "tests" / "fixtures" / "pages" / "band-beside-floats.html").read_text(encoding="utf-8")
+    document = pages.render(project, html, pages.stylesheet_text(project))
+    boxes = list(document.pages[0]._page_box.descendants())
+    band = next(box for box in boxes if box.element_tag == "div" and "band" in (box.element.get("class") or ""))
+    title = next(box for box in band.descendants() if type(box).__name__ == "LineBox" and box.element_tag == "h3")
+    assert title.position_x == pytest.approx(band.position_x, abs=0.5)
