@@ -372,14 +372,15 @@ def test_a_kill_team_weapon_a_modifier_changed_for_one_operative_names_its_opera
 
 def test_stat_headings_are_the_games_names_or_its_own_abbreviations_never_cut(imported):
     """Warcry prints Move, Toughness, Wounds in full (not "Tou", "Wou"); MESBG its own letters, its Heroic Actions
-    (words, not numbers) with the unit's rules; 40k 8th its M WS BS, its Save as Sv."""
+    (words, not numbers) with the unit's rules, a hero's Might/Will/Fate one column (no two headed "W"); 40k 8th its
+    M WS BS, its Save as Sv."""
     headings = {
         handout_id: roster_block(dict(composed(imported, handout_id))["en"]).characteristics
         for handout_id in ("warcry-corvus-cabal", "mesbg-warband", "wh40k-8e")
     }
     assert headings == {
         "warcry-corvus-cabal": ["Move", "Toughness", "Wounds"],
-        "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M", "W", "F"],
+        "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M/W/F"],
         "wh40k-8e": ["M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"],
     }
     captain = roster_block(dict(composed(imported, "mesbg-warband"))["en"]).units[0]
