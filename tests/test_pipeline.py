@@ -230,7 +230,9 @@ def test_rows_taller_than_a_third_of_a_column_continue_between_their_lines(tmp_p
 def test_a_real_rosters_tall_wargear_row_continues_between_its_lines_and_the_page_is_balanced(tmp_path):
     """Issue #42, from real catalogue data (tests/fixtures/rosters/bsdata/mesbg-warband.ros, BSData/middle-earth):
     the Shield's rule, 1,515 characters, is a row taller than a third of a column. Kept whole it went to the third
-    column and left the first two 40 % and 55 % empty; cut between its lines, the one page is balanced."""
+    column and left the first two 40 % and 55 % empty; cut between its lines, the one page is balanced: its columns
+    within 16 % of each other (the units' table and the bows fill the first to 55 %; the Heavy Armour row, naming
+    both warbands that wear it, leaves the others at 69 % and 70 %)."""
     import json
 
     library = tmp_path / "sources"
@@ -244,7 +246,7 @@ def test_a_real_rosters_tall_wargear_row_continues_between_its_lines_and_the_pag
     assert ran.returncode == 0, ran.stderr
     (wrote,) = [event for event in map(json.loads, ran.stdout.splitlines()) if event["event"] == "wrote"]
     used = [column["used"] for column in wrote["layout"]["pages"][-1]]
-    assert len(wrote["layout"]["pages"]) == 1 and max(used) - min(used) <= 0.15, used
+    assert len(wrote["layout"]["pages"]) == 1 and max(used) - min(used) <= 0.16, used
     assert wrote["layout"]["warnings"] == []
     printed = pdf_squeezed(wrote["path"]).replace("\u2019", "'")  # the sheet's typography: a typographic apostrophe
     shield = (

@@ -116,26 +116,41 @@ def _with_carriers(name: str, held: list[tuple[HandoutUnit, UnitProfile]], words
     """A weapon's name, and under it, when only some models of a unit carry it, who does: those models with their
     numbers, and the units that carry it whole (Heavy bolter / Carried by 2 × Devastator Marine w/Heavy Weapon).
     Nothing under it when every unit that has it carries it whole: a character's, a squad's every model's."""
-    line = carriers_line(held)
+    line = carriers_line(held, words)
     if not line:
         return name
     said = words["carried_by"].format(carriers=line)
     return f"{name}\n{said}" if "*" in said else f"{name}\n*{said}*"  # a star in a name would end the italics
 
 
-def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]]) -> str:
-    """Who carries a profile the units hold ("Thane, 6 × Dwarf Crew"): the units that carry it whole, each name once,
-    then the models that carry it in the others, like-named ones added up; "" when no unit carries it in part."""
+def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str]) -> str:
+    """Who carries a profile the units hold ("Thane, 6 × Dwarf Crew"): the units that carry it whole, each unit once
+    (two of one name "×2"), then the models that carry it in the others, like-named ones added up; "" when no unit
+    carries it in part. A whole unit is never added to a model of its name: a MESBG warband is named after its hero,
+    so the second Captain of Minas Tirith's warband prints as a whole unit beside the first one's Captain."""
     if all(not profile.carried_by for _, profile in held):
         return ""
-    named: dict[str, int | None] = {}
-    for unit, profile in held:
-        if not profile.carried_by:
-            named.setdefault(unit.name, None)
+    models: dict[str, int] = {}
     for _, profile in held:
         for model in profile.carried_by:
-            named[model.name] = (named.get(model.name) or 0) + model.count
-    return ", ".join(f"{count} × {name}" if count and count > 1 else name for name, count in named.items())
+            models[model.name] = models.get(model.name, 0) + model.count
+    wholes: dict[str, set[str]] = {}  # a unit's name → the units of that name that carry it whole
+    for unit, profile in held:
+        if not profile.carried_by:
+            wholes.setdefault(unit.name, set()).add(unit.id)
+    return ", ".join(
+        [
+            *(_whole_units(name, len(units), name in models, words) for name, units in wholes.items()),
+            *(f"{count} × {name}" if count > 1 else name for name, count in models.items()),
+        ]
+    )
+
+
+def _whole_units(name: str, units: int, like_a_model: bool, words: dict[str, str]) -> str:
+    """Units of one name that carry a profile whole: their name, "×2" after it for two; said to be whole units
+    where a model of the line has their name."""
+    shown = f"{name} \u00d7{units}" if units > 1 else name
+    return words["whole_unit"].format(unit=shown) if like_a_model else shown
 
 
 def unit_tables(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> list[Block]:

@@ -56,6 +56,7 @@ UI_WORDS = {
     "save_modifier": "Save modifier",
     "troop_type": "Type",
     "carried_by": "Carried by {carriers}",  # under a weapon's name: the models of a unit that carry it
+    "whole_unit": "{unit} (whole unit)",  # among a weapon's carriers: a unit named like one of the models listed
 }
 
 

@@ -79,6 +79,44 @@ def test_a_row_several_units_hold_names_those_that_carry_it_whole_and_adds_up_li
     assert cells["Great Weapon"] == "Great Weapon"  # its one unit carries it whole: the row stays short
 
 
+def test_two_units_of_one_name_stay_two_and_a_whole_unit_named_like_a_model_is_never_added_to_it():
+    """MESBG's warbands are named after their heroes: the second Captain's warband carries its heavy armour whole,
+    the first one's Captain and 8 of its warriors do (mesbg-warband.ros, tested whole in test_making.py)."""
+    armour = weapon("Heavy Armour")
+    cells = first_cells(
+        handout(
+            [
+                {
+                    "id": "captain",
+                    "name": "Captain",
+                    "profiles": [weapon("Heavy Armour", ("Captain", 1), ("Warrior", 8)), weapon("Sword")],
+                },
+                {"id": "captain-2", "name": "Captain", "profiles": [armour, weapon("Sword", ("Captain", 1))]},
+                {"id": "captain-3", "name": "Captain", "profiles": [armour]},
+            ]
+        )
+    )
+    assert cells["Heavy Armour"] == "Heavy Armour\n*Carried by Captain \u00d72 (whole unit), Captain, 8 × Warrior*"
+    assert cells["Sword"] == "Sword\n*Carried by Captain (whole unit), Captain*"
+
+
+def test_units_of_one_name_carrying_a_row_whole_are_counted_and_named_plainly_when_no_model_shares_it():
+    two = [{"id": f"boyz-{n}", "name": "Boyz", "profiles": [weapon("Choppa")]} for n in (1, 2)]
+    squig = {"id": "squig", "name": "Squigs", "profiles": [weapon("Choppa", ("Squig Herder", 1))]}
+    assert first_cells(handout([*two, squig]))["Choppa"] == "Choppa\n*Carried by Boyz \u00d72, Squig Herder*"
+
+
+def test_a_whole_unit_is_said_in_the_handouts_language():
+    french = words.ui_words(Project.at(LIBRARY), "fr", False)
+    army = handout(
+        [
+            {"id": "captain", "name": "Captain", "profiles": [weapon("Heavy Armour", ("Captain", 1))]},
+            {"id": "captain-2", "name": "Captain", "profiles": [weapon("Heavy Armour")]},
+        ]
+    )
+    assert first_cells(army, french)["Heavy Armour"] == "Heavy Armour\n*Porté par Captain (unité entière), Captain*"
+
+
 def test_the_line_is_in_the_handouts_language():
     french = words.ui_words(Project.at(LIBRARY), "fr", False)
     cells = first_cells(handout(DEVASTATORS), french)

@@ -3,12 +3,14 @@ abbreviation of that name where the game has one. Never a name cut short: "Tou" 
 
 Games Workshop's lettered profiles (Warhammer Fantasy, The Old World, 40,000 and Kill Team, Horus Heresy,
 Necromunda, Shadow War) abbreviate the same names the same way (WS, BS, T, Ld, Sv, OC); the Middle-earth game has
-letters of its own (Mv F S D A W C); Age of Sigmar and Warcry print Move, Health, Toughness, Wounds in full on their
-warscrolls and fighter cards, so their names print as written."""
+letters of its own (Mv F S D A W C) and prints a hero's Might, Will and Fate as one "M/W/F" (2/1/1); Age of Sigmar and Warcry print Move, Health, Toughness, Wounds in full on their
+warscrolls and fighter cards, so their names print as written. Two columns of one table never share a heading:
+where two names would (a game's letters for names it has no letters for), each prints as written."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from generator.reading.rosters.names import folded
 
@@ -51,9 +53,14 @@ _MIDDLE_EARTH = {
     "will": "W",
     "fate": "F",
 }
+_MIDDLE_EARTH_PATTERN = re.compile(r"middle[- ]?earth|hobbit|lord of the rings", re.IGNORECASE)
+# a game → the characteristics it prints as one column, their values joined by "/" (a hero's Might/Will/Fate 2/1/1)
+GAME_GROUPS: list[tuple[re.Pattern, list[tuple[str, tuple[str, ...]]]]] = [
+    (_MIDDLE_EARTH_PATTERN, [("M/W/F", ("might", "will", "fate"))]),
+]
 # a game (its system's name, as BSData writes it) → its own abbreviations of the names its data writes in full
 GAME_ABBREVIATIONS: list[tuple[re.Pattern, dict[str, str]]] = [
-    (re.compile(r"middle[- ]?earth|hobbit|lord of the rings", re.IGNORECASE), _MIDDLE_EARTH),
+    (_MIDDLE_EARTH_PATTERN, _MIDDLE_EARTH),
     (
         re.compile(
             r"40,?000|40k|kill ?team|horus heresy|30k|warhammer fantasy|old world|necromunda|shadow war|"
@@ -74,3 +81,39 @@ def abbreviations(game: str) -> dict[str, str]:
 def label(name: str, game: str) -> str:
     """A stat line's heading: the game's own abbreviation of the name where it has one, else the name as written."""
     return abbreviations(game).get(folded(name), name)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a roster's stat line: its heading, its name, and the characteristics whose values it prints (one,
+    or a game's group of them)."""
+
+    label: str
+    name: str
+    members: tuple[str, ...]
+
+    def value(self, values: dict[str, str]) -> str:
+        """The column's value in a profile's values: its one characteristic's, or its group's joined by "/" ("-" for
+        one the profile lacks); "" when the profile has none of them (a warrior's Might/Will/Fate)."""
+        found = [values.get(name) or "" for name in self.members]
+        if len(found) == 1 or not any(found):
+            return found[0] if len(found) == 1 else ""
+        return "/".join(value or "-" for value in found)
+
+
+def columns(names: list[str], game: str) -> list[Column]:
+    """The stat line's columns for characteristics of these names: a game's group as one column where all its
+    members are there (at the first one's place), the others each a column headed as `label` heads it; where two
+    headings would be the same (Wounds and Will both "W"), those columns print their names as written."""
+    by_folded = {folded(name): name for name in names}
+    grouped: dict[str, Column] = {}
+    for heading, members in next((groups for pattern, groups in GAME_GROUPS if pattern.search(game or "")), []):
+        if all(member in by_folded for member in members):
+            written = tuple(by_folded[member] for member in members)
+            grouped.update({name: Column(heading, "/".join(written), written) for name in written})
+    found = list(dict.fromkeys(grouped.get(name) or Column(label(name, game), name, (name,)) for name in names))
+    headings = [column.label for column in found]
+    return [
+        column if headings.count(column.label) == 1 else Column(column.name, column.name, column.members)
+        for column in found
+    ]

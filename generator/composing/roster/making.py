@@ -11,7 +11,7 @@ import unicodedata
 
 from generator.composing.handout_profiles import prints_carriers
 from generator.composing.roster.fitting import fit
-from generator.composing.roster.labels import label
+from generator.composing.roster.labels import columns
 from generator.composing.roster.names import folded
 from generator.composing.roster.text import MAX_TEXT, MAX_VALUE, Report, Text, Unmatched, literal
 from generator.model import geometry
@@ -192,26 +192,31 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
     maker = Maker(roster, report)
     every = _stat_names(roster)
     names = [name for name in every if _short(roster, name)][:16]  # columns; the wordy ones go with the rules
+    stat_columns = columns(names, roster.game)
     ids, taken = {}, set()
-    for name in names:
-        ident = re.sub(r"[^A-Za-z0-9]", "", unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode())
+    for column in stat_columns:
+        written = column.name
+        ident = re.sub(r"[^A-Za-z0-9]", "", unicodedata.normalize("NFKD", written).encode("ascii", "ignore").decode())
         ident = (ident if ident[:1].isalpha() else f"C{ident}")[:12] or "C"
         while ident in taken:
             ident = f"{ident[:10]}{len(taken)}"
         taken.add(ident)
-        ids[name] = ident
+        ids[column] = ident
     units, unit_ids = [], set()
     for entry in roster.units:
         unit = unit_base(entry, slug(entry.name, unit_ids), maker)
         profiles = list(entry.profiles)
         values = dict(entry.stat.values) if entry.stat else {}
-        unit["profile"] = {ids[name]: _value(maker, values.get(name, ""), entry.name) for name in names}
+        unit["profile"] = {ids[column]: _value(maker, column.value(values), entry.name) for column in stat_columns}
         unit["models"] = [
             model_entry(
                 maker,
                 line,
                 entry.name,
-                {ids[name]: _value(maker, dict(line.profile.values).get(name, ""), entry.name) for name in names},
+                {
+                    ids[column]: _value(maker, column.value(dict(line.profile.values)), entry.name)
+                    for column in stat_columns
+                },
                 len(entry.models),
             )
             for line in entry.models
@@ -227,8 +232,8 @@ def alone(roster: Roster, handout_id: str, army: str, lang: str, report: Report)
     for rule in roster.army_rules:
         maker.keyword(rule, "army")
     characteristics = [
-        {"id": ids[name], "label": maker.text(label(name, roster.game), 200), "name": maker.text(name or "-", 200)}
-        for name in names
+        {"id": ids[column], "label": maker.text(column.label, 200), "name": maker.text(column.name or "-", 200)}
+        for column in stat_columns
     ]
     return maker.handout(
         handout_id,

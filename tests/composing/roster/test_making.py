@@ -340,6 +340,18 @@ def test_a_weapon_row_says_which_models_carry_it_in_the_pdf_and_the_web_edition_
     assert "Heavy bolter<br><em>Carried by 2 × Devastator Marine w/Heavy Weapon</em>" in page
 
 
+def test_two_warbands_of_one_name_each_keep_their_heavy_armour_in_the_carriers_line(built):
+    """mesbg-warband.ros: two warbands named "Captain of Minas Tirith" after their heroes; the first one's Captain and
+    8 warriors wear heavy armour, the second one's every model: it prints as a whole unit, not added to a Captain."""
+    facts = facts_of("mesbg-warband")
+    first, second = (unit for unit in facts["units"] if unit["name"] == "Captain of Minas Tirith")
+    for warband in (first, second):
+        assert "Heavy Armour" in {profile["name"] for profile in warband["profiles"]["Wargear"]}
+    text = flat(" ".join(pdf_pages(built / "mesbg-warband.en.pdf")))
+    carried = "Captain of Minas Tirith (whole unit), Captain of Minas Tirith, 8 × Warrior of Minas Tirith"
+    assert flat(f"Heavy Armour Carried by {carried} A model who is upgraded to wear heavy armour") in text
+
+
 @pytest.mark.parametrize("handout_id", ["wh40k-10e-battlescribe", "wh40k-10e-silent-king"])
 def test_a_40k_rosters_keyword_marks_never_print(built, handout_id):
     """BSData's ^^**Leagues of Votann^^** and ^^**Necrons**^^ print as the keyword alone, in bold."""
@@ -372,14 +384,15 @@ def test_a_kill_team_weapon_a_modifier_changed_for_one_operative_names_its_opera
 
 def test_stat_headings_are_the_games_names_or_its_own_abbreviations_never_cut(imported):
     """Warcry prints Move, Toughness, Wounds in full (not "Tou", "Wou"); MESBG its own letters, its Heroic Actions
-    (words, not numbers) with the unit's rules; 40k 8th its M WS BS, its Save as Sv."""
+    (words, not numbers) with the unit's rules, a hero's Might/Will/Fate one column (no two headed "W"); 40k 8th its
+    M WS BS, its Save as Sv."""
     headings = {
         handout_id: roster_block(dict(composed(imported, handout_id))["en"]).characteristics
         for handout_id in ("warcry-corvus-cabal", "mesbg-warband", "wh40k-8e")
     }
     assert headings == {
         "warcry-corvus-cabal": ["Move", "Toughness", "Wounds"],
-        "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M", "W", "F"],
+        "mesbg-warband": ["Mv", "F", "S", "D", "A", "W", "C", "M/W/F"],
         "wh40k-8e": ["M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"],
     }
     captain = roster_block(dict(composed(imported, "mesbg-warband"))["en"]).units[0]
