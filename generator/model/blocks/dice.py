@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Iterator, Literal
+from typing import Annotated, ClassVar, Iterator, Literal, Union
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Discriminator, Field, StringConstraints, Tag, field_validator, model_validator
 
 from generator.model import rules
 from generator.model.base import MAX_ROWS, Align, Fact, Finding, Id, Model, OptionalText
@@ -37,8 +37,18 @@ class InnerRoll(Model):
     rows: Annotated[list[DiceResult], Field(min_length=1, max_length=36)]
 
 
+# The tags name the field itself: pydantic puts a union's tag in an error's path, where a message names the field.
+Texts = Annotated[
+    Union[
+        Annotated[OptionalText, Tag("text")],
+        Annotated[list[OptionalText], Field(min_length=1, max_length=MAX_RESULT_COLUMNS), Tag("texts")],
+    ],
+    Discriminator(lambda text: "texts" if isinstance(text, list) else "text"),
+]
+
+
 class DiceRow(DiceResult):
-    text: OptionalText | Annotated[list[OptionalText], Field(min_length=1, max_length=MAX_RESULT_COLUMNS)] = Field(
+    text: Texts = Field(
         "",
         description="What happens on these results, in the sheet's markup. Under the block's text_titles, a list "
         'of one text a column: ["Blow cuts the chest", "Strike slices the chest", …] ("" leaves a column empty).',
