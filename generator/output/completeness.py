@@ -151,13 +151,13 @@ def _dice(block, sheet):
     yield ("roll_title",), block.roll_header  # nothing where no header band prints
     yield ("name_title",), block.name_title
     yield ("text_title",), block.text_title
-    yield from (
-        (
-            (("rows", r, part), getattr(row, part))
-            for r, row in enumerate(block.rows)
-            for part in ("roll", "name", "text")
-        )
-    )
+    yield from ((("text_titles", n), title) for n, title in enumerate(block.text_titles or []))
+    for r, row in enumerate(block.rows):
+        yield from ((("rows", r, part), getattr(row, part)) for part in ("roll", "name"))
+        if isinstance(row.text, list):  # one text a column, each where it is in the list
+            yield from ((("rows", r, "text", t), text) for t, text in enumerate(row.text))
+        else:
+            yield ("rows", r, "text"), row.text
 
 
 def _modifiers(block, sheet):

@@ -406,7 +406,7 @@ def test_an_84_row_table_continues_over_columns_with_its_title_and_header_repeat
 
 
 def test_a_sheet_a_little_too_long_is_set_smaller_to_fit_its_pages(tmp_path):
-    sources = with_price_list(tmp_path, 66, pages=1)
+    sources = with_price_list(tmp_path, 60, pages=1)
     project = Project.at(sources, tmp_path / "build")
     sheet = pipeline.check(sources / "every-block.yaml")
     laid = render.layout(project, sheet, pipeline.BuildOptions())

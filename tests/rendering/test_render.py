@@ -53,6 +53,18 @@ def test_dice_tables_print_listed_results_lookups_and_inner_rolls(fixture_html):
     assert '<th class="roll">Total</th>' in shards and '<td class="roll">12+</td>' in shards
 
 
+def test_a_dice_table_of_several_result_columns_prints_a_column_each(fixture_html):
+    criticals = re.search(r'<section[^>]*data-block="criticals".*?</section>', fixture_html, re.S).group(0)
+    assert re.findall(r"<th[^>]*>(.*?)</th>", criticals) == ["D10", "Tranchant", "Contondant", "Perforant"]
+    rows = re.findall(r"<tr class=\"u\">(.*?)</tr>", criticals, re.S)
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in rows]
+    assert cells == [
+        ["1–4", "+1 touche", "+2 touches", "Saigne 1 par tour"],
+        ["5–8", "Étourdi 1 tour", "", "Saigne 2 par tour"],
+        ["9–10", '<em class="result-name">Fatal</em> – Bras tranché', "Crâne fendu", "Cœur percé"],
+    ]
+
+
 def test_markup_is_escaped_and_typography_applied(fixture_html):
     assert "l\u2019unité" in fixture_html  # apostrophe
     assert "passe\u202f!" in fixture_html  # French narrow space before !

@@ -9,10 +9,14 @@ import re
 
 from generator.composing.drafts import footnotes, grids, kinds, pieces
 from generator.composing.drafts.report import note
+from generator.model.blocks.dice import MAX_RESULT_COLUMNS
 from generator.reading.documents.document import ListBlock, ListItem, Table, plain
 
 _NUMBER_LEAD = re.compile(r"^[+\-−]?\d")  # a cell opening with a number
 MAX_COLUMNS = 12
+# A dice table's header titles, by its width: the roll's, the named results' and the text's; a wider one titles its
+# roll, then a column of results each (text_titles).
+_TITLES = {2: ("roll_title", "text_title"), 3: ("roll_title", "name_title", "text_title")}
 
 
 class TableTyping:
@@ -57,7 +61,8 @@ class TableTyping:
     def guess_header(self, rows: list[list[str]]) -> tuple[list[str] | None, list[str]]:
         """A text table's first row is its header when it is not of the kind of the rows below it."""
         first, rest = rows[0], rows[1:]
-        if all(kinds.is_roll(row[0]) for row in rest) and not kinds.is_roll(first[0]):
+        off_key = sum(not kinds.is_roll(row[0]) for row in rest)  # a row or two keyed otherwise ("UM 66")
+        if off_key <= len(rest) // 10 and not kinds.is_roll(first[0]) and (off_key == 0 or len(first) > 3):
             return first, rest
         for column in (0, len(first) - 1):
             if (
@@ -82,6 +87,8 @@ class TableTyping:
             return True
         if all(kinds.is_roll(row[0]) for row in body) and width <= 3:
             return self.dice(body, header, origin, "the first column holds rolls: ")
+        if header and 3 < width <= MAX_RESULT_COLUMNS + 1 and self.result_columns(header, body, origin):
+            return True
         if (
             width in (2, 3)
             and all(kinds.leading_modifier(row[0]) for row in body)
@@ -120,6 +127,22 @@ class TableTyping:
             return False
         return len(body) >= 20 or all(len(plain(row[1]).split()) <= 4 for row in body)
 
+    def result_columns(self, header: list[str], body: list[list[str]], origin: str) -> bool:
+        """Rolls keyed to a result a column (a critical table's A to E): a dice table of text_titles. A row keyed
+        by no roll ("UM 66", an unmodified roll, beside 66-70) would break the die's coverage: it follows the dice
+        table in a table of its own, under the same header."""
+        apart = [row for row in body if not kinds.is_roll(row[0])]
+        keyed = [row for row in body if kinds.is_roll(row[0])]
+        if len(keyed) < 2 or len(apart) > len(body) // 10:
+            return False
+        why = "the first column holds rolls, each other column a result: "
+        if not self.dice(keyed, header, origin, why, quiet=True):
+            return False
+        if apart:  # the report's line for it names it
+            table = {"type": "table", "columns": [{"title": cell} for cell in header], "rows": apart}
+            self.add(table, origin, "the rows of a dice table keyed by no roll, under its header")
+        return True
+
     def dice(self, body, header, origin, why: str, quiet: bool = False) -> bool:
         rolls = [kinds.roll_text(row[0]) for row in body]
         named = kinds.die_named(header[0]) if header else None
@@ -137,13 +160,17 @@ class TableTyping:
             return False
         block = {"type": "dice"}
         block["die" if die else "range"] = die or range_
+        columns = len(body[0]) > 3  # a result a column, under the header's titles
         if header:
-            for key, cell in zip(
-                ("roll_title", "name_title", "text_title") if len(header) == 3 else ("roll_title", "text_title"), header
-            ):
+            for key, cell in zip(_TITLES.get(len(header), ("roll_title",)), header):
                 if cell.strip():
                     block[key] = cell
-        block["rows"] = [pieces.dice_row(roll, row[1:]) for roll, row in zip(rolls, body)]
+            if columns:
+                block["text_titles"] = header[1:]
+        block["rows"] = [
+            {"roll": roll, "text": row[1:]} if columns else pieces.dice_row(roll, row[1:])
+            for roll, row in zip(rolls, body)
+        ]
         self.add(block, origin, why + reason, confident)
         return True
 

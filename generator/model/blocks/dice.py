@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Iterator, Literal
+from typing import Annotated, ClassVar, Iterator, Literal, Union
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Discriminator, Field, StringConstraints, Tag, field_validator, model_validator
 
 from generator.model import rules
 from generator.model.base import MAX_ROWS, Align, Fact, Finding, Id, Model, OptionalText
 from generator.model.blocks.block import BlockBase
+
+MAX_RESULT_COLUMNS = 8  # a critical table's locations or weapon classes (A to E); the roll column beside them
 
 
 class DiceResult(Model):
@@ -35,7 +37,22 @@ class InnerRoll(Model):
     rows: Annotated[list[DiceResult], Field(min_length=1, max_length=36)]
 
 
+# The tags name the field itself: pydantic puts a union's tag in an error's path, where a message names the field.
+Texts = Annotated[
+    Union[
+        Annotated[OptionalText, Tag("text")],
+        Annotated[list[OptionalText], Field(min_length=1, max_length=MAX_RESULT_COLUMNS), Tag("texts")],
+    ],
+    Discriminator(lambda text: "texts" if isinstance(text, list) else "text"),
+]
+
+
 class DiceRow(DiceResult):
+    text: Texts = Field(
+        "",
+        description="What happens on these results, in the sheet's markup. Under the block's text_titles, a list "
+        'of one text a column: ["Blow cuts the chest", "Strike slices the chest", …] ("" leaves a column empty).',
+    )
     then: InnerRoll | None = Field(None, description="A roll made on this result: its die and its rows.")
 
 
@@ -94,6 +111,11 @@ class DiceBlock(BlockBase):
     )
     name_title: OptionalText | None = Field(None, description="Header of the result names' column.")
     text_title: OptionalText | None = Field(None, description="Header of the text column.")
+    text_titles: Annotated[list[OptionalText], Field(min_length=2, max_length=MAX_RESULT_COLUMNS)] | None = Field(
+        None,
+        description="Several columns of results (a critical table's columns A to E), one title each: every row's "
+        "text is then a list of as many texts, one a column.",
+    )
     align: Align | DiceAlign | None = Field(
         None, description="The columns' alignment: one word for all of them (center), or {roll: …, name: …, text: …}."
     )
@@ -121,7 +143,17 @@ class DiceBlock(BlockBase):
     @property
     def has_header(self) -> bool:
         """A header band only where it has something to say, as a table whose column titles are all empty."""
-        return bool(self.roll_header or self.name_title or self.text_title)
+        return bool(self.roll_header or self.name_title or self.text_title or any(self.text_titles or []))
+
+    @property
+    def result_columns(self) -> int:
+        """How many columns of results each row has: one, or one a title of `text_titles`."""
+        return len(self.text_titles) if self.text_titles else 1
+
+    @staticmethod
+    def texts(row: DiceResult) -> list[str]:
+        """A row's results, one a column."""
+        return row.text if isinstance(row.text, list) else [row.text]
 
     @property
     def rolled(self) -> str:
@@ -135,6 +167,7 @@ class DiceBlock(BlockBase):
             yield ("die",), "every roll reads as a D66 result (11-66, two digits from 1 to 6): did you mean die: D66?"
             return
         yield from roll_findings(possible, self.rows, self.rolled)
+        yield from self._column_findings()
         for index, row in enumerate(self.rows):
             if row.then:  # the inner roll's own rows, checked the same way
                 for loc, message in roll_findings(rules.die_results(row.then.die), row.then.rows, row.then.die):
@@ -142,23 +175,46 @@ class DiceBlock(BlockBase):
         if self.range and self.range.endswith("+") and not any(roll.replace(" ", "").endswith("+") for roll in rolls):
             yield ("rows",), f"the range {self.range} has no end: its last row covers the rest (36+)"
 
+    def _column_findings(self) -> Iterator[Finding]:
+        if self.text_title is not None and self.text_titles:
+            yield ("text_titles",), "'text_title' or 'text_titles', not both: text_titles names each column of results"
+        for index, row in enumerate(self.rows):
+            if len(self.texts(row)) != self.result_columns:
+                yield ("rows", index, "text"), self._count_problem(row)
+
+    def _count_problem(self, row: DiceRow) -> str:
+        count = len(self.texts(row))
+        given = f"{count} text{'s' if count > 1 else ''}" if isinstance(row.text, list) else "one text"
+        if not self.text_titles:
+            return (
+                f"{given} where the block has one column of results: write a single text (text: Blow to the chest), "
+                f"or name each column with the block's text_titles: [A, B, C]"
+            )
+        return (
+            f"{given} where the block's text_titles name {self.result_columns} columns "
+            f"({', '.join(self.text_titles)}): expected a list of {self.result_columns} texts, one a column "
+            f'("" leaves a column empty)'
+        )
+
     def row_facts(self) -> Iterator[Fact]:
         for r, row in enumerate(self.rows):
-            for part in ("name", "text"):
-                if getattr(row, part):
-                    yield (
-                        ("row", row.roll, part),
-                        f"{self.die or self.roll_title or ''} {row.roll}".strip(),
-                        getattr(row, part),
-                        r,
-                        None,
-                    )
+            rolled = f"{self.die or self.roll_title or ''} {row.roll}".strip()
+            if row.name:
+                yield ("row", row.roll, "name"), rolled, row.name, r, None
+            if isinstance(row.text, list):  # one fact a column, keyed by its place, named by its title
+                titles = self.text_titles or []
+                for column, text in enumerate(row.text):
+                    title = titles[column] if column < len(titles) and titles[column] else str(column + 1)
+                    if text:
+                        yield ("row", row.roll, "text", column + 1), f"{rolled} ({title})", text, r, None
+            elif row.text:
+                yield ("row", row.roll, "text"), rolled, row.text, r, None
             for inner in row.then.rows if row.then else []:
                 for part in ("name", "text"):
                     if getattr(inner, part):
                         yield (
                             ("row", row.roll, "then", inner.roll, part),
-                            f"{self.die or self.roll_title or ''} {row.roll}, {row.then.die} {inner.roll}".strip(),
+                            f"{rolled}, {row.then.die} {inner.roll}",
                             getattr(inner, part),
                             r,
                             None,
