@@ -118,7 +118,7 @@ def deck_page(project: Project, deck: Deck, options: CardOptions) -> str:
             )
         )
     )
-    faces = web.font_faces(frozenset(document), heights.folder(project.build))
+    faces = web.font_faces(frozenset(document), heights.folder(project.build), web.body_faces(project))
     return document.replace(web.FONTS_HERE, faces, 1)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,13 +28,10 @@ from generator.rendering.inline import Inline
 from generator.rendering.items import Item, items
 from generator.rendering.layout import page_frame
 
-# The faces the block templates use (as sheet.css declares them for the PDF): weight, style, file.
-FACES = (
-    (400, "normal", "SourceSansPro-Regular.ttf"),
-    (400, "italic", "SourceSansPro-It.ttf"),
-    (600, "normal", "SourceSansPro-Semibold.ttf"),
-    (700, "normal", "SourceSansPro-Bold.ttf"),
-    (700, "italic", "SourceSansPro-BoldIt.ttf"),
+# A face of the body's font as sheet.css declares it for the PDF: the web page's are the same (body_faces).
+FACE = re.compile(
+    r'@font-face\s*\{\s*font-family:\s*"Source Sans";\s*font-weight:\s*(\d+);\s*font-style:\s*(\w+);'
+    r'\s*src:\s*url\("fonts/([^"/]+)"\);\s*\}'
 )
 FONTS_HERE = "/* the fonts */"  # where web.html.j2 puts the @font-face rules, the first thing in the page's style
 
@@ -57,7 +55,7 @@ def page(project: Project, sheet: Sheet, options, untranslated: int = 0, marks: 
     )
     # The fonts are cut to the characters of the page as rendered: put in the first style element afterwards.
     mono = any(block.type == "preformatted" for block in sheet.blocks())
-    faces = font_faces(frozenset(document), heights.folder(project.build), mono)
+    faces = font_faces(frozenset(document), heights.folder(project.build), body_faces(project), mono)
     return document.replace(FONTS_HERE, faces, 1)
 
 
@@ -89,12 +87,19 @@ def definition_anchors(sheet: Sheet) -> dict[str, str]:
     return anchors
 
 
-def font_faces(characters: frozenset[str], cache: Path, mono: bool = False) -> str:
-    """@font-face rules for every face, each cut down to the common Latin set and these characters, in a data: URL;
-    with `mono`, preformatted text's monospace font too, cut to these characters. The cut fonts are kept in `cache`
-    (most pages use the same characters: each face is cut once)."""
+def body_faces(project: Project) -> list[tuple[int, str, str]]:
+    """The faces of the body's font the project's sheet.css declares for the PDF (weight, style, file), read from it:
+    the web page declares the same, so that both print alike."""
+    stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
+    return [(int(weight), style, name) for weight, style, name in FACE.findall(stylesheet)]
+
+
+def font_faces(characters: frozenset[str], cache: Path, faces: list[tuple[int, str, str]], mono: bool = False) -> str:
+    """@font-face rules for every face of the body's font (`faces`: body_faces), each cut down to the common Latin
+    set and these characters, in a data: URL; with `mono`, preformatted text's monospace font too, cut to these
+    characters. The cut fonts are kept in `cache` (most pages use the same characters: each face is cut once)."""
     rules = []
-    for weight, style, name in FACES:
+    for weight, style, name in faces:
         data = base64.b64encode(_subset(name, characters, cache)).decode("ascii")
         rules.append(
             f'@font-face {{ font-family: "Source Sans"; font-weight: {weight}; font-style: {style}; '

@@ -91,7 +91,7 @@ def test_a_page_requests_nothing(pages):
             url.startswith("data:") for url in re.findall(r'url\("?([^")]*)', text)
         )
         assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', text)), page
-        assert len(re.findall(r"@font-face", text)) == len(web.FACES)
+        assert len(re.findall(r"@font-face", text)) == len(FACES) == 5  # Source Sans's five, as sheet.css declares
 
 
 def test_links_lead_to_a_place_on_the_page_and_ids_are_unique(pages):
@@ -295,34 +295,45 @@ def test_bad_input_stops_the_page_with_file_line_column_and_keeps_the_previous_o
 
 # --- the cut fonts kept in build/.cache/web-fonts are input (#35, point 4) -----------------------------------------
 
+FACES = web.body_faces(Project.at(LIBRARY))
+
+
+def test_the_pages_faces_are_those_sheet_css_declares_for_the_pdf():
+    stylesheet = (Project.at(LIBRARY).templates / "sheet.css").read_text(encoding="utf-8")
+    declared = re.findall(
+        r'font-family: "Source Sans"; font-weight: (\d+); font-style: (\w+); src: url\("fonts/([^"]+)"', stylesheet
+    )
+    assert FACES == [(int(weight), style, name) for weight, style, name in declared] and len(FACES) == 5
+    assert "SourceSansPro-Semibold.ttf" in {name for _, _, name in FACES}
+
 
 def test_a_file_put_in_the_font_cache_is_not_embedded_in_a_page(tmp_path):
     cache = tmp_path / "cache"
-    faces = web.font_faces(frozenset("Abc"), cache)
+    faces = web.font_faces(frozenset("Abc"), cache, FACES)
     secret = b"-----BEGIN OPENSSH PRIVATE KEY----- not a font"
     for kept in (cache / "web-fonts").glob("*.woff2"):
         kept.write_bytes(secret)  # what a planted file or an earlier bug left
-    again = web.font_faces(frozenset("Abc"), cache)
+    again = web.font_faces(frozenset("Abc"), cache, FACES)
     assert again == faces and base64.b64encode(secret).decode() not in again
     assert all(kept.read_bytes().startswith(b"wOF2") for kept in (cache / "web-fonts").glob("*.woff2"))
 
 
 def test_a_link_in_the_font_cache_is_refused_and_its_target_left_alone(tmp_path):
     cache = tmp_path / "cache"
-    web.font_faces(frozenset("Abc"), cache)
+    web.font_faces(frozenset("Abc"), cache, FACES)
     secret = tmp_path / "id_rsa"
     secret.write_bytes(b"a key")
     for kept in (cache / "web-fonts").glob("*.woff2"):
         kept.unlink()
         kept.symlink_to(secret)
     with pytest.raises(UserError, match="this is a symbolic link"):
-        web.font_faces(frozenset("Abc"), cache)
+        web.font_faces(frozenset("Abc"), cache, FACES)
     assert secret.read_bytes() == b"a key"
 
 
 def test_a_kept_cut_lacking_a_character_asked_for_is_cut_again(tmp_path):
     cache = tmp_path / "cache"
-    web.font_faces(frozenset("Abc"), cache)
+    web.font_faces(frozenset("Abc"), cache, FACES)
     kept = sorted((cache / "web-fonts").glob("*.woff2"))
     wanted_elsewhere = [ord("é"), 0x1E9E]  # ẞ is not in the common set the cut was made for
     assert all(web._kept_font(path, wanted_elsewhere) is None for path in kept)
