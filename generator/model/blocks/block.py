@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar, Iterator, Literal, Union
 from pydantic import BaseModel, Discriminator, Field, StringConstraints, Tag
 
 from generator.model import markup
-from generator.model.base import Fact, Id, Model, OptionalText, Text, prose
+from generator.model.base import Fact, Finding, Id, Model, OptionalText, Text, prose
 
 
 class Footnote(Model):
@@ -77,6 +77,55 @@ class Subheaded:
         none of whose rows is kept would head nothing."""
         heads = {self._subheading_position(index) for index in kept} - {None}
         return [line for index, line in enumerate(self.lines) if index in kept or index in heads]
+
+
+class TitledColumns:
+    """One field of a block's rows in one column, or in several (`<field>_titles` names each, every row's field a
+    list of one a column): a modifier's values, a dice row's texts. What the two forms share: the count, the
+    problems, each column's name in a fact."""
+
+    def __init__(self, field: str, things: str, titles: list[str] | None, one_title: str | None):
+        self.field, self.things, self.titles, self.one_title = field, things, titles, one_title
+
+    @property
+    def count(self) -> int:
+        """How many columns each row has: one, or one a title."""
+        return len(self.titles) if self.titles else 1
+
+    @staticmethod
+    def listed(value: str | list[str]) -> list[str]:
+        """A row's field, one a column."""
+        return value if isinstance(value, list) else [value]
+
+    def both_titles(self) -> Iterator[Finding]:
+        """The block's single title and its titles given at once: one or the other."""
+        if self.one_title is not None and self.titles:
+            field = self.field
+            yield (
+                (f"{field}_titles",),
+                f"'{field}_title' or '{field}_titles', not both: {field}_titles names each column of {self.things}",
+            )
+
+    def count_problem(self, given: str, unit: str, single: str, titles: str, example: str | None = None) -> str:
+        """A row giving `given` (3 values) where the block has another count of columns: what to write, a single
+        `unit` (such as `single`) without titles, and how to name the columns (such as `titles`); else as many
+        `unit`s as the titles (such as `example`)."""
+        field = self.field
+        if not self.titles:
+            return (
+                f"{given} where the block has one column of {self.things}: write a single {unit} ({field}: {single}), "
+                f"or name each column with the block's {field}_titles: [{titles}]"
+            )
+        such = f", such as {field}: [{example}]" if example else ""
+        return (
+            f"{given} where the block's {field}_titles name {self.count} columns ({', '.join(self.titles)}): expected "
+            f'a list of {self.count} {unit}s, one a column{such} ("" leaves a column empty)'
+        )
+
+    def title(self, column: int) -> str:
+        """A column's name in a fact: its title, or its number where it has none."""
+        titles = self.titles or []
+        return titles[column] if column < len(titles) and titles[column] else str(column + 1)
 
 
 class Lead(Model):

@@ -8,7 +8,7 @@ from pydantic import Discriminator, Field, StringConstraints, Tag, field_validat
 
 from generator.model import rules
 from generator.model.base import MAX_ROWS, Align, Fact, Finding, Id, Model, OptionalText
-from generator.model.blocks.block import BlockBase
+from generator.model.blocks.block import BlockBase, TitledColumns
 
 MAX_RESULT_COLUMNS = 8  # a critical table's locations or weapon classes (A to E); the roll column beside them
 
@@ -146,14 +146,19 @@ class DiceBlock(BlockBase):
         return bool(self.roll_header or self.name_title or self.text_title or any(self.text_titles or []))
 
     @property
+    def titled_columns(self) -> TitledColumns:
+        """Its results' columns: one, or one a title of `text_titles`."""
+        return TitledColumns("text", "results", self.text_titles, self.text_title)
+
+    @property
     def result_columns(self) -> int:
         """How many columns of results each row has: one, or one a title of `text_titles`."""
-        return len(self.text_titles) if self.text_titles else 1
+        return self.titled_columns.count
 
     @staticmethod
     def texts(row: DiceResult) -> list[str]:
         """A row's results, one a column."""
-        return row.text if isinstance(row.text, list) else [row.text]
+        return TitledColumns.listed(row.text)
 
     @property
     def rolled(self) -> str:
@@ -176,8 +181,7 @@ class DiceBlock(BlockBase):
             yield ("rows",), f"the range {self.range} has no end: its last row covers the rest (36+)"
 
     def _column_findings(self) -> Iterator[Finding]:
-        if self.text_title is not None and self.text_titles:
-            yield ("text_titles",), "'text_title' or 'text_titles', not both: text_titles names each column of results"
+        yield from self.titled_columns.both_titles()
         for index, row in enumerate(self.rows):
             if len(self.texts(row)) != self.result_columns:
                 yield ("rows", index, "text"), self._count_problem(row)
@@ -185,16 +189,7 @@ class DiceBlock(BlockBase):
     def _count_problem(self, row: DiceRow) -> str:
         count = len(self.texts(row))
         given = f"{count} text{'s' if count > 1 else ''}" if isinstance(row.text, list) else "one text"
-        if not self.text_titles:
-            return (
-                f"{given} where the block has one column of results: write a single text (text: Blow to the chest), "
-                f"or name each column with the block's text_titles: [A, B, C]"
-            )
-        return (
-            f"{given} where the block's text_titles name {self.result_columns} columns "
-            f"({', '.join(self.text_titles)}): expected a list of {self.result_columns} texts, one a column "
-            f'("" leaves a column empty)'
-        )
+        return self.titled_columns.count_problem(given, "text", "Blow to the chest", "A, B, C")
 
     def row_facts(self) -> Iterator[Fact]:
         for r, row in enumerate(self.rows):
@@ -202,10 +197,9 @@ class DiceBlock(BlockBase):
             if row.name:
                 yield ("row", row.roll, "name"), rolled, row.name, r, None
             if isinstance(row.text, list):  # one fact a column, keyed by its place, named by its title
-                titles = self.text_titles or []
                 for column, text in enumerate(row.text):
-                    title = titles[column] if column < len(titles) and titles[column] else str(column + 1)
                     if text:
+                        title = self.titled_columns.title(column)
                         yield ("row", row.roll, "text", column + 1), f"{rolled} ({title})", text, r, None
             elif row.text:
                 yield ("row", row.roll, "text"), rolled, row.text, r, None

@@ -8,7 +8,7 @@ from pydantic import Discriminator, Field, StringConstraints, Tag
 
 from generator.model import rules
 from generator.model.base import MAX_ROWS, TRANSLATABLE, Fact, Finding, Model, OptionalText, Text
-from generator.model.blocks.block import BlockBase, Subheaded, Subheading, or_subheading
+from generator.model.blocks.block import BlockBase, Subheaded, Subheading, TitledColumns, or_subheading
 
 MAX_VALUES = 12  # columns of values, as a table's columns
 Value = Annotated[str, StringConstraints(min_length=1, max_length=120), TRANSLATABLE]
@@ -67,21 +67,22 @@ class ModifiersBlock(Subheaded, BlockBase):
         return [item for item in self.items if isinstance(item, Modifier)]
 
     @property
+    def titled_columns(self) -> TitledColumns:
+        """Its values' columns: one, or one a title of `value_titles`."""
+        return TitledColumns("value", "values", self.value_titles, self.value_title)
+
+    @property
     def value_columns(self) -> int:
         """How many columns of values each item has: one, or one a title of `value_titles`."""
-        return len(self.value_titles) if self.value_titles else 1
+        return self.titled_columns.count
 
     @staticmethod
     def values(item: Modifier) -> list[str]:
         """An item's values, one a column."""
-        return [item.value] if isinstance(item.value, str) else item.value
+        return TitledColumns.listed(item.value)
 
     def check(self) -> Iterator[Finding]:
-        if self.value_title is not None and self.value_titles:
-            yield (
-                ("value_titles",),
-                "'value_title' or 'value_titles', not both: value_titles names each column of values",
-            )
+        yield from self.titled_columns.both_titles()
         for index, item in enumerate(self.items):
             if isinstance(item, Subheading):
                 continue
@@ -98,20 +99,8 @@ class ModifiersBlock(Subheaded, BlockBase):
 
     def _count_problem(self, values: list[str]) -> str:
         given = f"{len(values)} value{'s' if len(values) > 1 else ''}"
-        if not self.value_titles:
-            return (
-                f'{given} where the block has one column of values: write a single value (value: "+1"), or '
-                f"name each column with the block's value_titles: [To hit, To be hit]"
-            )
-        titles, example = (
-            ", ".join(self.value_titles),
-            ", ".join(('"-1"', '"+1"')[column % 2] for column in range(self.value_columns)),
-        )
-        return (
-            f"{given} where the block's value_titles name {self.value_columns} columns ({titles}): expected a "
-            f"list of {self.value_columns} values, one a column, such as value: [{example}] "
-            f'("" leaves a column empty)'
-        )
+        example = ", ".join(('"-1"', '"+1"')[column % 2] for column in range(self.value_columns))
+        return self.titled_columns.count_problem(given, "value", '"+1"', "To hit, To be hit", example)
 
     def _value_problem(self, value: str) -> str:
         unit = f" (optionally followed by {self.unit})" if self.unit else ""
@@ -155,9 +144,8 @@ class ModifiersBlock(Subheaded, BlockBase):
             if isinstance(item.value, str):
                 yield ("row", item.text, "value"), item.text, item.value, r, 0
             else:  # one fact a column, keyed by its place (the columns are the block's structure), named by its title
-                titles = self.value_titles or []
                 for column, value in enumerate(item.value):
-                    title = titles[column] if column < len(titles) and titles[column] else str(column + 1)
+                    title = self.titled_columns.title(column)
                     yield ("row", item.text, "value", column + 1), f"{item.text} ({title})", value, r, 0
             if item.detail:
                 yield ("row", item.text, "detail"), f"{item.text} ({self.detail_title or 'detail'})", item.detail, r, 2
