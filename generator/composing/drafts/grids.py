@@ -141,8 +141,7 @@ def _go_on(halves: list[list[list[str]]]) -> bool:
             return False
         if not any(cell.strip() and not kinds.is_roll(cell) for row in half for cell in row[1:]):
             return False
-    bounds = [kinds.roll_bounds([kinds.roll_text(row[0]) for row in half]) for half in halves]
-    return all(after[0] > before[1] for before, after in zip(bounds, bounds[1:]))
+    return _going_on([kinds.roll_bounds([kinds.roll_text(row[0]) for row in half]) for half in halves])
 
 
 def on_its_side(rows: list[list[str]]) -> bool:
@@ -151,5 +150,9 @@ def on_its_side(rows: list[list[str]]) -> bool:
     rolls, results = rows
     if not all(kinds.is_roll(cell) for cell in rolls) or all(kinds.is_roll(cell) for cell in results):
         return False
-    bounds = [kinds.roll_bounds([kinds.roll_text(cell)]) for cell in rolls]
+    return _going_on([kinds.roll_bounds([kinds.roll_text(cell)]) for cell in rolls])
+
+
+def _going_on(bounds: list[tuple[int, int, bool]]) -> bool:
+    """Rolls (each its lowest and highest result) that go on from one to the next: each starts past the last's end."""
     return all(after[0] > before[1] for before, after in zip(bounds, bounds[1:]))

@@ -3,8 +3,9 @@ abbreviation of that name where the game has one. Never a name cut short: "Tou" 
 
 Games Workshop's lettered profiles (Warhammer Fantasy, The Old World, 40,000 and Kill Team, Horus Heresy,
 Necromunda, Shadow War) abbreviate the same names the same way (WS, BS, T, Ld, Sv, OC); the Middle-earth game has
-letters of its own (Mv F S D A W C) and prints a hero's Might, Will and Fate as one "M/W/F" (2/1/1); Age of Sigmar and Warcry print Move, Health, Toughness, Wounds in full on their
-warscrolls and fighter cards, so their names print as written. Two columns of one table never share a heading:
+letters of its own (Mv F S D A W C) and prints a hero's Might, Will and Fate as one "M/W/F" (2/1/1); Age of Sigmar
+and Warcry print Move, Health, Toughness, Wounds in full on their warscrolls and fighter cards, so their names print
+as written. Two columns of one table never share a heading:
 where two names would (a game's letters for names it has no letters for), each prints as written."""
 
 from __future__ import annotations
@@ -96,9 +97,9 @@ class Column:
         """The column's value in a profile's values: its one characteristic's, or its group's joined by "/" ("-" for
         one the profile lacks); "" when the profile has none of them (a warrior's Might/Will/Fate)."""
         found = [values.get(name) or "" for name in self.members]
-        if len(found) == 1 or not any(found):
-            return found[0] if len(found) == 1 else ""
-        return "/".join(value or "-" for value in found)
+        if len(found) == 1:
+            return found[0]
+        return "/".join(value or "-" for value in found) if any(found) else ""
 
 
 def columns(names: list[str], game: str) -> list[Column]:

@@ -30,7 +30,8 @@ def carriers(models: list[Element | None], unit_count: int, stat_types: set[str]
         return []
     counted: dict[str, int] = {}
     for model in {id(model): model for model in models}.values():  # a model holding it twice carries it once
-        counted[_called(model, stat_types)] = counted.get(_called(model, stat_types), 0) + members_of(model, stat_types)
+        name = _called(model, stat_types)
+        counted[name] = counted.get(name, 0) + members_of(model, stat_types)
     if sum(counted.values()) >= unit_count:
         return []
     return [Carrier(name, min(count, 100_000)) for name, count in counted.items()]
