@@ -320,6 +320,36 @@ def _key_positions(page, keys: set[str]) -> dict[str, list[float]]:
     return found
 
 
+def _line_tops(page) -> dict[str, float]:
+    """The height (mm from the page's foot) of each text the page prints, its first time."""
+    found: dict[str, float] = {}
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            found.setdefault(text.strip(), (cm[5] + tm[5] * cm[3]) * 25.4 / 72)
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def test_a_band_that_would_leave_a_blank_column_above_it_goes_across_the_page_foot(tmp_path):
+    """Issue #42 item 2: two tables that never split (an army, its units) before a wound track set across the page:
+    under their balanced columns the band would leave the third column blank. It goes across the page's foot, the
+    rules after it filling the three columns above it, none blank, in reading order."""
+    folder = FIXTURES / "sheets"
+    source = folder / "band-sinks.yaml"
+    sheet = pipeline.check(source)
+    written = pipeline.build(Project.at(folder, tmp_path / "build"), pipeline.SheetTarget(source), "en", "pdf")
+    report = written.layout
+    assert report["warnings"] == [] and report["feet"] == [["wound-track"]] and report["bands"] == [[]], report
+    columns = report["pages"][0]
+    assert len(columns) == 3 and all(column["blocks"] for column in columns)
+    assert [ident for column in columns for ident in column["blocks"]][:3] == ["army", "roster", "airborne"]
+    tops = _line_tops(PdfReader(written.path).pages[0])
+    assert tops["Gunship 3"] < min(tops["Transport"], tops["Combat squads"], tops["Supersonic"])  # under the columns
+    assert_complete(written.path, sheet)
+
+
 def test_a_block_the_author_makes_wide_spans_the_page_in_the_pdf_and_on_the_web(tmp_path):
     """Issue #42 item 2: `wide: all` on a paragraph that fits a column sets it across the page: under the balanced
     columns of what comes before it, what follows going on in columns under it, on the same page (the sheet keeps

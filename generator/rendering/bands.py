@@ -25,6 +25,7 @@ class _Flow:
     indices: list[int]
     tops: dict[int, tuple[int, ...]] = field(default_factory=dict)
     moved: set[int] = field(default_factory=set)
+    sunk: set[int] = field(default_factory=set)  # pages whose band (in `tops`) prints across their foot
 
     @property
     def floated(self) -> set[int]:
@@ -83,6 +84,11 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
             footed = (
                 None if under and packing.pages == 1 else _footed(pieces, flow, lead, room, packing, following, after)
             )
+            sunk = _sunk(pieces, flow, lead, room, packing, stretches[number + 1], footed)
+            if sunk is not None:
+                flow, packing = sunk
+                number += 1
+                continue
             if footed is not None:
                 packing, above = footed
                 break
@@ -122,6 +128,46 @@ def _footed(
         return None
     below.feet = [()] * last + [following]
     return below, taken
+
+
+def _sunk(
+    pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretch, footed: tuple[Packing, float] | None
+) -> tuple[_Flow, Packing] | None:
+    """The stretch and the next one packed as one flow, the band between them across the foot of the page the
+    first ends on, the columns above it that much shorter, where the band under the balanced columns of the text
+    before it (`footed`) would leave one of them blank or less than half as tall as the tallest (two blocks that
+    never split, over three columns): where the text after the band starts on that page, on no more pages than it
+    under the band, nothing overfull or broken that they were not. The text after a band that opens a section (or
+    group) prints its heading."""
+    following, start, stop = stretch
+    last = packing.pages - 1
+    if footed is None or stop == start or last in flow.tops:
+        return None
+    below, taken = footed
+    above = [used for used in below.used[last][: room.columns]] + [0.0] * (room.columns - len(below.used[last]))
+    if min(above) >= 0.5 * max(above):
+        return None  # the columns above the band stand balanced
+    moved = {following[0]} if _opens(pieces, following[0]) else set()
+    sunk = _Flow(
+        flow.indices + list(range(start, stop)),
+        {**flow.tops, last: following},
+        flow.moved | moved,
+        flow.sunk | {last},
+    )
+    together = sunk.pack(pieces, band, room)
+    under = _Flow(list(range(start, stop))).pack(pieces, following, replace(room, first_page_top=taken))
+    anchor = sunk.indices.index(start)
+    early = last < together.pages and any(
+        fragment.index == anchor for column in together.plan[last] for fragment in column
+    )
+    if (
+        not early
+        or together.pages > last + under.pages
+        or len(together.overfull) + len(together.broken)
+        > len(below.overfull) + len(below.broken) + len(under.overfull) + len(under.broken)
+    ):
+        return None
+    return sunk, together
 
 
 def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretch) -> tuple[_Flow, Packing] | None:
@@ -238,7 +284,9 @@ def _join(joined: Packing, flow: _Flow, band: tuple[int, ...], packing: Packing,
     ]
     offset = len(joined.plan) - 1 if merged else len(joined.plan)
     feet = (packing.feet or []) + [()] * (packing.pages - len(packing.feet or []))
-    tops = [flow.tops.get(page, ()) for page in range(packing.pages)]
+    tops = [flow.tops.get(page, ()) if page not in flow.sunk else () for page in range(packing.pages)]
+    for page in flow.sunk:  # under the page's only columns, none under it
+        feet[page] = flow.tops[page]
     if merged:  # the columns above the band as many as a page has (pack leaves a last page's blank ones out)
         blank = count - len(joined.plan[-1])
         joined.plan[-1] += [[]] * blank + plan[0]

@@ -32,7 +32,11 @@ def layout_warnings(report: dict) -> list[str]:
             and not set(bands[number]) & set(report.get("floated", []))
         )
         # under a band across its middle, a page holds two sets of columns: those above it balanced
-        sets = [(page[:count], True), (page[count:], ends_stretch)] if feet[number - 1] else [(page, ends_stretch)]
+        sets = (
+            [(page[:count], True), (page[count:], ends_stretch)]
+            if feet[number - 1] and len(page) > count
+            else [(page, ends_stretch)]  # no band across its middle: one set of columns (a band at its foot)
+        )
         for first, (columns, balanced) in zip((1, count + 1), sets):
             for slot in range(first, first + count):
                 column = columns[slot - first] if slot - first < len(columns) else None

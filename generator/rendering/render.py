@@ -84,7 +84,12 @@ class Laid:
         """The height of each set of columns on page `number`, mm: one, or, under a band across the page's middle
         (`feet`), the balanced columns above it (as tall as the tallest) and those under it (what is left)."""
         room = self.room(number)
-        if number >= len(self.feet) or not self.feet[number] or number >= len(self.planned):
+        if (
+            number >= len(self.feet)
+            or not self.feet[number]
+            or number >= len(self.planned)
+            or len(self.planned[number]) <= self.frame.columns  # a band across the foot, no columns under it
+        ):
             return [room]
         above = max(self.planned[number][: self.frame.columns], default=0.0)
         return [above, max(room - above, 1.0)]

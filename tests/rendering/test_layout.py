@@ -832,15 +832,25 @@ def test_a_band_that_fits_under_the_columns_before_it_goes_there_and_what_follow
     assert packing.used == [[30, 30, 30, 20, 20, 20]] and packing.overfull == []
 
 
-def test_text_before_a_band_in_fewer_columns_than_the_page_has_leaves_the_rest_blank_above_it():
-    """A roster's army and units (two blocks that never split) over a wound track too wide for a column: the text
-    before the band takes two columns of three, and the text after it starts under the band, in the page's first
-    column below, not in the third above (it was set there, and ran off the page the plan said it fitted)."""
+def test_a_band_under_text_in_fewer_columns_than_the_page_has_sinks_to_the_page_foot_under_full_columns():
+    """A roster's army and units (two blocks that never split) over a wound track too wide for a column: under the
+    balanced columns of the text before it, the band would leave the third column above it blank. It goes across
+    the page's foot instead, the text after it filling the columns above it (one set of columns, none blank)."""
     pieces = [*whole(15, 45), layout.Piece(25, wide=True), *whole(20, 20, 20)]
     packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
-    assert packing.pages == 1 and packing.feet == [(2,)]
-    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None)], [], [(3, 0, None)], [(4, 0, None)], [(5, 0, None)]]]
-    assert packing.used == [[15, 45, 0, 20, 20, 20]]
+    assert packing.pages == 1 and packing.feet == [(2,)] and packing.bands == [()]
+    columns = fragments(packing)[0]
+    assert len(columns) == 3 and all(columns)
+    assert [fragment[0] for column in columns for fragment in column] == [0, 1, 3, 4, 5]  # reading order kept
+    assert max(packing.used[0]) <= 100 - 10 - 25 and packing.overfull == []
+    assert 2 in packing.floated
+
+
+def test_a_band_under_balanced_columns_of_the_text_before_it_stays_there():
+    """Where the text before the band stands balanced in every column above it, nothing sinks."""
+    pieces = [*whole(20, 20, 20), layout.Piece(25, wide=True), *whole(20, 20, 20)]
+    packing = bands.pack_bands(pieces, layout.Capacity(100, 10, 3, safety=0))
+    assert packing.feet == [(3,)] and len(packing.plan[0]) == 6 and packing.floated == set()
 
 
 def test_a_band_with_too_little_room_under_it_starts_the_next_page_instead():

@@ -1,6 +1,7 @@
 """Tables a column holds: a roster's profile type with more characteristics than a column of the page has room
-for (Shadow War's nine weapon columns) keeps the leading ones and gathers the others in its last column, each
-named ("Save Mod.: -1; Ammo Roll: 4+"). The widths are estimates, in millimetres, of what WeasyPrint's automatic
+for keeps them all where the page's width holds it (Shadow War's nine weapon columns: the table then spans the
+page, generator.rendering.bands); wider than the page, it keeps the leading ones and gathers the others in its last
+column, each named ("Save Mod.: -1; Ammo Roll: 4+"). The widths are estimates, in millimetres, of what WeasyPrint's automatic
 table layout gives each column (`shares`): its least width (its longest word) and, where the column has room to
 spare, a share of it in proportion to what its longest text would take on one line."""
 
@@ -38,15 +39,16 @@ def shares(least: list[float], most: list[float], room: float) -> list[float]:
     return [low + (high - low) * spare for low, high in zip(least, most)]
 
 
-def fit(types: list[dict], units: list[dict], column_mm: float) -> None:
-    """Each profile type's table made to fit a column `column_mm` wide, its rows with it (in place)."""
+def fit(types: list[dict], units: list[dict], column_mm: float, page_mm: float | None = None) -> None:
+    """Each profile type's table made to fit a column `column_mm` wide, its rows with it (in place); one the page's
+    width (`page_mm`) holds keeps every column: it spans the page."""
     for kind in types:
         rows = [profile for unit in units for profile in unit.get("profiles", []) if profile["type"] == kind["id"]]
         names = kind["characteristics"]
         columns = [(kind["name"], [row["name"] for row in rows])]
         columns += [(name, [row["values"][index] for row in rows]) for index, name in enumerate(names)]
         least = [_least(*column) for column in columns]
-        if sum(least) <= column_mm or len(names) < 2:
+        if sum(least) <= column_mm or len(names) < 2 or page_mm is not None and sum(least) <= page_mm:
             continue
         kept = _kept(columns, least, rows, names, column_mm)
         gathered = names[kept:]

@@ -123,7 +123,8 @@ class Maker:
     def handout(self, handout_id: str, army: str, units: list[dict], extra: dict) -> dict:
         types = [{key: value for key, value in kind.items() if not key.startswith("_")} for kind in self.types.values()]
         told_apart(units, {kind["id"] for kind in self.types.values() if prints_carriers(kind["name"])})
-        fit(types, units, geometry.frame(**PAPER, pages=None).column_width)
+        page = geometry.frame(**PAPER, pages=None)
+        fit(types, units, page.column_width, page.content_width)
         data = {
             "handout": handout_id,
             **extra,

@@ -69,3 +69,21 @@ def test_a_gathering_column_the_kept_columns_would_squeeze_keeps_fewer_of_them()
     by_least_alone = max(kept for kept in range(len(names)) if sum(least[: kept + 1]) + fitting.GATHERED_MM <= COLUMN)
     fitting.fit(types, units, COLUMN)
     assert by_least_alone == 6 and types[0]["characteristics"] == names[:5] + [" / ".join(names[5:])]
+
+
+PAGE = geometry.frame(**PAPER, pages=None).content_width
+
+
+def test_nine_characteristics_the_page_holds_stay_columns_and_the_table_spans_the_page():
+    """Shadow War's weapons: too wide for a column, not for the page: every characteristic stays a column (the table
+    is then set across the page in a band, generator.rendering.bands); only a table wider than the page gathers."""
+    names = ["Short Range", "Long Range", "Short To Hit", "Long To Hit", "Str.", "Dam.", "Save Mod.", "Ammo Roll"]
+    names.append("Special")
+    row = ['0-4"', '4-18"', "+1", "-1", "4", "1", "-1", "5+", "-"]
+    types, units = table(names, [("Shotgun (Solid slug)", row)])
+    fitting.fit(types, units, COLUMN, PAGE)
+    assert types[0]["characteristics"] == names and units[0]["profiles"][0]["values"] == row
+    wider = [f"Characteristic number {number}" for number in range(12)]
+    types, units = table(wider, [("Shotgun", ["+1"] * 12)])
+    fitting.fit(types, units, COLUMN, PAGE)
+    assert len(types[0]["characteristics"]) < len(wider)
