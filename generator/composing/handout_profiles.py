@@ -103,6 +103,18 @@ def profile_blocks(
     return equipment, abilities
 
 
+def ability_names(handout: Handout, unit: HandoutUnit) -> str | None:
+    """The names of a unit's abilities, each once, as its row lists them: their texts are in the abilities tables,
+    which name the units beside them (without the unit's own name, where an ability told apart on import has it).
+    Not one its special rules name already (a 40k Leader is both)."""
+    kinds = {kind.id for kind in handout.profile_types if ABILITY_TYPES.search(kind.name)}
+    terms = {keyword.id: keyword.term for keyword in handout.keywords}
+    said = {name.casefold() for rule in unit.rules for name in (rule, terms.get(rule, rule))}
+    own = f" ({unit.name})"
+    names = [profile.name.removesuffix(own) for profile in unit.profiles if profile.type in kinds]
+    return ", ".join(name for name in dict.fromkeys(names) if name.casefold() not in said) or None
+
+
 def _carried(name: str, units: list[str], every: int) -> str:
     """An ability's name with the units it belongs to, gathered away from them: "Reanimation Protocols (Necron
     Warriors, Canoptek Wraiths)"; as it is when the army's only unit has it, or when its name already says so (an
@@ -269,6 +281,7 @@ def own_roster(handout: Handout, words: dict[str, str]) -> RosterBlock:
                 models=models,
                 equipment=unit.equipment,
                 rules=", ".join(rules) or None,
+                abilities=ability_names(handout, unit),
                 save=save,
                 points=unit.points,
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from generator.composing.handout_checks import row_index
 from generator.composing.handout_headings import labelled
-from generator.composing.handout_profiles import counted_name, roster_block
+from generator.composing.handout_profiles import ability_names, counted_name, roster_block
 from generator.model import markup
 from generator.model.types import (
     Handout,
@@ -68,6 +68,7 @@ def _roster_unit(
         models=models,
         equipment=", ".join(markup.without_footnotes(name) for name in gear) or None,
         rules=", ".join(rules) or None,
+        abilities=ability_names(handout, unit),
         save=save,
         points=unit.points,
     )

@@ -27,6 +27,7 @@ UI_WORDS = {
     "save": "Sv",
     "equipment": "Equipment",
     "special_rules": "Special rules",
+    "abilities": "Abilities",
     "results": "Results named above",
     "move_derived": "Move less the armour's move penalties.",
     "saves_split": "Against shooting / in close combat with a two-handed weapon, no shield.",

@@ -32,6 +32,9 @@ class RosterUnit(Model):
     )
     equipment: OptionalText | None = None
     rules: OptionalText | None = None
+    abilities: OptionalText | None = Field(
+        None, description="The names of its abilities, whose texts the handout's abilities tables print."
+    )
     save: OptionalText | None = None
     points: Annotated[str, StringConstraints(max_length=12)] | None = Field(None, description="What the unit costs.")
 

@@ -450,3 +450,19 @@ def test_a_units_only_model_line_of_one_selection_prints_without_one_times_and_a
 
     assert models("apocalypse-tau.ros", "Strike Team") == [("Strike Team (5 models)", None)]
     assert models("wh40k-8e-orks.ros", "Boyz") == [("Ork Boy", 19), ("Boss Nob", 1)]
+
+
+def test_each_units_row_names_its_abilities_once_whose_texts_the_abilities_table_prints(imported):
+    """Issue #46 item 4: abilities are gathered in a table away from their units (each named with its units there);
+    the unit's own row names them too, each once, not one its special rules name already (the Overlord's Leader)."""
+    sheet = dict(composed(imported, "wh40k-10e-newrecruit"))["en"]
+    units = {unit.name: unit for unit in roster_block(sheet).units}
+    overlord = units["Overlord"].abilities.split(", ")
+    assert "Implacable Resilience" in overlord and "Resurrection orb" in overlord and "Leader" not in overlord
+    assert "{leader}" in units["Overlord"].rules
+    assert units["10 × Necron Warriors"].abilities == "Their Number is Legion"
+    abilities = next(
+        block for section in sheet.sections for block in section.blocks if block.id == "profiles-abilities"
+    )
+    named = [row.cells[0].text for row in abilities.lines]
+    assert "Their Number is Legion (Necron Warriors)" in named
