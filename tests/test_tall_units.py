@@ -56,7 +56,9 @@ def test_every_long_unit_is_told_to_the_packer_as_its_lines_and_the_plan_cuts_st
         found = measured[item.id]
         rows = cuts.told(item, found, tall)
         cut = sorted({row for row, part in rows.units if part is not None})
-        assert cut == [row for row, height in enumerate(found.units) if height > tall], item.id
+        assert cut == sorted({found_cut.unit for found_cut in found.cuts}), item.id  # every row that may be cut
+        softly = sorted({rows.units[unit][0] for unit in rows.soft})
+        assert softly == [row for row in cut if found.units[row] <= tall], item.id
     long_units = {"overview", "turn-sequence", "mishaps", "weather", "recovery", "between-games", "trading-post"}
     assert {item.id for item in whole if any(cut.unit for cut in measured[item.id].cuts)} >= long_units
     continued = {item.block.type for page in laid.plan for column in page for item in column if item.start_cut}

@@ -82,7 +82,9 @@ def pack_bands(pieces: list[Piece], capacity: Capacity) -> Packing:
         while number + 1 < len(stretches) and flow.indices:
             following, after, _ = stretches[number + 1]
             footed = (
-                None if under and packing.pages == 1 else _footed(pieces, flow, lead, room, packing, following, after)
+                None  # a page holds one band under its columns: not one under a band, nor over one sunk to its foot
+                if under and packing.pages == 1 or packing.pages - 1 in flow.sunk
+                else _footed(pieces, flow, lead, room, packing, following, after)
             )
             sunk = _sunk(pieces, flow, lead, room, packing, stretches[number + 1], footed)
             if sunk is not None:

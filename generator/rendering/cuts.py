@@ -1,6 +1,6 @@
 """Units cut between two lines: a table's or dice table's row, a paragraph, a term, a bullet or a step taller than a
 third of a column continues into the next (a block's template prints the parts where its type says it may:
-`cuts_units`).
+`cuts_units`); one of six lines or more does only where keeping it whole would leave a hole at a column's foot.
 
 The measuring pass finds where each unit of many lines may be cut (measure.Cuts). Here: which rows the packer is
 told to cut (`Rows`: each such row becomes as many of the packer's units as it has parts, the other rows one unit
@@ -22,6 +22,7 @@ from generator.rendering import measure
 
 _TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
 _VOID = {"br", "img", "wbr", "hr"}
+_LEADING_BREAKS = re.compile(r"^(?:\s|<br\s*/?>)+", re.IGNORECASE)
 CONTINUED = "cut"  # the class of a list item printed continued from the column before: no marker (sheet.css)
 
 
@@ -42,6 +43,7 @@ class Rows:
     units: tuple[tuple[int, Cut | None], ...]
     heights: tuple[float, ...]
     pads: tuple[tuple[float, float], ...]
+    soft: frozenset[int] = frozenset()  # the units inside a row cut softly (not taller than tall): Piece.soft
 
     def unit_of_row(self, row: int) -> int:
         return next(unit for unit, (found, cut) in enumerate(self.units) if found == row and cut is None)
@@ -55,22 +57,32 @@ class Rows:
 
 def told(item, measured: measure.Measured, tall: float) -> Rows:
     """The units the packer is told of an item's block: its rows taller than `tall` cut at every line they may be,
-    where the block's template prints the parts (`item.cuts_units`), else its rows as they are."""
-    return rows(measured, tall if item.cuts_units else float("inf"))
+    the others softly (`rows`), where the block's template prints the parts (`item.cuts_units`), else its rows as
+    they are."""
+    return rows(measured, tall if item.cuts_units else float("inf"), keyed=not item.block.text_units)
 
 
-def rows(measured: measure.Measured, tall: float) -> Rows:
-    """The units of a measured block, rows taller than `tall` (millimetres) cut at every line they may be."""
-    cuts = {cut.unit: cut for cut in measured.cuts if measured.units[cut.unit] > tall}
-    units, heights, pads = [], [], []
+def rows(measured: measure.Measured, tall: float, keyed: bool = True) -> Rows:
+    """The units of a measured block, rows taller than `tall` (millimetres) cut at every line they may be; the
+    other rows that may be cut (measure.Cuts: six lines or more) too, softly: there only where keeping the row
+    whole would leave a hole over pieces.MAX_HOLE at a column's foot (a wargear rule of 35 mm in a column of 191).
+    Not softly in a table's first cell (`keyed`), its row's name: a name cut from its text would head nothing."""
+    cuts = {
+        cut.unit: cut
+        for cut in measured.cuts
+        if measured.units[cut.unit] > tall or tall != float("inf") and (cut.cell > 0 or not keyed)
+    }
+    units, heights, pads, soft = [], [], [], []
     for row, height in enumerate(measured.units):
         found = cuts.get(row)
         feet = [0.0, *(foot for foot, _ in found.lines)] if found else [0.0]
         for number, foot in enumerate(feet):
+            if number and height <= tall:
+                soft.append(len(units))
             units.append((row, Cut(found.cell, found.lines[number - 1][1]) if number else None))
             heights.append((feet[number + 1] if number + 1 < len(feet) else height) - foot)
             pads.append((found.top, found.bottom) if number else (0.0, 0.0))
-    return Rows(tuple(units), tuple(heights), tuple(pads))
+    return Rows(tuple(units), tuple(heights), tuple(pads), frozenset(soft))
 
 
 def cut_markup(html: str, chars: int) -> tuple[Markup, Markup] | None:
@@ -96,6 +108,9 @@ def cut_markup(html: str, chars: int) -> tuple[Markup, Markup] | None:
         split = _after(token, chars - seen)
         rest = token[split:].lstrip() + "".join(match.group() for match in tokens[index + 1 :])
         closing = "".join(f"</{_name(tag.tag)}>" for tag in reversed(opened))
+        # a cut at a line's end where the text breaks the line itself: the part after starts at the next line, not
+        # at a blank one
+        rest = _LEADING_BREAKS.sub("", rest, count=1)
         return Markup("".join(head) + token[:split] + closing), Markup(_reopened(opened, rest.lstrip()))
     return None
 

@@ -70,14 +70,19 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     splits, then the objective above)."""
     if not pieces:
         return Packing([[[]]], [[0.0]])
-    whole_keeps = [replace(piece, units=(), soft_keep=False) if piece.soft_keep else piece for piece in pieces]
+    firm = [piece.firm() for piece in pieces]
+    whole_keeps = [
+        replace(piece, units=(), soft_keep=False, soft=frozenset()) if piece.soft_keep else firmly
+        for piece, (firmly, _) in zip(pieces, firm)
+    ]
     # The rules alone first: a sheet they can plan is planned as they say, however many pages the least bad
     # breaks would save. Only where they leave no plan, or a block that splits runs past a column's foot, are
     # those breaks allowed.
     strict = _pack(whole_keeps, capacity, relaxed=False)
     if strict is not None and not any(len(whole_keeps[index].units) > 1 for index in strict.overfull):
         # (a piece kept together taller than a column stays whole, told overfull: the author cuts it)
-        if not strict.overfull and any(piece.soft_keep for piece in pieces) and holes(strict, capacity):
+        yielding = any(piece.soft_keep or piece.soft for piece in pieces)
+        if not strict.overfull and yielding and holes(strict, capacity):
             softened = _pack(pieces, capacity, relaxed=False, softened=True)
             if (
                 softened is not None
@@ -86,8 +91,32 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
                 and len(holes(softened, capacity)) < len(holes(strict, capacity))
             ):
                 return softened
-        return strict
-    return _pack(whole_keeps, capacity, relaxed=True) or _salvage(whole_keeps, capacity)
+        return _unfirmed(strict, firm)
+    return _unfirmed(_pack(whole_keeps, capacity, relaxed=True) or _salvage(whole_keeps, capacity), firm)
+
+
+def _unfirmed(packing: Packing, firm: list[tuple[Piece, tuple[int, ...]]]) -> Packing:
+    """A plan of the pieces with their soft cuts undone (Piece.firm), its fragments' units numbered as the pieces'
+    own (a fragment stops before a unit, or runs to the piece's end: None)."""
+
+    def unit(index: int, number: int | None) -> int | None:
+        starts = firm[index][1]
+        return starts[number] if starts and number is not None else number
+
+    if any(starts for _, starts in firm):
+        packing.plan = [
+            [
+                [
+                    replace(
+                        fragment, start=unit(fragment.index, fragment.start), stop=unit(fragment.index, fragment.stop)
+                    )
+                    for fragment in column
+                ]
+                for column in page
+            ]
+            for page in packing.plan
+        ]
+    return packing
 
 
 def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool = False) -> Packing | None:
@@ -176,9 +205,10 @@ def _following(pieces, positions, count: int, column: int, a: int) -> int:
 
 
 def _soft(pieces, position: Position) -> bool:
-    """Whether a column ending at `position` splits a piece kept together (`Piece.soft_keep`)."""
+    """Whether a column ending at `position` splits a piece kept together (`Piece.soft_keep`), or a row cut softly
+    (`Piece.soft`)."""
     index, unit = position
-    return unit > 0 and pieces[index].soft_keep
+    return unit > 0 and index < len(pieces) and (pieces[index].soft_keep or unit in pieces[index].soft)
 
 
 def _big(hole: float, room: float, safety: float) -> bool:

@@ -3,7 +3,7 @@ room of each column, a fragment of a piece and the packing of them all, and what
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import accumulate
 from typing import Literal
@@ -54,6 +54,11 @@ class Piece(Parts):
     # keeping it whole would leave a hole over MAX_HOLE (pack's softened pass); otherwise planned whole
     soft_keep: bool = False
     pads: tuple[tuple[float, float], ...] = ()  # by unit: (above, below) where it starts inside a row; none: no cut
+    # the units that start inside a row cut softly (generator.rendering.cuts.SOFT_SHARE): a fragment starts there
+    # only where keeping the row whole would leave a hole over MAX_HOLE (pack's softened pass); otherwise the row is
+    # planned as one unit (`firm`)
+    soft: frozenset[int] = frozenset()
+    inside: frozenset[int] = frozenset()  # the units that start inside a row cut between its lines (softly or not)
 
     def fragment(self, start: int, stop: int) -> float:
         """The height of units [start, stop) printed as one fragment."""
@@ -70,16 +75,39 @@ class Piece(Parts):
             + padded
         )
 
+    def firm(self) -> tuple["Piece", tuple[int, ...]]:
+        """The piece with its soft cuts undone, each row they cut one unit again, and where each of its units starts
+        among this piece's (empty where it has no soft cut: the piece itself)."""
+        if not self.soft:
+            return self, ()
+        starts = tuple(unit for unit in range(len(self.units)) if unit not in self.soft)
+        sums = _prefix(self.units)
+        return (
+            replace(
+                self,
+                units=tuple(sums[stop] - sums[start] for start, stop in zip(starts, starts[1:] + (len(self.units),))),
+                pads=tuple(self.pads[start] for start in starts) if self.pads else (),
+                repeats=tuple(self.repeats[start] for start in starts) if self.repeats else (),
+                kept=frozenset(number for number, start in enumerate(starts) if start in self.kept),
+                soft=frozenset(),
+                inside=frozenset(number for number, start in enumerate(starts) if start in self.inside),
+            ),
+            starts,
+        )
+
     def keeps(self, start: int, stop: int) -> bool:
         """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or `min_side_units` as tall as
         `min_side`."""
         return self._enough(start, stop)
 
     def _enough(self, start: int, stop: int) -> bool:
-        sums = _prefix(self.units)
-        return stop - start >= MIN_UNITS or (
-            stop - start >= self.min_side_units and sums[stop] - sums[start] >= self.min_side
-        )
+        """Counted in rows, the parts of a row cut between its lines one row; a fragment that starts or stops inside
+        a row is enough on that side (measure keeps MIN_LINES lines on each side of a cut)."""
+        if start in self.inside or stop in self.inside:
+            return True
+        sums, rows = _prefix(self.units), _rows(len(self.units), self.inside)
+        count = rows[stop] - rows[start]
+        return count >= MIN_UNITS or (count >= self.min_side_units and sums[stop] - sums[start] >= self.min_side)
 
     def breaks(self) -> list[int]:
         """The units a fragment may start at inside the piece: enough units stay on each side (`keeps`); none of
@@ -95,6 +123,12 @@ class Piece(Parts):
 @lru_cache(maxsize=1024)  # asked for every column the packer tries: computed once a piece
 def _prefix(units: tuple[float, ...]) -> tuple[float, ...]:
     return (0.0, *accumulate(units))
+
+
+@lru_cache(maxsize=1024)
+def _rows(count: int, inside: frozenset[int]) -> tuple[int, ...]:
+    """How many rows start before each unit (a unit inside a row starts none)."""
+    return (0, *accumulate(0 if unit in inside else 1 for unit in range(count)))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
     """What the packer is told of a block. One kept together (`keep: together`) that could continue is told its
     units too, as `soft_keep`: the packer splits it only where keeping it whole would leave a hole over
     layout.MAX_HOLE. A block that never continues (a matrix, saves, a figure) has none: it is never split. A table
-    row taller than `tall` is told as its parts between lines (generator.rendering.cuts)."""
+    row taller than `tall` is told as its parts between lines (generator.rendering.cuts); any other of six lines or
+    more too, cut there only where keeping it whole would leave a hole (`Piece.soft`)."""
     rows = cuts.told(item, measured, tall) if item.may_continue else None
     units = rows.heights if rows else ()
     return layout.Piece(
@@ -21,6 +22,8 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
         head=measured.head,
         tail=measured.tail,
         pads=rows.pads if rows and len(units) > len(measured.units) else (),
+        soft=rows.soft if rows else frozenset(),
+        inside=frozenset(unit for unit, (_, cut) in enumerate(rows.units) if cut is not None) if rows else frozenset(),
         cont_head=measured.cont_head,
         cont_tail=measured.cont_tail,
         heading=measured.heading,

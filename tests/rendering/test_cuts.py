@@ -29,7 +29,7 @@ def test_a_tag_open_at_the_cut_is_closed_before_it_and_opened_again_after_it():
 
 def test_an_entity_is_one_character_and_a_line_break_no_tag_to_close():
     head, tail = cuts.cut_markup("x &amp; y<br>z w", 3)
-    assert (head, tail) == ("x &amp; y", "<br>z w")
+    assert (head, tail) == ("x &amp; y", "z w")  # the part after starts at the line the break begins
 
 
 @pytest.mark.parametrize("chars", [0, 12, 99])
@@ -51,7 +51,43 @@ def test_a_row_taller_than_tall_is_told_as_its_parts_and_the_others_as_they_are(
     assert rows.heights == (10.0, 30.0, 30.0, 40.0) and sum(rows.heights) == sum(measured.units)
     assert rows.pads == ((0.0, 0.0), (0.0, 0.0), (0.5, 0.6), (0.5, 0.6))
     assert rows.at(3) == (1, cuts.Cut(1, 260)) and rows.at(None) == (None, None) and rows.unit_of_row(1) == 1
-    assert cuts.rows(measured, tall=100.0).units == ((0, None), (1, None))  # no taller than tall: whole
+    assert rows.soft == frozenset()  # taller than tall: cut firmly
+    softly = cuts.rows(measured, tall=100.0)  # no taller than tall: cut softly (any row measured with cuts)
+    assert softly.units == rows.units and softly.soft == {2, 3}
+
+
+def test_a_row_cut_softly_is_planned_whole_unless_that_leaves_a_hole():
+    """A wargear rule of 60 mm in a column of 191 (under a third, over a sixth): whole, where it fits after the
+    column's other blocks or leaves no hole; cut between its lines where starting it in the next column would leave
+    one over MAX_HOLE, as many lines as fit staying at the column's foot."""
+    from generator.rendering import layout
+
+    lines = (4.0,) * 15
+    soft = frozenset(range(2, 16))  # unit 1 starts the row; units 2..15 start inside it
+    table = layout.Piece(
+        6 + 10 + 60 + 1,
+        units=(10.0, *lines),
+        head=6,
+        tail=1,
+        cont_head=4,
+        cont_tail=1,
+        soft=soft,
+        inside=soft,
+        min_side=12.0,
+        min_side_units=2,
+        pads=((0.0, 0.0),) * 16,
+    )
+    capacity = layout.Capacity(100, 0, 2, safety=0)
+    whole = layout.pack([layout.Piece(20), table, layout.Piece(95)], capacity)  # whole after the first block
+    assert [[(f.index, f.start, f.stop) for f in column] for column in whole.plan[0]] == [
+        [(0, 0, None), (1, 0, None)],
+        [(2, 0, None)],
+    ]
+    holed = layout.pack([layout.Piece(60), table, layout.Piece(50)], capacity)  # whole, it would leave 40 % empty
+    first = [(f.index, f.start, f.stop) for f in holed.plan[0][0]]
+    assert first[0] == (0, 0, None) and first[1][0] == 1 and first[1][2] in soft  # cut inside the row
+    assert holed.pages == 1
+    assert holed.softened == 1 and not layout.holes(holed, capacity)
 
 
 def test_a_line_is_counted_in_its_source_s_characters_its_own_hyphen_and_a_term_s_colon_passed_over():
@@ -185,3 +221,12 @@ def test_any_cut_of_nested_lists_prints_every_character_once_in_its_item_and_eve
     parts = _read(head, tail)
     assert parts.characters == whole.characters
     assert parts.markers == whole.markers
+
+
+def test_a_cut_at_a_line_the_text_breaks_itself_starts_the_part_after_at_the_next_line_not_a_blank_one():
+    """A rule's text cut right before a line it breaks (`<br>`, a "**Fortify Takeover**" sub-title): the part after
+    starts with that line, as measured, not with an empty one (the column printed a line taller than planned)."""
+    before, after = cuts.cut_markup("re-roll Advance rolls.<br><strong>Fortify Takeover</strong><br>• Each", 20)
+    assert before == "re-roll Advance rolls." and after == "<strong>Fortify Takeover</strong><br>• Each"
+    before, after = cuts.cut_markup("<em>one two<br/>three</em>", 6)
+    assert before == "<em>one two</em>" and after == "<em>three</em>"

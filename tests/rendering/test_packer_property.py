@@ -83,6 +83,11 @@ def check_plan(all_pieces: list[layout.Piece], capacity: layout.Capacity) -> Non
     split = {fragment.index for column in columns for fragment in column if fragment.start or fragment.stop is not None}
     if any(all_pieces[index].soft_keep for index in split):  # a piece kept together yields only to fill a hole
         assert packing.softened and not packing.broken and not packing.overfull
+    ends = {
+        (fragment.index, end) for column in columns for fragment in column for end in (fragment.start, fragment.stop)
+    }
+    if any(end in all_pieces[index].soft for index, end in ends if end):  # a row cut softly: only to fill a hole
+        assert packing.softened and not packing.broken and not packing.overfull
 
 
 def _forced_page_follows(columns, number: int, count: int, all_pieces) -> bool:
@@ -107,14 +112,14 @@ def test_the_packer_always_plans_every_unit_once_in_order(all_pieces, capacity):
 @st.composite
 def cut_pieces(draw) -> layout.Piece:
     """A piece whose units may be the parts of rows cut between lines: each adds padding where a fragment starts
-    or stops inside its row (generator.rendering.cuts)."""
+    or stops inside its row (generator.rendering.cuts), some cut softly (only to fill a hole: `soft`)."""
     piece = draw(pieces())
     if not piece.units:
         return piece
-    pads = tuple(
-        (draw(small), draw(small)) if unit and draw(st.booleans()) else (0.0, 0.0) for unit in range(len(piece.units))
-    )
-    return layout.Piece(**{**piece.__dict__, "pads": pads})
+    inside = frozenset(unit for unit in range(1, len(piece.units)) if draw(st.booleans()))
+    pads = tuple((draw(small), draw(small)) if unit in inside else (0.0, 0.0) for unit in range(len(piece.units)))
+    soft = frozenset(unit for unit in inside if draw(st.booleans()))
+    return layout.Piece(**{**piece.__dict__, "pads": pads, "inside": inside, "soft": soft})
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
