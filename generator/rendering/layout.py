@@ -66,8 +66,8 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
 
     A piece kept together that could continue (`soft_keep`) is planned whole, unless that leaves a hole over
     MAX_HOLE (`holes`): then it may yield, split between its units, where a plan so leaves fewer such holes (the
-    softened objective: after the pages and blank columns, the fewest holes over MAX_HOLE, then the fewest such
-    splits, then the objective above)."""
+    softened objective: after the pages and blank columns, the fewest holes over MAX_HOLE and the smallest (`_big`),
+    then the fewest such splits, then the objective above). A row cut softly (`Piece.soft`) yields so too."""
     if not pieces:
         return Packing([[[]]], [[0.0]])
     firm = [piece.firm() for piece in pieces]
@@ -122,10 +122,10 @@ def _unfirmed(packing: Packing, firm: list[tuple[Piece, tuple[int, ...]]]) -> Pa
 def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool = False) -> Packing | None:
     """The best plan by `pack`'s objective, or None where there is none; `relaxed`: with the least bad break from
     every position from which the rules fit nothing in a column (and without the last page's pruning, which
-    assumes no column is overfull); `softened`: by the softened objective, first the fewest holes over MAX_HOLE,
-    then the fewest splits of pieces kept together (`soft_keep`). A plan's cost, column by column: (badness, holes
-    over MAX_HOLE, soft splits, the largest hole, the sum of squared holes); the last two alone weigh without
-    `softened` (the others are then 0)."""
+    assumes no column is overfull); `softened`: by the softened objective, first the fewest holes over MAX_HOLE and
+    the smallest, then the fewest soft splits (`soft_keep`, `soft`). A plan's cost, column by column: (badness,
+    holes over MAX_HOLE weighed by size (`_big`), soft splits, the largest hole, the sum of squared holes); the last
+    two alone weigh without `softened` (the others are then 0)."""
     positions, admissible = breaks.positions(pieces)
     end = len(positions) - 1
     count = capacity.columns
@@ -211,9 +211,12 @@ def _soft(pieces, position: Position) -> bool:
     return unit > 0 and index < len(pieces) and (pieces[index].soft_keep or unit in pieces[index].soft)
 
 
-def _big(hole: float, room: float, safety: float) -> bool:
-    """Whether `hole` millimetres at the foot of a column of `room` (less `safety`) is over MAX_HOLE of it."""
-    return hole + safety > MAX_HOLE * (room + safety)
+def _big(hole: float, room: float, safety: float) -> float:
+    """What `hole` millimetres at the foot of a column of `room` (less `safety`) cost the softened plan: nothing up
+    to MAX_HOLE of it; over it one, and more as it grows, up to two for a blank column (a column half empty weighs
+    more than one 16 % empty): the fewest such holes first, then the smallest."""
+    share = (hole + safety) / (room + safety)
+    return 0.0 if share <= MAX_HOLE else 1.0 + (share - MAX_HOLE) / (1 - MAX_HOLE)
 
 
 def _extend(pieces, positions, capacity, best, column, a, cost, columns_from, softened: bool = False) -> None:
@@ -225,7 +228,7 @@ def _extend(pieces, positions, capacity, best, column, a, cost, columns_from, so
             continue  # the last page is planned whole, balanced (_last_page)
         exempt = breaks.forced(pieces, positions[b]) is not None
         hole = 0.0 if exempt else max(0.0, room - height)
-        big = int(softened and not exempt and _big(hole, room, capacity.safety))
+        big = _big(hole, room, capacity.safety) if softened and not exempt else 0.0
         soft = int(_soft(pieces, positions[b]))
         candidate = (cost[0] + bad, cost[1] + big, cost[2] + soft, max(cost[3], hole), cost[4] + hole * hole)
         reached = best.setdefault(following, {})

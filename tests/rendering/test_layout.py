@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -943,3 +944,12 @@ def test_a_band_under_columns_sets_its_title_at_its_left_edge_whatever_the_float
     band = next(box for box in boxes if box.element_tag == "div" and "band" in (box.element.get("class") or ""))
     title = next(box for box in band.descendants() if type(box).__name__ == "LineBox" and box.element_tag == "h3")
     assert title.position_x == pytest.approx(band.position_x, abs=0.5)
+
+
+def test_a_softened_plan_weighs_a_hole_by_its_size_the_fewest_first_then_the_smallest():
+    """The softened objective counts holes over MAX_HOLE, each weighing more as it grows: one hole of 42 % costs
+    more than one of 28 % (a roster's column left 42 % empty where a plan leaving 28 % had one soft split more), a
+    blank column the most, and two holes more than one however large."""
+    weigh = partial(layout._big, room=100.0, safety=0.0)
+    assert weigh(15.0) == 0.0 and 1.0 < weigh(16.0) < weigh(28.0) < weigh(42.0) < weigh(100.0) == 2.0
+    assert weigh(16.0) + weigh(16.0) > weigh(99.0)
