@@ -146,7 +146,7 @@ def _sunk(
     if footed is None or stop == start or last in flow.tops:
         return None
     below, taken = footed
-    above = [used for used in below.used[last][: room.columns]] + [0.0] * (room.columns - len(below.used[last]))
+    above = list(below.used[last][: room.columns]) + [0.0] * (room.columns - len(below.used[last]))
     if min(above) >= 0.5 * max(above):
         return None  # the columns above the band stand balanced
     moved = {following[0]} if _opens(pieces, following[0]) else set()

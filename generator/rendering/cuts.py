@@ -70,7 +70,7 @@ def rows(measured: measure.Measured, tall: float, keyed: bool = True) -> Rows:
     cuts = {
         cut.unit: cut
         for cut in measured.cuts
-        if measured.units[cut.unit] > tall or tall != float("inf") and (cut.cell > 0 or not keyed)
+        if measured.units[cut.unit] > tall or (tall != float("inf") and (cut.cell > 0 or not keyed))
     }
     units, heights, pads, soft = [], [], [], []
     for row, height in enumerate(measured.units):

@@ -208,7 +208,7 @@ def _soft(pieces, position: Position) -> bool:
     """Whether a column ending at `position` splits a piece kept together (`Piece.soft_keep`), or a row cut softly
     (`Piece.soft`)."""
     index, unit = position
-    return unit > 0 and index < len(pieces) and (pieces[index].soft_keep or unit in pieces[index].soft)
+    return unit > 0 and (pieces[index].soft_keep or unit in pieces[index].soft)
 
 
 def _big(hole: float, room: float, safety: float) -> float:

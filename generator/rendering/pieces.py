@@ -54,9 +54,9 @@ class Piece(Parts):
     # keeping it whole would leave a hole over MAX_HOLE (pack's softened pass); otherwise planned whole
     soft_keep: bool = False
     pads: tuple[tuple[float, float], ...] = ()  # by unit: (above, below) where it starts inside a row; none: no cut
-    # the units that start inside a row cut softly (generator.rendering.cuts.SOFT_SHARE): a fragment starts there
-    # only where keeping the row whole would leave a hole over MAX_HOLE (pack's softened pass); otherwise the row is
-    # planned as one unit (`firm`)
+    # the units that start inside a row cut softly (one of six lines or more, not taller than a third of a column:
+    # generator.rendering.cuts): a fragment starts there only where keeping the row whole would leave a hole over
+    # MAX_HOLE (pack's softened pass); otherwise the row is planned as one unit (`firm`)
     soft: frozenset[int] = frozenset()
     inside: frozenset[int] = frozenset()  # the units that start inside a row cut between its lines (softly or not)
 
@@ -96,8 +96,8 @@ class Piece(Parts):
         )
 
     def keeps(self, start: int, stop: int) -> bool:
-        """Units [start, stop) are enough for a fragment: MIN_UNITS of them, or `min_side_units` as tall as
-        `min_side`."""
+        """Units [start, stop) are enough for a fragment: MIN_UNITS rows, or `min_side_units` as tall as `min_side`
+        (a row's lines one row); or it starts or stops inside a row."""
         return self._enough(start, stop)
 
     def _enough(self, start: int, stop: int) -> bool:

@@ -1,9 +1,9 @@
 """Tables a column holds: a roster's profile type with more characteristics than a column of the page has room
 for keeps them all where the page's width holds it (Shadow War's nine weapon columns: the table then spans the
 page, generator.rendering.bands); wider than the page, it keeps the leading ones and gathers the others in its last
-column, each named ("Save Mod.: -1; Ammo Roll: 4+"). The widths are estimates, in millimetres, of what WeasyPrint's automatic
-table layout gives each column (`shares`): its least width (its longest word) and, where the column has room to
-spare, a share of it in proportion to what its longest text would take on one line."""
+column, each named ("Save Mod.: -1; Ammo Roll: 4+"). The widths are estimates, in millimetres, of what
+WeasyPrint's automatic table layout gives each column (`shares`): its least width (its longest word) and, where
+the column has room to spare, a share of it in proportion to what its longest text would take on one line."""
 
 from __future__ import annotations
 
