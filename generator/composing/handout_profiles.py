@@ -26,7 +26,9 @@ from generator.model.types import (
     UnitProfile,
 )
 
-ABILITY_TYPES = re.compile(r"abilit|rule|spell|psychic|power|prayer|trait|invocation|enhancement|lore", re.IGNORECASE)
+ABILITY_TYPES = re.compile(
+    r"abilit|rule|spell|psychic|power|prayer|trait|invocation|enhancement|lore|transport", re.IGNORECASE
+)
 # a profile that says how one unit degrades as it is wounded: printed with its unit, not among the weapons
 TRACK_TYPES = re.compile(r"wound ?track|damage ?table|damage ?chart|bracket|degrad", re.IGNORECASE)
 SHORT = 8  # a value of at most this many characters (N/A, 2+, -1, 18") prints on one line: its column never breaks
@@ -90,7 +92,7 @@ def profile_blocks(
             [
                 _carried(name, [unit.name for unit, _ in held], len(handout.units))
                 if ability
-                else _with_carriers(name, held, words),
+                else _with_carriers(name, held, words, len(handout.units)),
                 *(value or "-" for value in values),
             ]
             for (name, values), held in carriers.items()
@@ -124,23 +126,36 @@ def _carried(name: str, units: list[str], every: int) -> str:
     return f"{name}{named}" if every > 1 and not name.endswith(named) else name
 
 
-def _with_carriers(name: str, held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str]) -> str:
-    """A weapon's name, and under it, when only some models of a unit carry it, who does: those models with their
-    numbers, and the units that carry it whole (Heavy bolter / Carried by 2 × Devastator Marine w/Heavy Weapon).
-    Nothing under it when every unit that has it carries it whole: a character's, a squad's every model's."""
-    line = carriers_line(held, words)
+def _with_carriers(name: str, held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str], every: int) -> str:
+    """A weapon's name, and under it who carries it: the models of a unit that carry it in part, with their numbers,
+    and the units that carry it whole (Heavy bolter / Carried by 2 × Devastator Marine w/Heavy Weapon; Warpforged
+    Blade / Carried by Clawlord: a Warcry fighter's weapon). Nothing under it where every unit of the army (`every`)
+    carries it whole: a one-unit army's, or everyone's."""
+    parts = any(profile.carried_by for _, profile in held)
+    if not parts and _named_after(name, [unit.name for unit, _ in held]):
+        return name  # told apart on import by what carries it: said already
+    line = carriers_line(held, words, whole_too=len({unit.id for unit, _ in held}) < every)
     if not line:
         return name
     said = words["carried_by"].format(carriers=line)
     return f"{name}\n{said}" if "*" in said else f"{name}\n*{said}*"  # a star in a name would end the italics
 
 
-def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str]) -> str:
+def _named_after(name: str, units: list[str]) -> bool:
+    """Whether a profile's name, told apart from another of its name on import, already names the units that carry
+    it: "Lasgun (Doc Ulver)" for Doc Ulver (Medic Veteran), "Armoured bulk (Doomsday Ark)"."""
+    match = re.search(r"\(([^()]*)\)$", name)
+    said = [part.strip() for part in match.group(1).split(",")] if match else []
+    return bool(said) and all(any(unit.startswith(part) for part in said) for unit in units)
+
+
+def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str], whole_too: bool = False) -> str:
     """Who carries a profile the units hold ("Thane, 6 × Dwarf Crew"): the units that carry it whole, each unit once
     (two of one name "×2"), then the models that carry it in the others, like-named ones added up; "" when no unit
-    carries it in part. A whole unit is never added to a model of its name: a MESBG warband is named after its hero,
-    so the second Captain of Minas Tirith's warband prints as a whole unit beside the first one's Captain."""
-    if all(not profile.carried_by for _, profile in held):
+    carries it in part, unless `whole_too`. A whole unit is never added to a model of its name: a MESBG warband is
+    named after its hero, so the second Captain of Minas Tirith's warband prints as a whole unit beside the first
+    one's Captain."""
+    if all(not profile.carried_by for _, profile in held) and not whole_too:
         return ""
     models: dict[str, int] = {}
     for _, profile in held:

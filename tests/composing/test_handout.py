@@ -581,7 +581,7 @@ def test_a_handout_without_a_sheet_prints_its_units_profiles_by_type_and_rules_i
     assert [column.title for column in ranged.header] == ["Ranged Weapons", "Range", "A", "S"]
     assert [[cell.text for cell in row.cells] for row in ranged.rows] == [  # the pistol both carry, once
         ["Bolt pistol", '12"', "1", "4"],
-        ["Bolt rifle", '24"', "2", "4"],
+        ["Bolt rifle\n*Carried by Intercessors*", '24"', "2", "4"],  # one unit of two: named
     ]
     rules = composed.sections[2].blocks
     assert [found.id for found in rules] == ["profiles-abilities", "handout-army-rules"]

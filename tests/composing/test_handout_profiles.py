@@ -76,7 +76,13 @@ def test_a_row_several_units_hold_names_those_that_carry_it_whole_and_adds_up_li
         )
     )
     assert cells["Hand Weapon"] == "Hand Weapon\n*Carried by Thane, Dwarf Warriors, 6 × Dwarf Crew*"
-    assert cells["Great Weapon"] == "Great Weapon"  # its one unit carries it whole: the row stays short
+    # its one unit carries it whole: named, as a Warcry fighter's own weapon is (issue #46: every row says who)
+    assert cells["Great Weapon"] == "Great Weapon\n*Carried by Thane*"
+
+
+def test_a_row_every_unit_of_the_army_carries_whole_names_no_one():
+    army = [{"id": name.lower(), "name": name, "profiles": [weapon("Hand Weapon")]} for name in ("Thane", "Warriors")]
+    assert first_cells(handout(army))["Hand Weapon"] == "Hand Weapon"
 
 
 def test_two_units_of_one_name_stay_two_and_a_whole_unit_named_like_a_model_is_never_added_to_it():

@@ -90,7 +90,8 @@ def test_the_french_handout_of_a_whfb_roster_has_no_english_heading(dwarfs):
     text = dwarfs[2]
     french = french_words()
     assert "Unité M CC CT F E PV I A Cd Svg" in text  # the sheet's own words for its stat line
-    assert "Arme Portée F Règles spéciales" in text and "Armure Modificateur de sauvegarde Règles spéciales" in text
+    squeezed = text.replace(" ", "")  # a heading wrapped in its column reads back without its space
+    assert "ArmePortéeFRèglesspéciales" in squeezed and "ArmureModificateurdesauvegardeRèglesspéciales" in squeezed
     assert "Type de troupe : Infantry" in text  # the label in French, the roster's value as it writes it
     # what is left once the roster's own words and the French words are taken out holds no English word
     left = without(without(text, roster_values(BSDATA / "whfb8-dwarfs.ros")), french.values())

@@ -466,3 +466,16 @@ def test_each_units_row_names_its_abilities_once_whose_texts_the_abilities_table
     )
     named = [row.cells[0].text for row in abilities.lines]
     assert "Their Number is Legion (Necron Warriors)" in named
+
+
+def test_a_warcry_fighters_own_weapon_names_its_fighter(built):
+    """Issue #46 item 4, "each weapon row says which models carry it": a Warcry fighter carries its weapons whole, and
+    the row named no one (a player could not tell whose the Punch Dagger and Blade is)."""
+    text = flat(" ".join(pdf_pages(built / "warcry-skaven.en.pdf")))
+    for weapon, fighter in [
+        ("Warpforged Blade", "Clawlord"),
+        ("Punch Dagger and Blade", "Gutter Runner"),
+        ("Vicious Teeth", "Giant Rat"),
+        ("Pair of Foetid Blades", "Plague Monk"),
+    ]:
+        assert flat(f"{weapon} Carried by {fighter}") in text, weapon
