@@ -25,6 +25,7 @@ from generator.model.types import (
     TextBlock,
     UnitProfile,
 )
+from generator.reading.rosters.names import MIDDLE_EARTH
 
 ABILITY_TYPES = re.compile(
     r"abilit|rule|spell|psychic|power|prayer|trait|invocation|enhancement|lore|transport", re.IGNORECASE
@@ -92,7 +93,7 @@ def profile_blocks(
             [
                 _carried(name, [unit.name for unit, _ in held], len(handout.units))
                 if ability
-                else _with_carriers(name, held, words, len(handout.units)),
+                else _with_carriers(name, held, words, len(handout.units), _whole(handout, words)),
                 *(value or "-" for value in values),
             ]
             for (name, values), held in carriers.items()
@@ -126,7 +127,14 @@ def _carried(name: str, units: list[str], every: int) -> str:
     return f"{name}{named}" if every > 1 and not name.endswith(named) else name
 
 
-def _with_carriers(name: str, held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str], every: int) -> str:
+def _whole(handout: Handout, words: dict[str, str]) -> str:
+    """How a unit carrying a profile whole is said beside models of its name: a warband in the Middle-earth game."""
+    return words["whole_warband"] if MIDDLE_EARTH.search(handout.game or "") else words["whole_unit"]
+
+
+def _with_carriers(
+    name: str, held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str], every: int, whole: str
+) -> str:
     """A weapon's name, and under it who carries it: the models of a unit that carry it in part, with their numbers,
     and the units that carry it whole (Heavy bolter / Carried by 2 × Devastator Marine w/Heavy Weapon; Warpforged
     Blade / Carried by Clawlord: a Warcry fighter's weapon). Nothing under it where every unit of the army (`every`)
@@ -134,7 +142,7 @@ def _with_carriers(name: str, held: list[tuple[HandoutUnit, UnitProfile]], words
     parts = any(profile.carried_by for _, profile in held)
     if not parts and _named_after(name, [unit.name for unit, _ in held]):
         return name  # told apart on import by what carries it: said already
-    line = carriers_line(held, words, whole_too=len({unit.id for unit, _ in held}) < every)
+    line = carriers_line(held, whole, whole_too=len({unit.id for unit, _ in held}) < every)
     if not line:
         return name
     said = words["carried_by"].format(carriers=line)
@@ -149,7 +157,7 @@ def _named_after(name: str, units: list[str]) -> bool:
     return bool(said) and all(any(unit.startswith(part) for part in said) for unit in units)
 
 
-def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, str], whole_too: bool = False) -> str:
+def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]], whole: str, whole_too: bool = False) -> str:
     """Who carries a profile the units hold ("Thane, 6 × Dwarf Crew"): the units that carry it whole, each unit once
     (two of one name "×2"), then the models that carry it in the others, like-named ones added up; "" when no unit
     carries it in part, unless `whole_too`. A whole unit is never added to a model of its name: a MESBG warband is
@@ -167,17 +175,17 @@ def carriers_line(held: list[tuple[HandoutUnit, UnitProfile]], words: dict[str, 
             wholes.setdefault(unit.name, set()).add(unit.id)
     return ", ".join(
         [
-            *(_whole_units(name, len(units), name in models, words) for name, units in wholes.items()),
+            *(_whole_units(name, len(units), name in models, whole) for name, units in wholes.items()),
             *(f"{count} × {name}" if count > 1 else name for name, count in models.items()),
         ]
     )
 
 
-def _whole_units(name: str, units: int, like_a_model: bool, words: dict[str, str]) -> str:
+def _whole_units(name: str, units: int, like_a_model: bool, whole: str) -> str:
     """Units of one name that carry a profile whole: their name, "×2" after it for two; said to be whole units
-    where a model of the line has their name."""
+    (`whole`: the words for it) where a model of the line has their name."""
     shown = f"{name} \u00d7{units}" if units > 1 else name
-    return words["whole_unit"].format(unit=shown) if like_a_model else shown
+    return whole.format(unit=shown) if like_a_model else shown
 
 
 def unit_tables(handout: Handout, words: dict[str, str], sheet: Sheet | None = None) -> list[Block]:

@@ -58,6 +58,7 @@ UI_WORDS = {
     "troop_type": "Type",
     "carried_by": "Carried by {carriers}",  # under a weapon's name: the models of a unit that carry it
     "whole_unit": "{unit} (whole unit)",  # among a weapon's carriers: a unit named like one of the models listed
+    "whole_warband": "{unit} (whole warband)",  # the same in the Middle-earth game, whose units are warbands
 }
 
 

@@ -149,3 +149,16 @@ def test_an_ability_told_apart_on_import_is_not_named_with_its_unit_twice():
         handout_profiles._carried("Invulnerable Save", ["The Silent King"], 3) == "Invulnerable Save (The Silent King)"
     )
     assert handout_profiles._carried("Invulnerable Save", ["The Silent King"], 1) == "Invulnerable Save"
+
+
+def test_in_the_middle_earth_game_a_whole_unit_is_a_whole_warband_in_each_language():
+    """MESBG's units are warbands, named after their heroes: the second Captain's warband carries its armour whole."""
+    army = handout(
+        [
+            {"id": "captain", "name": "Captain", "profiles": [weapon("Heavy Armour", ("Captain", 1))]},
+            {"id": "captain-2", "name": "Captain", "profiles": [weapon("Heavy Armour")]},
+        ]
+    ).model_copy(update={"game": "Middle-Earth Strategy Battle Game"})
+    french = words.ui_words(Project.at(LIBRARY), "fr", False)
+    assert first_cells(army)["Heavy Armour"] == "Heavy Armour\n*Carried by Captain (whole warband), Captain*"
+    assert first_cells(army, french)["Heavy Armour"] == "Heavy Armour\n*Porté par Captain (bande entière), Captain*"

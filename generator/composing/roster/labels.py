@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.reading.rosters.names import folded
+from generator.reading.rosters.names import MIDDLE_EARTH, folded
 
 _LETTERED = {
     "movement": "M",
@@ -54,14 +54,13 @@ _MIDDLE_EARTH = {
     "will": "W",
     "fate": "F",
 }
-_MIDDLE_EARTH_PATTERN = re.compile(r"middle[- ]?earth|hobbit|lord of the rings", re.IGNORECASE)
 # a game → the characteristics it prints as one column, their values joined by "/" (a hero's Might/Will/Fate 2/1/1)
 GAME_GROUPS: list[tuple[re.Pattern, list[tuple[str, tuple[str, ...]]]]] = [
-    (_MIDDLE_EARTH_PATTERN, [("M/W/F", ("might", "will", "fate"))]),
+    (MIDDLE_EARTH, [("M/W/F", ("might", "will", "fate"))]),
 ]
 # a game (its system's name, as BSData writes it) → its own abbreviations of the names its data writes in full
 GAME_ABBREVIATIONS: list[tuple[re.Pattern, dict[str, str]]] = [
-    (_MIDDLE_EARTH_PATTERN, _MIDDLE_EARTH),
+    (MIDDLE_EARTH, _MIDDLE_EARTH),
     (
         re.compile(
             r"40,?000|40k|kill ?team|horus heresy|30k|warhammer fantasy|old world|necromunda|shadow war|"

@@ -10,6 +10,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# The Middle-earth game, as its game system names itself (BSData's "Middle-Earth Strategy Battle Game"): its units
+# are warbands, its heroes' Might, Will and Fate one column
+MIDDLE_EARTH = re.compile(r"middle[- ]?earth|hobbit|lord of the rings", re.IGNORECASE)
+
 
 def folded(name: str) -> str:
     """A name as matched: case, accents, spacing and punctuation do not count (Hand Weapon = hand-weapon)."""

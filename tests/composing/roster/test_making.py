@@ -342,13 +342,14 @@ def test_a_weapon_row_says_which_models_carry_it_in_the_pdf_and_the_web_edition_
 
 def test_two_warbands_of_one_name_each_keep_their_heavy_armour_in_the_carriers_line(built):
     """mesbg-warband.ros: two warbands named "Captain of Minas Tirith" after their heroes; the first one's Captain and
-    8 warriors wear heavy armour, the second one's every model: it prints as a whole unit, not added to a Captain."""
+    8 warriors wear heavy armour, the second one's every model: it prints as a whole warband (the game's units), not
+    added to a Captain."""
     facts = facts_of("mesbg-warband")
     first, second = (unit for unit in facts["units"] if unit["name"] == "Captain of Minas Tirith")
     for warband in (first, second):
         assert "Heavy Armour" in {profile["name"] for profile in warband["profiles"]["Wargear"]}
     text = flat(" ".join(pdf_pages(built / "mesbg-warband.en.pdf")))
-    carried = "Captain of Minas Tirith (whole unit), Captain of Minas Tirith, 8 × Warrior of Minas Tirith"
+    carried = "Captain of Minas Tirith (whole warband), Captain of Minas Tirith, 8 × Warrior of Minas Tirith"
     assert flat(f"Heavy Armour Carried by {carried} A model who is upgraded to wear heavy armour") in text
 
 
