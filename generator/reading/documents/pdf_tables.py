@@ -225,9 +225,8 @@ def _never_together(columns: list[list[float]], lines, em: float) -> list[list[f
     out = [columns[0]]
     for group in columns[1:]:
         before = out[-1]
-        together = any(
-            found & {round(x * 2) for x in before} and found & {round(x * 2) for x in group} for found in starts
-        )
+        left, right = {round(x * 2) for x in before}, {round(x * 2) for x in group}  # once a group, not once a line
+        together = any(found & left and found & right for found in starts)
         if not together and group[0] - before[0] < 3 * em:
             out[-1] = before + group
         else:
