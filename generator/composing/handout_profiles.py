@@ -89,11 +89,12 @@ def profile_blocks(
         if not carriers:
             continue
         ability = bool(ABILITY_TYPES.search(kind.name))
+        whole = _whole(handout, words)
         rows = [
             [
                 _carried(name, [unit.name for unit, _ in held], len(handout.units))
                 if ability
-                else _with_carriers(name, held, words, len(handout.units), _whole(handout, words)),
+                else _with_carriers(name, held, words, len(handout.units), whole),
                 *(value or "-" for value in values),
             ]
             for (name, values), held in carriers.items()

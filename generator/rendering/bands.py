@@ -158,12 +158,8 @@ def _sunk(
     )
     together = sunk.pack(pieces, band, room)
     under = _Flow(list(range(start, stop))).pack(pieces, following, replace(room, first_page_top=taken))
-    anchor = sunk.indices.index(start)
-    early = last < together.pages and any(
-        fragment.index == anchor for column in together.plan[last] for fragment in column
-    )
     if (
-        not early
+        not _starts_on(together, last, sunk.indices.index(start))
         or together.pages > last + under.pages
         or len(together.overfull) + len(together.broken)
         > len(below.overfull) + len(below.broken) + len(under.overfull) + len(under.broken)
@@ -189,17 +185,20 @@ def _floated(pieces, flow: _Flow, band, room: Capacity, packing: Packing, stretc
     apart = _Flow(list(range(start, stop))).pack(
         pieces, following, replace(room, first_page_top=_height(pieces, following))
     )
-    anchor = floated.indices.index(start)
-    early = last < together.pages and any(
-        fragment.index == anchor and fragment.start == 0 for column in together.plan[last] for fragment in column
-    )
     if (
-        not early
+        not _starts_on(together, last, floated.indices.index(start))
         or max(together.pages, last + 2) > packing.pages + apart.pages
         or len(together.overfull) + len(together.broken) > len(packing.overfull) + len(packing.broken)
     ):
         return None  # (where the text after the band runs past a column either way, _past gives it a page first)
     return floated, _reaching(together, last + 1)
+
+
+def _starts_on(packing: Packing, page: int, index: int) -> bool:
+    """Whether piece `index` starts on page `page` of the packing (the text after a band, on the band's page)."""
+    return page < packing.pages and any(
+        fragment.index == index and fragment.start == 0 for column in packing.plan[page] for fragment in column
+    )
 
 
 def _past(pieces, flow: _Flow, band, room: Capacity, packing: Packing) -> tuple[_Flow, Packing] | None:

@@ -45,6 +45,11 @@ class Rows:
     pads: tuple[tuple[float, float], ...]
     soft: frozenset[int] = frozenset()  # the units inside a row cut softly (not taller than tall): Piece.soft
 
+    @property
+    def inside(self) -> frozenset[int]:
+        """The units that start inside a row (cut between its lines, softly or not): pieces.Piece.inside."""
+        return frozenset(unit for unit, (_, cut) in enumerate(self.units) if cut is not None)
+
     def unit_of_row(self, row: int) -> int:
         return next(unit for unit, (found, cut) in enumerate(self.units) if found == row and cut is None)
 
@@ -59,19 +64,20 @@ def told(item, measured: measure.Measured, tall: float) -> Rows:
     """The units the packer is told of an item's block: its rows taller than `tall` cut at every line they may be,
     the others softly (`rows`), where the block's template prints the parts (`item.cuts_units`), else its rows as
     they are."""
-    return rows(measured, tall if item.cuts_units else float("inf"), keyed=not item.block.text_units)
+    return rows(measured, tall if item.cuts_units else None, keyed=not item.block.text_units)
 
 
-def rows(measured: measure.Measured, tall: float, keyed: bool = True) -> Rows:
+def rows(measured: measure.Measured, tall: float | None, keyed: bool = True) -> Rows:
     """The units of a measured block, rows taller than `tall` (millimetres) cut at every line they may be; the
     other rows that may be cut (measure.Cuts: six lines or more) too, softly: there only where keeping the row
     whole would leave a hole over pieces.MAX_HOLE at a column's foot (a wargear rule of 35 mm in a column of 191).
-    Not softly in a table's first cell (`keyed`), its row's name: a name cut from its text would head nothing."""
-    cuts = {
-        cut.unit: cut
-        for cut in measured.cuts
-        if measured.units[cut.unit] > tall or (tall != float("inf") and (cut.cell > 0 or not keyed))
-    }
+    Not softly in a table's first cell (`keyed`), its row's name: a name cut from its text would head nothing.
+    None for `tall`: no row is cut (the block's template does not print parts)."""
+    cuts = (
+        {}
+        if tall is None
+        else {cut.unit: cut for cut in measured.cuts if measured.units[cut.unit] > tall or cut.cell > 0 or not keyed}
+    )
     units, heights, pads, soft = [], [], [], []
     for row, height in enumerate(measured.units):
         found = cuts.get(row)
