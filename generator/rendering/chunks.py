@@ -189,7 +189,8 @@ def _shared_widths(
 
 def _style_key(project: Project, context: dict, scaled: bool = True) -> str:
     """What decides heights besides a block's own HTML: the stylesheet, the page's styles, the language, the
-    column's width, the variant's styles; and (`scaled`) the type sizes at the context's scale."""
+    column's width, the ink saver's styles; and (`scaled`) the type sizes at the context's scale. Not crop marks:
+    they add bleed and marks outside the page's box, so the plain sheet's heights and decisions serve `--marks`."""
     stylesheet = (project.templates / "sheet.css").read_text(encoding="utf-8")
     page_styles = (project.templates / "sheet.html.j2").read_text(encoding="utf-8")
     parts = [
@@ -198,7 +199,6 @@ def _style_key(project: Project, context: dict, scaled: bool = True) -> str:
         context["lang"],
         str(context["frame"].column_width),
         str(context["ink_saver"]),
-        str(context["crop_marks"]),
     ]
     if scaled:
         parts += [repr(context["type_sizes"]), str(context["scale"])]
