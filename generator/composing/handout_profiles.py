@@ -33,6 +33,9 @@ ABILITY_TYPES = re.compile(
 # a profile that says how one unit degrades as it is wounded: printed with its unit, not among the weapons
 TRACK_TYPES = re.compile(r"wound ?track|damage ?table|damage ?chart|bracket|degrad", re.IGNORECASE)
 SHORT = 8  # a value of at most this many characters (N/A, 2+, -1, 18") prints on one line: its column never breaks
+# a characteristic with a value this long (a Middle-earth power's rule, an Age of Sigmar ability's effect) prints
+# under its row across the table, labelled, where the kind has others: a column of it would be a few words wide
+LONG_TEXT = 250
 
 
 def prints_carriers(kind_name: str) -> bool:
@@ -90,21 +93,43 @@ def profile_blocks(
             continue
         ability = bool(ABILITY_TYPES.search(kind.name))
         whole = _whole(handout, words)
-        rows = [
-            [
+        under = _under(kind.characteristics, [values for _, values in carriers])
+        rows = []
+        for (name, values), held in carriers.items():
+            named = (
                 _carried(name, [unit.name for unit, _ in held], len(handout.units))
                 if ability
-                else _with_carriers(name, held, words, len(handout.units), whole),
-                *(value or "-" for value in values),
-            ]
-            for (name, values), held in carriers.items()
-        ]
-        long_text = any(len(row[-1]) > 60 for row in rows)
+                else _with_carriers(name, held, words, len(handout.units), whole)
+            )
+            rows.append([named, *(value or "-" for c, value in enumerate(values) if c not in under)])
+            rows += _text_under(kind.characteristics, values, under, len(rows[-1]), sheet, words)
+        shown = [characteristic for c, characteristic in enumerate(kind.characteristics) if c not in under]
+        long_text = any(len(row[-1]) > 60 for row in rows if isinstance(row, list))
         table = _table(
-            f"profiles-{kind.id}", None, heading(kind.name, sheet, words), kind, rows, long_text, sheet, words
+            f"profiles-{kind.id}", None, heading(kind.name, sheet, words), shown, rows, long_text, sheet, words
         )
         (abilities if ability or (long_text and len(kind.characteristics) == 1) else equipment).append(table)
     return equipment, abilities
+
+
+def _under(characteristics: list[str], rows: list[tuple[str, ...]]) -> set[int]:
+    """The characteristics of a kind printed under each row rather than in a column: those with a value of
+    LONG_TEXT characters or more, where the kind has others (a kind of one text keeps it in its column)."""
+    if len(characteristics) < 2:
+        return set()
+    return {c for c in range(len(characteristics)) if any(len(values[c] or "") >= LONG_TEXT for values in rows)}
+
+
+def _text_under(
+    characteristics: list[str], values: tuple[str, ...], under: set[int], width: int, sheet, words: dict[str, str]
+) -> list[dict]:
+    """The row printed under a profile's row across the table: each long characteristic's text, labelled."""
+    texts = [
+        f"**{heading(characteristics[c], sheet, words)}**: {values[c]}"
+        for c in sorted(under)
+        if values[c] and values[c] != "-"
+    ]
+    return [{"cells": [{"text": "\n".join(texts), "span": width}], "under": True}] if texts else []
 
 
 def ability_names(handout: Handout, unit: HandoutUnit) -> str | None:
@@ -207,7 +232,7 @@ def unit_tables(handout: Handout, words: dict[str, str], sheet: Sheet | None = N
                         f"profiles-{kind.id}-{unit.id}",
                         f"{unit.name}: {heading(kind.name, sheet, words)}",
                         heading(kind.name, sheet, words),
-                        kind,
+                        kind.characteristics,
                         rows,
                         False,
                         sheet,
@@ -221,22 +246,23 @@ def _table(
     ident: str,
     title: str | None,
     name: str,
-    kind,
-    rows: list[list[str]],
+    characteristics: list[str],
+    rows: list[list[str] | dict],
     long_text: bool,
     sheet: Sheet | None,
     words: dict[str, str],
 ) -> TableBlock:
     """A table of profiles of one type: its name's column, then a column a characteristic, short values centred and
-    never broken (N/A, 2+), wordy ones set left."""
-    wordy = [any(len(row[c + 1]) > SHORT for row in rows) for c in range(len(kind.characteristics))]
+    never broken (N/A, 2+), wordy ones set left; a row given as a mapping (a text under the row above) as it is."""
+    cells = [row for row in rows if isinstance(row, list)]
+    wordy = [any(len(row[c + 1]) > SHORT for row in cells) for c in range(len(characteristics))]
     columns = [{"title": name, "width": "24%" if long_text else None}] + [
         {
             "title": heading(characteristic, sheet, words),
             "align": "left" if wordy[c] else "center",
             "nowrap": None if wordy[c] else True,
         }
-        for c, characteristic in enumerate(kind.characteristics)
+        for c, characteristic in enumerate(characteristics)
     ]
     return TableBlock(
         id=ident,

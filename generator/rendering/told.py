@@ -15,6 +15,10 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
     more too, cut there only where keeping it whole would leave a hole (`Piece.soft`)."""
     rows = cuts.told(item, measured, tall) if item.may_continue else None
     units = rows.heights if rows else ()
+    subheadings = _subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}
+    under = _under(item.block, measured, rows) if units else frozenset()
+    if under:
+        subheadings["kept"] = subheadings.get("kept", frozenset()) | under
     return layout.Piece(
         soft_keep=bool(units) and not item.splits,
         height=measured.height,
@@ -33,7 +37,7 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
         breaks_before=item.block.break_before,
         **side_rule(item.block, scale),
         wide=measured.wide,
-        **(_subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}),
+        **subheadings,
     )
 
 
@@ -43,6 +47,14 @@ def side_rule(block, scale: float) -> dict:
     if block.text_units:
         return {"min_side": 3 * LINE_MM * scale, "min_side_units": 1}
     return {"min_side": 4 * LINE_MM * scale, "min_side_units": 2}
+
+
+def _under(block, measured: measure.Measured, rows: cuts.Rows) -> frozenset[int]:
+    """The units of the rows printed under the row above them (a table's `under`): no fragment starts at one."""
+    lines = getattr(block, "rows", None)
+    if not lines or len(measured.units) != len(lines):
+        return frozenset()  # not a table's rows, or a measurement that is not of these rows
+    return frozenset(rows.unit_of_row(row) for row, line in enumerate(lines) if getattr(line, "under", False))
 
 
 def _subheadings(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) -> dict:

@@ -162,3 +162,45 @@ def test_in_the_middle_earth_game_a_whole_unit_is_a_whole_warband_in_each_langua
     french = words.ui_words(Project.at(LIBRARY), "fr", False)
     assert first_cells(army)["Heavy Armour"] == "Heavy Armour\n*Carried by Captain (whole warband), Captain*"
     assert first_cells(army, french)["Heavy Armour"] == "Heavy Armour\n*Porté par Captain (bande entière), Captain*"
+
+
+def test_long_texts_of_a_kind_with_short_values_print_under_their_row_across_the_table_labelled():
+    """A Middle-earth power's rule (754 characters in mesbg-moria.ros) and its channelled effect, under the row of
+    its name and duration; a kind of one long text (an ability's description) keeps it in its column."""
+    rule, channelled = "The target may not move. " * 12, "The target halves its Fight. " * 10
+    army = Handout.model_validate(
+        {
+            "handout": "powers",
+            "army": "Army",
+            "lang": "en",
+            "date": "2026-11-27",
+            "profile_types": [
+                {"id": "power", "name": "Magical Power", "characteristics": ["Duration", "Rule", "Channelled"]},
+                {"id": "abilities", "name": "Abilities", "characteristics": ["Description"]},
+            ],
+            "units": [
+                {
+                    "id": "shaman",
+                    "name": "Shaman",
+                    "profile": {},
+                    "profiles": [
+                        {"type": "power", "name": "Immobilise", "values": ["Temporary", rule, channelled]},
+                        {"type": "power", "name": "Fury", "values": ["Exhaustion", "Short.", "-"]},
+                        {"type": "abilities", "name": "Terror", "values": [rule]},
+                    ],
+                }
+            ],
+        }
+    )
+    _, [powers, abilities] = profile_blocks(army, ENGLISH)
+    assert [column.title for column in powers.header] == ["Magical Power", "Duration"]
+    assert [[cell.text for cell in row.cells] for row in powers.rows] == [
+        ["Immobilise", "Temporary"],
+        [f"**Rule**: {rule}\n**Channelled**: {channelled}"],
+        ["Fury", "Exhaustion"],
+        ["**Rule**: Short."],
+    ]
+    assert [row.under for row in powers.rows] == [False, True, False, True]
+    assert [row.cells[0].span for row in powers.rows[1::2]] == [2, 2]
+    assert [column.title for column in abilities.header] == ["Abilities", "Description"]
+    assert [[cell.text for cell in row.cells] for row in abilities.rows] == [["Terror", rule]]

@@ -3,7 +3,7 @@
 BSData's 40k 10th-edition data writes a keyword in every way the two marks combine: `^^**Necrons**^^`,
 `^^**Necrons^^**` (crossed), `**^^Necrons^^**`, `^^ Vehicle^^`, even `^**Artillery**^^` (a caret lost). Each is one keyword, printed
 bold without its marks; a bold text keeps the keywords inside it bold. A mark left alone touching a word (its pair
-lost) is left out; one standing apart ("a ^^ alone", "2 * 3") prints as written."""
+lost) is left out; `***x***` prints bold; one standing apart ("a ^^ alone", "2 * 3") prints as written."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Callable
 
 _WORDS = r" ?([^\s^*](?:[^\^*]*?[^\s^*])?) ?"  # no mark inside; a space at either end left out (^^ Vehicle^^)
 KEYWORD = re.compile(r"(?:\*\*\^\^|\^\^\*\*|\^\*\*|\^\^)" + _WORDS + r"(?:\*\*\^\^|\^\^\*\*|\^\^)")
-BOLD = re.compile(r"\*\* ?([^\s*](?:[^*]*?[^\s*])?) ?\*\*")
+BOLD = re.compile(r"\*\*\*? ?([^\s*](?:[^*]*?[^\s*])?) ?\*\*\*?")  # ***x*** (bold italic in Age of Sigmar's oaths) bold
 STRAY = re.compile(r"(?<=\S)(?:\^\^|\*\*)+|(?:\^\^|\*\*)+(?=\S)")
 # what stands for a keyword and a bold text's ends while the rest is escaped: control characters, which a roster's
 # text no longer holds (Text made them spaces)

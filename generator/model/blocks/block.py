@@ -74,8 +74,12 @@ class Subheaded:
 
     def lines_kept(self, kept: set[int]) -> list:
         """The rows at positions `kept`, with the sub-headings over them (a handout's cut of the block): a sub-heading
-        none of whose rows is kept would head nothing."""
+        none of whose rows is kept would head nothing; and the rows printed under a kept one (`under`), part of it."""
         heads = {self._subheading_position(index) for index in kept} - {None}
+        kept = set(kept)
+        for index, line in enumerate(self.lines):
+            if getattr(line, "under", False) and index - 1 in kept:
+                kept.add(index)
         return [line for index, line in enumerate(self.lines) if index in kept or index in heads]
 
 

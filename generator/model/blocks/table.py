@@ -52,6 +52,11 @@ class Row(Model):
     aliases: Aliases = Field(
         default_factory=list, description="What army lists call it (Longbow): qrs handout import matches these too."
     )
+    under: bool = Field(
+        False,
+        description="true: the row prints under the row above it, as part of it (a long text across the table, "
+        "beneath a row of short values): on its stripe, never apart from it at a column's foot.",
+    )
 
     @field_validator("cells", mode="before")
     @classmethod
@@ -109,6 +114,8 @@ class TableBlock(Subheaded, BlockBase):
         for index, row in enumerate(self.rows):
             if isinstance(row, Row) and row.width != width:
                 yield ("rows", index), f"this row fills {counted(row.width, 'column')}; the table has {width}"
+            if isinstance(row, Row) and row.under and (index == 0 or isinstance(self.rows[index - 1], Subheading)):
+                yield ("rows", index, "under"), "'under: true' prints a row under the row above it: there is none"
 
     @property
     def has_header(self) -> bool:

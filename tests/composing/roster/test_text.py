@@ -70,3 +70,10 @@ def test_every_way_bsdatas_40k_data_marks_a_keyword_prints_it_bold_without_a_mar
         shown = Text(Report())(written)
         styles = [token.style for token in markup.parse(shown) if isinstance(token, markup.Styled)]
         assert (plain(shown), styles) == (printed, ["strong"] * bold), written
+
+
+def test_bold_italic_written_with_three_stars_prints_bold_without_a_star():
+    """BSData's Age of Sigmar 4 Fyreslayers (Grimwrath Berzerker's oaths): `***'I will guard them with my life!':***`."""
+    shown = Text(Report())("Pick 1:\n***'I will guard them!':*** While 2 * 3", lines=True)
+    styles = [token.style for token in markup.parse(shown) if isinstance(token, markup.Styled)]
+    assert (plain(shown), styles) == ("Pick 1:\n'I will guard them!': While 2 * 3", ["strong"])
