@@ -3,10 +3,14 @@ values, part of that row: refused where there is no row above, kept with it by a
 
 from __future__ import annotations
 
+import re
+
+from pypdf import PdfReader
+
 from generator.output import pipeline
 from generator.rendering import measure, told
 from generator.rendering.items import items
-from tests.conftest import check_problems, source_head, written_source
+from tests.conftest import check_problems, run_qrs, source_head, written_source
 
 SHEET = (
     source_head("powers", "Pouvoirs")
@@ -53,3 +57,20 @@ def test_the_packer_never_starts_a_column_at_a_row_under_another(tmp_path):
     piece = told.piece(item, measured, 1.0)
     assert piece.kept == frozenset({1, 3})
     assert [start for start in range(1, 4) if piece.keeps(0, start) and start not in piece.kept] == [2]
+
+
+def test_a_row_and_the_text_under_it_share_a_stripe_beside_a_sub_heading_in_print_and_on_the_web(tmp_path):
+    source = SHEET.replace("        rows:\n", "        rows:\n          - subheading: Sorts\n", 1)
+    written_source(tmp_path, "powers", source)
+    ran = run_qrs(
+        "--sources", str(tmp_path), "--build-dir", str(tmp_path / "build"), "build", "powers", "--format", "html"
+    )
+    assert ran.returncode == 0, ran.stderr
+    page = (tmp_path / "build" / "html" / "powers.fr.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr[^>]*class="(u[^"]*)"', page)
+    assert rows == ["u subheading", "u stripe over", "u stripe under", "u over", "u under"], rows
+    assert (
+        run_qrs("--sources", str(tmp_path), "--build-dir", str(tmp_path / "build"), "build", "powers").returncode == 0
+    )
+    text = " ".join(PdfReader(tmp_path / "build" / "powers.fr.pdf").pages[0].extract_text().split())
+    assert "Immobiliser Temporaire Règle : la cible ne peut plus bouger." in text, text
