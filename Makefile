@@ -25,16 +25,20 @@ bench: $(STAMP)
 check: $(STAMP)
 	$(QRS) check
 
+# The test runs keep the modules' compiled bytecode (pytest's rewritten tests too) in the virtualenv, out of the
+# tree, even where the environment asks Python to write none: every worker compiled every module again each run.
+PYTEST := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache $(PY) -m pytest
+
 test: $(STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/ruff format --check generator tests bench
-	$(PY) -m pytest
+	$(PYTEST)
 
 # The fast tier: every test not marked slow (tests/conftest.py SLOW), for the edit-test loop.
 quick: $(STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/ruff format --check generator tests bench
-	$(PY) -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 clean:
 	rm -rf build
