@@ -47,6 +47,7 @@ class Piece(Parts):
     breaks_before: Literal["column", "page"] | None = None
     min_side: float = float("inf")  # units this tall may stay on one side of a break even when fewer than MIN_UNITS
     min_side_units: int = 1  # ... and as many as this at least (two rows of a table; one paragraph of text)
+    min_alone: float = float("inf")  # a row this tall may stay alone on a side (a table's row of six lines)
     repeats: tuple[float, ...] = ()  # by unit: what a fragment starting there repeats above it (its sub-heading)
     kept: frozenset[int] = frozenset()  # the units no fragment starts at: each is kept with the unit before it
     wide: bool = False  # spans the page: set in a band across it (bands.pack_bands), never in a column
@@ -97,7 +98,7 @@ class Piece(Parts):
 
     def keeps(self, start: int, stop: int) -> bool:
         """Units [start, stop) are enough for a fragment: MIN_UNITS rows, or `min_side_units` as tall as `min_side`
-        (a row's lines one row); or it starts or stops inside a row."""
+        (a row's lines one row), or one row as tall as `min_alone`; or it starts or stops inside a row."""
         return self._enough(start, stop)
 
     def _enough(self, start: int, stop: int) -> bool:
@@ -106,8 +107,12 @@ class Piece(Parts):
         if start in self.inside or stop in self.inside:
             return True
         sums, rows = _prefix(self.units), _rows(len(self.units), self.inside)
-        count = rows[stop] - rows[start]
-        return count >= MIN_UNITS or (count >= self.min_side_units and sums[stop] - sums[start] >= self.min_side)
+        count, height = rows[stop] - rows[start], sums[stop] - sums[start]
+        return (
+            count >= MIN_UNITS
+            or (count >= self.min_side_units and height >= self.min_side)
+            or (count == 1 and height >= self.min_alone)
+        )
 
     def breaks(self) -> list[int]:
         """The units a fragment may start at inside the piece: enough units stay on each side (`keeps`); none of

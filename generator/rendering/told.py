@@ -43,10 +43,12 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
 
 def side_rule(block, scale: float) -> dict:
     """What a break leaves of a block on a side besides layout.MIN_UNITS units (Piece.keeps): one paragraph or step
-    three lines tall; two rows as tall as four lines of text (two rows of a few words each: not enough)."""
+    three lines tall; two rows as tall as four lines of text (two rows of a few words each: not enough), or one row
+    of six lines, as much as two paragraphs (a wargear rule beside its name: a column's foot takes it as a
+    paragraph, where keeping it with the next row left a quarter of the column empty)."""
     if block.text_units:
         return {"min_side": 3 * LINE_MM * scale, "min_side_units": 1}
-    return {"min_side": 4 * LINE_MM * scale, "min_side_units": 2}
+    return {"min_side": 4 * LINE_MM * scale, "min_side_units": 2, "min_alone": 6 * LINE_MM * scale}
 
 
 def _under(block, measured: measure.Measured, rows: cuts.Rows) -> frozenset[int]:

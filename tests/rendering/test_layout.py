@@ -110,13 +110,16 @@ def test_a_continuation_keeps_three_rows_or_three_lines_on_each_side():
     assert rows(5, height=4, min_side=8).breaks() == [2, 3]
 
 
-def test_a_table_of_tall_rows_may_leave_two_of_them_on_a_side_never_one():
-    """Two rows as tall as four lines stand on a side (told.side_rule); two short ones, or one row, do not."""
+def test_a_table_of_tall_rows_may_leave_two_of_them_on_a_side_and_one_of_six_lines():
+    """Two rows as tall as four lines stand on a side (told.side_rule), and one row of six lines; two short ones,
+    or one row of five lines, do not."""
     side = told.side_rule(SimpleNamespace(text_units=False), 1.0)
     assert side["min_side_units"] == 2 and side["min_side"] == pytest.approx(4 * told.LINE_MM)
+    assert side["min_alone"] == pytest.approx(6 * told.LINE_MM)
     assert rows(6, height=8, **side).breaks() == [2, 3, 4]  # rows of two lines and more: 2 | 4, 3 | 3, 4 | 2
     assert rows(6, height=4, **side).breaks() == [3]  # rows of one line: 3 | 3 only
-    assert rows(3, height=30, **side).breaks() == []  # one row alone on a side, however tall: never
+    assert rows(3, height=5 * told.LINE_MM, **side).breaks() == []  # one row of five lines alone on a side: never
+    assert rows(3, height=6 * told.LINE_MM, **side).breaks() == [1, 2]  # of six: as much as two paragraphs
 
 
 def test_balanced_columns_take_two_tall_rows_a_column_rather_than_leave_one_nearly_empty():

@@ -39,6 +39,8 @@ def pieces(draw) -> layout.Piece:
         opens_group=draw(st.booleans()),
         breaks_before=draw(st.sampled_from([None, None, None, "column", "page"])),
         min_side=draw(st.sampled_from([float("inf"), 10.0, 30.0])),
+        min_side_units=draw(st.sampled_from([1, 2])),
+        min_alone=draw(st.sampled_from([float("inf"), 20.0])),  # a table's row of six lines alone on a side
         soft_keep=bool(units) and draw(st.booleans()),
     )
 
