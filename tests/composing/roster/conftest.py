@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, LIBRARY, run_qrs
+from generator import write
+from tests.conftest import FIXTURES, LIBRARY, kept_folder, run_qrs
 from tests.reading.rosters.test_selections import EXPECTED
 
 ROSTERS = sorted(path for path in (FIXTURES / "rosters").rglob("*") if path.suffix in (".ros", ".rosz"))
@@ -30,16 +31,22 @@ class Imported:
 
 
 @pytest.fixture(scope="session")
-def rosters_imported(tmp_path_factory) -> Imported:
-    sources = tmp_path_factory.mktemp("rosters") / "sources"
-    shutil.copytree(LIBRARY, sources)
+def rosters_imported(request, tmp_path_factory) -> Imported:
+    """The sources made again each session, the rosters imported into them; their build folder kept from one
+    session to the next in pytest's cache folder (conftest.kept_folder), as `built` keeps its own: the command's
+    manifest builds again only the handouts whose inputs changed (a warm run imports, and builds none)."""
+    folder = kept_folder(request, tmp_path_factory, "qrs-rosters")
+    sources = folder / "sources"
     reports = {}
-    for roster in ROSTERS:
-        result = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--id", handout_id(roster))
-        assert result.returncode == 0, result.stderr
-        reports[handout_id(roster)] = result.stderr
-    others = [handout_id(roster) for roster in ROSTERS if handout_id(roster) not in CHECKED_IN_EVERY_LANGUAGE]
-    for asked in (CHECKED_IN_EVERY_LANGUAGE, [*others, "--lang", "en"]):
-        result = run_qrs("--sources", str(sources), "handout", *asked, "--jobs", "1")
-        assert result.returncode == 0, result.stderr
-    return Imported(sources, sources.parent / "build" / "handouts", reports)
+    with write.locked(folder / ".lock"):
+        shutil.rmtree(sources, ignore_errors=True)
+        shutil.copytree(LIBRARY, sources)
+        for roster in ROSTERS:
+            result = run_qrs("--sources", str(sources), "handout", "import", str(roster), "--id", handout_id(roster))
+            assert result.returncode == 0, result.stderr
+            reports[handout_id(roster)] = result.stderr
+        others = [handout_id(roster) for roster in ROSTERS if handout_id(roster) not in CHECKED_IN_EVERY_LANGUAGE]
+        for asked in (CHECKED_IN_EVERY_LANGUAGE, [*others, "--lang", "en"]):
+            result = run_qrs("--sources", str(sources), "handout", *asked, "--jobs", "1")
+            assert result.returncode == 0, result.stderr
+    return Imported(sources, folder / "build" / "handouts", reports)
