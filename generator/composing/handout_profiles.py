@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from generator.composing import table_widths
 from generator.composing.handout_headings import heading, labelled
+from generator.model import geometry
 from generator.model.types import (
     Block,
     Finding,
@@ -33,9 +35,10 @@ ABILITY_TYPES = re.compile(
 # a profile that says how one unit degrades as it is wounded: printed with its unit, not among the weapons
 TRACK_TYPES = re.compile(r"wound ?track|damage ?table|damage ?chart|bracket|degrad", re.IGNORECASE)
 SHORT = 8  # a value of at most this many characters (N/A, 2+, -1, 18") prints on one line: its column never breaks
-# a characteristic with a value this long (a Middle-earth power's rule, an Age of Sigmar ability's effect) prints
-# under its row across the table, labelled, where the kind has others: a column of it would be a few words wide
-LONG_TEXT = 250
+# a characteristic whose text would wrap to more lines than this in its column (a Middle-earth power's rule, an Age
+# of Sigmar ability's effect, a Kill Team weapon's abilities beside five numbers) prints under its row across the
+# table, labelled, where the kind has others: its column would be a few words wide
+UNDER_LINES = 8
 
 
 def prints_carriers(kind_name: str) -> bool:
@@ -93,7 +96,7 @@ def profile_blocks(
             continue
         ability = bool(ABILITY_TYPES.search(kind.name))
         whole = _whole(handout, words)
-        under = _under(kind.characteristics, [values for _, values in carriers])
+        under = _under(kind, list(carriers), handout.paper)
         rows = []
         for (name, values), held in carriers.items():
             named = (
@@ -112,12 +115,25 @@ def profile_blocks(
     return equipment, abilities
 
 
-def _under(characteristics: list[str], rows: list[tuple[str, ...]]) -> set[int]:
-    """The characteristics of a kind printed under each row rather than in a column: those with a value of
-    LONG_TEXT characters or more, where the kind has others (a kind of one text keeps it in its column)."""
-    if len(characteristics) < 2:
+def _under(kind, rows: list[tuple[str, tuple[str, ...]]], paper) -> set[int]:
+    """The characteristics of a kind printed under each row rather than in a column: those whose longest text
+    would wrap to more than UNDER_LINES lines in the width a column of the page gives it (estimated as the
+    roster's fitting estimates a table), where the kind has others (a kind of one text keeps it in its column)."""
+    if len(kind.characteristics) < 2:
         return set()
-    return {c for c in range(len(characteristics)) if any(len(values[c] or "") >= LONG_TEXT for values in rows)}
+    columns = [(kind.name, [name for name, _ in rows])]
+    columns += [(title, [values[c] or "" for _, values in rows]) for c, title in enumerate(kind.characteristics)]
+    room = geometry.frame(paper.size, paper.orientation, paper.columns, None).column_width
+    widths = table_widths.shares(
+        [table_widths.least_width(*column) for column in columns],
+        [table_widths.most_width(*column) for column in columns],
+        room,
+    )
+    return {
+        c
+        for c, (_, values) in enumerate(columns[1:])
+        if max(map(len, values)) * table_widths.CHARACTER_MM > UNDER_LINES * (widths[c + 1] - table_widths.PADDING_MM)
+    }
 
 
 def _text_under(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator.composing import table_widths
 from generator.composing.roster import fitting
 from generator.composing.roster.making import PAPER
 from generator.model import geometry
@@ -24,9 +25,9 @@ def test_the_column_is_the_handouts_own_page_geometry():
 
 
 def test_widths_shared_as_automatic_table_layout_shares_them():
-    assert fitting.shares([10, 10], [20, 40], 90) == pytest.approx([30, 60])  # all on one line: grown alike
-    assert fitting.shares([10, 10], [20, 100], 50) == pytest.approx([13, 37])  # the room left, as each wants more
-    assert fitting.shares([30, 40], [50, 80], 60) == [30, 40]  # not even the least widths: those
+    assert table_widths.shares([10, 10], [20, 40], 90) == pytest.approx([30, 60])  # all on one line: grown alike
+    assert table_widths.shares([10, 10], [20, 100], 50) == pytest.approx([13, 37])  # the room left, as each wants more
+    assert table_widths.shares([30, 40], [50, 80], 60) == [30, 40]  # not even the least widths: those
 
 
 def test_a_40k_weapon_table_whose_words_fit_the_column_keeps_every_column_its_abilities_wrapping():
@@ -63,8 +64,8 @@ def test_a_gathering_column_the_kept_columns_would_squeeze_keeps_fewer_of_them()
     names = ["Rng", "Type", "S", "AP", "D", "Shots", "Ammo", "Save", "Weight", "Special"]
     row = ['12"', "Assault", "5", "-1", "1", "D6", "4+", "5+", "Heavy", "Ignores cover"]
     types, units = table(names, [(long_name, row)])
-    least = [fitting._least("Weapons", [long_name])] + [
-        fitting._least(name, [value]) for name, value in zip(names, row)
+    least = [table_widths.least_width("Weapons", [long_name])] + [
+        table_widths.least_width(name, [value]) for name, value in zip(names, row)
     ]
     by_least_alone = max(kept for kept in range(len(names)) if sum(least[: kept + 1]) + fitting.GATHERED_MM <= COLUMN)
     fitting.fit(types, units, COLUMN)
