@@ -22,6 +22,7 @@ new one, neither runnable nor listed, fails.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 import shlex
@@ -250,17 +251,46 @@ class Ran:
     seconds: float
 
 
-def run_page(page: str, clone: Path, folder: Path) -> list[Ran]:
+def run_page(page: str, clone: Path, folder: Path, kept: Path) -> list[Ran]:
+    """The page's commands, in order, in a copy of the clone whose build folder is the one this page's commands
+    left in an earlier session (`kept`), where there is one: the manifest builds again what changed since, so that a
+    warm run lays out again none of the variants the page builds. A page's build is kept only when every command
+    ran as expected."""
+    from generator import write
+
     shutil.copytree(clone, folder, symlinks=True)
-    runner, ran = CommandRunner(TIMEOUT), []
-    try:
-        for command in COMMANDS[page]:
-            start = time.monotonic()
-            returncode, output = runner.run(command.instead or command.line, folder, _environment())
-            ran.append(Ran(command, returncode, output, time.monotonic() - start))
-    finally:
-        runner.close()
+    kept.mkdir(parents=True, exist_ok=True)
+    with write.locked(kept / "build.lock"):  # a session at a time uses a page's kept build
+        _add_kept_outputs(kept / "build", folder / "build")
+        runner, ran = CommandRunner(TIMEOUT), []
+        try:
+            for command in COMMANDS[page]:
+                start = time.monotonic()
+                returncode, output = runner.run(command.instead or command.line, folder, _environment())
+                ran.append(Ran(command, returncode, output, time.monotonic() - start))
+        finally:
+            runner.close()
+        shutil.rmtree(kept / "build", ignore_errors=True)
+        if all(run.returncode == run.command.expected for run in ran):
+            shutil.copytree(folder / "build", kept / "build", symlinks=True)
     return ran
+
+
+def _add_kept_outputs(kept: Path, build: Path) -> None:
+    """Into the clone's `build`, the outputs an earlier session's run of the page left in `kept` that `build` has
+    not, each with its manifest entry: only what qrs's manifest lists (a page also writes other files into build/,
+    such as `qrs init build/my-library`, which must find its folder absent), and never over the clone's own."""
+    name = ".qrs-manifest.json"
+    if not (kept / name).is_file() or not (build / name).is_file():
+        return
+    earlier, manifest = (json.loads((folder / name).read_text(encoding="utf-8")) for folder in (kept, build))
+    for output, entry in earlier.get("outputs", {}).items():
+        if output not in manifest["outputs"] and (kept / output).is_file():
+            (build / output).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(kept / output, build / output)
+            manifest["outputs"][output] = entry
+    manifest["plans"] = {**earlier.get("plans", {}), **manifest.get("plans", {})}
+    (build / name).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -274,7 +304,13 @@ def pages(request, fresh_clone, tmp_path_factory):
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         # the README, the longest, first
         running = {
-            page: pool.submit(run_page, page, fresh_clone, tmp_path_factory.mktemp("page") / "clone")
+            page: pool.submit(
+                run_page,
+                page,
+                fresh_clone,
+                tmp_path_factory.mktemp("page") / "clone",
+                kept_folder(request, tmp_path_factory, "qrs-docs-pages") / page.replace("/", "-"),
+            )
             for page in sorted(selected, key=lambda page: (page != "README.md", page))
         }
         yield running
