@@ -24,12 +24,6 @@ def test_the_column_is_the_handouts_own_page_geometry():
     assert COLUMN == pytest.approx(90.23, abs=0.01)
 
 
-def test_widths_shared_as_automatic_table_layout_shares_them():
-    assert table_widths.shares([10, 10], [20, 40], 90) == pytest.approx([30, 60])  # all on one line: grown alike
-    assert table_widths.shares([10, 10], [20, 100], 50) == pytest.approx([13, 37])  # the room left, as each wants more
-    assert table_widths.shares([30, 40], [50, 80], 60) == [30, 40]  # not even the least widths: those
-
-
 def test_a_40k_weapon_table_whose_words_fit_the_column_keeps_every_column_its_abilities_wrapping():
     abilities = "This weapon automatically hits its target. " * 3
     types, units = table(
