@@ -16,7 +16,7 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
     rows = cuts.told(item, measured, tall) if item.may_continue else None
     units = rows.heights if rows else ()
     subheadings = _subheadings(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else {}
-    under = _under(item.block, measured, rows) if units else frozenset()
+    under = _under(item.block, measured, rows) if isinstance(item.block, Subheaded) and units else frozenset()
     if under:
         subheadings["kept"] = subheadings.get("kept", frozenset()) | under
     return layout.Piece(
@@ -51,12 +51,11 @@ def side_rule(block, scale: float) -> dict:
     return {"min_side": 4 * LINE_MM * scale, "min_side_units": 2, "min_alone": 6 * LINE_MM * scale}
 
 
-def _under(block, measured: measure.Measured, rows: cuts.Rows) -> frozenset[int]:
+def _under(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) -> frozenset[int]:
     """The units of the rows printed under the row above them (a table's `under`): no fragment starts at one."""
-    lines = getattr(block, "rows", None)
-    if not lines or len(measured.units) != len(lines):
-        return frozenset()  # not a table's rows, or a measurement that is not of these rows
-    return frozenset(rows.unit_of_row(row) for row, line in enumerate(lines) if getattr(line, "under", False))
+    if len(measured.units) != len(block.lines):
+        return frozenset()  # a measurement that is not of these rows
+    return frozenset(rows.unit_of_row(row) for row in block.under_rows())
 
 
 def _subheadings(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) -> dict:

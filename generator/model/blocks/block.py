@@ -59,6 +59,10 @@ class Subheaded:
         """The positions of the sub-heading rows."""
         return [index for index, line in enumerate(self.lines) if isinstance(line, Subheading)]
 
+    def under_rows(self) -> list[int]:
+        """The positions of the rows printed under the row above them, as part of it (a table's `under`)."""
+        return [index for index, line in enumerate(self.lines) if getattr(line, "under", False)]
+
     def subheading_over(self, index: int) -> Subheading | None:
         """The sub-heading whose rows hold row `index`: repeated atop a column that starts there. None for a
         sub-heading row itself, or a row before any."""
@@ -77,8 +81,8 @@ class Subheaded:
         none of whose rows is kept would head nothing; and the rows printed under a kept one (`under`), part of it."""
         heads = {self._subheading_position(index) for index in kept} - {None}
         kept = set(kept)
-        for index, line in enumerate(self.lines):
-            if getattr(line, "under", False) and index - 1 in kept:
+        for index in self.under_rows():
+            if index - 1 in kept:
                 kept.add(index)
         return [line for index, line in enumerate(self.lines) if index in kept or index in heads]
 
