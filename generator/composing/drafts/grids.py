@@ -24,6 +24,10 @@ def matrix_shape(rows: list[list[str]]):
             # down), over the keys it names the columns ("Defender's WS", spanning across)
             corner += [plain(cell) for earlier in rows[:key_row] for cell in earlier[: key_column + 1] if cell.strip()]
             above = [plain(cell) for earlier in rows[:key_row] for cell in earlier[key_column + 1 :] if cell.strip()]
+            if len(keys) == len(above) and row[key_column].strip():
+                # a header naming each column ("Mort | Baguettes…") over a row of its own name ("Humain normal |
+                # 14 | 15…"): a row of cells, not of keys (a title a PDF spread a word a column has no row name)
+                continue
             body = rows[key_row + 1 :]
             if not body or len(body) > 30 or len(keys) > 30:
                 continue

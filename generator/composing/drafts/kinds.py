@@ -15,13 +15,34 @@ _INTEGER = re.compile(r"^[-−–]?\d{1,3}$")
 _VALUE_AND_UNIT = re.compile(r"^([+\-−±]?\s?(?:\d+(?:[.,]\d+)?[½¼]?|[½¼])|[x×]\d+)\s?([^\d\s].{0,5})?$")
 _LEADING_ROLL = re.compile(rf"^\s*({_ROLL_PART}(?:\s*,\s*{_ROLL_PART})*)\s+(\S.*)$", re.S)
 _LEADING_MODIFIER = re.compile(r"^\s*([+\-−±]\s?\d+(?:[.,]\d+)?[½¼]?[a-zA-Z\"]{0,2})\s+(\S.*)$", re.S)
+_OPEN_BELOW = re.compile(r"\s+ou\s+(?:[-–]|moins)$")
+_FRENCH_ROLL = (
+    (re.compile(r"\b[Dd]e\s+(?=\d)"), ""),  # "de 2 à 6"
+    (re.compile(r"(?<=\d)\s+à\s+(?=\d)"), "-"),
+    (re.compile(r"\s+(?:ou|et)\s+(?:\+|plus)"), "+"),
+    (re.compile(r"\s+ou\s+(?:-|moins)"), ""),
+)
 COMMON_DICE = ("D6", "2D6", "D3", "D66", "3D6", "D8", "D10", "D12", "D20", "2D3", "D4", "D100")
 
 
 def roll_text(cell: str) -> str:
-    """A roll as the model writes it: "3 - 4" is "3-4", "11~15" stays (the model reads ~ as a dash)."""
+    """A roll as the model writes it: "3 - 4" is "3-4", "11~15" stays (the model reads ~ as a dash); the French
+    "de 2 à 6" is "2-6", "12 ou +" is "12+", "2 ou -" is "2" (the model's rolls have no open lower end: from_lowest)."""
     text = plain(cell).replace("–", "-")
+    for french, written in _FRENCH_ROLL:
+        text = french.sub(written, text)
     return re.sub(r"\s*-\s*", "-", re.sub(r"\s*\+", "+", text))
+
+
+def opens_below(cell: str) -> bool:
+    """A roll of its number or less: "2 ou -", "2 ou moins" (what a modifier takes under the die's lowest result)."""
+    return bool(_OPEN_BELOW.search(plain(cell)))
+
+
+def from_lowest(roll: str, die: str) -> str:
+    """The roll "2" of "2 ou moins" from the die's lowest result: 1-2 of a D6, 2 of a 2D6."""
+    lowest = rules.die_results(die)[0]
+    return f"{lowest}-{roll}" if roll.isdigit() and int(roll) > lowest else roll
 
 
 def is_integer(cell: str) -> bool:

@@ -148,6 +148,9 @@ class TableTyping:
         named = kinds.die_named(header[0]) if header else None
         if not named and self.pending_title:  # "Spellbooks (d100)" over the table
             named = kinds.die_named(self.pending_title[0])
+        below = [r for r, row in enumerate(body) if kinds.opens_below(row[0])]  # "2 ou moins"
+        if named:  # of a D6, "2 ou moins" is 1-2
+            rolls = [kinds.from_lowest(roll, named) if r in below else roll for r, roll in enumerate(rolls)]
         hundred = kinds.percentile(rolls)
         if hundred:
             rolls, why = hundred, why + "00 read as 100 (percentile dice); "
@@ -158,6 +161,13 @@ class TableTyping:
                     note(origin, " / ".join(rolls), f"rolls that fit no die ({reason}); kept as a table")
                 )
             return False
+        if below and not die:  # "3 ou moins" of a lookup ("Force de la touche"): no die's lowest result to read
+            if not quiet:
+                self.report.untyped.append(note(origin, plain(body[below[0]][0]), "a roll 'or less' of no die"))
+            return False
+        if below:  # the model's rolls have no open lower end: what a modifier takes under it is for the reader
+            reason += f"; '{plain(body[below[0]][0])}' read as {rolls[below[0]]}, its 'or less' lost"
+            confident = False
         block = {"type": "dice"}
         block["die" if die else "range"] = die or range_
         columns = len(body[0]) > 3  # a result a column, under the header's titles

@@ -49,12 +49,17 @@ def plain(markup: str) -> str:
     return re.sub(r"\\([*{}\[\]\\<])", r"\1", text).strip()
 
 
-ROLL_PART = r"\d{1,3}(?:\s*[-–~]\s*\d{1,3}|\s*\+)?"
+# French rulebooks write a range "1 à 3" or "de 2 à 6", an open end "12 ou +" ("ou plus", "et plus") or "2 ou -"
+# ("ou moins"): rolls as much as "1-3" and "12+" are
+ROLL_PART = (
+    r"(?:[Dd]e\s+)?\d{1,3}"
+    r"(?:\s*[-–~]\s*\d{1,3}|\s+à\s+\d{1,3}|\s*\+|\s+(?:ou|et)\s+(?:\+|plus)|\s+ou\s+(?:[-–]|moins))?"
+)
 _ROLL = re.compile(rf"^{ROLL_PART}(?:\s*,\s*{ROLL_PART})*$")
 
 
 def is_roll(cell: str) -> bool:
-    """A cell reads as a roll: "1-2", "7-12", "11~15", "10+", "16, 21"."""
+    """A cell reads as a roll: "1-2", "7-12", "11~15", "10+", "16, 21", "1 à 3", "12 ou +"."""
     return bool(_ROLL.match(plain(cell)))
 
 

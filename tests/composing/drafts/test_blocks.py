@@ -36,6 +36,43 @@ def test_a_table_keyed_by_rolls_is_a_dice_table_with_the_die_its_header_names():
     assert not report.problems
 
 
+def test_french_dice_headers_and_rolls_are_read_as_english_ones_are():
+    needed = Table(
+        [["Résultat à obtenir", "Effet"], ["1 à 3", "Raté"], ["de 4 à 5", "Touché"], ["6", "Critique"]], True
+    )
+    reaction = Table([["1d6", "Réaction"], ["2 ou moins", "Hostile"], ["3-5", "Neutre"], ["6 ou +", "Amical"]], True)
+    blocks, report = typed(needed, reaction)
+    assert blocks[0]["type"] == "dice" and blocks[0]["die"] == "D6"  # inferred: "Résultat à obtenir" names no die
+    assert blocks[0]["roll_title"] == "Résultat à obtenir"
+    assert [row["roll"] for row in blocks[0]["rows"]] == ["1-3", "4-5", "6"]
+    # "2 ou moins" of the 1d6 its header names is 1-2, from the die's lowest result
+    assert blocks[1]["die"] == "D6" and [row["roll"] for row in blocks[1]["rows"]] == ["1-2", "3-5", "6+"]
+    assert not report.problems
+
+
+def test_a_french_roll_of_its_number_or_less_is_read_from_its_die_s_lowest_result_the_report_saying_what_is_lost():
+    blocks, report = typed(
+        Table([["2D6", "Résultat"], ["2 ou -", "Hostile"], ["3-11", "Neutre"], ["12 ou +", "Amical"]], True)
+    )
+    assert [row["roll"] for row in blocks[0]["rows"]] == ["2", "3-11", "12+"]
+    assert not report.guesses[0].confident and "'2 ou -' read as 2" in report.guesses[0].why
+    blocks, report = typed(Table([["Force", "Sauvegarde"], ["3 ou moins", "Aucun"], ["4", "-1"], ["5", "-2"]], True))
+    assert blocks[0]["type"] == "table"  # of no die, "3 ou moins" has no lowest result to be read from: as written
+    assert blocks[0]["rows"][0] == ["3 ou moins", "Aucun"]
+    assert any("'or less' of no die" in note.why for note in report.untyped)
+
+
+def test_a_row_headed_resultat_a_obtenir_under_numbered_columns_is_a_matrix_of_one_row():
+    blocks, _ = typed(
+        Table(
+            [["Capacité de Tir", *map(str, range(1, 11))], ["Résultat à obtenir", *"6 5 4 3 2 1 0 -1 -2 -3".split()]],
+            True,
+        )
+    )
+    assert blocks[0]["type"] == "matrix" and blocks[0]["row_keys"] == ["Résultat à obtenir"]
+    assert blocks[0]["column_title"] == "Capacité de Tir" and blocks[0]["rule"] == "bs-to-hit"
+
+
 def test_the_die_is_inferred_from_the_rolls_when_no_header_names_it():
     blocks, _ = typed(Table([["1-3", "Miss"], ["4-6", "Hit"]], None))
     assert blocks[0]["die"] == "D6"
@@ -72,6 +109,13 @@ def test_a_numeric_grid_is_a_matrix_and_its_rule_is_named_only_when_every_cell_a
     assert blocks[0]["rule"] == "to-wound"
     assert "rule" not in blocks[1]
     assert "no rule agrees" in report.guesses[1].why
+
+
+def test_a_header_naming_each_column_over_a_first_row_of_numbers_keeps_its_heads():
+    rows = [["Dés de vie", "Mort", "Baguettes", "Paralysie"], ["Humain normal", "14", "15", "16"]]
+    blocks, _ = typed(Table([*rows, ["1-3", "12", "13", "14"], ["4-6", "10", "11", "12"]], True))
+    assert blocks[0]["type"] == "table"  # not a matrix whose column keys are 14, 15, 16
+    assert [column["title"] for column in blocks[0]["columns"]] == rows[0]
 
 
 def test_numbered_lists_are_sequences_and_bold_openers_are_step_titles():

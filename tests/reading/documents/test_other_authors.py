@@ -1,8 +1,9 @@
 """Documents other people made, read and typed whole, each with the blocks expected of it (their origins, commits
 and licences in tests/fixtures/imports/README.md): Cairn's character creation in Markdown and its first edition's
-web page (CC BY-SA 4.0, Yochai Gal), and two chapters of the d666 RPG System in Markdown (CC BY-SA 4.0, Jeremy
-Deram). Their dice tables are set as such material sets them: in halves side by side under an empty header row,
-across the page, numbered 1 to the die's size, keyed D66."""
+web page (CC BY-SA 4.0, Yochai Gal), two chapters of the d666 RPG System in Markdown (CC BY-SA 4.0, Jeremy
+Deram), and four chapters of the French Old-School Essentials reference document (Open Game License 1.0a, Gavin
+Norman). Their dice tables are set as such material sets them: in halves side by side under an empty header row,
+across the page, numbered 1 to the die's size, keyed D66, in French ("2 ou -", "12 ou +")."""
 
 from __future__ import annotations
 
@@ -49,6 +50,14 @@ def dice(blocks: list[dict]) -> list[tuple[str, str]]:
         ("cairn-srd.html", {"D20": 11, "D10": 10, "D100": 2, "2D6": 1}),
         ("d666-magic.md", {"D66": 1}),
         ("d666-optional-rules.md", {"D66": 2}),
+        # the monsters' reaction roll, keyed "2 ou -" … "12 ou +"
+        ("ose-fr-rencontres.md", {"2D6": 1}),
+        # the dungeon's setting and a room's contents (the traps and specials numbered 1 to 6 stay sequences)
+        ("ose-fr-creer-un-donjon.md", {"D6": 2}),
+        # wandering monsters by dungeon level: a d20, a column of monsters a level
+        ("ose-fr-rencontres-des-donjons.md", {"D20": 1}),
+        # attack and saving throw tables: no die
+        ("ose-fr-tableaux-de-combat.md", {}),
     ],
 )
 def test_the_dice_tables_of_other_authors_documents_are_typed_as_dice(name, expected):
@@ -73,3 +82,31 @@ def test_a_web_page_s_table_of_rolls_across_the_page_is_read_down():
     assert armour["rows"][0]["text"] == "None"
     physique = named(blocks, "Physique")
     assert physique["rows"][0] == {"roll": "1", "text": "Athletic"}  # its first row, not a header
+
+
+def test_a_french_reaction_roll_keyed_2_or_less_to_12_or_more_is_a_2d6_its_or_less_reported():
+    blocks, report = drafted("ose-fr-rencontres.md")
+    reaction = named(blocks, "test-de-reaction-des-monstres")
+    assert reaction["die"] == "2D6"
+    assert [row["roll"] for row in reaction["rows"]] == ["2", "3-5", "6-8", "9-11", "12+"]
+    assert reaction["rows"][0]["text"] == "Hostile, attaque"
+    guess = next(guess for guess in report.guesses if guess.block == reaction["id"])
+    assert not guess.confident and "'2 ou -' read as 2, its 'or less' lost" in guess.why
+
+
+def test_french_combat_tables_keep_their_column_heads_and_the_attack_matrix_its_keys():
+    blocks, _ = drafted("ose-fr-tableaux-de-combat.md")
+    saves = named(blocks, "jet-de-sauvegarde-des-monstres", "table")  # its first row of numbers no column keys
+    assert [column["title"] for column in saves["columns"]] == [
+        "Dés de vie",
+        "Mort",
+        "Baguettes",
+        "Paralysie",
+        "Souffles",
+        "Sorts",
+    ]
+    assert saves["rows"][0] == ["Humain normal", "14", "15", "16", "17", "18"]
+    attack = named(blocks, "matrice-de-valeurs-dattaque-par-le-tac0", "matrix")
+    assert attack["column_keys"] == [str(n) for n in range(-3, 10)]
+    assert attack["row_keys"][:2] == ["20 [-1]", "19 [0]"] and len(attack["row_keys"]) == 16
+    assert attack["cells"][0].split()[:5] == ["20", "20", "20", "20", "19"]
