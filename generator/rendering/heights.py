@@ -4,7 +4,9 @@ The key of a measurement is a digest of everything that decides it: the block's 
 chunk), the stylesheet and the page's own styles (column width, type scale, language), qrs's version and
 its renderer's source files, the versions of WeasyPrint, its text libraries and the font. One file a sheet and
 language in build/.cache/; a file that is not JSON, not this format, or an entry of the wrong shape is
-ignored (and rewritten), never trusted.
+ignored (and rewritten), never trusted. A key is the block's, not the sheet's: what a sheet's own file lacks is
+looked for in the folder's other files (a handout drawing blocks from its sheet, a sheet copied or given a new
+id measures only what no sheet measured before).
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ class Cache:
 
     def __init__(self, path: Path, read: bool = True):
         self.path = path
+        self.reads_kept = read  # False: measure everything again (emptied), reading no file of the folder
+        self.others: list[tuple[dict[str, Measured], dict[str, float]]] | None = None  # _others, at the first miss
         self.known: dict[str, Measured] = {}
         self.used: dict[str, Measured] = {}
         self.decisions: dict[str, float] = {}  # the type scale a sheet's layout chose, by the key of all it decides
@@ -94,10 +98,19 @@ class Cache:
         found = self.used.get(name)
         if found is None:
             found = self.known.get(name)
+            if found is None and self.reads_kept:
+                found = next((known[name] for known, _ in self._others() if name in known), None)
+                self.learned = self.learned or found is not None  # kept in this file too: read first next time
             self.read = self.read or found is not None
         if found is not None:
             self.used[name] = found
         return found
+
+    def _others(self) -> list[tuple[dict[str, Measured], dict[str, float]]]:
+        """The entries and decisions of the folder's other files, read at the first key this file lacks."""
+        if self.others is None:
+            self.others = _others(self.path)
+        return self.others
 
     def put(self, name: str, measured: Measured) -> None:
         self.used[name] = measured
@@ -106,6 +119,8 @@ class Cache:
     def decision(self, name: str, allowed: tuple[float, ...]) -> float | None:
         """The scale decided before for the same inputs, if it is one of those allowed now."""
         scale = self.decisions.get(name)
+        if scale is None and self.reads_kept:  # the same blocks, frame and styles decided under another sheet's name
+            scale = next((decided[name] for _, decided in self._others() if name in decided), None)
         if scale in allowed:
             self.read = True
             return scale
@@ -175,6 +190,33 @@ def _load(path: Path) -> tuple[dict[str, Measured], dict[str, float]]:
     if not all(_is_key(name) and type(scale) is float and 0 < scale <= MAX_SCALE for name, scale in decisions.items()):
         return {}, {}
     return known, dict(decisions)
+
+
+# The other files of a cache folder as last read by this process, by path: (their size and modification time,
+# their entries and decisions). A worker building sheet after sheet reads each once, and again when it changed.
+_read_before: dict[Path, tuple[tuple[int, int], tuple[dict[str, Measured], dict[str, float]]]] = {}
+
+
+def _others(path: Path) -> list[tuple[dict[str, Measured], dict[str, float]]]:
+    """The entries and decisions of every other cache file in `path`'s folder (_load: any in doubt left out)."""
+    found = []
+    try:
+        names = sorted(path.parent.glob("*.json"))
+    except OSError:
+        return {}
+    for other in names:
+        try:
+            status = other.lstat()
+        except OSError:
+            continue
+        stamp = (status.st_size, status.st_mtime_ns)
+        if other == path:
+            continue
+        if other not in _read_before or _read_before[other][0] != stamp:
+            _read_before[other] = (stamp, _load(other))
+        if any(_read_before[other][1]):
+            found.append(_read_before[other][1])
+    return found
 
 
 def _is_key(name) -> bool:

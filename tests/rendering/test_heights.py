@@ -80,6 +80,41 @@ def test_an_edited_block_is_the_only_one_measured_again(project, measured_ids):
     assert len(edited) == 1 and measured_ids[passes:] and all(ids == edited for ids in measured_ids[passes:])
 
 
+def copied(project: Project, name: str) -> Path:
+    """every-block.yaml again, as sheet `name`: the same blocks under another id."""
+    text = (project.sources / "every-block.yaml").read_text(encoding="utf-8")
+    copy = project.sources / f"{name}.yaml"
+    copy.write_text(text.replace("sheet: every-block\n", f"sheet: {name}\n", 1), encoding="utf-8")
+    return copy
+
+
+def test_a_sheet_under_another_id_measures_nothing_another_sheet_measured_and_prints_the_same(project, measured_ids):
+    """A key is the block's: a sheet copied, renamed, or a handout drawing blocks from its sheet reads what the
+    folder's other files hold, keeps it in its own file, and prints what it would have measured itself."""
+    lay_out(project)
+    passes = len(measured_ids)
+    copy = copied(project, "copy")
+    options = pipeline.BuildOptions()
+    after = pipeline.build(project, pipeline.SheetTarget(copy), "fr", "pdf", options).path.read_bytes()
+    assert len(measured_ids) == passes
+    assert (project.build / ".cache" / "copy.fr.json").is_file()
+    alone = Project.at(project.sources, project.build.parent / "alone")
+    assert pipeline.build(alone, pipeline.SheetTarget(copy), "fr", "pdf", options).path.read_bytes() == after
+    assert len(measured_ids) > passes  # measured: nothing to read in that folder
+
+
+def test_another_sheets_file_holding_a_measurement_qrs_never_writes_is_not_read(project, measured_ids):
+    lay_out(project)
+    passes = len(measured_ids)
+    original = project.build / ".cache" / "every-block.fr.json"
+    data = json.loads(original.read_text())
+    data["entries"][next(iter(data["entries"]))] = {"height": "slow"}
+    original.write_text(json.dumps(data))
+    copy = copied(project, "copy")
+    pipeline.build(project, pipeline.SheetTarget(copy), "fr", "pdf", pipeline.BuildOptions())
+    assert len(measured_ids) == 2 * passes  # every block of the copy measured: none read from that file
+
+
 @pytest.mark.parametrize(
     "damage",
     [
