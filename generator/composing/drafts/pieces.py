@@ -82,11 +82,11 @@ def step(item: ListItem) -> dict:
     if title:
         made["title"] = title
         if text.strip():
-            made["text"] = " ".join(text.split("\n"))
+            made["text"] = one_line(text)
     elif len(plain(text)) <= 100:
-        made["title"] = " ".join(text.split("\n"))
+        made["title"] = one_line(text)
     else:
-        made["text"] = " ".join(text.split("\n"))
+        made["text"] = one_line(text)
     if item.children:
         made["steps"] = [step(child) for child in item.children]
     return made
@@ -96,9 +96,15 @@ def flatten(items: list[ListItem]) -> list[str]:
     """A bulleted list's items, nested ones after their parent (the text block has one level)."""
     out = []
     for item in items:
-        out.append(f"**{item.title}** {item.text}".strip() if item.title else item.text)
+        out.append(one_line(f"**{item.title}** {item.text}".strip() if item.title else item.text))
         out += [f"– {text}" for text in flatten(item.children)]
     return [text for text in out if text.strip()]
+
+
+def one_line(text: str) -> str:
+    """An item's text as the original prints it: the lines of its source (a Markdown item wrapped at 72
+    characters, a PDF's lines) joined, as a paragraph's are; a line break kept would break the printed line."""
+    return " ".join(text.split("\n"))
 
 
 def split_long(text: str) -> list[str]:

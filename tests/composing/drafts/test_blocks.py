@@ -124,6 +124,19 @@ def test_numbered_lists_are_sequences_and_bold_openers_are_step_titles():
     assert blocks[0]["steps"] == [{"title": "Charge", "text": "then move"}, {"title": "Shoot"}]
 
 
+def test_a_bullet_wrapped_over_lines_in_its_source_is_one_line_of_text_as_a_step_is():
+    """OSE's French chapters wrap each list item at 72 characters: kept, its line breaks printed mid-column."""
+    wrapped = ListItem("**Combattre :** Si un camp attaque, lance un sort\nou se déplace de manière tactique.")
+    blocks, _ = typed(ListBlock([wrapped, ListItem("Fuir\nau galop", [ListItem("vite\net loin")])]))
+    assert blocks[0]["content"][0]["bullets"] == [
+        "**Combattre :** Si un camp attaque, lance un sort ou se déplace de manière tactique.",
+        "Fuir au galop",
+        "– vite et loin",
+    ]
+    steps, _ = typed(ListBlock([wrapped], True))
+    assert steps[0]["steps"][0]["text"] == "Si un camp attaque, lance un sort ou se déplace de manière tactique."
+
+
 def test_term_definition_lines_are_terms_and_plain_lines_paragraphs():
     blocks, _ = typed(Paragraph("Normal: moves its M\nRun: moves twice its M"), Paragraph("Just a sentence."))
     assert blocks[0]["content"][0]["terms"][1] == {"term": "Run", "text": "moves twice its M"}
