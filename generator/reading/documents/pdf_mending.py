@@ -82,7 +82,7 @@ def without_contents(lines: list, dropped: list) -> list:
     """The lines less a table of contents: three lines or more in a row, each a title then a page number, with dot
     leaders, under a title "Contents", or naming lines found elsewhere in the document (its headings)."""
     texts = [line.text() for line in lines]
-    known = Counter(_normal(text) for text in texts)
+    known = Counter(normal_title(text) for text in texts)
     out: list = []
     index = 0
     while index < len(lines):
@@ -100,7 +100,7 @@ def without_contents(lines: list, dropped: list) -> list:
             continue
         matches = [TOC_LINE.match(texts[at]) for at in range(index, end)]
         leaders = sum(1 for match in matches if match.group("leader").strip(" \t"))
-        named = sum(1 for match in matches if known[_normal(match.group("title"))])
+        named = sum(1 for match in matches if known[normal_title(match.group("title"))])
         titled = bool(out) and TOC_TITLE.match(out[-1].text().replace("\t", " "))
         if titled or 2 * leaders >= len(matches) or 2 * named >= len(matches):
             if titled:
@@ -113,7 +113,8 @@ def without_contents(lines: list, dropped: list) -> list:
     return out
 
 
-def _normal(text: str) -> str:
+def normal_title(text: str) -> str:
+    """A title's words alone, in small letters: a line of the contents and the heading it names compare equal."""
     return re.sub(r"[\W_]+", " ", text).strip().lower()
 
 

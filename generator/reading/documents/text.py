@@ -17,11 +17,15 @@ from generator.reading.documents.document import (
     plain,
 )
 from generator.reading.documents.inline import inline
+from generator.reading.documents.pdf_mending import TOC_TITLE, normal_title
 
 _HASH_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)[-•*·▪◦‣–]\s+(\S.*)$")
 _NUMBERED = re.compile(r"^(\s*)(\d{1,2}|[A-Za-z])\s*(?:[.)]|\s-)\s+(\S.*)$")
 _ALIGNED = re.compile(r"\S(?: {2,}|\t)\S")
+# a chapter's number or label alone on its line, over its title: "III", "APPENDIX", "Chapter 4"
+_CHAPTER_LABEL = re.compile(r"^(?:[IVXLC]+|(?i:chapter|appendix|part|book)(?: [IVXLC\d]+)?)[-.:]*$")
+_ENTRY_NUMBER = re.compile(r"^(?:[IVXLC]+|\d+(?:\.\d+)*)[.)]?\s+")  # "III. THE RULES--", "2.1 Moving"
 
 
 def read(text: str, titled: bool = True) -> Document:
@@ -53,6 +57,17 @@ def _cells(line: str) -> list[str]:
     return [inline(cell) for cell in cells]
 
 
+def _opens_list(line: str) -> bool:
+    """A bullet, a number or the letter a: a capital alone before a full stop at a line's start is more often an
+    initial ("H. G. Wells", a paragraph wrapped before "W. was asked") or a Roman numeral ("I. OF THE PAST")."""
+    numbered = _NUMBERED.match(line)
+    return bool(_BULLET.match(line)) or bool(numbered) and (numbered.group(2).isdigit() or numbered.group(2) in "aA")
+
+
+def _next_letter(marker: str, previous: str | None) -> bool:
+    return marker in "aA" or previous is not None and ord(marker) == ord(previous) + 1
+
+
 def _caps(line: str) -> bool:
     letters = [char for char in line if char.isalpha()]
     return len(letters) >= 3 and all(char.isupper() for char in letters)
@@ -68,6 +83,7 @@ class Reader:
         return f"line {index + 1}"
 
     def document(self, titled: bool = True) -> Document:
+        dropped = self.contents_left_out() if titled else []  # a PDF's stretch: the PDF reader left out its contents
         while self.at < len(self.lines):
             line = self.lines[self.at]
             stripped = line.strip()
@@ -81,8 +97,10 @@ class Reader:
                 self.at += 1
             elif _is_table_line(line):
                 self.table("\t")
-            elif _BULLET.match(line) or _NUMBERED.match(line):
+            elif _opens_list(line):
                 self.list_()
+            elif self.chapter_heading():
+                continue
             elif self.aligned_table():
                 continue
             else:
@@ -90,7 +108,57 @@ class Reader:
         if titled:
             self.titles()
         block_titles(self.nodes)
-        return Document(self.nodes, "text")
+        return Document(self.nodes, "text", dropped)
+
+    def contents_left_out(self) -> list[tuple[str, str]]:
+        """A table of contents, left out and listed as the PDF reader leaves one out (its lines were headings with
+        nothing under them): a title "Contents" over three lines or more, each naming a line found further down
+        (a heading), its number and page number aside."""
+        for title_at, title in enumerate(self.lines):
+            if not TOC_TITLE.match(title.strip()):
+                continue
+            entries = self.contents_entries(title_at + 1)
+            if len(entries) >= 3:
+                dropped = [
+                    (self.origin(at), "a table of contents: " + self.lines[at].strip()) for at in [title_at, *entries]
+                ]
+                for at in [title_at, *entries]:
+                    self.lines[at] = ""
+                return dropped
+        return []
+
+    def contents_entries(self, start: int) -> list[int]:
+        """The lines from `start` that each name a line further down, blank lines between them allowed."""
+        later: dict[str, int] = {}  # each line's words, normalised, and the last line they stand on
+        for at, line in enumerate(self.lines):
+            later[normal_title(line)] = at
+        entries, at = [], start
+        while at < len(self.lines):
+            line = self.lines[at].strip()
+            if line:
+                name = normal_title(_ENTRY_NUMBER.sub("", re.sub(r"[\s.·…_]*\d{1,3}$", "", line)))
+                if not name or later.get(name, at) <= at:
+                    break
+                entries.append(at)
+            at += 1
+        return entries
+
+    def chapter_heading(self) -> bool:
+        """A chapter's number or label alone on its line over its title in capitals, as books set them ("III" then
+        "THE RULES"): one heading, "III. THE RULES" (the number alone was a paragraph or a heading over nothing)."""
+        label = self.lines[self.at].strip()
+        after = self.at + 1
+        while after < len(self.lines) and not self.lines[after].strip():
+            after += 1
+        if not _CHAPTER_LABEL.match(label) or after == len(self.lines):
+            return False
+        title = self.lines[after].strip()
+        if not _caps(title) or len(title) > 80 or _opens_list(title) or _is_table_line(self.lines[after]):
+            return False
+        heading = f"{label.rstrip('-.:')}. {heading_text(title)}"
+        self.nodes.append(Heading(2, inline(heading), self.origin(self.at)))
+        self.at = after + 1
+        return True
 
     def table(self, _sep: str) -> None:
         start, rows = self.at, []
@@ -127,15 +195,19 @@ class Reader:
     def list_(self) -> None:
         start = self.at
         top_kind, items, numbers = None, [], []
+        letter = None  # the last letter of a list lettered a, b, c: another capital and a full stop is an initial
         more: dict[int, tuple[ListItem, list[str]]] = {}  # an item's next lines, joined once at the end (not per line)
         while self.at < len(self.lines):
             line = self.lines[self.at]
             bullet, numbered = _BULLET.match(line), _NUMBERED.match(line)
             if _is_table_line(line) or not line.strip():
                 break
+            if numbered and numbered.group(2).isalpha() and not _next_letter(numbered.group(2), letter):
+                numbered = None
             if numbered:
                 marker, text = numbered.group(2), numbered.group(3)
                 kind = "letter" if marker.isalpha() else "number"
+                letter = marker if marker.isalpha() else letter
             elif bullet:
                 marker, text, kind = "", bullet.group(2), "bullet"
             elif items and not _HASH_HEADING.match(line.strip()) and not _caps(line.strip()):
@@ -171,13 +243,7 @@ class Reader:
         start, lines = self.at, []
         while self.at < len(self.lines):
             line = self.lines[self.at]
-            if (
-                not line.strip()
-                or _is_table_line(line)
-                or _BULLET.match(line)
-                or _NUMBERED.match(line)
-                or _HASH_HEADING.match(line.strip())
-            ):
+            if not line.strip() or _is_table_line(line) or _opens_list(line) or _HASH_HEADING.match(line.strip()):
                 break
             if lines and (_caps(line.strip()) != _caps(lines[-1])):
                 break

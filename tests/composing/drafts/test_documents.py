@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +32,43 @@ def imported(folder, name: str, ident: str) -> str:
     draft = (folder / "sources" / f"{ident}.yaml").read_text(encoding="utf-8")
     assert "pages:" not in draft  # the page engine chooses how many
     return draft + ran.stdout
+
+
+# Every document of another author among the fixtures (tests/fixtures/imports/README.md), in the five forms; not
+# the twins the project made of them (make_*.py)
+OTHER_AUTHORS = [
+    "bme-action-points.md",
+    "bme-action-points.pdf",
+    "bme-bare-text.docx",
+    "bme-critical-tables.pdf",
+    "bme-systems.md",
+    "cairn-character-creation.md",
+    "cairn-srd.html",
+    "d666-magic.md",
+    "d666-optional-rules.md",
+    "little-wars.txt",
+    "ose-fr-creer-un-donjon.md",
+    "ose-fr-open-game-license.md",
+    "ose-fr-rencontres-des-donjons.md",
+    "ose-fr-rencontres.md",
+    "ose-fr-tableaux-de-combat.md",
+]
+
+
+@pytest.mark.parametrize("name", OTHER_AUTHORS)
+def test_every_document_of_another_author_imports_checks_and_builds_unedited(tmp_path, name):
+    """Issue #44's "Done when": each import exits 0 and its draft checks and builds with no edit, run as a user
+    runs the commands (the sources folder given, the document outside it)."""
+    sources, ident = tmp_path / "sources", re.sub(r"\W+", "-", Path(name).stem)
+    sources.mkdir()
+    shutil.copy(FIXTURES / name, tmp_path / name)
+    ran = run_qrs("--sources", str(sources), "import", name, "--id", ident, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    checked = run_qrs("--sources", str(sources), "check", ident, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    built = run_qrs("--sources", str(sources), "build", ident, cwd=tmp_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert list((tmp_path / "build").glob(f"{ident}.*.pdf")), built.stdout  # in the language the import guessed
 
 
 def test_markdown_with_raw_html_and_comments(folder):

@@ -1,9 +1,10 @@
 """Documents other people made, read and typed whole, each with the blocks expected of it (their origins, commits
 and licences in tests/fixtures/imports/README.md): Cairn's character creation in Markdown and its first edition's
 web page (CC BY-SA 4.0, Yochai Gal), two chapters of the d666 RPG System in Markdown (CC BY-SA 4.0, Jeremy
-Deram), and four chapters of the French Old-School Essentials reference document (Open Game License 1.0a, Gavin
-Norman). Their dice tables are set as such material sets them: in halves side by side under an empty header row,
-across the page, numbered 1 to the die's size, keyed D66, in French ("2 ou -", "12 ou +")."""
+Deram), four chapters of the French Old-School Essentials reference document (Open Game License 1.0a, Gavin
+Norman), and H. G. Wells' Little Wars in plain text as Project Gutenberg keeps it (public domain). Their dice tables
+are set as such material sets them: in halves side by side under an empty header row, across the page, numbered 1
+to the die's size, keyed D66, in French ("2 ou -", "12 ou +")."""
 
 from __future__ import annotations
 
@@ -58,6 +59,8 @@ def dice(blocks: list[dict]) -> list[tuple[str, str]]:
         ("ose-fr-rencontres-des-donjons.md", {"D20": 1}),
         # attack and saving throw tables: no die
         ("ose-fr-tableaux-de-combat.md", {}),
+        # a book's rules in prose and numbered paragraphs ("(1)", "(IV)", "(a)"): no die, no table
+        ("little-wars.txt", {}),
     ],
 )
 def test_the_dice_tables_of_other_authors_documents_are_typed_as_dice(name, expected):

@@ -96,6 +96,16 @@ def test_the_pdf_twin_of_a_markdown_file_keeps_what_its_import_keeps():
     assert [block["type"] for block in blocks(typed(pdf))].count("dice") == 1
 
 
+def test_a_page_printed_by_its_author_keeps_what_the_import_of_its_markdown_keeps():
+    """bme-action-points: Bare Metal Edition's AP costs (CC BY 4.0) in its Markdown source and on the page of the
+    book its author printed from it: two tables set side by side in one."""
+    markdown = read_document(FIXTURES / "bme-action-points.md")
+    printed = read_document(FIXTURES / "bme-action-points.pdf")
+    wanted = facts(markdown)
+    kept = wanted & facts(printed)
+    assert len(kept) >= 0.95 * len(wanted), sorted(wanted - kept)
+
+
 def test_a_table_of_contents_is_left_out_and_listed_and_the_rest_kept():
     """bme-systems.pdf: Bare Metal Edition's chapter of skill resolution (CC BY 4.0), printed from HTML as a book
     is, a "Contents" page of its headings with dot leaders and page numbers before it."""

@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 from generator.reading.documents import docx, html, markdown, text
+from generator.reading.documents.document import ListBlock, plain
 
 MARKDOWN = """# Sheet
 
@@ -87,6 +88,34 @@ def test_plain_text_tables_numbered_lines_bullets_and_headings_in_capitals():
 def test_plain_text_detached_minus_signs_in_a_list_of_modifiers():
     document = text.read("Title\n\n- +1 Large target\n- 1 Moving\n")
     assert [item.text for item in document.nodes[1].items] == ["+1 Large target", "-1 Moving"]
+
+
+def test_a_book_in_plain_text_its_contents_chapter_numbers_and_initials():
+    """As Project Gutenberg sets a book (Little Wars, tests/fixtures/imports/): a contents of its chapters left out
+    and listed, each chapter's number alone over its title in capitals, initials at a line's start ("H. G. Wells",
+    a paragraph wrapped before "W."), none of them a list; a list lettered a, b, c stays a list."""
+    document = text.read(
+        "Little Wars\n\nBy\n\nH. G. Wells\n\n\nCONTENTS\n\n   I. OF THE PAST\n  II. THE RULES--\n        The Move\n\n"
+        "APPENDIX--\n  KRIEGSPIEL\n\n\nI\n\nOF THE PAST\n\nA friend, Mr\nW. To him the idea was broached.\n\n"
+        "II\n\nTHE RULES\n\nTHE MOVE\n\na. One.\nb. Two.\n\nAPPENDIX\n\nKRIEGSPIEL\n\nText.\n"
+    )
+    assert [(type(node).__name__, plain(node.text)) for node in document.nodes if not isinstance(node, ListBlock)] == [
+        ("Heading", "Little Wars"),
+        ("Paragraph", "By"),
+        ("Paragraph", "H. G. Wells"),
+        ("Heading", "I. OF THE PAST"),
+        ("Paragraph", "A friend, Mr\nW. To him the idea was broached."),
+        ("Heading", "II. THE RULES"),
+        ("Heading", "THE MOVE"),
+        ("Heading", "APPENDIX. KRIEGSPIEL"),
+        ("Paragraph", "Text."),
+    ]
+    lettered = next(node for node in document.nodes if isinstance(node, ListBlock))
+    assert [item.text for item in lettered.items] == ["One.", "Two."] and lettered.numbering == "a"
+    assert [text for _, text in document.dropped] == [
+        "a table of contents: " + line
+        for line in ("CONTENTS", "I. OF THE PAST", "II. THE RULES--", "The Move", "APPENDIX--", "KRIEGSPIEL")
+    ]
 
 
 def test_html_tags_in_plain_text_become_emphasis():
