@@ -166,6 +166,8 @@ SLOW_TESTS = {
     "test_bare_metal_edition_s_critical_tables_are_dice_tables_that_check_and_build",  # drafts/test_dice_columns.py
     # tests/composing/drafts/test_documents.py: fifteen documents imported, checked and built (3 to 8 s each)
     "test_every_document_of_another_author_imports_checks_and_builds_unedited",
+    # and the French combat tables' import built to PDF and HTML (5 s)
+    "test_french_combat_tables_set_their_matrix_under_the_first_columns_text_each_key_on_one_line",
     "test_an_army_with_a_wizard_keeps_the_magic_phase",  # tests/composing/test_roster_language.py
     "test_a_default_sources_or_build_folder_that_links_out_of_the_library_is_refused_by_name",  # tests/test_write.py
 }

@@ -129,7 +129,7 @@ def test_the_web_edition_prints_it_all(tmp_path, sheet):
     assert all(html.count(typography.english(typography.quotes(note, "en"))) == 1 for note in SHARED[:2])
     assert html.count("Halve the result against elephants.") == 1
     assert '6&#34;<sup class="fn after-inch">1</sup>' in html
-    assert re.search(r'<table class="data matrix" style="--column: [0-9.]+rem">', html)
+    assert re.search(r'<table class="data matrix short-keys" style="--column: [0-9.]+rem">', html)
     assert '<span class="hy">re\u00adrolled</span>' in html
 
 
@@ -207,3 +207,10 @@ def test_a_table_keeps_its_words_whole_while_they_fit_its_column(sheet):
         }
     )
     assert not widths.words_fit(sized, str, 90.0, 7.6)  # a column of a declared width does not give way
+
+
+def test_a_matrix_s_short_row_keys_print_on_one_line_and_a_label_may_wrap(sheet):
+    """A key such as "20 [−1]" wrapped, each row two lines tall, where thirteen columns left its corner no room."""
+    foot = next(sheet.blocks())
+    assert widths.keys_on_one_line(foot.model_copy(update={"row_keys": ["20 [−1]", "5 [+14]", "Medium"]}))
+    assert not widths.keys_on_one_line(foot.model_copy(update={"row_keys": ["Résultat à obtenir"]}))

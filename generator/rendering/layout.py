@@ -57,12 +57,14 @@ from generator.rendering.pieces import (  # noqa: F401
     holes,
 )
 
+LOPSIDED = 0.25  # the share of its height a column of the last page may end below a column after it (_lopsided)
+
 
 def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
     column; then the smallest largest hole at the foot of the columns before the last page (columns ended by a
-    forced break aside); then the last page's columns balanced (the smallest tallest column, then the most even);
-    then the smallest sum of squared holes. Never fails: what it placed against the rules, it names.
+    forced break aside); then the last page's columns balanced (none ending more than LOPSIDED below a column after
+    it, then the smallest tallest column, then the most even); then the smallest sum of squared holes. Never fails: what it placed against the rules, it names.
 
     A piece kept together that could continue (`soft_keep`) is planned whole, unless that leaves a hole over
     MAX_HOLE (`holes`): then it may yield, split between its units, where a plan so leaves fewer such holes (the
@@ -157,13 +159,14 @@ def _pack(pieces: list[Piece], capacity: Capacity, relaxed: bool, softened: bool
             last = _last_page(pieces, positions, columns_from, memo, a, room, count, relaxed, softened, capacity.safety)
             if last is None:
                 continue
-            (overfull, blank, big, softs, tallest, spread), ends = last
+            (overfull, blank, big, softs, lopsided, tallest, spread), ends = last
             rank = (
                 cost[0] + overfull,
                 blank,
                 cost[1] + big,
                 cost[2] + softs,
                 cost[3],
+                lopsided,
                 round(tallest, 1),
                 spread,
                 cost[4],
@@ -250,27 +253,68 @@ def _last_page(
 ):
     """The best way to set everything from positions[a] on one page of `count` columns of `room`: (rank, the
     column ends), ranked by overfull columns, blank columns, then (`softened`) the columns but the last that end
-    more than MAX_HOLE below the tallest and the soft splits, then the tallest column, then the spread of the
-    columns' heights; None if it does not fit one page. Softened, each column count is tried with the fewest soft
+    more than MAX_HOLE below the tallest and the soft splits, then how far a column ends below a later one
+    (`_lopsided`), then the tallest column, then the spread of the columns' heights; None if it does not fit one
+    page. The plans weighed: the balanced one in each count of columns, and each first column with the rest balanced
+    (`_first_filled`). Softened, each column count is tried with the fewest soft
     splits and with the smallest tallest column (balanced, splitting what it must)."""
     best = None
-    for used in range(count, 0, -1):
-        for order in ("fewest", "balanced") if softened else ("fewest",):
-            found = _balance(pieces, positions, columns_from, memo, a, room, used, relaxed, order)
-            if found is None:
-                continue
-            (overfull, softs, tallest, squares, total), ends = found
-            spread = squares / used - (total / used) ** 2  # the variance of the columns' heights
-            big = 0
-            if softened:
-                heights = [
-                    column_height(pieces, positions[start], positions[stop]) for start, stop in zip((a, *ends), ends)
-                ]
-                big = sum(_big(max(heights) - height, room, safety) for height in heights[:-1])
-            rank = (overfull, count - used, big, softs, tallest, round(spread, 3))
-            if best is None or rank < best[0]:
-                best = (rank, ends)
+    found = [
+        _balance(pieces, positions, columns_from, memo, a, room, used, relaxed, order)
+        for used in range(count, 0, -1)
+        for order in (("fewest", "balanced") if softened else ("fewest",))
+    ]
+    if count > 1:
+        found += _first_filled(pieces, positions, columns_from, memo, a, room, count, relaxed)
+    for plan in found:
+        if plan is None:
+            continue
+        (overfull, softs, tallest, squares, total), ends = plan
+        used = len(ends)
+        spread = squares / used - (total / used) ** 2  # the variance of the columns' heights
+        heights = [column_height(pieces, positions[start], positions[stop]) for start, stop in zip((a, *ends), ends)]
+        big = sum(_big(max(heights) - height, room, safety) for height in heights[:-1]) if softened else 0
+        rank = (overfull, count - used, big, softs, _lopsided(heights, room, safety), tallest, round(spread, 3))
+        if best is None or rank < best[0]:
+            best = (rank, ends)
     return best
+
+
+def _lopsided(heights: list[float], room: float, safety: float) -> float:
+    """How far a column of the last page ends below a column after it, at most, as a share of the column: nothing up
+    to LOPSIDED. A balanced page's columns end about level; a column 30 % full before two full ones reads as a hole
+    (OSE's French combat tables, imported: a matrix that never splits did not fit under the first column's text).
+    Ranked after the other pages' holes (`pack`), before the tallest column: a page a little uneven stays balanced."""
+    worst = later = 0.0
+    for height in reversed(heights):
+        worst, later = max(worst, later - height), max(later, height)
+    share = (worst + safety) / (room + safety) if room + safety > 0 else 0.0
+    return share if share > LOPSIDED else 0.0
+
+
+def _first_filled(pieces, positions, columns_from, memo, a: int, room: float, used: int, relaxed: bool):
+    """The last page's plans in `used` columns whose first column ends at each place it may, the others balanced
+    (as _balance returns a plan). The balanced plan makes the tallest column shortest; where blocks that never split
+    make it put a short column before full ones (30 %, then 70 and 69 %: the matrix did not fit under the first
+    column's text), one of these fills the first column and leaves the last one short, as a typesetter would."""
+    end = len(positions) - 1
+    for b, height, badness in columns_from(a, room):
+        if height > room or b == end or breaks.forced(pieces, positions[b]) == "page":
+            continue
+        rest = _balance(pieces, positions, columns_from, memo, b, room, used - 1, relaxed)
+        if rest is None:
+            continue
+        (bad, softs, tallest, squares, total), ends = rest
+        yield (
+            (
+                bad + badness,
+                softs + _soft(pieces, positions[b]),
+                max(tallest, height),
+                squares + height * height,
+                total + height,
+            ),
+            (b, *ends),
+        )
 
 
 def _balance(

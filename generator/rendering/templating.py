@@ -72,6 +72,7 @@ def context(project: Project, sheet: Sheet, options, untranslated: int, marks: M
         web=False,  # the web edition (generator.rendering.web): tables in a box that scrolls sideways
         preformatted_points=widths.preformatted_points,  # a diagram's size: its longest line fits the column
         matrix_column=widths.matrix_column,  # a matrix's data columns: one width, the widest's
+        keys_on_one_line=widths.keys_on_one_line,  # a matrix's short row keys: never wrapped
         words_fit=widths.words_fit,  # a table whose columns may widen for a long word: hyphens: manual
     )
 

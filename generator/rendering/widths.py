@@ -22,6 +22,7 @@ from generator.rendering.fit import SCALES, SHRINK
 from generator.rendering.layout import Frame
 
 CORNER_MM = 20.0  # sheet.css: table.matrix th.corner { width: 20mm }
+SHORT_KEY = 8  # characters: a matrix's row keys all this short print on one line each (keys_on_one_line)
 PADDING_REM = 2 * 0.1492  # sheet.css: table.matrix td, th.key { padding: … 0.1492rem }, each side
 TABLE_PADDING_REM = 0.373  # sheet.css: table.data td { padding: … 0.373rem }, each side
 AXIS_PADDING_REM = 0.373  # sheet.css: table.data th { padding: … 0.373rem }: the column title's, each side
@@ -86,6 +87,13 @@ def matrix_column(block, plain: Callable[[str], str] = typography.common) -> flo
         len(block.column_keys), 1
     ) - PADDING_REM
     return round(max(MIN_COLUMN_REM, widest, title), 3)
+
+
+def keys_on_one_line(block, plain: Callable[[str], str] = typography.common) -> bool:
+    """Whether a matrix's row keys are short enough to print on one line each ("20 [−1]", "Medium", "Kn(S)"): such a
+    key wrapped doubled its row's height (a table of thirteen columns, its corner shrunk to fit the column), where a
+    label such as "Résultat à obtenir" may wrap. The corner's CORNER_MM holds any of them."""
+    return all(len(plain(key)) <= SHORT_KEY for key in block.row_keys)
 
 
 def matrix_width(block, points: float, plain: Callable[[str], str] = typography.common) -> float:

@@ -59,6 +59,17 @@ def test_the_packer_chooses_the_smallest_largest_hole_not_the_first_fit():
     assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None), (2, 0, None)], [(3, 0, None)]]]
 
 
+def test_the_last_page_fills_its_first_columns_rather_than_leave_one_short_before_full_ones():
+    """Balanced by its tallest column alone, [30] [60] [35, 35] ends the first column 40 mm below the third: a hole
+    in the middle of the text (OSE's French combat tables: a matrix that never splits did not fit under the first
+    column's text). [30, 60] [35] [35] ends each column no lower than the one before."""
+    packing = layout.pack(whole(30, 60, 35, 35), layout.Capacity(100, 0, 3, safety=0))
+    assert fragments(packing) == [[[(0, 0, None), (1, 0, None)], [(2, 0, None)], [(3, 0, None)]]]
+    # a page a little uneven stays balanced: [60] [30, 30] [80] (20 mm), not [60, 30] [30] [80]
+    packing = layout.pack(whole(60, 30, 30, 80), layout.Capacity(100, 0, 3, safety=0))
+    assert fragments(packing) == [[[(0, 0, None)], [(1, 0, None), (2, 0, None)], [(3, 0, None)]]]
+
+
 def test_a_long_table_continues_between_rows_and_fills_its_columns():
     packing = layout.pack([*whole(60), rows(30)], layout.Capacity(100, 0, 2, safety=0))
     (first, second), last_page = fragments(packing)

@@ -71,6 +71,33 @@ def test_every_document_of_another_author_imports_checks_and_builds_unedited(tmp
     assert list((tmp_path / "build").glob(f"{ident}.*.pdf")), built.stdout  # in the language the import guessed
 
 
+def test_french_combat_tables_set_their_matrix_under_the_first_columns_text_each_key_on_one_line(tmp_path):
+    """OSE's French combat tables (OGL), imported: a matrix of 13 columns keyed "20 [−1]" … "5 [+14]". Its corner
+    shrunk to fit the column, every key wrapped (each row two lines tall), and the matrix went to the second column,
+    the only page's first column left 30 % full beside two full ones (a lopsided last page)."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    shutil.copy(FIXTURES / "ose-fr-tableaux-de-combat.md", tmp_path)
+    assert (
+        run_qrs(
+            "--sources", str(sources), "import", "ose-fr-tableaux-de-combat.md", "--id", "combat", cwd=tmp_path
+        ).returncode
+        == 0
+    )
+    ran = run_qrs("--json", "--sources", str(sources), "--build-dir", str(tmp_path / "build"), "build", "combat")
+    assert ran.returncode == 0, ran.stderr
+    (wrote,) = [event for event in map(json.loads, ran.stdout.splitlines()) if event["event"] == "wrote"]
+    (page,) = wrote["layout"]["pages"]
+    matrix = "matrice-de-valeurs-dattaque-par-le-tac0"
+    assert matrix in page[0]["blocks"] and page[0]["used"] >= 0.6, page
+    assert max(column["used"] for column in page[1:]) - page[0]["used"] <= 0.25, page  # none far below a later one
+    built = run_qrs(
+        "--sources", str(sources), "--build-dir", str(tmp_path / "build"), "build", "combat", "--format", "html"
+    )
+    assert built.returncode == 0
+    assert 'class="data matrix short-keys"' in (tmp_path / "build" / "html" / "combat.fr.html").read_text()
+
+
 def test_markdown_with_raw_html_and_comments(folder):
     draft = imported(folder, "panels.md", "panels")
     assert 'die: "2D6"' in draft and "Graze: -1 to the target's next roll" in draft
