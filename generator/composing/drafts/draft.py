@@ -71,7 +71,9 @@ def make(
                 Note(field, value, f'read from the original ("…{seen[field]}…"): check that it is the sheet\'s own')
             )
     # no page count: the build takes as few pages as the content needs (paper.pages is a most the author may add)
-    data = {"sheet": sheet_id, "game": plain(game), "title": plain(title)}
+    data = {"sheet": sheet_id, "game": plain(game)}
+    if not _same(plain(title), plain(game)):  # a game named after the title: the header prints it once
+        data["title"] = plain(title)
     if subtitle:
         data["subtitle"] = plain(subtitle)
     data.update(

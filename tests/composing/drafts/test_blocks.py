@@ -7,6 +7,7 @@ from pathlib import Path
 from generator.composing.drafts import draft
 from generator.composing.drafts.report import Report
 from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table
+from generator.reading.sources import load_text
 
 
 def typed(*nodes):
@@ -24,8 +25,6 @@ def typed(*nodes):
 
 
 def _sections(text):
-    from generator.reading.sources import load_text
-
     return load_text(Path("sources/t.yaml"), text).data["sections"]
 
 
@@ -141,6 +140,16 @@ def test_term_definition_lines_are_terms_and_plain_lines_paragraphs():
     blocks, _ = typed(Paragraph("Normal: moves its M\nRun: moves twice its M"), Paragraph("Just a sentence."))
     assert blocks[0]["content"][0]["terms"][1] == {"term": "Run", "text": "moves twice its M"}
     assert blocks[0]["content"][1] == {"p": "Just a sentence."}
+
+
+def test_a_game_named_after_the_title_is_no_title_of_its_own():
+    """Without --game, the game is named after the title: the sheet's header printed "Rencontres  Rencontres"."""
+    document = Document([Heading(1, "Rencontres"), Paragraph("Une rencontre a lieu lorsque le groupe…")], "test")
+    text = draft.make(document, Path("sources/t.yaml"), "t", None, "fr", Report("original", "sources/t.yaml"))
+    head = load_text(Path("sources/t.yaml"), text).data
+    assert head["game"] == "Rencontres" and "title" not in head
+    named = draft.make(document, Path("sources/t.yaml"), "t", "OSE", "fr", Report("original", "sources/t.yaml"))
+    assert load_text(Path("sources/t.yaml"), named).data["title"] == "Rencontres"
 
 
 def test_ids_come_from_titles_and_are_unique():
