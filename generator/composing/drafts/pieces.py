@@ -78,7 +78,8 @@ def step(item: ListItem) -> dict:
     if not title:
         bold = re.match(r"^\*\*(?P<title>[^*]+)\*\*\s*[:.–-]?\s*(?P<text>.*)$", text, re.S)
         if bold and bold.group("text").strip():
-            title, text = bold.group("title").strip(), bold.group("text").strip()
+            # "**Surprise :** Le cas…": the colon inside the bold goes too (the step prints "Surprise – Le cas…")
+            title, text = re.sub(r"[\s\u00a0\u202f]*:$", "", bold.group("title").strip()), bold.group("text").strip()
     if title:
         made["title"] = title
         if text.strip():

@@ -134,6 +134,7 @@ def test_a_bullet_wrapped_over_lines_in_its_source_is_one_line_of_text_as_a_step
     ]
     steps, _ = typed(ListBlock([wrapped], True))
     assert steps[0]["steps"][0]["text"] == "Si un camp attaque, lance un sort ou se déplace de manière tactique."
+    assert steps[0]["steps"][0]["title"] == "Combattre"  # its colon left out: the step prints "Combattre – Si…"
 
 
 def test_term_definition_lines_are_terms_and_plain_lines_paragraphs():
