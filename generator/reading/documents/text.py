@@ -33,7 +33,14 @@ def read(text: str, titled: bool = True) -> Document:
     text = re.sub(
         r"\xad\n[ \t]*", "", text.replace("\r\n", "\n").replace("\r", "\n")
     )  # a PDF's word broken at a line's end
-    return Reader(text.split("\n")).document(titled)
+    return Reader(typeset_dashes(text).split("\n")).document(titled)
+
+
+def typeset_dashes(text: str) -> str:
+    """A typewriter's dashes as a typesetter sets them (Project Gutenberg's texts keep them): "10--12" a range (–),
+    "word--word" and "word -- word" a dash (—); a rule of three hyphens or more stays as it is."""
+    text = re.sub(r"(?<=\d)--(?=\d)", "–", text)
+    return re.sub(r"(?<=[^\s-])--(?=[^\s-])|(?<= )--(?= )", "—", text)
 
 
 def heading_text(text: str) -> str:

@@ -90,6 +90,13 @@ def test_plain_text_detached_minus_signs_in_a_list_of_modifiers():
     assert [item.text for item in document.nodes[1].items] == ["+1 Large target", "-1 Moving"]
 
 
+def test_plain_text_typewriter_dashes_are_set_as_dashes():
+    """Project Gutenberg's Little Wars writes "the game of kings--for players" and "pages 10--12"."""
+    document = text.read("Title\n\nThe game of kings--for players -- and ranges 10--12.\n\n------\n")
+    assert document.nodes[1].text.startswith("The game of kings—for players — and ranges 10–12.")
+    assert "------" in document.text()
+
+
 def test_a_book_in_plain_text_its_contents_chapter_numbers_and_initials():
     """As Project Gutenberg sets a book (Little Wars, tests/fixtures/imports/): a contents of its chapters left out
     and listed, each chapter's number alone over its title in capitals, initials at a line's start ("H. G. Wells",
