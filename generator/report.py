@@ -6,6 +6,8 @@ Three modes, chosen by the global options: normal (a line a message), `--quiet` 
     {"event": "wrote", "path": "/abs/build/wab2.fr.pdf", "kind": "sheet", "sheet": "wab2", "lang": "fr",
      "variant": null, "pages": 2, "bytes": 81234, "seconds": 3.1, "layout": {"scale": 1.0, "pages": [[{"used": 0.97, …}]]}}
     {"event": "problem", "file": "/abs/sources/wab2.yaml", "line": 12, "column": 5, "message": "…"}
+    {"event": "up_to_date", "path": "/abs/build/wab2.en.pdf", "kind": "sheet", "sheet": "wab2", "lang": "en",
+     "variant": null, "layout": {…as when it was written}}
     {"event": "summary", "outputs": 16, "built": 3, "up_to_date": 13, "failed": 0, "seconds": 41.2}
 
 Every command speaks so with --json: `list` one "sheet" event a sheet, `check` a "checked" event when clean,
@@ -75,10 +77,17 @@ class Reporter:
         if layout and self.verbose:
             click.echo(f"  {columns_line(layout)}")
 
-    def up_to_date(self, path: Path, columns: str | None) -> None:
-        """An output found up to date: said with --verbose only, with how full its columns were when it was
-        written (kept in the build manifest), as a build of it would have said."""
-        if self.verbose and not (self.quiet or self.json):
+    def up_to_date(
+        self, path: Path, columns: str | None, layout: dict | None = None, about: dict | None = None
+    ) -> None:
+        """An output found up to date: said with --verbose, with how full its columns were when it was written
+        (kept in the build manifest), as a build of it would have said; with --json, an "up_to_date" event with
+        what its "wrote" event told of its layout (warnings included), so that a script reads every output's."""
+        if self.json:
+            extra = {"layout": layout} if layout else {}
+            self._event({"event": "up_to_date", "path": str(Path(path).resolve()), **(about or {}), **extra})
+            return
+        if self.verbose and not self.quiet:
             self._erase_progress()
             click.echo(printable(f"up to date {shown(path, self.library)}"))
             if columns:

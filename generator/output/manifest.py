@@ -132,7 +132,8 @@ def source_name(project: Project, path: Path) -> str:
 @dataclass
 class Manifest:
     """build/.qrs-manifest.json: per output, {"inputs": digest, "pdf": digest of the file written (a PDF or a page),
-    "seconds": build time, "columns": how full its columns were (a PDF's, for --verbose)};
+    "seconds": build time, "columns": how full its columns were (a PDF's, for --verbose), "layout": its layout's
+    report (a PDF's, for --json)};
     per handout source, the plan read from it ({"source": digest, "sheet": id, "languages": [...]})."""
 
     path: Path
@@ -203,6 +204,10 @@ class Manifest:
         """How full each column of the output was when it was written (report.columns_line), if it was told."""
         return (self.outputs.get(key) or {}).get("columns")
 
+    def layout(self, key: str) -> dict | None:
+        """The layout's report of the output when it was written (what its "wrote" event told), if it was told."""
+        return (self.outputs.get(key) or {}).get("layout")
+
     def seconds(self, key: str) -> float:
         return float((self.outputs.get(key) or {}).get("seconds") or 0.0)
 
@@ -233,6 +238,9 @@ def _output_flaw(entry) -> str | None:
             return f"'{name}' is not a digest"
     if not isinstance(entry.get("columns", ""), str):
         return "'columns' is not a line of text"
+    layout = entry.get("layout", {})
+    if not isinstance(layout, dict) or not all(isinstance(text, str) for text in layout.get("warnings", [])):
+        return "'layout' is not a layout's report"
     seconds = entry.get("seconds", 0)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf"):
         return f"'seconds' is {seconds!r}, not a number of seconds"

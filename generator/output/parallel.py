@@ -261,8 +261,9 @@ def build(
             entries[done.output.key(project)] = _entry(done, inputs[done.output.key(project)])
         report.wrote(done.path, layout=done.layout, about=_about(done), untranslated=done.untranslated)
 
-    for output in fresh:  # with --verbose, what the last build of each told of its columns
-        report.up_to_date(output.path(project), manifest.columns(output.key(project)))
+    for output in fresh:  # with --verbose or --json, what the last build of each told of its layout
+        key = output.key(project)
+        report.up_to_date(output.path(project), manifest.columns(key), manifest.layout(key), _kept_about(output))
 
     def waiting(count: int, building: list[Output]) -> None:
         report.progress(count, len(stale), ", ".join(output.key(project) for output in building), tally.elapsed())
@@ -304,7 +305,7 @@ def _entry(done: Done, inputs: str) -> dict:
         "inputs": inputs,
         "pdf": done.pdf,
         "seconds": round(done.seconds, 3),
-        **({"columns": columns_line(done.layout)} if done.layout else {}),
+        **({"columns": columns_line(done.layout), "layout": done.layout} if done.layout else {}),
     }
 
 
@@ -339,13 +340,14 @@ class Tally:
 
 def _about(done: Done) -> dict:
     """What a "wrote" event says of an output besides its path."""
-    output = done.output
     return {
-        "kind": output.kind,
-        output.kind: output.name,
-        "lang": output.lang,
-        "variant": output.variant,
+        **_kept_about(done.output),
         "pages": len(done.layout["pages"]) if done.layout else None,
         "bytes": done.path.stat().st_size,
         "seconds": round(done.seconds, 3),
     }
+
+
+def _kept_about(output: Output) -> dict:
+    """What an "up_to_date" event says of an output besides its path and layout (a "wrote" event says more)."""
+    return {"kind": output.kind, output.kind: output.name, "lang": output.lang, "variant": output.variant}

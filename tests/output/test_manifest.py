@@ -172,6 +172,34 @@ def test_paper_that_is_the_sources_own_builds_the_plain_pdf(project, built):
     )
 
 
+def test_json_tells_each_output_up_to_date_with_the_layout_its_build_told(project, built, monkeypatch, capsys):
+    """A script reading `qrs --json build` learnt the layout and its warnings of the outputs built only: those up to
+    date were a count in the summary. Each is now an "up_to_date" event carrying what its "wrote" event told."""
+    stand_in = pipeline.build
+    layout = {"pages": [[{"used": 0.91, "continued": []}]], "scale": 0.95, "warnings": ["a hole of 20 %"]}
+
+    def build(project, target, lang, form="pdf", options=pipeline.BuildOptions(), output=None):
+        return replace(stand_in(project, target, lang, form, options, output), layout=layout)
+
+    monkeypatch.setattr(pipeline, "build", build)
+    sheets = [SheetTarget(project.sources / "shadow-war.yaml")]
+
+    def events() -> list[dict]:
+        assert parallel.build(project, sheets, ("en",), SETTINGS, Reporter(json=True), jobs=1).problems == []
+        return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+    (wrote, _) = events()
+    (kept, summary) = events()
+    assert wrote["event"] == "wrote" and kept["event"] == "up_to_date" and summary["up_to_date"] == 1
+    assert kept["layout"] == wrote["layout"] == layout and kept["path"] == wrote["path"]
+    assert {name: kept[name] for name in ("kind", "sheet", "lang", "variant")} == {
+        "kind": "sheet",
+        "sheet": "shadow-war",
+        "lang": "en",
+        "variant": None,
+    }
+
+
 def test_verbose_shows_the_stored_column_fill_of_outputs_up_to_date(project, built, monkeypatch, capsys):
     """--verbose on up-to-date outputs showed no column fill (#45): the manifest keeps each PDF's layout line."""
     stand_in = pipeline.build
@@ -288,8 +316,9 @@ def test_the_command_says_how_many_are_up_to_date(project, built, capsys):
     assert wrote == "wrote build/wab2.fr.pdf"  # relative to the library, the folder holding sources/
     assert summary.startswith(f"{sheets} output(s): 1 built, {sheets - 1} up to date, 0 failed, "), summary
     main_ok(["--json"] + where + ["build", "--jobs", "1"])
-    event = json.loads(capsys.readouterr().out)  # a no-op build still says so, in one summary event
+    *kept, event = map(json.loads, capsys.readouterr().out.splitlines())  # a no-op build still says so: a summary
     assert (event["event"], event["outputs"], event["built"], event["up_to_date"]) == ("summary", sheets, 0, sheets)
+    assert [found["event"] for found in kept] == ["up_to_date"] * sheets  # and an event an output
 
 
 BAD_OUTPUT_ENTRIES = {

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import LIBRARY, SHEETS, run_qrs
+from generator import write
+from tests.conftest import LIBRARY, SHEETS, kept_folder, run_qrs
 
 HANDOUTS = sorted(path.stem for path in (LIBRARY / "handouts").glob("*.yaml"))
 
@@ -35,8 +38,18 @@ def sampled(variant: tuple[str, ...]) -> tuple[list[str], list[str], str]:
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda command: command[0])
 @pytest.mark.parametrize("variant", VARIANTS, ids=" ".join)
-def test_every_variant_of_every_sheet_and_handout_builds_without_advice_it_cannot_follow(tmp_path, variant, command):
-    build = tmp_path / "build"
+def test_every_variant_of_every_sheet_and_handout_builds_without_advice_it_cannot_follow(
+    request, tmp_path_factory, variant, command
+):
+    """Its build folder kept from one session to the next (conftest.kept_folder): what the manifest finds up to date
+    is not built again, and its "up_to_date" event tells the layout its build told (warnings included)."""
+    folder = kept_folder(request, tmp_path_factory, "qrs-variants") / re.sub(r"\W+", "-", request.node.callspec.id)
+    folder.mkdir(parents=True, exist_ok=True)
+    with write.locked(folder / ".lock"):  # a session at a time
+        checked(folder / "build", variant, command)
+
+
+def checked(build: Path, variant: tuple[str, ...], command: tuple[str, ...]) -> None:
     language = SAMPLED.get(" ".join(variant), SAMPLED.get(variant[0]))
     lang = None if EVERY else language if command[0] == "build" else OTHER[language]
     sheets, handouts, handout = sampled(variant)
@@ -54,8 +67,8 @@ def test_every_variant_of_every_sheet_and_handout_builds_without_advice_it_canno
     )
     assert ran.returncode == 0, (variant, command, ran.stderr)
     events = [json.loads(line) for line in ran.stdout.splitlines()]
-    wrote = [event for event in events if event["event"] == "wrote"]
-    assert wrote, ran.stdout
+    wrote = [event for event in events if event["event"] in ("wrote", "up_to_date")]
+    assert wrote and all("layout" in event for event in wrote), ran.stdout
     advice = [
         (event["path"], warning)
         for event in wrote
