@@ -112,6 +112,8 @@ class _Parser(HTMLParser):
             self.parts.append(("\n", False, False))
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self.end_text()
+            if len(self.items) == 1 and len(self.lists) == 1:
+                self.list_parted()
             self.heading = int(tag[1])
         elif tag in _BLOCKS:
             self.end_text()
@@ -145,6 +147,17 @@ class _Parser(HTMLParser):
                 self.header_cells += 1
             self.spanned()
             self.cell = (_span(attrs, "colspan", MAX_COLSPAN), _span(attrs, "rowspan", MAX_ROWSPAN), tag == "th")
+
+    def list_parted(self) -> None:
+        """A heading inside an item of a list (Cairn's Jekyll page: "<li>…forward. <h3>Talking</h3></li>"), as a
+        browser shows it: the list so far, then the heading, then the items after it in a list of their own (read
+        as the item's last words, it printed "…forward. Talking" and no heading)."""
+        before = self.lists[-1]
+        if before.items:
+            self.nodes.append(before)
+        after = before.start + len(before.items) if before.ordered else 1
+        self.lists[-1] = ListBlock([], before.ordered, before.numbering, self.origin(), after)
+        self.items.clear()
 
     def spanned(self, to_end: bool = False) -> None:
         """The cells of the rows above that span down into this row, where the row stands now (or, at its end,

@@ -190,3 +190,21 @@ def test_a_word_file_in_bold_throughout_says_nothing_of_headings_by_its_bold():
 
     document = docx.read(None, making.word(build))
     assert not any(isinstance(node, Heading) for node in document.nodes)
+
+
+def test_a_heading_inside_a_list_item_parts_the_list_as_a_browser_shows_it():
+    """Cairn's first edition as Jekyll published it (cairn-srd.html): "<li>…forward.<h3>Talking</h3></li>", the
+    heading read as the item's last word ("…forward. Talking"), no heading at all."""
+    document = html.read(
+        Path("page.html"),
+        "<h1>Rules</h1><ol><li>Ask.</li><li>Go forward.<h3>Talking</h3></li><li>Treat NPCs as people.</li>"
+        "<li>Listen.</li></ol>",
+    )
+    first, heading, second = document.nodes[1:]
+    assert [item.text for item in first.items] == ["Ask.", "Go forward."]
+    assert heading == Heading(3, "Talking", heading.origin)
+    assert [item.text for item in second.items] == ["Treat NPCs as people.", "Listen."]
+    assert second.ordered and second.start == 3  # numbered on from the part before
+    in_cairn = html.read(FIXTURES / "cairn-srd.html", (FIXTURES / "cairn-srd.html").read_text(encoding="utf-8"))
+    assert not any(isinstance(node, ListBlock) and "Talking" in node.items[-1].text for node in in_cairn.nodes)
+    assert Heading(3, "Talking", "line 142") in in_cairn.nodes
