@@ -169,6 +169,9 @@ SLOW_TESTS = {
     # and the French combat tables' import built to PDF and HTML (5 s)
     "test_french_combat_tables_set_their_matrix_under_the_first_columns_text_each_key_on_one_line",
     "test_an_army_with_a_wizard_keeps_the_magic_phase",  # tests/composing/test_roster_language.py
+    # tests/rendering/test_heights.py: a sheet and its copy built cold in two folders (3 s), and beside a damaged file
+    "test_a_sheet_under_another_id_measures_nothing_another_sheet_measured_and_prints_the_same",
+    "test_another_sheets_file_holding_a_measurement_qrs_never_writes_is_not_read",
     "test_a_default_sources_or_build_folder_that_links_out_of_the_library_is_refused_by_name",  # tests/test_write.py
 }
 
