@@ -164,7 +164,7 @@ SLOW_TESTS = {
     "test_a_client_that_hangs_up_is_no_error_and_slow_clients_lock_no_one_out",  # tests/cli/test_watch.py
     "test_any_cut_of_nested_lists_prints_every_character_once_in_its_item_and_every_marker_once",  # test_cuts.py
     "test_bare_metal_edition_s_critical_tables_are_dice_tables_that_check_and_build",  # drafts/test_dice_columns.py
-    # tests/composing/drafts/test_documents.py: fifteen documents imported, checked and built (3 to 8 s each)
+    # tests/composing/drafts/test_documents.py: eighteen documents imported, checked and built (3 to 8 s each)
     "test_every_document_of_another_author_imports_checks_and_builds_unedited",
     # and the French combat tables' import built to PDF and HTML (5 s)
     "test_french_combat_tables_set_their_matrix_under_the_first_columns_text_each_key_on_one_line",

@@ -64,8 +64,18 @@ def page_lines(number: int, page) -> list:
         for item in region:
             item.column, item.indent = place, item.left - left
             item.edge = not item.grid and (item.bottom < height * 0.06 or item.top > height * 0.94)
+            if not item.grid:
+                item.rule = _rule_above(item, rules)
         out += region
     return out
+
+
+def _rule_above(line, rules) -> float | None:
+    """The height of the nearest rule drawn above the line and across some of it (a cell's border, the edge of a
+    shaded row): the lines under one rule, down to the next, are one row of a table ruled between its rows. None
+    where no rule stands above it."""
+    middle = (line.top + line.bottom) / 2
+    return min((y for left, right, y in rules if y > middle and left < line.right and right > line.left), default=None)
 
 
 class Line:
@@ -84,6 +94,7 @@ class Line:
         self.bottom = min((char[2] for char in letters), default=0)
         self.top = max((char[4] for char in letters), default=0)
         self.edge = False  # in the top or bottom band of its page, where running headers and footers stand
+        self.rule: float | None = None  # the height of the nearest rule above it (`_rule_above`), once read
         self.hangs = False  # the first line under a table's header repeated atop its page (and left out)
         self.cells: list[list[tuple]] = []  # cells of words: (x, text, bold, look)
         word, previous, spaced = [], None, False
@@ -135,7 +146,7 @@ class GridLine:
     each cell's lines joined (a wrapped cell stays one cell)."""
 
     grid = True
-    heading, bold, accent, edge, tabbed, size, cells = 0, False, False, False, False, 0, ()
+    heading, bold, accent, edge, tabbed, size, cells, rule = 0, False, False, False, False, 0, (), None
 
     def __init__(self, grid: Grid, page: int):
         self.page, self.origin, self.column, self.indent = page, "", 0, 0.0
@@ -264,11 +275,22 @@ def baseline_lines(chars) -> list[list]:
         letters = [index for index, char in enumerate(line) if not char[0].isspace()]
         if letters and line[letters[0]][7]:  # a title in the accent colour, then cells on its line: two lines
             plain_at = next((index for index in letters if not line[index][7]), None)
-            if plain_at is not None and sum(1 for char in line[:plain_at] if char[0].isalpha()) >= 3:
+            if (
+                plain_at is not None
+                and sum(1 for char in line[:plain_at] if char[0].isalpha()) >= 3
+                and _cells_after(line, plain_at)
+            ):
                 out += [line[:plain_at], line[plain_at:]]
                 continue
         out.append(line)
     return out
+
+
+def _cells_after(line, plain_at: int) -> bool:
+    """Whether the line's plain words stand a cell's gap after its coloured ones (a title, then its cells): a link
+    coloured at a wrapped line's start is followed by the sentence it is of, a word space on."""
+    coloured = max(char[3] for char in line[:plain_at] if not char[0].isspace())
+    return line[plain_at][1] - coloured > CELL_GAP * max(line[plain_at][5], 1)
 
 
 def _same_line(first, char) -> bool:

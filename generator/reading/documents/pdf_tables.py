@@ -74,7 +74,9 @@ def _joins_table(lines, kinds, index: int) -> bool:
     before = index > 0 and kinds[index - 1] in tables and lines[index - 1].page == line.page
     after = index + 1 < len(lines) and kinds[index + 1] in tables and lines[index + 1].page == line.page
     em = CELL_GAP * max(line.size, 1)
-    opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em
+    # a short line over an indented table opens it, unless a rule parts them: a ruled table's top rule stands
+    # under the last line of the paragraph above it ("from the options below."), which is none of it
+    opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em and line.rule == lines[index + 1].rule
     goes_on = before and (line.indent > em or _opens_with_roll(line) and _opens_with_roll(lines[index - 1]))
     aligned = (
         after
@@ -205,7 +207,9 @@ def _table(lines) -> Table | None:
             for word in cell:
                 cells[_column_of(word, extents) if extents else starting(word[0])].append(word)
         rows.append([marked(words, line.bold) for words in cells])
-    rows = [[inline(cell) for cell in row] for row in (_banded(lines, rows, em) or _joined(rows))]
+    rows = [
+        [inline(cell) for cell in row] for row in (_ruled(lines, rows) or _banded(lines, rows, em) or _joined(rows))
+    ]
     width = max(len(row) for row in rows)
     empty = [c for c in range(width) if not any(row[c].strip() for row in rows)]
     rows = [[cell for c, cell in enumerate(row) if c not in empty] for row in rows]
@@ -331,6 +335,25 @@ def _keyed_rows(rows: list[list[str]]) -> list[list[str]]:
             out[-1] = [join(a, b) if b.strip() else a for a, b in zip(out[-1], row)]
         else:
             out.append(row)
+    return out
+
+
+def _ruled(lines, rows: list[list[str]]) -> list[list[str]] | None:
+    """The rows of a table ruled between its rows (a cell's border or a shaded row's edge over each): the lines
+    under one rule are one row, each column's lines joined, its key on whichever of them it stands (centred beside
+    a wrapped cell). None unless three rules or more part its lines, each row's first cell on one line at most: a
+    table ruled only above and below its body holds many rows under one rule."""
+    ruled = [line.rule for line in lines]
+    if None in ruled or len(set(ruled)) < 3:
+        return None
+    out: list[list[str]] = []
+    for at, row in enumerate(rows):
+        if at and ruled[at] == ruled[at - 1]:
+            if row[0].strip() and out[-1][0].strip():
+                return None
+            out[-1] = [join(a, b) if a.strip() and b.strip() else a + b for a, b in zip(out[-1], row)]
+        else:
+            out.append(list(row))
     return out
 
 

@@ -110,8 +110,9 @@ def text_facts(text: str) -> set[Fact]:
 
 
 def markdown_facts(path: Path) -> set[Fact]:
-    """A Markdown file's facts from markdown-it-py's tokens: pipe tables' cells, and the words of every other inline
-    run (paragraphs, list items, headings)."""
+    """A Markdown file's facts from markdown-it-py's tokens: pipe tables' cells, the words of every other inline run
+    (paragraphs, list items, headings), and its raw HTML blocks read as a browser shows them (`markup_facts`: pandoc
+    writes a table whose cells hold several lines as an HTML table)."""
     from markdown_it import MarkdownIt
 
     text = _FRONT_MATTER.sub("", path.read_text(encoding="utf-8"))
@@ -131,6 +132,8 @@ def markdown_facts(path: Path) -> set[Fact]:
             rows[-1].append(_inline_text(token))
         elif token.type == "inline":
             out |= text_facts(_inline_text(token))
+        elif token.type == "html_block":
+            out |= markup_facts(token.content)
     return out
 
 
@@ -146,11 +149,15 @@ def _inline_text(token) -> str:
 
 
 def html_facts(path: Path) -> set[Fact]:
-    """An HTML page's facts through html5lib (a browser's parsing, not the standard library's html.parser qrs reads
-    with): each table's rows of th and td cells, the words of its paragraphs, list items and headings."""
+    return markup_facts(path.read_bytes())
+
+
+def markup_facts(markup: str | bytes) -> set[Fact]:
+    """HTML's facts through html5lib (a browser's parsing, not the standard library's html.parser qrs reads with):
+    each table's rows of th and td cells, the words of its paragraphs, list items and headings."""
     import html5lib
 
-    root = html5lib.parse(path.read_bytes(), namespaceHTMLElements=False)
+    root = html5lib.parse(markup, namespaceHTMLElements=False)
     for hidden in [*root.iter("script"), *root.iter("style")]:
         hidden.clear()
     out: set[Fact] = set()

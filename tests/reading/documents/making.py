@@ -7,13 +7,22 @@ import io
 import time
 
 
-def pdf(pages: list[list[tuple[float, float, str]]], size: tuple[str, str] = ("595", "842")) -> bytes:
-    """A PDF whose pages show words at (x, y) in Helvetica 7 pt: [[(x, y, text), …], …]."""
+def pdf(
+    pages: list[list[tuple[float, float, str]]],
+    size: tuple[str, str] = ("595", "842"),
+    rules: list[list[tuple[float, float, float]]] | None = None,
+) -> bytes:
+    """A PDF whose pages show words at (x, y) in Helvetica 7 pt: [[(x, y, text), …], …]; and, where given, each
+    page's horizontal rules, stroked from (left, y) to (right, y): [[(left, right, y), …], …]."""
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>", None, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     kids = []
-    for words in pages:
+    for at, words in enumerate(pages):
         stream = b"".join(
             b"BT /F1 7 Tf 1 0 0 1 %.1f %.1f Tm (%s) Tj ET\n" % (x, y, text.encode("latin-1")) for x, y, text in words
+        )
+        stream += b"".join(
+            b"0.5 w %.1f %.1f m %.1f %.1f l S\n" % (left, y, right, y)
+            for left, right, y in (rules or [[]] * len(pages))[at]
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
         objects.append(

@@ -2,7 +2,8 @@
 and licences in tests/fixtures/imports/README.md): Cairn's character creation in Markdown and its first edition's
 web page (CC BY-SA 4.0, Yochai Gal), two chapters of the d666 RPG System in Markdown (CC BY-SA 4.0, Jeremy
 Deram), four chapters of the French Old-School Essentials reference document (Open Game License 1.0a, Gavin
-Norman), and H. G. Wells' Little Wars in plain text as Project Gutenberg keeps it (public domain). Their dice tables
+Norman), H. G. Wells' Little Wars in plain text as Project Gutenberg keeps it (public domain), and seven pages of
+The Markdown SRD5's magic items printed to PDF (Open Game License 1.0a, Garrett Guillotte, Wizards of the Coast). Their dice tables
 are set as such material sets them: in halves side by side under an empty header row, across the page, numbered 1
 to the die's size, keyed D66, in French ("2 ou -", "12 ou +")."""
 
@@ -61,6 +62,9 @@ def dice(blocks: list[dict]) -> list[tuple[str, str]]:
         ("ose-fr-tableaux-de-combat.md", {}),
         # a book's rules in prose and numbered paragraphs ("(1)", "(IV)", "(a)"): no die, no table
         ("little-wars.txt", {}),
+        # magic items printed from a web page, ruled between rows: damage types (d10), the Bag of Beans (d100, its
+        # results wrapping), three bags of tricks (d8), a candle's alignment (d20), a carpet's size (d100 across)
+        ("mdsrd5-magic-items.pdf", {"D10": 1, "D100": 2, "D8": 3, "D20": 1}),
     ],
 )
 def test_the_dice_tables_of_other_authors_documents_are_typed_as_dice(name, expected):
