@@ -25,8 +25,8 @@ MAX_CHARACTERS = 200_000  # characters of one page
 # that is no sheet's (2e9 pt asked the old column finder for 22 GB).
 MAX_PAGE_SIDE = 14_400
 # Bold is a font named so; a semibold (WeasyPrint's sheets set a dice table's names in one) reads as plain, as
-# PDFium's weight read it
-BOLD = re.compile(r"(?<!semi)(?<!semi-)(?<!demi)(?<!demi-)bold|black|heavy", re.I)
+# PDFium's weight read it. TeX's Computer Modern names its bold by an abbreviation: CMBX10, CMBX12, CMB10.
+BOLD = re.compile(r"(?<!semi)(?<!semi-)(?<!demi)(?<!demi-)bold|black|heavy|\bcmbx|\bcmb\d", re.I)
 # Producers that hyphenate words at a line's end by themselves: there a hyphen at a line's end is a break, unless
 # the document writes the word with it elsewhere; Word, browsers and Pages break lines only at real hyphens.
 HYPHENATING = re.compile(r"tex|weasyprint|indesign|scribus|quarkxpress|affinity", re.I)

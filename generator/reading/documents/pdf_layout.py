@@ -18,6 +18,10 @@ from generator.reading.documents.pdf_lines import Grid, marked, page_lines
 
 __all__ = ["Grid", "document_of"]
 
+# A heading's type is at least this much larger than the body's: LaTeX's \large heading (\subsection) over an
+# 11 pt body is 12 pt, 1.095 times it (over a 10 or 12 pt body, 1.2 times)
+HEADING_SIZE = 1.08
+
 
 def document_of(pages, hyphenating: bool = False) -> Document:
     """The document of pages read by `pdf`: [(width, height, characters, grids, rules), …]."""
@@ -31,7 +35,7 @@ def document_of(pages, hyphenating: bool = False) -> Document:
 def _document(pages) -> Document:
     body = Counter(char[5] for _, _, chars, _, _ in pages for char in chars if not char[0].isspace())
     body_size = body.most_common(1)[0][0] if body else 10
-    sizes = sorted({size for size in body if size > body_size * 1.12}, reverse=True)[:3]
+    sizes = sorted({size for size in body if size > body_size * HEADING_SIZE}, reverse=True)[:3]
     pages_lines = [page_lines(number, page) for number, page in enumerate(pages, start=1)]
     mending.HYPHENS.words = mending.vocabulary(pages_lines)
     repeated = mending.running(pages_lines)
@@ -68,11 +72,13 @@ def _document(pages) -> Document:
 
 def _made(kind: str, chunk: list, body_size: float) -> list:
     """The nodes a run of lines makes: a ruled table, a table rebuilt from its lines (a list set with a hanging
-    indent, one column, read as text), or text."""
+    indent, one column, read as text), a header over keys whose other columns are empty, or text."""
     if kind == "grid":
         return [chunk[0].table()]
     if kind == "table":
         return tables.rebuilt(chunk) or _text(chunk, 0, indented=True)
+    if kind == "keys":
+        return tables.keyed(chunk) or _text(chunk, body_size)
     return _text(chunk, body_size)
 
 

@@ -18,8 +18,8 @@ ROW_GAP = 0.25  # ems of blank between two lines of a table that start another r
 
 
 def chunked(lines):
-    """Runs of lines: ruled tables, tables (lines with cells, and the short lines between or just above them) and
-    text."""
+    """Runs of lines: ruled tables, tables (lines with cells, and the short lines between or just above them),
+    keys under a ruled header (`_keys_under`) and text."""
     kinds = []
     for index, line in enumerate(lines):
         kinds.append(
@@ -29,6 +29,10 @@ def chunked(lines):
             if line.tabbed and not line.heading and not line.accent and not _heads_text(lines, index)
             else "text"
         )
+    for index in range(len(lines)):
+        keys = _keys_under(lines, index) if kinds[index] == "text" else 0
+        if keys:  # a header over keys whose other columns are empty: the keys would read as a paragraph
+            kinds[index : index + 1 + keys] = ["keys"] * (1 + keys)
     # Lines between two lines of a table, or in its later columns, are of it. Whether a line joins depends only
     # on its neighbours' kinds, so a line that joins puts only its two neighbours back to be looked at: each line
     # joins once, where passes over every line until none changed were quadratic.
@@ -75,8 +79,14 @@ def _joins_table(lines, kinds, index: int) -> bool:
     after = index + 1 < len(lines) and kinds[index + 1] in tables and lines[index + 1].page == line.page
     em = CELL_GAP * max(line.size, 1)
     # a short line over an indented table opens it, unless a rule parts them: a ruled table's top rule stands
-    # under the last line of the paragraph above it ("from the options below."), which is none of it
-    opens = after and len(line.words()) <= 6 and lines[index + 1].indent > em and line.rule == lines[index + 1].rule
+    # under the last line of the paragraph above it ("from the options below."), which is none of it; a header
+    # set right under its own rule (booktabs' top rule, its middle rule under it) is the table's
+    opens = (
+        after
+        and len(line.words()) <= 6
+        and lines[index + 1].indent > em
+        and (line.rule == lines[index + 1].rule or _under_its_rule(line))
+    )
     goes_on = before and (line.indent > em or _opens_with_roll(line) and _opens_with_roll(lines[index - 1]))
     aligned = (
         after
@@ -86,6 +96,43 @@ def _joins_table(lines, kinds, index: int) -> bool:
     )
     hangs = after and (line.hangs and line.indent > em or _over_later_cells(lines, index))
     return bool(before and after or opens or goes_on or aligned or hangs)
+
+
+def _under_its_rule(line) -> bool:
+    """A line standing within an em under a rule: a table's header under its top rule, where a paragraph's last
+    line stands a line or more under any rule above it."""
+    return line.rule is not None and line.rule - line.top < max(line.size, 1)
+
+
+def _keys_under(lines, index: int) -> int:
+    """How many lines of one key each stand under the line at `index`, a header between a table's top rule and the
+    rule under it: a table whose other columns are still empty ("d66 Roll | Scroll" over "1-3.1", "1-3.2", …), its
+    lines each one word, all under that one rule. 0 where the line heads no such keys."""
+    header = lines[index]
+    if not (_under_its_rule(header) and len(header.words()) >= 2):
+        return 0
+    count = 0
+    for line in lines[index + 1 :]:
+        ruled_under_header = line.rule is not None and line.rule < header.bottom
+        if line.grid or line.page != header.page or not ruled_under_header or len(line.words()) != 1:
+            break
+        if count and line.rule != lines[index + 1].rule:
+            break
+        count += 1
+    return count if count >= 2 else 0
+
+
+def keyed(lines) -> list[Table]:
+    """A header over lines of one key each (`_keys_under`): the table, its header's words right of every key
+    heading the empty columns; none where no word of the header stands there (its lines read as text)."""
+    header, keys = lines[0], lines[1:]
+    reach = max(line.right for line in keys)
+    over = " ".join(word[1] for word in header.words() if word[0] < reach)
+    beyond = " ".join(word[1] for word in header.words() if word[0] >= reach)
+    if not beyond:
+        return []
+    rows = [[over, beyond]] + [[key.words()[0][1], ""] for key in keys]
+    return [Table([[inline(cell) for cell in row] for row in rows], None, header.origin)]
 
 
 def _over_later_cells(lines, index: int) -> bool:

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.composing.drafts import draft, read_document
 from generator.composing.drafts.blocks import Typing
@@ -344,3 +345,23 @@ def test_a_table_ruled_only_between_groups_of_rows_keeps_each_row():
         ["6-8", "Uncertain"],
         ["9-12", "Friendly"],
     ]
+
+
+def test_a_latex_pdf_keeps_its_booktabs_tables_headers_and_headings():
+    """d666-magic-latex.pdf, the twin of d666-magic.md as pdflatex sets it: longtables ruled with booktabs (each
+    header between the top rule and the one under it, repeated atop the next page), headings in a larger Computer
+    Modern or its bold (CMBX), the scroll table's results still empty."""
+    markdown = read_document(FIXTURES / "d666-magic.md")
+    latex = read_document(FIXTURES / "d666-magic-latex.pdf")
+    wanted = facts(markdown)
+    kept = wanted & facts(latex)
+    assert len(kept) >= 0.95 * len(wanted), sorted(wanted - kept)
+    spells, scrolls = tables(latex)
+    assert spells.rows[0] == ["d66 Roll", "Spell"] and len(spells.rows) == 37
+    assert scrolls.rows[0] == ["d66 Roll", "Scroll"] and len(scrolls.rows) == 13 and scrolls.rows[-1] == ["4-6.6", ""]
+    headings = [(node.level, node.text) for node in latex.nodes if isinstance(node, Heading)]
+    assert headings[:4] == [(1, "Magic"), (2, "Wizardry"), (4, "Spell List"), (2, "Read Magic")]
+    report = Report("d666-magic-latex.pdf", "sources/d.yaml")
+    data = yaml.safe_load(draft.make(latex, Path("sources/d.yaml"), "d", None, None, report))
+    dice = [block for block in blocks(data["sections"]) if block["type"] == "dice"]
+    assert [(block["die"], len(block["rows"])) for block in dice] == [("D66", 36)]
