@@ -16,7 +16,7 @@ SLOW_FILES = {
     "test_growth.py",
 }  # each reader timed on an input and on ten times it: seconds each
 
-SLOW_FIXTURES = {"laid_out"}
+SLOW_FIXTURES = {"laid_out", "pages"}  # pages: tests/rendering/test_web.py, every sheet's web page (2 s)
 
 SLOW_TESTS = {
     # measured again in the fast tier, warm, on 2026-11-26: 2 s or more each
@@ -169,6 +169,9 @@ SLOW_TESTS = {
     # and the French combat tables' import built to PDF and HTML (5 s)
     "test_french_combat_tables_set_their_matrix_under_the_first_columns_text_each_key_on_one_line",
     "test_an_army_with_a_wizard_keeps_the_magic_phase",  # tests/composing/test_roster_language.py
+    # measured again in the fast tier, warm, on 2026-11-27 (`pytest -m "not slow" --durations=40`): 2 s or more
+    "test_the_content_suite_finds_every_text_of_a_unit_cut_between_its_lines",  # tests/test_tall_units.py
+    "test_a_real_rosters_long_rule_is_printed_whole_and_leaves_no_hole",  # tests/test_pipeline.py
     # tests/rendering/test_heights.py: a sheet and its copy built cold in two folders (3 s), and beside a damaged file
     "test_a_sheet_under_another_id_measures_nothing_another_sheet_measured_and_prints_the_same",
     "test_another_sheets_file_holding_a_measurement_qrs_never_writes_is_not_read",
