@@ -277,9 +277,15 @@ def _hang_up(request) -> None:
         pass  # already gone
 
 
+SHUTDOWN_POLL = 0.05  # seconds between two looks of the serving loop at a shutdown asked
+
+
 def serve(folder: Path, state: State, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> PreviewServer:
     """Start the preview server in a background thread (port 0: any free port); stop it with shutdown()."""
     folder.mkdir(parents=True, exist_ok=True)
     server = PreviewServer((host, port), folder, state)
-    threading.Thread(target=server.serve_forever, name="qrs-preview", daemon=True).start()
+    # shutdown() waits for the loop's next look at its flag: every 0.5 s by default, a pause at each Ctrl-C
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL}, name="qrs-preview", daemon=True
+    ).start()
     return server
