@@ -25,6 +25,7 @@ _NUMBERED = re.compile(r"^(\s*)(\d{1,2}|[A-Za-z])\s*(?:[.)]|\s-)\s+(\S.*)$")
 _ALIGNED = re.compile(r"\S(?: {2,}|\t)\S")
 # a chapter's number or label alone on its line, over its title: "III", "APPENDIX", "Chapter 4"
 _CHAPTER_LABEL = re.compile(r"^(?:[IVXLC]+|(?i:chapter|appendix|part|book)(?: [IVXLC\d]+)?)[-.:]*$")
+_ILLUSTRATION = re.compile(r"^\[(?:Illustration|Image|Figure|Picture)\b", re.I)  # a caption: "[Illustration: …]"
 _ENTRY_NUMBER = re.compile(r"^(?:[IVXLC]+|\d+(?:\.\d+)*)[.)]?\s+")  # "III. THE RULES--", "2.1 Moving"
 
 
@@ -102,6 +103,8 @@ class Reader:
                     Heading(len(match.group(1)), inline(heading_text(match.group(2))), self.origin(self.at))
                 )
                 self.at += 1
+            elif self.caption_left_out(dropped):
+                continue
             elif _is_table_line(line):
                 self.table("\t")
             elif _opens_list(line):
@@ -116,6 +119,21 @@ class Reader:
             self.titles()
         block_titles(self.nodes)
         return Document(self.nodes, "text", dropped)
+
+    def caption_left_out(self, dropped: list[tuple[str, str]]) -> bool:
+        """An illustration's caption where a text file has no picture ("[Illustration: Fig. 1--Battle of Hook's
+        Farm…]" over up to six lines, as Project Gutenberg marks one): left out and listed, not a paragraph."""
+        if not _ILLUSTRATION.match(self.lines[self.at].strip()):
+            return False
+        for end in range(self.at, min(self.at + 6, len(self.lines))):
+            if not self.lines[end].strip():
+                return False
+            if self.lines[end].rstrip().endswith("]"):
+                caption = " ".join(line.strip() for line in self.lines[self.at : end + 1])
+                dropped.append((self.origin(self.at), f"an illustration's caption, no picture: {caption}"))
+                self.at = end + 1
+                return True
+        return False
 
     def contents_left_out(self) -> list[tuple[str, str]]:
         """A table of contents, left out and listed as the PDF reader leaves one out (its lines were headings with

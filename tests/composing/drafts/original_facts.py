@@ -189,9 +189,11 @@ def docx_facts(path: Path) -> set[Fact]:
 
 
 def plain_text_facts(path: Path) -> set[Fact]:
-    """A plain text's facts: the words of its paragraphs (Project Gutenberg's Latin-1, read as Windows-1252)."""
+    """A plain text's facts: the words of its paragraphs (Project Gutenberg's Latin-1, read as Windows-1252), but
+    its illustrations' captions ("[Illustration: …]"), which qrs leaves out and lists: no picture comes with them."""
     text = path.read_bytes().decode("cp1252", errors="replace")
-    return {fact for paragraph in re.split(r"\n\s*\n", text) for fact in text_facts(paragraph)}
+    paragraphs = [part for part in re.split(r"\n\s*\n", text) if not part.strip().startswith("[Illustration")]
+    return {fact for paragraph in paragraphs for fact in text_facts(paragraph)}
 
 
 READERS = {".md": markdown_facts, ".html": html_facts, ".docx": docx_facts, ".txt": plain_text_facts}

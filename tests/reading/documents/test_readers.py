@@ -97,6 +97,19 @@ def test_plain_text_typewriter_dashes_are_set_as_dashes():
     assert "------" in document.text()
 
 
+def test_an_illustrations_caption_in_plain_text_is_left_out_and_listed():
+    """Project Gutenberg marks a picture the text file lacks: "[Illustration: …]", over one line or several."""
+    document = text.read(
+        "Title\n\nThe rules.\n\n[Illustration: Showing the war game in the open air]\n\n"
+        "[Illustration: Fig. 1--Battle of Hook's Farm.  General View of the\nField.]\n\nThe end. [Not a caption]\n"
+    )
+    assert [plain(node.text) for node in document.nodes[1:]] == ["The rules.", "The end. [Not a caption]"]
+    assert [text for _, text in document.dropped] == [
+        "an illustration's caption, no picture: [Illustration: Showing the war game in the open air]",
+        "an illustration's caption, no picture: [Illustration: Fig. 1—Battle of Hook's Farm.  General View of the Field.]",
+    ]
+
+
 def test_a_book_in_plain_text_its_contents_chapter_numbers_and_initials():
     """As Project Gutenberg sets a book (Little Wars, tests/fixtures/imports/): a contents of its chapters left out
     and listed, each chapter's number alone over its title in capitals, initials at a line's start ("H. G. Wells",
