@@ -15,12 +15,13 @@ _INTEGER = re.compile(r"^[-−–]?\d{1,3}$")
 _VALUE_AND_UNIT = re.compile(r"^([+\-−±]?\s?(?:\d+(?:[.,]\d+)?[½¼]?|[½¼])|[x×]\d+)\s?([^\d\s].{0,5})?$")
 _LEADING_ROLL = re.compile(rf"^\s*({_ROLL_PART}(?:\s*,\s*{_ROLL_PART})*)\s+(\S.*)$", re.S)
 _LEADING_MODIFIER = re.compile(r"^\s*([+\-−±]\s?\d+(?:[.,]\d+)?[½¼]?[a-zA-Z\"]{0,2})\s+(\S.*)$", re.S)
-_OPEN_BELOW = re.compile(r"\s+ou\s+(?:[-–]|moins)$")
+_OR_LESS = r"\s+ou\s+(?:[-–]|moins)"  # "2 ou -", "2 ou moins"
+_OPEN_BELOW = re.compile(_OR_LESS + "$")
 _FRENCH_ROLL = (
     (re.compile(r"\b[Dd]e\s+(?=\d)"), ""),  # "de 2 à 6"
     (re.compile(r"(?<=\d)\s+à\s+(?=\d)"), "-"),
     (re.compile(r"\s+(?:ou|et)\s+(?:\+|plus)"), "+"),
-    (re.compile(r"\s+ou\s+(?:-|moins)"), ""),
+    (re.compile(_OR_LESS), ""),
 )
 COMMON_DICE = ("D6", "2D6", "D3", "D66", "3D6", "D8", "D10", "D12", "D20", "2D3", "D4", "D100")
 
