@@ -171,28 +171,59 @@ def _verbatim_fields(model_class: type[BaseModel]) -> frozenset[str]:
 def prose(model: BaseModel, loc: tuple = (), verbatim: bool = False) -> Iterator[tuple[tuple, str]]:
     """Every prose string of a model, with its path: what markup checks see; with `verbatim`, the strings printed
     as typed too (a preformatted diagram), which translators and diffs see and markup checks do not."""
-    prose_fields, kept = _prose_fields(type(model)), _verbatim_fields(type(model))
-    for name in type(model).model_fields:
-        if name in kept and not verbatim:
-            continue
-        value = getattr(model, name)
-        yield from _prose_in(value, loc + (name,), name in prose_fields, verbatim)
+    found: list[tuple[tuple, str]] = []
+    _prose_of(model, loc, verbatim, found)
+    return iter(found)
 
 
 def verbatim_texts(model: BaseModel) -> Iterator[tuple[tuple, str]]:
-    """The strings of a model printed as typed (AsTyped), with their paths."""
-    marked = {loc for loc, _ in prose(model)}
-    return ((loc, text) for loc, text in prose(model, verbatim=True) if loc not in marked)
+    """The strings of a model printed as typed (AsTyped), with their paths: those prose(model, verbatim=True) finds
+    under a field printed as typed."""
+    found: list[tuple[tuple, str]] = []
+    _typed_of(model, (), found)
+    return iter(found)
 
 
-def _prose_in(value, loc: tuple, is_prose: bool, verbatim: bool = False) -> Iterator[tuple[tuple, str]]:
+def _typed_of(value, loc: tuple, found: list) -> None:
     if isinstance(value, BaseModel):
-        yield from prose(value, loc, verbatim)
+        for name, is_prose, as_typed in _walked_fields(type(value)):
+            if as_typed:
+                _prose_in(getattr(value, name), loc + (name,), is_prose, True, found)
+            else:
+                _typed_of(getattr(value, name), loc + (name,), found)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _prose_in(item, loc + (index,), is_prose, verbatim)
+            _typed_of(item, loc + (index,), found)
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _prose_in(item, loc + (key,), is_prose, verbatim)
-    elif is_prose and isinstance(value, str) and value:
-        yield loc, value
+            _typed_of(item, loc + (key,), found)
+
+
+@cache
+def _walked_fields(model_class: type[BaseModel]) -> tuple[tuple[str, bool, bool], ...]:
+    """Each field of a model class: (name, whether it is prose, whether it is printed as typed)."""
+    prose_fields, kept = _prose_fields(model_class), _verbatim_fields(model_class)
+    return tuple((name, name in prose_fields, name in kept) for name in model_class.model_fields)
+
+
+# Collected into one list, not yielded: a generator a level deep passed each string up through every level above it
+# (a sheet is eight deep), and checking a sheet walks its prose several times.
+def _prose_of(model: BaseModel, loc: tuple, verbatim: bool, found: list) -> None:
+    for name, is_prose, as_typed in _walked_fields(type(model)):
+        if as_typed and not verbatim:
+            continue
+        _prose_in(getattr(model, name), loc + (name,), is_prose, verbatim, found)
+
+
+def _prose_in(value, loc: tuple, is_prose: bool, verbatim: bool, found: list) -> None:
+    if isinstance(value, str):
+        if is_prose and value:
+            found.append((loc, value))
+    elif isinstance(value, BaseModel):
+        _prose_of(value, loc, verbatim, found)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _prose_in(item, loc + (index,), is_prose, verbatim, found)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _prose_in(item, loc + (key,), is_prose, verbatim, found)

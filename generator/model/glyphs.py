@@ -7,7 +7,7 @@ Read from the font files with fontTools alone, so that `qrs check` (through gene
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -52,6 +52,7 @@ def mono_characters() -> frozenset[int]:
     return frozenset(TTFont(SYMBOLS / MONO_FONT, lazy=True).getBestCmap())
 
 
+@cache
 def printable_characters() -> frozenset[int]:
     """What prints as itself: Source Sans's characters, and the fallbacks' (symbols, emoji) for the rest."""
     return font_characters() | symbol_characters()
@@ -71,19 +72,35 @@ NO_MONO = (
 def glyph_findings(document: Model, lang: str, keywords: dict[str, Keyword]) -> Iterator[tuple[tuple, str]]:
     """(path, message) for each character no font prints, in each prose string of a sheet or handout that holds it.
     `keywords` is the sheet's keyword index (validate.keyword_index): a reference prints the keyword's term."""
-    typo, known = typography.for_language(lang), printable_characters()
 
     def name_keyword(key: str, shown: str | None) -> str:
         keyword = keywords.get(key.casefold())
         return shown or (keyword.term if keyword else key)  # an unknown keyword is a finding of its own
 
     for loc, text in prose(document):
-        printed = markup.to_plain(markup.parse(typography.quotes(text, lang)), typo, name_keyword)
-        for char in sorted({char for char in printed if ord(char) not in known and not char.isspace()}):
+        for char in _unprintable(text, lang) if "{" not in text else _missing(text, lang, name_keyword):
             yield loc, f"{_named(char)} {NO_FONT}"
     for loc, text in verbatim_texts(document):
         for char in sorted({char for char in text if ord(char) not in mono_characters() and not char.isspace()}):
             yield loc, f"{_named(char)} {NO_MONO}"
+
+
+def _missing(text: str, lang: str, name_keyword: markup.KeywordNamer) -> tuple[str, ...]:
+    """The characters no font prints in a prose string, as printed (typography applied, each keyword named)."""
+    printed = markup.to_plain(markup.parse(typography.quotes(text, lang)), typography.for_language(lang), name_keyword)
+    known = printable_characters()
+    return tuple(sorted({char for char in printed if ord(char) not in known and not char.isspace()}))
+
+
+@lru_cache(maxsize=1 << 15)
+def _unprintable(text: str, lang: str) -> tuple[str, ...]:
+    """_missing for a string naming no keyword nor result (no "{"): it prints the same in any sheet, so that a
+    process checking a sheet again (a build checks its source, then what it composes) reads it once."""
+    return _missing(text, lang, _names_nothing)
+
+
+def _names_nothing(key: str, shown: str | None) -> str:
+    raise AssertionError(f"a string without '{{' named keyword {key!r}")
 
 
 def _named(char: str) -> str:

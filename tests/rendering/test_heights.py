@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,17 +18,20 @@ from generator.rendering.measure import Cuts, Measured
 from tests.conftest import FIXTURES
 
 
+def fixture_project(folder: Path) -> Project:
+    sources = folder / "sources"
+    sources.mkdir(parents=True)
+    shutil.copy(FIXTURES / "every-block.yaml", sources)
+    return Project.at(sources, folder / "build")
+
+
 @pytest.fixture
 def project(tmp_path, own_heights):
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    shutil.copy(FIXTURES / "every-block.yaml", sources)
-    return Project.at(sources, tmp_path / "build")
+    return fixture_project(tmp_path)
 
 
-@pytest.fixture
-def measured_ids(monkeypatch):
-    """The ids of the blocks each layout measured (laid out in a measuring pass), one list a layout."""
+def spied(monkeypatch) -> list[list[str]]:
+    """The ids of the blocks each layout measured (laid out in a measuring pass), one list a layout, from now on."""
     calls: list[list[str]] = []
     original = measure.measure
 
@@ -37,6 +41,31 @@ def measured_ids(monkeypatch):
 
     monkeypatch.setattr(measure, "measure", spy)
     return calls
+
+
+@pytest.fixture
+def measured_ids(monkeypatch):
+    return spied(monkeypatch)
+
+
+@dataclass(frozen=True)
+class FirstLayout:
+    report: dict  # the layout's report
+    cache: Path  # the heights folder it wrote
+    passes: int  # the measuring passes it took
+
+
+@pytest.fixture(scope="module")
+def first_layout(tmp_path_factory) -> FirstLayout:
+    """every-block.yaml laid out once, cold, in a build folder keeping its own heights: the tests of a damaged cache
+    start from a copy of what it wrote (a cold layout each is what made this file slow), and compare with its report
+    and its count of measuring passes."""
+    project = fixture_project(tmp_path_factory.mktemp("first"))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.delenv("QRS_CACHE_DIR", raising=False)
+        calls = spied(monkeypatch)
+        report = lay_out(project).report()
+    return FirstLayout(report, project.build / ".cache", len(calls))
 
 
 def lay_out(project: Project) -> render.Laid:
@@ -58,9 +87,8 @@ def test_a_second_build_measures_nothing_and_plans_the_same(project, measured_id
     assert (cache_file.stat().st_ino, cache_file.stat().st_mtime_ns) == written  # nothing learned, nothing written
 
 
-def test_a_damaged_scale_decision_is_ignored(project):
-    honest = lay_out(project).report()
-    cache_file = next((project.build / ".cache").glob("*.json"))
+def test_a_damaged_scale_decision_is_ignored(project, first_layout):
+    honest, cache_file = honest_cache(project, first_layout)
     data = json.loads(cache_file.read_text())
     assert len(data["decisions"]) == 1
     data["decisions"] = {key: "0.5" for key in data["decisions"]}
@@ -68,16 +96,15 @@ def test_a_damaged_scale_decision_is_ignored(project):
     assert lay_out(project).report() == honest
 
 
-def test_an_edited_block_is_the_only_one_measured_again(project, measured_ids):
-    lay_out(project)
-    passes = len(measured_ids)
+def test_an_edited_block_is_the_only_one_measured_again(project, first_layout, measured_ids):
+    honest_cache(project, first_layout)
     source = project.sources / "every-block.yaml"
     text = source.read_text(encoding="utf-8")
     assert "Touche de Force 6." in text
     source.write_text(text.replace("Touche de Force 6.", "Touche de Force 7."), encoding="utf-8")
     lay_out(project)
     edited = [block.id for block in pipeline.check(source).blocks() if "Touche de Force 7." in block.model_dump_json()]
-    assert len(edited) == 1 and measured_ids[passes:] and all(ids == edited for ids in measured_ids[passes:])
+    assert len(edited) == 1 and measured_ids and all(ids == edited for ids in measured_ids)
 
 
 def copied(project: Project, name: str) -> Path:
@@ -88,31 +115,30 @@ def copied(project: Project, name: str) -> Path:
     return copy
 
 
-def test_a_sheet_under_another_id_measures_nothing_another_sheet_measured_and_prints_the_same(project, measured_ids):
+def test_a_sheet_under_another_id_measures_nothing_another_sheet_measured_and_prints_the_same(
+    project, first_layout, measured_ids
+):
     """A key is the block's: a sheet copied, renamed, or a handout drawing blocks from its sheet reads what the
     folder's other files hold, keeps it in its own file, and prints what it would have measured itself."""
-    lay_out(project)
-    passes = len(measured_ids)
+    honest_cache(project, first_layout)
     copy = copied(project, "copy")
     options = pipeline.BuildOptions()
     after = pipeline.build(project, pipeline.SheetTarget(copy), "fr", "pdf", options).path.read_bytes()
-    assert len(measured_ids) == passes
+    assert not measured_ids
     assert (project.build / ".cache" / "copy.fr.json").is_file()
     alone = Project.at(project.sources, project.build.parent / "alone")
     assert pipeline.build(alone, pipeline.SheetTarget(copy), "fr", "pdf", options).path.read_bytes() == after
-    assert len(measured_ids) > passes  # measured: nothing to read in that folder
+    assert measured_ids  # measured: nothing to read in that folder
 
 
-def test_another_sheets_file_holding_a_measurement_qrs_never_writes_is_not_read(project, measured_ids):
-    lay_out(project)
-    passes = len(measured_ids)
-    original = project.build / ".cache" / "every-block.fr.json"
+def test_another_sheets_file_holding_a_measurement_qrs_never_writes_is_not_read(project, first_layout, measured_ids):
+    _, original = honest_cache(project, first_layout)
     data = json.loads(original.read_text())
     data["entries"][next(iter(data["entries"]))] = {"height": "slow"}
     original.write_text(json.dumps(data))
     copy = copied(project, "copy")
     pipeline.build(project, pipeline.SheetTarget(copy), "fr", "pdf", pipeline.BuildOptions())
-    assert len(measured_ids) == 2 * passes  # every block of the copy measured: none read from that file
+    assert len(measured_ids) == first_layout.passes  # every block of the copy measured: none read from that file
 
 
 @pytest.mark.parametrize(
@@ -124,16 +150,14 @@ def test_another_sheets_file_holding_a_measurement_qrs_never_writes_is_not_read(
         "ENTRIES",  # every entry replaced by one of the wrong shape
     ],
 )
-def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(project, measured_ids, damage):
-    honest = lay_out(project).report()
-    cache_file = next((project.build / ".cache").glob("*.json"))
+def test_a_damaged_or_foreign_cache_is_ignored_and_rewritten(project, first_layout, measured_ids, damage):
+    honest, cache_file = honest_cache(project, first_layout)
     if damage == "ENTRIES":
         entries = json.loads(cache_file.read_text())["entries"]
         damage = json.dumps({"format": heights.FORMAT, "entries": {key: {"height": "slow"} for key in entries}})
-    passes = len(measured_ids)
     cache_file.write_text(damage)
     assert lay_out(project).report() == honest
-    assert len(measured_ids) == 2 * passes  # measured again, not read from the damaged file
+    assert len(measured_ids) == first_layout.passes  # measured again, not read from the damaged file
     assert json.loads(cache_file.read_text())["format"] == heights.FORMAT
 
 
@@ -276,11 +300,10 @@ def test_the_key_changes_with_the_renderers_own_source(tmp_path):
     assert heights._own_source(heights.PACKAGE_ROOT) in heights._versions()
 
 
-def test_a_cache_that_is_not_a_regular_file_is_ignored(project):
+def test_a_cache_that_is_not_a_regular_file_is_ignored(project, first_layout):
     import os
 
-    honest = lay_out(project).report()
-    cache_file = next((project.build / ".cache").glob("*.json"))
+    honest, cache_file = honest_cache(project, first_layout)
     cache_file.unlink()
     os.mkfifo(cache_file)  # reading it as a file would wait for a writer forever
     assert lay_out(project).report() == honest
@@ -301,46 +324,45 @@ def test_a_link_where_the_cache_goes_stops_the_build_and_nothing_is_written_thro
 # --- a cache is input: confined, checked, and never the cause of an error (issue #35, points 4, 9 and 17) ---------
 
 
-def honest_cache(project) -> tuple[dict, "Path"]:
-    """A first layout's report, and the heights file it wrote."""
-    report = lay_out(project).report()
-    return report, next((project.build / ".cache").glob("*.json"))
+def honest_cache(project, first: FirstLayout) -> tuple[dict, Path]:
+    """The first layout's report, and the heights file it wrote, copied into this project's build folder."""
+    shutil.copytree(first.cache, project.build / ".cache")
+    return first.report, next((project.build / ".cache").glob("*.json"))
 
 
-def test_a_cache_file_that_is_a_link_to_a_file_elsewhere_is_not_read(project, measured_ids, tmp_path):
-    honest, cache_file = honest_cache(project)
-    passes = len(measured_ids)
+def test_a_cache_file_that_is_a_link_to_a_file_elsewhere_is_not_read(project, first_layout, measured_ids, tmp_path):
+    honest, cache_file = honest_cache(project, first_layout)
     outside = tmp_path / "outside.json"
     cache_file.rename(outside)
     cache_file.symlink_to(outside)
     with pytest.raises(UserError, match="symbolic link"):  # what was measured again is not written through it
         lay_out(project)
-    assert len(measured_ids) > passes  # measured again, not read through the link
+    assert measured_ids  # measured again, not read through the link
     assert json.loads(outside.read_text())["format"] == heights.FORMAT
 
 
-def test_a_cache_file_hard_linked_to_a_file_elsewhere_is_not_read(project, measured_ids, tmp_path):
+def test_a_cache_file_hard_linked_to_a_file_elsewhere_is_not_read(project, first_layout, measured_ids, tmp_path):
     import os
 
-    honest, cache_file = honest_cache(project)
-    passes = len(measured_ids)
+    honest, cache_file = honest_cache(project, first_layout)
     outside = tmp_path / "outside.json"
     os.link(cache_file, outside)
     assert lay_out(project).report() == honest
-    assert len(measured_ids) > passes
+    assert measured_ids
     assert os.stat(outside).st_nlink == 1  # the cache file written anew, not through the other name
 
 
-def test_a_cache_folder_linked_outside_the_build_folder_is_neither_read_nor_written(project, measured_ids, tmp_path):
-    honest, cache_file = honest_cache(project)
-    passes = len(measured_ids)
+def test_a_cache_folder_linked_outside_the_build_folder_is_neither_read_nor_written(
+    project, first_layout, measured_ids, tmp_path
+):
+    honest, cache_file = honest_cache(project, first_layout)
     outside = tmp_path / "elsewhere"
     (project.build / ".cache").rename(outside)
     (project.build / ".cache").symlink_to(outside)
     before = sorted(path.name for path in outside.iterdir())
     with pytest.raises(UserError, match="symbolic link"):
         lay_out(project)
-    assert len(measured_ids) > passes
+    assert measured_ids
     assert sorted(path.name for path in outside.iterdir()) == before
 
 
@@ -351,9 +373,8 @@ def tampered(cache_file, change) -> None:
 
 
 @pytest.mark.parametrize("damage", ["nested", "huge width", "many widths", "many entries"])
-def test_a_cache_of_a_shape_or_range_qrs_never_writes_is_ignored_whole(project, measured_ids, damage):
-    honest, cache_file = honest_cache(project)
-    passes = len(measured_ids)
+def test_a_cache_of_a_shape_or_range_qrs_never_writes_is_ignored_whole(project, first_layout, measured_ids, damage):
+    honest, cache_file = honest_cache(project, first_layout)
     if damage == "nested":
         cache_file.write_text("[" * 100_000 + "]" * 100_000)
     elif damage == "huge width":
@@ -375,7 +396,7 @@ def test_a_cache_of_a_shape_or_range_qrs_never_writes_is_ignored_whole(project, 
             ),
         )
     assert lay_out(project).report() == honest
-    assert len(measured_ids) == 2 * passes  # every block measured again: nothing of the file was trusted
+    assert len(measured_ids) == first_layout.passes  # every block measured again: nothing of the file was trusted
 
 
 def test_a_measurement_whose_parts_do_not_add_up_is_refused():
@@ -383,11 +404,11 @@ def test_a_measurement_whose_parts_do_not_add_up_is_refused():
     assert Measured.from_json(dict(_measured(6.0).to_json(), units=[2.0, 2.0], head=1.0, tail=1.0)) is not None
 
 
-def test_a_tampered_cache_never_fails_the_build(project, measured_ids):
+def test_a_tampered_cache_never_fails_the_build(project, first_layout, measured_ids):
     """Heights of the right shape, but not those measured (every one a third as tall), and a scale decision of 90 %
     where 100 % fits: the layout they plan does not hold on the page, so it is planned again from heights measured
     now; the build neither fails nor blames the source."""
-    honest, cache_file = honest_cache(project)
+    honest, cache_file = honest_cache(project, first_layout)
 
     def shrink(data):
         for entry in data["entries"].values():
