@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 from functools import cache
-from typing import Annotated, Iterator, Literal, get_args
+from typing import Annotated, Any, ForwardRef, Iterator, Literal, get_args, get_origin
 
 from babel import Locale, UnknownLocaleError
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
@@ -201,9 +201,25 @@ def _typed_of(value, loc: tuple, found: list) -> None:
 
 @cache
 def _walked_fields(model_class: type[BaseModel]) -> tuple[tuple[str, bool, bool], ...]:
-    """Each field of a model class: (name, whether it is prose, whether it is printed as typed)."""
+    """The fields of a model class that may hold prose: (name, whether it is prose, whether it is printed as typed).
+    Not an id, a number or a choice: a field that is not prose and can hold no model is never walked."""
     prose_fields, kept = _prose_fields(model_class), _verbatim_fields(model_class)
-    return tuple((name, name in prose_fields, name in kept) for name in model_class.model_fields)
+    return tuple(
+        (name, name in prose_fields, name in kept)
+        for name, info in model_class.model_fields.items()
+        if name in prose_fields or name in kept or _may_hold_model(info.annotation)
+    )
+
+
+def _may_hold_model(annotation) -> bool:
+    """Whether a field so annotated may hold a model: a model class, or a type made of one (a list, a union, a
+    dict); what cannot be told (Any, a name not resolved) is walked."""
+    args = get_args(annotation)
+    if args:  # list[X], X | None, Annotated[X, …], dict[K, V], Literal["a", "b"]
+        return get_origin(annotation) is not Literal and any(_may_hold_model(arg) for arg in args)
+    if isinstance(annotation, type):
+        return annotation is object or issubclass(annotation, BaseModel)
+    return annotation is Any or isinstance(annotation, (str, ForwardRef))
 
 
 # Collected into one list, not yielded: a generator a level deep passed each string up through every level above it

@@ -139,6 +139,8 @@ def markup_findings(model: Model, keywords: dict[str, Keyword], results: dict[st
                 f"raw HTML is not allowed (at '{text[offset : offset + 12]}'): use **bold**, *italic*, {{keyword}}",
             )
             continue
+        if "{" not in text and "[" not in text:
+            continue  # no link, keyword or result reference
         for token in markup.walk(markup.parse(text)):
             if isinstance(token, markup.Link) and markup.link_problem(token):
                 yield loc, markup.link_problem(token)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterator, Union
 
 from markupsafe import Markup, escape
@@ -107,6 +108,7 @@ def html_tag_at(text: str) -> int | None:
     return match.start() if match else None
 
 
+@lru_cache(maxsize=1 << 15)  # tokens are immutable; a build parses each string in its checks and its templates
 def parse(text: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     position = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,22 @@ def _kind_of(char: str) -> tuple[str, str]:
     return "control character", "does not print"
 
 
+KEPT_TEXT = 1 << 20  # characters: a source up to this long is composed once a process (_composed)
+
+
 def _compose(path: Path, text: str) -> Node:
+    return _composed(path, text) if len(text) <= KEPT_TEXT else _compose_now(path, text)
+
+
+@lru_cache(maxsize=64)
+def _composed(path: Path, text: str) -> Node:
+    """A source composed once a process for the same path and text: a build reads a sheet to plan its outputs, to
+    build each, and again for each handout drawn from it. The nodes are only read (Located.position); a file
+    that fails is composed again, to raise its problem again."""
+    return _compose_now(path, text)
+
+
+def _compose_now(path: Path, text: str) -> Node:
     refuse_unprintable(path, text)
     if _FastComposer is not None:
         loader = _FastComposer(text)

@@ -243,7 +243,7 @@ class BlockBase(Model):
         """Every footnote the block references, with where: [^id] marks in its prose (its notes aside),
         and, in blocks that have them, footnote fields."""
         for loc, text in prose(self):
-            if loc[0] != "notes":
+            if loc[0] != "notes" and "[^" in text:  # a mark is written [^id]
                 for token in markup.walk(markup.parse(text)):
                     if isinstance(token, markup.FootnoteRef):
                         yield loc, token.key
