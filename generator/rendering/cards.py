@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
+from math import isfinite
 
 from markupsafe import Markup
 
@@ -20,7 +21,7 @@ from generator.project import Project
 from generator.rendering import card_fitting, card_imposing, heights, pages
 from generator.rendering.card_sheets import BLEED_MM, CardSize, grid
 from generator.rendering.items import items
-from generator.rendering.measure import overflow
+from generator.rendering.measure import MAX_MM, Measured, overflow
 from generator.rendering.templating import TYPE_SIZES, context, environment
 
 PADDING_MM = 2.5  # the card's margin inside its trim (cards.css)
@@ -125,26 +126,35 @@ def deck_page(project: Project, deck: Deck, options: CardOptions) -> str:
 def fitted(project: Project, deck: Deck, options: CardOptions) -> list[Printed]:
     """Each card at the largest type its content fits at (down to the smallest), dealt out over several when it fits
     none; UserError naming the card when a piece alone, or the pieces over MOST_PARTS cards, fit no card."""
+    cache = heights.Cache(heights.folder(project.build) / f"cards-{deck.sheet.sheet}.{deck.sheet.lang}.json")
     smallest = [Printed(card, card.pieces) for card in deck.cards]
-    heights = _measured(project, deck, options, smallest)
+    measured = _measured(project, deck, options, cache, smallest)
     room = _room(options)
     dealt: list[Printed] = []
     known: list[dict[float, float]] = []
-    for one, (total, head, pieces) in zip(smallest, heights):
+    for one, (total, head, pieces) in zip(smallest, measured):
         if total <= room:
             dealt.append(one)
             known.append({one.scale: total})
             continue
-        one, parts, pieces = _dealt(project, deck, options, one, head, pieces)
+        one, parts, pieces = _dealt(project, deck, options, cache, one, head, pieces)
         for number, indices in enumerate(parts, start=1):
             chosen = tuple(one.pieces[index] for index in indices)
             dealt.append(Printed(one.card, chosen, number, len(parts)))
             known.append({one.scale: head + sum(pieces[index] for index in indices)})
-    return _scaled(project, deck, options, dealt, known)
+    chosen = _scaled(project, deck, options, cache, dealt, known)
+    cache.save()
+    return chosen
 
 
 def _dealt(
-    project: Project, deck: Deck, options: CardOptions, one: Printed, head: float, pieces: list[float]
+    project: Project,
+    deck: Deck,
+    options: CardOptions,
+    cache: heights.Cache,
+    one: Printed,
+    head: float,
+    pieces: list[float],
 ) -> tuple[Printed, list[list[int]], list[float]]:
     """A card too full for one dealt out over several: a piece taller than a card alone cut in two (a table between
     its rows, a rule between its sentences) and measured again, until each piece fits a card."""
@@ -156,7 +166,7 @@ def _dealt(
             if cut is None:
                 raise CardRefused(_refusal(one.card, refused, options)) from None
             one = Printed(cut, cut.pieces)
-            _, head, pieces = _measured(project, deck, options, [one])[0]
+            _, head, pieces = _measured(project, deck, options, cache, [one])[0]
 
 
 def _continued(project: Project, deck: Deck, options: CardOptions) -> str:
@@ -164,7 +174,12 @@ def _continued(project: Project, deck: Deck, options: CardOptions) -> str:
 
 
 def _scaled(
-    project: Project, deck: Deck, options: CardOptions, cards: list[Printed], known: list[dict[float, float]]
+    project: Project,
+    deck: Deck,
+    options: CardOptions,
+    cache: heights.Cache,
+    cards: list[Printed],
+    known: list[dict[float, float]],
 ) -> list[Printed]:
     """Each card's scale: measured in rounds, every card still undecided at the scale its heights so far point to."""
     scales = card_fitting.ladder(card_fitting.largest_scale(options.size.width))
@@ -175,7 +190,7 @@ def _scaled(
         if not wanted:
             break
         trial = [replace(cards[index], scale=steps[index].measure) for index in wanted]
-        for index, one, (total, _, _) in zip(wanted, trial, _measured(project, deck, options, trial)):
+        for index, one, (total, _, _) in zip(wanted, trial, _measured(project, deck, options, cache, trial)):
             known[index][one.scale] = total
     chosen = []
     for one, measured in zip(cards, known):
@@ -206,17 +221,49 @@ def _refusal(card: Card, refused: card_fitting.TooTall, options: CardOptions) ->
 
 
 def _measured(
-    project: Project, deck: Deck, options: CardOptions, cards: list[Printed]
+    project: Project, deck: Deck, options: CardOptions, cache: heights.Cache, cards: list[Printed]
 ) -> list[tuple[float, float, list[float]]]:
     """Each card's content as laid out at its scale on a page of the card's width: (its height from the card's top to
     its last block's foot, its strip's, each piece's), in mm; a card whose content is wider than the card counts as
-    taller than any card."""
+    taller than any card. What `cache` holds for a card's measuring page (keyed by all of it: its HTML, the
+    styles) is read, not laid out again."""
     found: dict[int, tuple[float, float, list[float]]] = {}
     for scale, indices in _by_scale(cards).items():
-        document = _document(project, deck, options, [cards[index] for index in indices], scale, measuring=True)
-        for index, page in zip(indices, document.pages):
-            found[index] = _card_heights(page)
+        html = _cards_html(project, options, [cards[index] for index in indices], scale, measuring=True)
+        keys = [_card_key(project, deck, options, one, scale) for one in html]
+        for index, name in zip(indices, keys):
+            if (kept := cache.get(name)) is not None:
+                found[index] = (kept.height, kept.head, list(kept.units))
+        missing = [number for number, index in enumerate(indices) if index not in found]
+        if not missing:
+            continue
+        document = _rendered(project, deck, options, [html[number] for number in missing], scale, measuring=True)
+        for number, page in zip(missing, document.pages):
+            found[indices[number]] = _card_heights(page)
+            if (kept := _keepable(*found[indices[number]])) is not None:
+                cache.put(keys[number], kept)
     return [found[index] for index in range(len(cards))]
+
+
+def _card_key(project: Project, deck: Deck, options: CardOptions, card_html: str, scale: float) -> str:
+    """All that decides a card's measurement: its measuring page's whole document (the card alone in it), and the
+    styles that document reads."""
+    return heights.key(
+        "card",
+        pages.stylesheet_text(project).decode("utf-8"),
+        (project.templates / "cards" / "cards.css").read_text(encoding="utf-8"),
+        _deck_html(project, deck, options, [card_html], scale, measuring=True),
+    )
+
+
+def _keepable(total: float, head: float, pieces: list[float]) -> Measured | None:
+    """A card's measurement as the heights cache keeps one (its pieces as units); None where it cannot be one
+    (content wider than the card: measured as infinitely tall; margins between pieces that overlap)."""
+    tail = total - head - sum(pieces)
+    tail = 0.0 if -0.01 < tail < 0 else tail  # the sum's rounding: a hundredth of a millimetre at most is read back
+    if not all(isfinite(value) and 0 <= value <= MAX_MM for value in (total, head, tail, *pieces)):
+        return None
+    return Measured(height=total, units=tuple(pieces), head=head, tail=tail)
 
 
 def _card_heights(page) -> tuple[float, float, list[float]]:
@@ -274,8 +321,14 @@ def _backs(project: Project, deck: Deck, options: CardOptions, cards: list[Print
 def _document(
     project: Project, deck: Deck, options: CardOptions, cards: list[Printed], scale: float, measuring: bool = False
 ):
+    return _rendered(project, deck, options, _cards_html(project, options, cards, scale, measuring), scale, measuring)
+
+
+def _cards_html(
+    project: Project, options: CardOptions, cards: list[Printed], scale: float, measuring: bool
+) -> list[str]:
     template = environment(project.templates).get_template("cards/card.html.j2")
-    html = [
+    return [
         template.render(
             dict(
                 _context(project, one.card.sheet, options, scale),
@@ -288,7 +341,6 @@ def _document(
         )
         for one in cards
     ]
-    return _rendered(project, deck, options, html, scale, measuring)
 
 
 def _plan(one: Printed) -> list:
@@ -299,10 +351,17 @@ def _plan(one: Printed) -> list:
 def _rendered(
     project: Project, deck: Deck, options: CardOptions, cards: list[str], scale: float, measuring: bool = False
 ):
+    document = _deck_html(project, deck, options, cards, scale, measuring)
+    return pages.render(project, document, pages.stylesheet_text(project))
+
+
+def _deck_html(
+    project: Project, deck: Deck, options: CardOptions, cards: list[str], scale: float, measuring: bool
+) -> str:
     bleed = BLEED_MM if options.bleed else 0.0
     width, height = options.size.width + 2 * bleed, options.size.height + 2 * bleed
     given = _context(project, deck.sheet, options, scale)
-    document = (
+    return (
         environment(project.templates)
         .get_template("cards/deck.html.j2")
         .render(
@@ -319,7 +378,6 @@ def _rendered(
             )
         )
     )
-    return pages.render(project, document, pages.stylesheet_text(project))
 
 
 def _context(project: Project, sheet, options: CardOptions, scale: float) -> dict:

@@ -266,3 +266,22 @@ def test_a_deck_is_up_to_date_on_a_second_build_and_rebuilt_after_its_handout_ch
     source.write_text(source.read_text(encoding="utf-8") + "# sleeved for the club's league\n", encoding="utf-8")
     result = run_qrs(*again)
     assert result.returncode == 0 and "1 output(s): 1 built, 0 up to date" in result.stdout, result.stdout
+
+
+def test_a_deck_built_again_measures_no_card_and_prints_the_same_bytes(library, tmp_path, own_heights, monkeypatch):
+    """Each card's measurement is kept in the heights cache (keyed by its measuring page and the styles): a deck
+    built again lays out only its printed cards, and prints what the build that measured them printed."""
+    from generator.rendering import cards
+
+    measured, card_heights = [], cards._card_heights
+    monkeypatch.setattr(cards, "_card_heights", lambda page: measured.append(page) or card_heights(page))
+    deck = ("build", "warhammer", "--cards", "poker", "--section", "magic", "--lang", "en")
+    built = []
+    for _ in range(2):
+        result = run_qrs("--sources", str(library), "--build-dir", str(tmp_path), *deck, "--rebuild")
+        assert result.returncode == 0, result.stderr
+        built.append(((tmp_path / "warhammer.cards-poker.magic.en.pdf").read_bytes(), len(measured)))
+    (first, cold), (again, warm) = built
+    assert cold > 0 and warm == cold  # the second build measured no card
+    assert again == first
+    assert any(path.name.startswith("cards-warhammer.") for path in (tmp_path / ".cache").iterdir())
