@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import io
 
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
-from pypdf.generic import ContentStream, DecodedStreamObject
+from pypdf import PageObject, PdfReader, PdfWriter
 
+from generator.rendering import placing
 from generator.rendering.card_sheets import Grid, Mark, sheets
 
 POINTS_PER_MM = 72 / 25.4
@@ -37,40 +37,46 @@ def imposed(
     of paper with their crop marks; with `backs` (one a card, in the same order), each side followed by its back.
     `metadata`: the PDF's document information."""
     writer = PdfWriter()
+    width, height = _points(grid.page_width), _points(grid.page_height)
     for places in sheets(len(fronts), grid.per_page):
-        front = writer.add_blank_page(_points(grid.page_width), _points(grid.page_height))
-        front.replace_contents(ContentStream(_hairlines(grid.marks(len(places)), grid.page_height), None))
-        for place, index in enumerate(places):
-            _put(front, fronts[index], grid.slot(place), grid)
+        marks = _hairlines(grid.marks(len(places)), grid.page_height)
+        placing.side(
+            writer,
+            width,
+            height,
+            [_put(fronts[index], grid.slot(place), grid) for place, index in enumerate(places)],
+            under=marks,
+        )
         if backs is not None:
-            back = writer.add_blank_page(_points(grid.page_width), _points(grid.page_height))
-            for place, index in enumerate(places):
-                _put(back, backs[index], grid.back_slot(place, flip), grid)
+            placing.side(
+                writer,
+                width,
+                height,
+                [_put(backs[index], grid.back_slot(place, flip), grid) for place, index in enumerate(places)],
+            )
     writer.add_metadata(metadata or {})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
 
 
-def _put(side: PageObject, card: PageObject, corner: tuple[float, float], grid: Grid) -> None:
-    """The card's page with its trimmed top left corner at `corner` (mm from the side's top left)."""
+def _put(card: PageObject, corner: tuple[float, float], grid: Grid) -> tuple[PageObject, float, float]:
+    """The card's page with where it goes: its trimmed top left corner at `corner` (mm from the side's top left)."""
     x, y = corner
     box = card.mediabox
     left = _points(x - grid.bleed) - float(box.left)
     bottom = _points(grid.page_height - y - grid.card.height - grid.bleed) - float(box.bottom)
-    side.merge_transformed_page(card, Transformation().translate(left, bottom))
+    return card, left, bottom
 
 
-def _hairlines(marks: list[Mark], page_height: float) -> DecodedStreamObject:
-    """The marks as a PDF content stream: black hairlines, in points from the page's bottom left."""
+def _hairlines(marks: list[Mark], page_height: float) -> bytes:
+    """The marks as PDF content: black hairlines, in points from the page's bottom left."""
     lines = [
         f"{_points(mark.x1):.3f} {_points(page_height - mark.y1):.3f} m "
         f"{_points(mark.x2):.3f} {_points(page_height - mark.y2):.3f} l"
         for mark in marks
     ]
-    stream = DecodedStreamObject()
-    stream.set_data(f"q {MARK_WIDTH_PT} w 0 G 0 J\n{chr(10).join(lines)}\nS Q\n".encode())
-    return stream
+    return f"q {MARK_WIDTH_PT} w 0 G 0 J\n{chr(10).join(lines)}\nS Q\n".encode()
 
 
 def _points(mm: float) -> float:

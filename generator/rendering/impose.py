@@ -6,15 +6,17 @@ put two side by side on each side of the sheet's paper, in landscape (A4, or Let
   inwards (blank pages make the count a multiple of four). Printed on both sides, flipping on the short edge,
   folded in the middle and stapled on the fold, the pages read in order.
 
-Built with pypdf; every half page keeps its own size and is centred in its half of the paper.
+Built with pypdf (generator.rendering.placing); every half page keeps its own size and is centred in its half of the
+paper.
 """
 
 from __future__ import annotations
 
 import io
 
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+from pypdf import PageObject, PdfReader, PdfWriter
 
+from generator.rendering import placing
 from generator.rendering.layout import PAPER_MM
 
 POINTS_PER_MM = 72 / 25.4
@@ -47,20 +49,25 @@ def imposed(pdf: bytes, mode: str, paper: str) -> bytes:
     short, long = (size * POINTS_PER_MM for size in PAPER_MM[paper])
     writer = PdfWriter()
     for left, right in order(len(reader.pages), mode):
-        side = PageObject.create_blank_page(width=long, height=short)
-        for slot, number in enumerate((left, right)):
-            if number is not None:
-                _place(side, reader.pages[number - 1], slot, long / 2, short)
-        writer.add_page(side)
+        placing.side(
+            writer,
+            long,
+            short,
+            [
+                _placed(reader.pages[number - 1], slot, long / 2, short)
+                for slot, number in enumerate((left, right))
+                if number is not None
+            ],
+        )
     writer.add_metadata({key: value for key, value in (reader.metadata or {}).items() if isinstance(value, str)})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
 
 
-def _place(side: PageObject, page: PageObject, slot: int, half_width: float, height: float) -> None:
-    """Put `page` in the left (slot 0) or right (slot 1) half of `side`, centred."""
+def _placed(page: PageObject, slot: int, half_width: float, height: float) -> tuple[PageObject, float, float]:
+    """`page` with where it goes: in the left (slot 0) or right (slot 1) half of a side, centred."""
     box = page.mediabox
     x = slot * half_width + (half_width - float(box.width)) / 2 - float(box.left)
     y = (height - float(box.height)) / 2 - float(box.bottom)
-    side.merge_transformed_page(page, Transformation().translate(x, y))
+    return page, x, y

@@ -50,10 +50,21 @@ def _rects(page, width: float) -> list[tuple[float, float, float, float]]:
     found = []
     for shape in page.get_objects(max_depth=5):
         if shape.type == raw.FPDF_PAGEOBJ_PATH:
-            left, bottom, right, top = shape.get_bounds()
+            left, bottom, right, top = _on_page(shape)
             if abs((right - left) / MM - width) <= TOLERANCE_MM:
                 found.append((left / MM, (height - top) / MM, (right - left) / MM, (top - bottom) / MM))
     return sorted(found, key=lambda rect: (round(rect[1]), rect[0]))
+
+
+def _on_page(shape) -> tuple[float, float, float, float]:
+    """A shape's bounds (left, bottom, right, top) in the page's points: a card is drawn on the sheet as a form
+    XObject, whose shapes PDFium bounds in the form's own space, moved by each form's matrix to the page."""
+    left, bottom, right, top = shape.get_bounds()
+    form = shape.container
+    while form is not None:
+        left, bottom, right, top = form.get_matrix().on_rect(left, bottom, right, top)
+        form = form.container
+    return left, bottom, right, top
 
 
 def _text_in(page, rect) -> str:
@@ -107,7 +118,7 @@ def test_nothing_is_printed_outside_a_card(dwarfs):
         texts = [shape for shape in page.get_objects(max_depth=5) if shape.type == raw.FPDF_PAGEOBJ_TEXT]
         assert texts
         for shape in texts:
-            left, bottom, right, top = (value / MM for value in shape.get_bounds())
+            left, bottom, right, top = (value / MM for value in _on_page(shape))
             top, bottom = height / MM - top, height / MM - bottom
             assert any(x1 <= left and right <= x2 and y1 <= top and bottom <= y2 - 1.0 for x1, y1, x2, y2 in cards), (
                 number,

@@ -66,13 +66,31 @@ def test_a_booklet_on_letter_reads_in_order_once_folded():
 
 def test_each_half_page_is_centred_in_its_half_and_clipped_to_it():
     """An A5 page is 419.5 points wide, half of A4 landscape 420.9: 0.7 point either side, and nothing of it drawn
-    outside its box."""
+    outside its box (each page is a form XObject, which its bounding box clips)."""
     reader = PdfReader(io.BytesIO(impose.imposed(numbered_pages(2), "2up", "A4")))
-    content = reader.pages[0].get_contents().get_data().decode("latin-1")
-    moves = re.findall(r"^1 0(?:\.0)? 0(?:\.0)? 1 (\S+) (\S+) cm$", content, re.M)
-    assert [(round(float(x), 1), round(float(y), 1)) for x, y in moves] == [(0.7, 0.0), (421.7, 0.0)]
-    clips = re.findall(r"^0(?:\.0)? 0(?:\.0)? (\S+) (\S+) re\nW$", content, re.M)
-    assert [(round(float(w), 1), round(float(h), 1)) for w, h in clips] == [(419.5, 595.3)] * 2
+    side = reader.pages[0]
+    content = side.get_contents().get_data().decode("latin-1")
+    moves = re.findall(r"^q 1 0 0 1 (\S+) (\S+) cm (/\w+) Do Q$", content, re.M)
+    assert [(round(float(x), 1), round(float(y), 1)) for x, y, _ in moves] == [(0.7, 0.0), (421.7, 0.0)]
+    forms = side["/Resources"]["/XObject"]
+    boxes = [[round(float(value), 1) for value in forms[name].get_object()["/BBox"]] for _, _, name in moves]
+    assert boxes == [[0.0, 0.0, 419.5, 595.3]] * 2
+
+
+def test_a_link_is_moved_with_its_page_and_still_leads_to_its_address():
+    linked = weasyprint.HTML(
+        string="<style>@page { size: A5 portrait; margin: 20mm }</style><p>P1</p>"
+        '<p style="break-before: page"><a href="https://example.org/rules">P2</a></p>'
+    ).write_pdf()
+    original = PdfReader(io.BytesIO(linked)).pages[1]["/Annots"][0].get_object()
+    side = PdfReader(io.BytesIO(impose.imposed(linked, "2up", "A4"))).pages[0]
+    (link,) = (annotation.get_object() for annotation in side["/Annots"])
+    assert link["/A"]["/URI"] == "https://example.org/rules"
+    x1, y1, x2, y2 = (float(value) for value in original["/Rect"])  # its corners, in either order
+    before = [min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)]
+    moved = [float(after) - before for after, before in zip(link["/Rect"], before)]
+    assert moved == pytest.approx([421.7, 0.0, 421.7, 0.0], abs=0.05)  # the right half, as the page it is on
+    assert link["/P"].get_object() == side
 
 
 @pytest.fixture(scope="module")
