@@ -223,14 +223,16 @@ def _kind_of(char: str) -> tuple[str, str]:
     return "control character", "does not print"
 
 
-KEPT_TEXT = 1 << 20  # characters: a source up to this long is composed once a process (_composed)
+# A source up to this many characters is composed once a process (the largest shipped sheet: 34,000 characters,
+# whose nodes take 0.6 MB): at most 32 files of at most about 5 MB of nodes each are kept.
+KEPT_TEXT = 1 << 18
 
 
 def _compose(path: Path, text: str) -> Node:
     return _composed(path, text) if len(text) <= KEPT_TEXT else _compose_now(path, text)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def _composed(path: Path, text: str) -> Node:
     """A source composed once a process for the same path and text: a build reads a sheet to plan its outputs, to
     build each, and again for each handout drawn from it. The nodes are only read (Located.position); a file
