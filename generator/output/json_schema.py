@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -120,6 +121,7 @@ def _dispatch_on_type(node) -> None:
             _dispatch_on_type(value)
 
 
+@cache  # the models do not change in a process: `qrs new`, `init` and `schema` write the same text
 def text(name: str = "sheet.schema.json") -> str:
     """A schema file's exact text: sorted keys, two-space indent, UTF-8 characters as typed, a final newline."""
     return json.dumps(model_schema(MODELS[name], name), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
