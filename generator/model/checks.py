@@ -183,6 +183,8 @@ def _footnotes(block, here: tuple, shared: set[str] = frozenset()):
 
 def _sheet_notes(sheet: Sheet):
     """The sheet's shared notes: one id each, each referenced by a block that has no note of its own on that mark."""
+    if not sheet.notes:
+        return
     referenced = set().union(*(sheet.shared_refs(block) for block in sheet.blocks()))
     for n, note in enumerate(sheet.notes):
         if note.id in (earlier.id for earlier in sheet.notes[:n]):
