@@ -228,9 +228,13 @@ def _measured(
     taller than any card. What `cache` holds for a card's measuring page (keyed by all of it: its HTML, the
     styles) is read, not laid out again."""
     found: dict[int, tuple[float, float, list[float]]] = {}
+    styles = _styles(project)
     for scale, indices in _by_scale(cards).items():
         html = _cards_html(project, options, [cards[index] for index in indices], scale, measuring=True)
-        keys = [_card_key(project, deck, options, one, scale) for one in html]
+        keys = [
+            heights.key("card", *styles, _deck_html(project, deck, options, [one], scale, measuring=True))
+            for one in html
+        ]
         for index, name in zip(indices, keys):
             if (kept := cache.get(name)) is not None:
                 found[index] = (kept.height, kept.head, list(kept.units))
@@ -245,14 +249,12 @@ def _measured(
     return [found[index] for index in range(len(cards))]
 
 
-def _card_key(project: Project, deck: Deck, options: CardOptions, card_html: str, scale: float) -> str:
-    """All that decides a card's measurement: its measuring page's whole document (the card alone in it), and the
-    styles that document reads."""
-    return heights.key(
-        "card",
+def _styles(project: Project) -> tuple[str, str]:
+    """The styles a card's measuring page reads: with its whole document (the card alone in it), all that decides
+    its measurement (its key in the heights cache)."""
+    return (
         pages.stylesheet_text(project).decode("utf-8"),
         (project.templates / "cards" / "cards.css").read_text(encoding="utf-8"),
-        _deck_html(project, deck, options, [card_html], scale, measuring=True),
     )
 
 
