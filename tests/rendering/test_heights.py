@@ -65,6 +65,7 @@ def first_layout(tmp_path_factory) -> FirstLayout:
         monkeypatch.delenv("QRS_CACHE_DIR", raising=False)
         calls = spied(monkeypatch)
         report = lay_out(project).report()
+    assert calls, "the first layout measured nothing: the tests comparing with it would compare with nothing"
     return FirstLayout(report, project.build / ".cache", len(calls))
 
 
