@@ -77,25 +77,9 @@ def deck_page(project: Project, deck: Deck, options: CardOptions) -> str:
     from generator.rendering import web
 
     printed = fitted(project, deck, options)
-    template = environment(project.templates).get_template("cards/card.html.j2")
-    cards = [
-        (
-            Markup(
-                template.render(
-                    dict(
-                        _context(project, one.card.sheet, options, 1.0),
-                        title=one.card.title,
-                        part=one.part,
-                        parts=one.parts,
-                        measuring=False,
-                        plan=_plan(one),
-                    )
-                )
-            ),
-            round(one.scale, 4),
-        )
-        for one in printed
-    ]
+    # set at 100 %: the page scales each card to its own type (its second item)
+    html = _cards_html(project, options, printed, 1.0, measuring=False)
+    cards = [(Markup(one_html), round(one.scale, 4)) for one_html, one in zip(html, printed)]
     stylesheet = "\n".join(
         line
         for line in pages.stylesheet_text(project).decode("utf-8").splitlines()

@@ -64,7 +64,8 @@ def pack(pieces: list[Piece], capacity: Capacity) -> Packing:
     """The best plan: the fewest pages; then no blank column on the last page where its content can fill every
     column; then the smallest largest hole at the foot of the columns before the last page (columns ended by a
     forced break aside); then the last page's columns balanced (none ending more than LOPSIDED below a column after
-    it, then the smallest tallest column, then the most even); then the smallest sum of squared holes. Never fails: what it placed against the rules, it names.
+    it, then the smallest tallest column, then the most even); then the smallest sum of squared holes. Never fails:
+    what it placed against the rules, it names.
 
     A piece kept together that could continue (`soft_keep`) is planned whole, unless that leaves a hole over
     MAX_HOLE (`holes`): then it may yield, split between its units, where a plan so leaves fewer such holes (the
@@ -256,8 +257,8 @@ def _last_page(
     more than MAX_HOLE below the tallest and the soft splits, then how far a column ends below a later one
     (`_lopsided`), then the tallest column, then the spread of the columns' heights; None if it does not fit one
     page. The plans weighed: the balanced one in each count of columns, and each first column with the rest balanced
-    (`_first_filled`). Softened, each column count is tried with the fewest soft
-    splits and with the smallest tallest column (balanced, splitting what it must)."""
+    (`_first_filled`). Softened, each column count is tried with the fewest soft splits and with the smallest
+    tallest column (balanced, splitting what it must)."""
     best = None
     found = [
         _balance(pieces, positions, columns_from, memo, a, room, used, relaxed, order)
