@@ -32,6 +32,7 @@ from generator.output.manifest import Manifest
 from generator.output.plan import Output
 from generator.output.targets import Target
 from generator.project import Project
+from generator.rendering import forks
 from generator.report import Reporter, columns_line
 
 
@@ -110,9 +111,11 @@ def run(
     Ctrl-C (KeyboardInterrupt) stops the workers at once, leaving no partial file; the outputs already finished
     are still handed to `on_done`, so that the manifest records them, and the interrupt goes on."""
     if jobs <= 1 or len(outputs) <= 1:
-        for finished, output in enumerate(outputs):
-            waiting(finished, [output])
-            on_done(build_one(project, output, options))
+        # one output alone may share its measuring passes among the processes it was allowed (rendering.forks)
+        with forks.allowed(jobs if len(outputs) == 1 else 1):
+            for finished, output in enumerate(outputs):
+                waiting(finished, [output])
+                on_done(build_one(project, output, options))
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
