@@ -81,7 +81,10 @@ def speed_options(command):
         callback=checked_shard,
         help="Build only the K-th of N parts of the outputs (a deterministic split, for CI runners).",
     )(command)
-    return jobs_option("Worker processes (default: one per core; 1 builds in this process).")(command)
+    return jobs_option(
+        "Worker processes (default: one per core; 1 builds in this process; one output alone shares its measuring "
+        "among them)."
+    )(command)
 
 
 def jobs_option(help_text: str):
