@@ -84,6 +84,8 @@ def _fork(work: Callable, part: list) -> tuple[int, int]:
     if pid == 0:  # the child: never returns, never runs the parent's exit handlers or flushes its buffers
         code = 1
         try:
+            for number in (signal.SIGINT, signal.SIGTERM):  # the command's handlers clean up after the command
+                signal.signal(number, signal.SIG_DFL)
             os.close(read)
             data = pickle.dumps(work(part), protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write, "wb") as pipe:

@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,47 @@ def test_the_temporary_folders_of_a_killed_build_are_removed_by_the_next(tmp_pat
     mine.mkdir()
     made = Path(workers.scratch_folder())
     assert not left.exists() and mine.is_dir() and made.is_dir() and made.parent == tmp_path
+
+
+def test_ctrl_c_while_one_output_measures_in_two_processes_stops_both_and_writes_nothing(tmp_path):
+    """A build of one output shares its measuring passes with a forked process (generator.rendering.forks): Ctrl-C
+    (SIGINT to the command alone, as `kill -INT`) stops the command and its measuring child, and writes no PDF."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("finding a command's children needs Linux's /proc")
+    shutil.copytree(LIBRARY, tmp_path / "sources")
+    command = subprocess.Popen(
+        [sys.executable, "-m", "generator", "--sources", str(tmp_path / "sources"), "--build-dir", str(tmp_path / "b")]
+        + ["build", "wab2", "--lang", "fr", "--rebuild", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "QRS_CACHE_DIR": str(tmp_path / "cache")},  # measured now, not read from the session's
+        preexec_fn=ctrl_c_heard,
+    )
+    children = Path(f"/proc/{command.pid}/task/{command.pid}/children")
+    forked: list[str] = []
+    while command.poll() is None and not forked:  # the measuring child: a fork, so the command's own command line
+        forked = [child for child in children.read_text().split() if _cmdline(child) == _cmdline(command.pid)]
+        time.sleep(0.005)
+    assert forked, "the build ended without forking: " + command.communicate()[1]
+    command.send_signal(signal.SIGINT)
+    _, errors = command.communicate(timeout=HANG_GUARD_SECONDS)
+
+    assert command.returncode == 130 and "Traceback" not in errors, errors
+    assert not Path(f"/proc/{forked[0]}").exists() or b"Z" in _state(forked[0])
+    assert list((tmp_path / "b").rglob("*.pdf")) == []
+
+
+def _cmdline(pid) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _state(pid) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().split(b") ")[1][:1]
+    except (OSError, IndexError):
+        return b""
