@@ -22,7 +22,8 @@ The figures (README.md, "Speed", says what each one means and where a target is 
 11. `qrs watch` rebuilding wab2 after a one-cell edit ÷ a cold `qrs build wab2 --lang fr --rebuild`;
 12. a roster-only handout of a 2,270-point army (the two 40k 10th-edition rosters of tests/fixtures/rosters/bsdata,
     each force twice), imported with `qrs handout import`, then its first build (`qrs handout army --rebuild`, an
-    empty build folder and heights cache): seconds, the median of the rounds (3 at least).
+    empty build folder and heights cache): seconds, the median of the rounds (3 at least), with one process a core
+    (a lone output shares its measuring passes) and, for information, with `--jobs 1`.
 
 `--only 7,12` measures only the figures named (6 comes with 3 to 5 and 7).
 
