@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench.py            # every figure, with a library of 100 generated sheets (~6 min on 2 cores)
     .venv/bin/python bench/bench.py --quick    # one round each and a library of 20 sheets (~2 min)
 
-The figures (README.md, "Speed", says what each one means and where a target is not met):
+The figures (docs/performance.md says what each one means and where a target is not met):
 
 1. the whole pipeline for one sheet ÷ WeasyPrint alone rendering the same final pages, as one HTML document, to PDF
    (parsing the stylesheet as it goes, which the pipeline does once a process);

@@ -81,7 +81,7 @@ def measured(
     project: Project, context: dict, chunks: Chunks, cache: heights.Cache
 ) -> tuple[dict[str, measure.Measured], float]:
     """Every block's measurement and the header's height at the context's scale: from the cache, else from one
-    measuring pass over the blocks whose key is new."""
+    measuring pass over the blocks whose key is new (shared among processes where the build allows: forks)."""
     header_key, keys = chunks.keys(project, context)
     found = {ident: cache.get(name) for ident, name in keys.items()}
     header = cache.get(header_key)
