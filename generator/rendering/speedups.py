@@ -2,7 +2,7 @@
 called by the command line (generator.cli.main), the build's workers (generator.output.parallel) and the test
 session. Importing a module of qrs changes nothing; a program using qrs as a library gets its libraries as they are.
 
-- The collector runs less often (`_collect_less_often`).
+- The collector runs less often (`_collect_less_often`), and never scans what the imports made (`_set_imports_aside`).
 - WeasyPrint's C libraries are found in one reading of the linker's cache while WeasyPrint is imported
   (generator.rendering.libraries): generator.rendering.render imports it within `importing_weasyprint()`.
 - Font subsets made once a process are given again (generator.rendering.subsets), on the WeasyPrint they were
@@ -52,9 +52,12 @@ def importing_weasyprint() -> Iterator[None]:
 
 
 def weasyprint_imported() -> None:
-    """After WeasyPrint's import: font subsets kept, where enabled and on the version they were written for."""
+    """After WeasyPrint's import: the objects imported set aside from the collector (`_set_imports_aside`), and font
+    subsets kept on the version they were written for; where enabled."""
     import weasyprint
 
+    if _enabled:
+        _set_imports_aside()
     if _enabled and weasyprint.__version__.startswith(WEASYPRINT):
         from generator.rendering import subsets
 
@@ -68,3 +71,10 @@ def _collect_less_often() -> None:
     threshold set by the host is kept."""
     young, *older = gc.get_threshold()
     gc.set_threshold(max(young, COLLECT_EVERY), *older)
+
+
+def _set_imports_aside() -> None:
+    """The modules, classes and functions imported so far (WeasyPrint's and qrs's: some fifty thousand the collector tracks)
+    live as long as the process: moved to the collector's permanent generation (gc.freeze), no collection scans them
+    again. A warm `qrs build wab2 --lang fr --rebuild` in a new process: 1.70 s -> 1.54 s (medians of four)."""
+    gc.freeze()
