@@ -639,6 +639,9 @@ def main() -> None:
     rounds = arguments.rounds or (1 if arguments.quick else 3)
     count = arguments.library or (20 if arguments.quick else 100)
 
+    from generator.rendering import speedups
+
+    speedups.enable()  # what is built in this process is built as the command and its workers build it
     import weasyprint
 
     print(
