@@ -3,9 +3,12 @@ with kill -9) leaving no half-written file, in a scratch folder the command remo
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -29,6 +32,19 @@ def start(parent: int, scratch: str) -> None:
     _die_with(parent)
     write.only_while_alive(parent)  # a worker whose command was killed writes nothing more
     speedups.enable()
+    atexit.register(_exit_at_once)
+
+
+def _exit_at_once() -> None:
+    """A worker's end, once the pool has no more work for it: its interpreter's finalization (every module torn down,
+    the heap WeasyPrint's layouts left collected) kept the command waiting half a second at the end of every build
+    with workers, and does nothing the command needs (its outputs are written and recorded, its scratch folder is the
+    command's to remove). The exit handlers registered after it (by what the builds imported) run before it; those
+    registered before it (the standard library's: logging's flush) do not, and stdout and stderr are flushed here."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(0)
 
 
 def _stop_now(signum: int, frame) -> None:

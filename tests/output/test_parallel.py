@@ -171,3 +171,24 @@ def test_where_the_kernel_cannot_kill_a_worker_with_its_parent_the_worker_exits_
     script = "import os; from generator.output import workers; workers._exit_when_orphaned(os.getppid() + 1)"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=TESTS.parent, timeout=60)
     assert done.returncode == 1, done.stderr
+
+
+def test_a_worker_ends_without_its_interpreters_finalization_and_loses_no_output(tmp_path):
+    """A worker set up (workers.start) prints what it printed and exits 0 at once at its end: what would run at the
+    interpreter's end after it (an exit handler registered before the worker's, the teardown of every module) never
+    does (half a second a build, where a worker tore its heap down)."""
+    code = f"""
+import atexit, os, sys
+atexit.register(lambda: open({str(tmp_path / "finalized")!r}, "w").close())
+from generator.output import workers
+workers.start(os.getppid(), {str(tmp_path)!r})
+print("built", end="")  # left in the buffer: flushed at the end
+sys.stderr.write("warned")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=TESTS.parent)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "built", "warned")
+    assert not (tmp_path / "finalized").exists()
+    plain = subprocess.run(
+        [sys.executable, "-c", code.replace("workers.start(", "(lambda *_: None)(")], cwd=TESTS.parent, timeout=60
+    )
+    assert plain.returncode == 0 and (tmp_path / "finalized").exists()  # the same handler, run without it
