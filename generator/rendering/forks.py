@@ -45,15 +45,15 @@ def in_parts(
     parts = _split(list(items), weight, _count(sum(weight(item) for item in items)))
     if len(parts) == 1:
         return [work(parts[0])]
-    children = [_fork(work, part) for part in parts[1:]]
+    children = [_fork(work, part) for part in parts[1:]]  # None where the system refused a fork
     try:
         first = work(parts[0])
     except BaseException:  # Ctrl-C or an error of the sheet's: the children's parts are not waited for
-        for pid, _ in children:
-            os.kill(pid, signal.SIGKILL)
+        for child in filter(None, children):
+            os.kill(child[0], signal.SIGKILL)
         raise
-    finally:
-        results = [_collect(child) for child in children]  # every child reaped, whatever happened here
+    finally:  # every child reaped, whatever happened here
+        results = [_collect(child) if child else (False, None) for child in children]
     return [first, *(result if ok else work(part) for (ok, result), part in zip(results, parts[1:]))]
 
 
@@ -77,10 +77,16 @@ def _split(items: list, weight: Callable, count: int) -> list[list]:
     return [[items[index] for index in sorted(part)] for part in parts]
 
 
-def _fork(work: Callable, part: list) -> tuple[int, int]:
-    """A child process computing `work(part)` and writing its pickle to a pipe: (its pid, the pipe's reading end)."""
+def _fork(work: Callable, part: list) -> tuple[int, int] | None:
+    """A child process computing `work(part)` and writing its pickle to a pipe: (its pid, the pipe's reading end);
+    None where the system refuses (too many processes, no memory): the part is measured here."""
     read, write = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return None
     if pid == 0:  # the child: never returns, never runs the parent's exit handlers or flushes its buffers
         code = 1
         try:

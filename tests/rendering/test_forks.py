@@ -28,7 +28,7 @@ def forked(monkeypatch) -> list[int]:
 
     def fork(work, part):
         child = real_fork(work, part)
-        pids.append(child[0])
+        pids.extend(child[:1] if child else [])
         return child
 
     monkeypatch.setattr(forks, "_fork", fork)
@@ -72,6 +72,16 @@ def test_a_part_whose_child_fails_is_measured_here(failure, forked):
         parts = forks.in_parts(work, [1, 2], lambda item: HEAVY)
     assert parts == [(parent, [1]), (parent, [2])]
     assert len(forked) == 1 and reaped(forked[0])  # no child left unreaped
+
+
+def test_a_fork_the_system_refuses_leaves_the_part_to_this_process(monkeypatch, forked):
+    def refused():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(forks.os, "fork", refused)
+    with forks.allowed(2):
+        assert forks.in_parts(pids_of, [1, 2], lambda item: HEAVY) == [(os.getpid(), [1]), (os.getpid(), [2])]
+    assert forked == []
 
 
 def test_an_error_here_is_raised_and_leaves_no_child(forked):
