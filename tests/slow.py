@@ -31,6 +31,9 @@ SLOW_TESTS = {
     "test_a_deleted_or_edited_pdf_is_built_again",
     # tests/test_new_block_type.py: a copy of the package, built in a process of its own
     "test_a_toy_block_type_needs_only_its_model_and_its_template",
+    # tests/rendering/test_forks.py: cold builds of one output, in this process and in new ones
+    "test_one_output_built_with_two_jobs_measures_in_two_processes_and_prints_the_bytes_of_one",
+    "test_a_build_of_one_output_leaves_no_font_folder_behind",
     # tests/cli/test_changelog.py
     "test_the_english_box_prints_no_french_correction",
     # tests/cli/test_interrupt.py

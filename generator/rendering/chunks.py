@@ -13,7 +13,7 @@ from markupsafe import Markup
 from generator.project import Project
 from generator.rendering import figures, findings, forks, heights, measure, templating, widths
 from generator.rendering.items import Item
-from generator.rendering.pages import render, stylesheet_text
+from generator.rendering.pages import prepare, render, stylesheet_text
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,7 @@ def measured(
     header = cache.get(header_key)
     missing = [ident for ident, value in found.items() if value is None]
     if missing or header is None:
+        prepare(project)  # before any fork: the measuring processes share the fonts
         parts = forks.in_parts(
             partial(_measured_now, project, context, chunks), missing, lambda ident: layout_cost(chunks.blocks[ident])
         )

@@ -5,6 +5,7 @@ package's files. Anything else a template or stylesheet names stops the render.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import mimetypes
 import os
@@ -114,6 +115,13 @@ def stylesheet_text(project: Project) -> bytes:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error}") from None
 
 
+def prepare(project: Project) -> None:
+    """The stylesheet parsed and its fonts loaded in this process, as `render` finds them: a process forked after
+    shares them, and leaves no font folder of its own behind (WeasyPrint removes one only when its owner is
+    collected, which a forked process ending at once never is)."""
+    _stylesheet(project.templates.resolve(), stylesheet_text(project))
+
+
 def render(project: Project, document_html: str, stylesheet_text: bytes) -> weasyprint.Document:
     fetcher = ProjectFetcher(project.templates)
     try:
@@ -146,3 +154,8 @@ def pdf(sheet: Sheet, document: weasyprint.Document, variant: str | None = None)
     WeasyPrint writes the PDF to (pdf/ua-1: accessible, pdf/a-3b: archival): its declaration and what it requires."""
     os.environ["SOURCE_DATE_EPOCH"] = imprint.source_date_epoch(sheet)
     return document.write_pdf(pdf_identifier=imprint.identifier(sheet), pdf_tags=True, pdf_variant=variant)
+
+
+# WeasyPrint removes a FontConfiguration's font folder when the object is collected; the process's imports are set
+# aside from the collector (generator.rendering.speedups), this cache among them, so it is emptied at exit instead.
+atexit.register(_stylesheet.cache_clear)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -144,3 +146,20 @@ def test_one_output_built_with_two_jobs_measures_in_two_processes_and_prints_the
         pdfs[jobs] = (tmp_path / jobs / "every-block.fr.pdf").read_bytes()
         assert bool(forked) == (jobs == "2")
     assert pdfs["1"] == pdfs["2"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_build_of_one_output_leaves_no_font_folder_behind(tmp_path, jobs):
+    """WeasyPrint removes its font folder when its FontConfiguration is collected: a command whose imports are set
+    aside from the collector (speedups), and the processes it forks to measure, leave none in the temporary folder."""
+    sources, temporary = tmp_path / "sources", tmp_path / "tmp"
+    sources.mkdir()
+    temporary.mkdir()
+    shutil.copyfile(FIXTURES / "every-block.yaml", sources / "every-block.yaml")
+    command = [sys.executable, "-m", "generator", "--sources", str(sources), "--build-dir", str(tmp_path / "b")]
+    environment = {**os.environ, "TMPDIR": str(temporary), "QRS_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [*command, "build", "--jobs", jobs], capture_output=True, text=True, env=environment, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "b" / "every-block.fr.pdf").is_file() and list(temporary.iterdir()) == []
