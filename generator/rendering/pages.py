@@ -6,10 +6,12 @@ package's files. Anything else a template or stylesheet names stops the render.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import mimetypes
 import os
 from collections import OrderedDict
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -119,18 +121,27 @@ def prepare(project: Project) -> None:
     """The stylesheet parsed and its fonts loaded in this process, as `render` finds them: a process forked after
     shares them, and leaves no font folder of its own behind (WeasyPrint removes one only when its owner is
     collected, which a forked process ending at once never is)."""
-    _stylesheet(project.templates.resolve(), stylesheet_text(project))
+    with _stopped_at_the_templates(project):
+        _stylesheet(project.templates.resolve(), stylesheet_text(project))
 
 
 def render(project: Project, document_html: str, stylesheet_text: bytes) -> weasyprint.Document:
     fetcher = ProjectFetcher(project.templates)
-    try:
+    with _stopped_at_the_templates(project):
         stylesheet, fonts = _stylesheet(project.templates.resolve(), stylesheet_text)
         source = weasyprint.HTML(
             string=document_html, base_url=project.templates.resolve().as_uri() + "/", url_fetcher=fetcher
         )
         # <ol start>: a list continued in the next column
         return source.render(stylesheets=[stylesheet], font_config=fonts, presentational_hints=True)
+
+
+@contextlib.contextmanager
+def _stopped_at_the_templates(project: Project) -> Iterator[None]:
+    """A URL the fetcher refuses (a template or the stylesheet reaching outside the project) stops the render: a
+    problem at the templates' folder."""
+    try:
+        yield
     except weasyprint.urls.FatalURLFetchingError as error:
         raise UserError.at(project.templates, 1, 1, f"rendering stopped: {error.__cause__ or error}") from None
 
