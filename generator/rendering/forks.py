@@ -42,7 +42,11 @@ def in_parts(
 ) -> list[Result]:
     """`work` of each part of `items` (balanced by `weight`), the parts but the first in forked processes;
     one part (`[work(items)]`) where forking is not allowed or would not pay."""
-    parts = _split(list(items), weight, _count(sum(weight(item) for item in items)))
+    items = list(items)
+    if not _may_fork():  # a pool's worker, the test suite: nothing weighed
+        return [work(items)]
+    weights = [weight(item) for item in items]
+    parts = _split(items, weights, min(_processes, sum(weights) // MIN_WEIGHT))
     if len(parts) == 1:
         return [work(parts[0])]
     children = [_fork(work, part) for part in parts[1:]]  # None where the system refused a fork
@@ -57,23 +61,21 @@ def in_parts(
     return [first, *(result if ok else work(part) for (ok, result), part in zip(results, parts[1:]))]
 
 
-def _count(total: int) -> int:
-    if _processes <= 1 or not hasattr(os, "fork") or threading.active_count() > 1:
-        return 1
-    return max(1, min(_processes, total // MIN_WEIGHT))
+def _may_fork() -> bool:
+    return _processes > 1 and hasattr(os, "fork") and threading.active_count() == 1
 
 
-def _split(items: list, weight: Callable, count: int) -> list[list]:
+def _split(items: list, weights: list[int], count: int) -> list[list]:
     """`count` parts of about equal weight (none empty), each in the items' order: the heaviest items first, each
     to the lightest part (blocks are few and uneven: a roster's handout has seven, one a third of the pass)."""
     if count <= 1 or len(items) < 2:
         return [items]
     parts: list[list[int]] = [[] for _ in range(min(count, len(items)))]
     loads = [0] * len(parts)
-    for index in sorted(range(len(items)), key=lambda index: -weight(items[index])):
+    for index in sorted(range(len(items)), key=lambda index: -weights[index]):
         lightest = loads.index(min(loads))
         parts[lightest].append(index)
-        loads[lightest] += weight(items[index])
+        loads[lightest] += weights[index]
     return [[items[index] for index in sorted(part)] for part in parts]
 
 

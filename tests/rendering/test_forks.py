@@ -117,7 +117,7 @@ def test_parts_hold_every_item_once_in_order_and_are_balanced():
     for _ in range(500):
         weights = [chance.randint(1, 100) for _ in range(chance.randint(1, 30))]
         count = chance.randint(1, 6)
-        parts = forks._split(list(range(len(weights))), weights.__getitem__, count)
+        parts = forks._split(list(range(len(weights))), weights, count)
         assert sorted(item for part in parts for item in part) == list(range(len(weights)))
         assert all(part and part == sorted(part) for part in parts)
         assert len(parts) == (min(count, len(weights)) if count > 1 else 1)
