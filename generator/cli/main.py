@@ -338,6 +338,20 @@ for command in (
 
 
 def main(argv: list[str] | None = None) -> None:
+    """The qrs command: `argv`, or the process's own arguments (the command's process, which then ends at once:
+    speedups.end_now)."""
+    if argv is not None:
+        _main(argv)
+        return
+    try:
+        _main(None)
+    except SystemExit as exit:
+        speedups.end_now(exit.code)
+        raise
+    speedups.end_now(0)
+
+
+def _main(argv: list[str] | None) -> None:
     report = Reporter()  # set from --quiet/--json by the group, used here for the problems
     speedups.enable()  # the command's own process; the build's workers enable them too
     try:

@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import mimetypes
 import os
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
 from functools import lru_cache
@@ -151,6 +152,7 @@ def _stylesheet(templates: Path, text: bytes) -> tuple[weasyprint.CSS, FontConfi
     """The stylesheet parsed once a process (and again when it changes, under `qrs watch`), with the fonts its
     @font-face rules load: parsing it took a measuring pass of one block a third of its time."""
     fonts = FontConfiguration()
+    _font_configurations.add(fonts)
     stylesheet = weasyprint.CSS(
         string=text.decode("utf-8"),
         base_url=templates.as_uri() + "/",
@@ -168,5 +170,12 @@ def pdf(sheet: Sheet, document: weasyprint.Document, variant: str | None = None)
 
 
 # WeasyPrint removes a FontConfiguration's font folder when the object is collected; the process's imports are set
-# aside from the collector (generator.rendering.speedups), this cache among them, so it is emptied at exit instead.
-atexit.register(_stylesheet.cache_clear)
+# aside from the collector and the command ends without collecting (generator.rendering.speedups): each folder the
+# stylesheets' fonts were written to is removed at exit instead (a forked measuring process made none: `prepare`).
+_font_configurations: weakref.WeakSet[FontConfiguration] = weakref.WeakSet()
+
+
+@atexit.register
+def _remove_font_folders() -> None:
+    for fonts in list(_font_configurations):
+        fonts.__del__()  # WeasyPrint's own clean-up: its folder removed (again when collected: nothing to remove)

@@ -50,3 +50,43 @@ print(getattr(fonts.Font._fonttools_subset, "kept", False))
 print(speedups.enabled())
 """
     assert run(code) == ["False", "True"]
+
+
+# the command as its console script runs it, in a new process: an exit handler registered before it, and a mark
+# left at the interpreter's finalization (a module's object freed then), which the quick end skips
+COMMAND = """
+import atexit, sys
+atexit.register(lambda: print("handler ran", file=sys.stderr))
+class Finalized:
+    def __del__(self):
+        print("finalized", file=sys.stderr)
+sys.modules["finalized_mark"] = Finalized()
+from generator.cli.main import main
+sys.argv = ["qrs", *{args!r}]
+main()
+"""
+
+
+def command(*args: str) -> subprocess.CompletedProcess:
+    code = COMMAND.format(args=list(args))
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_the_command_ends_with_its_code_and_output_its_exit_handlers_run_but_no_finalization(tmp_path):
+    from tests.conftest import LIBRARY
+
+    built = command("--sources", str(LIBRARY), "--build-dir", str(tmp_path), "build", "shadow-war", "--lang", "fr")
+    assert built.returncode == 0, built.stderr
+    assert "wrote " in built.stdout + built.stderr and (tmp_path / "shadow-war.fr.pdf").is_file()
+    assert "handler ran" in built.stderr and "finalized" not in built.stderr
+
+    refused = command("--sources", str(tmp_path / "nowhere"), "check")
+    assert refused.returncode == 66 and "no such folder" in refused.stderr
+    assert "handler ran" in refused.stderr and "finalized" not in refused.stderr
+
+
+def test_a_command_given_its_arguments_returns_and_the_process_ends_as_its_caller_ends_it():
+    code = COMMAND.replace("main()", "main(sys.argv[1:])\nprint('still here')").format(args=["--version"])
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.split() == ["qrs", "0.1.0", "still", "here"]
+    assert "handler ran" in done.stderr and "finalized" in done.stderr  # the mark is left where Python finalizes
