@@ -218,12 +218,15 @@ def _units(box, probe) -> dict:
     probe_top, probe_end = probe[0].position_y, probe[0].position_y + probe[0].margin_height()
     # The repeated sub-headings stand one under another above the probe's unit: each from its top to the next's.
     repeats = [after - before for before, after in zip(repeated, repeated[1:] + probe_tops[:1])]
+    # The probe's table is laid out with its one unit, at the column widths that unit gives it; a continuation
+    # prints at the whole table's (generator.rendering.planned.fragment): its header is as tall as the whole's.
+    header_gap = _first_child_height(probe[0], "thead") - _first_child_height(box, "thead")
     return {
         "repeats": tuple(height / PX_PER_MM for height in repeats),
         "units": tuple(height / PX_PER_MM for height in heights),
         "head": (tops[0] - top) / PX_PER_MM,
         "tail": (end - bottom) / PX_PER_MM,
-        "cont_head": ((repeated or probe_tops)[0] - probe_top) / PX_PER_MM,
+        "cont_head": ((repeated or probe_tops)[0] - probe_top) / PX_PER_MM - header_gap,
         "cont_tail": (probe_end - probe_bottom) / PX_PER_MM,
         "cuts": cuts,
     }
