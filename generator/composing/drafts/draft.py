@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator import files
@@ -19,8 +20,14 @@ from generator.model import validate
 from generator.reading.documents.document import Document, plain
 from generator.reading.sources import load_text
 
-PLACEHOLDER_EDITION = "0"
-PLACEHOLDER_DATE = "1970-01-01"
+
+@dataclass(frozen=True)
+class Missing:
+    """A field the original does not state: the draft leaves it out, a commented line showing where it goes (the
+    footer prints no edition or date until the author gives them: a placeholder would print as the sheet's)."""
+
+    example: str
+    why: str
 
 
 def make(
@@ -49,7 +56,6 @@ def make(
                 )
             )
         game, title, subtitle = game or plain(top[0]), top[1], " ".join(top[2:]) or None
-    comments: dict[str, str] = {}
     if lang is None:
         lang, why = guess_language(document)
         report.placeholders.append(Note("lang", lang, f"guessed from the words ({why}); give --lang to choose"))
@@ -59,14 +65,22 @@ def make(
         game = plain(title)
         report.placeholders.append(Note("game", game, "taken from the title; give --game to name the game"))
     edition, date, seen = stated_edition(document)
-    for field, value, placeholder, what in (
-        ("edition", edition, PLACEHOLDER_EDITION, "no edition"),
-        ("date", date, PLACEHOLDER_DATE, "no date"),
+    stated: dict[str, str | Missing] = {}
+    for field, value, example, what in (
+        ("edition", edition, "1.0", "no edition"),
+        ("date", date, "YYYY-MM-DD", "no date"),
     ):
         if value is None:
-            comments[field] = f"TO FILL: the original states {what}; this placeholder is not the sheet's"
-            report.placeholders.append(Note(field, placeholder, f"the original states {what}: a placeholder"))
+            stated[field] = Missing(example, f"TO FILL: the original states {what}; the footer prints none until given")
+            report.placeholders.append(
+                Note(
+                    field,
+                    f'fill in the line "# {field}:"',
+                    f"the original states {what}: left out (the footer prints none)",
+                )
+            )
         else:
+            stated[field] = value
             report.placeholders.append(
                 Note(field, value, f'read from the original ("…{seen[field]}…"): check that it is the sheet\'s own')
             )
@@ -76,20 +90,13 @@ def make(
         data["title"] = plain(title)
     if subtitle:
         data["subtitle"] = plain(subtitle)
-    data.update(
-        {
-            "lang": lang,
-            "edition": edition or PLACEHOLDER_EDITION,
-            "date": date or PLACEHOLDER_DATE,
-            "paper": {"size": "A4", "orientation": "landscape", "columns": 3},
-        }
-    )
+    data.update({"lang": lang, **stated, "paper": {"size": "A4", "orientation": "landscape", "columns": 3}})
     if typing.notes:
         data["notes"] = typing.notes
     data["sections"] = sections
     report.keywords = bold_terms(sections)
     for attempt in range(50):
-        text = dump(data, comments)
+        text = dump(data)
         if len(text.encode("utf-8")) > files.MAX_SOURCE_BYTES:  # checked before the model reads megabytes
             raise TooLarge(len(text.encode("utf-8")))
         problems, located = _problems(path, text)
@@ -232,10 +239,11 @@ def _step_text(step: dict) -> str:
     return " ".join(part for part in parts if part)
 
 
-def dump(data, comments: dict[str, str] | None = None) -> str:
-    """YAML in block style, every string double-quoted (JSON's syntax, which the strict loader reads as typed)."""
+def dump(data) -> str:
+    """YAML in block style, every string double-quoted (JSON's syntax, which the strict loader reads as typed); a
+    field Missing, a commented line."""
     lines = ["# A draft made by qrs import: check the report, then `qrs check` and `qrs build` it."]
-    lines += _mapping(data, 0, comments or {})
+    lines += _mapping(data, 0)
     return "\n".join(lines) + "\n"
 
 
@@ -247,24 +255,25 @@ def _scalar(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _mapping(data: dict, indent: int, comments: dict[str, str]) -> list[str]:
+def _mapping(data: dict, indent: int) -> list[str]:
     pad, out = " " * indent, []
     for key, value in data.items():
-        comment = f"  # {comments[key]}" if key in comments else ""
-        if isinstance(value, dict):
+        if isinstance(value, Missing):
+            out.append(f"{pad}# {key}: {_scalar(value.example)}  # {value.why}")
+        elif isinstance(value, dict):
             if all(not isinstance(item, (dict, list)) for item in value.values()):
                 inner = ", ".join(f"{k}: {_scalar(v)}" for k, v in value.items())
-                out.append(f"{pad}{key}: {{{inner}}}{comment}")
+                out.append(f"{pad}{key}: {{{inner}}}")
             else:
-                out.append(f"{pad}{key}:{comment}")
-                out += _mapping(value, indent + 2, {})
+                out.append(f"{pad}{key}:")
+                out += _mapping(value, indent + 2)
         elif isinstance(value, list) and not value:
-            out.append(f"{pad}{key}: []{comment}")
+            out.append(f"{pad}{key}: []")
         elif isinstance(value, list):
-            out.append(f"{pad}{key}:{comment}")
+            out.append(f"{pad}{key}:")
             out += _sequence(value, indent + 2)
         else:
-            out.append(f"{pad}{key}: {_scalar(value)}{comment}")
+            out.append(f"{pad}{key}: {_scalar(value)}")
     return out
 
 
@@ -272,7 +281,7 @@ def _sequence(items: list, indent: int) -> list[str]:
     pad, out = " " * indent, []
     for item in items:
         if isinstance(item, dict):
-            inner = _mapping(item, indent + 2, {})
+            inner = _mapping(item, indent + 2)
             out.append(f"{pad}- {inner[0].lstrip()}")
             out += inner[1:]
         elif isinstance(item, list):

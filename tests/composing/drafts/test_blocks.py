@@ -6,6 +6,7 @@ from pathlib import Path
 
 from generator.composing.drafts import draft
 from generator.composing.drafts.report import Report
+from generator.model import validate
 from generator.reading.documents.document import Document, Heading, ListBlock, ListItem, Paragraph, Table
 from generator.reading.sources import load_text
 
@@ -163,7 +164,7 @@ def test_ids_come_from_titles_and_are_unique():
     assert [block["id"] for block in blocks] == ["tir-a-l-arc", "tir-a-l-arc-2"]
 
 
-def test_nothing_invented_edition_and_date_are_marked_placeholders_or_read_from_the_document():
+def test_nothing_invented_edition_and_date_are_read_from_the_document_or_left_out_on_a_commented_line():
     report = Report("o", "sources/t.yaml")
     text = draft.make(
         Document([Heading(1, "Sheet"), Paragraph("Version v2.1 of 19/05/2010")], "test"),
@@ -183,8 +184,10 @@ def test_nothing_invented_edition_and_date_are_marked_placeholders_or_read_from_
         None,
         report,
     )
-    assert 'edition: "0"  # TO FILL' in text and 'date: "1970-01-01"  # TO FILL' in text
+    assert '\n# edition: "1.0"  # TO FILL' in text and '\n# date: "YYYY-MM-DD"  # TO FILL' in text
     assert {note.origin for note in report.placeholders} >= {"edition", "date", "game", "lang"}
+    sheet = validate.validate(load_text(Path("sources/t.yaml"), text))  # none printed as if it were the sheet's
+    assert (sheet.edition, sheet.date) == (None, None)
 
 
 def test_a_typed_block_the_model_refuses_is_set_back_to_a_table():
