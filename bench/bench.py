@@ -511,6 +511,9 @@ def watch_edit(rounds: int, work: Path) -> list[Figure]:
 # --- 7: a generated library ---------------------------------------------------------------------------------
 
 
+LIBRARY_ONES = 3  # builds of the one sheet timed before and after each library build
+
+
 def library(sheet_id: str, count: int, jobs: int, rounds: int, work: Path) -> tuple[list[Figure], int]:
     """N copies of one sheet (its own language only), each with its own id, built with one worker per core;
     compared with N times one build of the sheet in a warm process, divided among the workers. The one build is
@@ -559,9 +562,6 @@ def library(sheet_id: str, count: int, jobs: int, rounds: int, work: Path) -> tu
             ratio <= 1.1,
         )
     ], peak
-
-
-LIBRARY_ONES = 3  # builds of the one sheet timed before and after each library build
 
 
 # --- 12: a roster-only handout's first build ------------------------------------------------------------------
