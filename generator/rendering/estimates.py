@@ -81,6 +81,7 @@ def _scaled(measured: measure.Measured, factor: float) -> measure.Measured:
         heading=measured.heading * factor,
         group_heading=measured.group_heading * factor,
         repeats=tuple(repeat * factor for repeat in measured.repeats),
+        closes=tuple(close * factor for close in measured.closes),
         cuts=tuple(
             replace(
                 cut,

@@ -80,6 +80,8 @@ class Measured(Parts):
     heading: float = 0.0
     group_heading: float = 0.0  # its group's heading, repeated "(cont.)"
     repeats: tuple[float, ...] = ()  # each of its sub-headings, repeated "(cont.)" above a continuation's first row
+    # by unit: what a fragment stopping after it prints below it besides cont_tail (a list closed there: _list_closes)
+    closes: tuple[float, ...] = ()
     widths: tuple[float, ...] | None = None  # CSS pixels, as WeasyPrint laid the table out
     overflow: float = 0.0  # how far its content reaches past its right edge: too wide for where it was measured
     wide: bool = False  # measured at the page's width, to span the page (generator.rendering.layout.pack_bands)
@@ -100,7 +102,7 @@ class Measured(Parts):
             data[name]
             for name in ("height", "head", "tail", "cont_head", "cont_tail", "heading", "group_heading", "overflow")
         ]
-        units, widths, repeats = data["units"], data["widths"], data["repeats"]
+        units, widths, repeats, closes = data["units"], data["widths"], data["repeats"], data["closes"]
         cuts = [Cuts.from_json(cut) for cut in data["cuts"]] if isinstance(data["cuts"], list) else [None]
         if None in cuts or any(cut.unit >= len(units) for cut in cuts):
             return None
@@ -113,6 +115,9 @@ class Measured(Parts):
                 and all(_number(value, MAX_MM) for value in values)
                 for values in (units, repeats)
             )
+            and isinstance(closes, list)
+            and len(closes) in (0, len(units))
+            and all(_signed(value, MAX_MM) for value in closes)
             and (
                 widths is None
                 or isinstance(widths, list)
@@ -128,6 +133,7 @@ class Measured(Parts):
                 **data,
                 "units": tuple(units),
                 "repeats": tuple(repeats),
+                "closes": tuple(closes),
                 "cuts": tuple(cuts),
                 "widths": tuple(widths) if widths is not None else None,
             }
@@ -139,7 +145,11 @@ def _count(value) -> bool:
 
 
 def _number(value, largest: float) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value) and 0 <= value <= largest
+    return _signed(value, largest) and value >= 0
+
+
+def _signed(value, largest: float) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and isfinite(value) and abs(value) <= largest
 
 
 def section_boxes(document) -> dict[str, list]:
@@ -223,6 +233,7 @@ def _units(box, probe) -> dict:
     header_gap = _first_child_height(probe[0], "thead") - _first_child_height(box, "thead")
     return {
         "repeats": tuple(height / PX_PER_MM for height in repeats),
+        "closes": _list_closes(box),
         "units": tuple(height / PX_PER_MM for height in heights),
         "head": (tops[0] - top) / PX_PER_MM,
         "tail": (end - bottom) / PX_PER_MM,
@@ -230,6 +241,40 @@ def _units(box, probe) -> dict:
         "cont_tail": (probe_end - probe_bottom) / PX_PER_MM,
         "cuts": cuts,
     }
+
+
+def _list_closes(box) -> tuple[float, ...]:
+    """By unit, in millimetres: what a fragment stopping after it prints below it besides `cont_tail`. A unit of a
+    list (ul, ol) whose next unit stands in the same list leaves the list to be closed there: its foot (padding,
+    border and margin, as the whole block prints them after its last item), which the units' heights, from one
+    unit's top to the next's, leave out. `cont_tail` is measured on the probe, which prints the first unit alone,
+    closing its list if it stands in one: that list's foot is counted there already, and taken off here."""
+    parents: dict[int, object] = {}
+    pending = [box]
+    while pending:
+        parent = pending.pop()
+        for child in getattr(parent, "children", ()):
+            parents[id(child)] = parent
+            pending.append(child)
+    found = _unit_boxes(box)
+    lists = [parents.get(id(unit)) for unit in found]
+    lists = [
+        holder if holder is not box and getattr(holder, "element_tag", None) in ("ul", "ol") else None
+        for holder in lists
+    ]
+
+    def foot(holder) -> float:
+        if holder is None or not holder.children:
+            return 0.0
+        last = holder.children[-1]
+        return max(0.0, holder.position_y + holder.margin_height() - last.position_y - last.margin_height()) / PX_PER_MM
+
+    counted = foot(lists[0]) if lists else 0.0
+    closes = [
+        (foot(holder) if holder is not None and holder is after else 0.0) - counted
+        for holder, after in zip(lists, [*lists[1:], None])
+    ]
+    return tuple(closes) if any(closes) else ()
 
 
 def _unit_boxes(box, kind: str = UNIT) -> list:

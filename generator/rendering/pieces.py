@@ -49,6 +49,7 @@ class Piece(Parts):
     min_side_units: int = 1  # ... and as many as this at least (two rows of a table; one paragraph of text)
     min_alone: float = float("inf")  # a row this tall may stay alone on a side (a table's row of six lines)
     repeats: tuple[float, ...] = ()  # by unit: what a fragment starting there repeats above it (its sub-heading)
+    closes: tuple[float, ...] = ()  # by unit: what a fragment stopping there prints besides cont_tail (a list's foot)
     kept: frozenset[int] = frozenset()  # the units no fragment starts at: each is kept with the unit before it
     wide: bool = False  # spans the page: set in a band across it (bands.pack_bands), never in a column
     # kept together (`keep: together`) though it could continue: split between its units (at `breaks`) only where
@@ -72,7 +73,7 @@ class Piece(Parts):
             (self.head if start == 0 else self.cont_head + repeated)
             + sums[stop]
             - sums[start]
-            + (self.tail if stop == len(self.units) else self.cont_tail)
+            + (self.tail if stop == len(self.units) else self.cont_tail + (self.closes[stop] if self.closes else 0.0))
             + padded
         )
 
@@ -89,6 +90,7 @@ class Piece(Parts):
                 units=tuple(sums[stop] - sums[start] for start, stop in zip(starts, starts[1:] + (len(self.units),))),
                 pads=tuple(self.pads[start] for start in starts) if self.pads else (),
                 repeats=tuple(self.repeats[start] for start in starts) if self.repeats else (),
+                closes=tuple(self.closes[start] for start in starts) if self.closes else (),
                 kept=frozenset(number for number, start in enumerate(starts) if start in self.kept),
                 soft=frozenset(),
                 inside=frozenset(number for number, start in enumerate(starts) if start in self.inside),

@@ -30,6 +30,7 @@ def piece(item, measured: measure.Measured, scale: float, tall: float = float("i
         inside=rows.inside if rows else frozenset(),
         cont_head=measured.cont_head,
         cont_tail=measured.cont_tail,
+        closes=_closes(measured, rows) if rows and measured.closes else (),
         heading=measured.heading,
         opens_section=item.first,
         group_heading=measured.group_heading if item.in_group else 0.0,
@@ -49,6 +50,14 @@ def side_rule(block, scale: float) -> dict:
     if block.text_units:
         return {"min_side": 3 * LINE_MM * scale, "min_side_units": 1}
     return {"min_side": 4 * LINE_MM * scale, "min_side_units": 2, "min_alone": 6 * LINE_MM * scale}
+
+
+def _closes(measured: measure.Measured, rows: cuts.Rows) -> tuple[float, ...]:
+    """By the packer's unit: the list's foot a fragment stopping there prints (measure.Measured.closes, by row):
+    stopping at a row's top, the foot after the row before it; inside a row cut between its lines, its own."""
+    return tuple(
+        measured.closes[row] if cut is not None else measured.closes[row - 1] if row else 0.0 for row, cut in rows.units
+    )
 
 
 def _under(block: Subheaded, measured: measure.Measured, rows: cuts.Rows) -> frozenset[int]:

@@ -414,7 +414,7 @@ def test_a_tampered_cache_never_fails_the_build(project, first_layout, measured_
     def shrink(data):
         for entry in data["entries"].values():
             for name, value in entry.items():
-                if name in ("units", "repeats"):
+                if name in ("units", "repeats", "closes"):
                     entry[name] = [unit / 3 for unit in value]
                 elif name not in ("widths", "cuts"):
                     entry[name] = value / 3
