@@ -210,14 +210,15 @@ def overflow(block_box) -> float:
 def _units(box, probe) -> dict:
     """The block's units and what its continuation repeats; nothing for a block that is never split: one of no
     unit, or of a single unit that may not be cut between its lines."""
-    tops, bottom = _unit_edges(box)
+    rows = _unit_boxes(box)
+    tops, bottom = _edges(rows)
     if not probe or not tops:
         return {}
     edges = tops + [bottom]
     heights = [after - before for before, after in zip(edges, edges[1:])]
     cuts = tuple(
         found
-        for unit, (row, height) in enumerate(zip(_unit_boxes(box), heights))
+        for unit, (row, height) in enumerate(zip(rows, heights))
         if (found := _cuts(unit, row, height)) is not None
     )
     if len(tops) < 2 and not cuts:
@@ -233,7 +234,7 @@ def _units(box, probe) -> dict:
     header_gap = _first_child_height(probe[0], "thead") - _first_child_height(box, "thead")
     return {
         "repeats": tuple(height / PX_PER_MM for height in repeats),
-        "closes": _list_closes(box),
+        "closes": _list_closes(box, rows),
         "units": tuple(height / PX_PER_MM for height in heights),
         "head": (tops[0] - top) / PX_PER_MM,
         "tail": (end - bottom) / PX_PER_MM,
@@ -243,28 +244,23 @@ def _units(box, probe) -> dict:
     }
 
 
-def _list_closes(box) -> tuple[float, ...]:
-    """By unit, in millimetres: what a fragment stopping after it prints below it besides `cont_tail`. A unit of a
-    list (ul, ol) whose next unit stands in the same list leaves the list to be closed there: its foot (padding,
-    border and margin, as the whole block prints them after its last item), which the units' heights, from one
-    unit's top to the next's, leave out. `cont_tail` is measured on the probe, which prints the first unit alone,
-    closing its list if it stands in one: that list's foot is counted there already, and taken off here."""
-    parents: dict[int, object] = {}
-    pending = [box]
-    while pending:
-        parent = pending.pop()
-        for child in getattr(parent, "children", ()):
-            parents[id(child)] = parent
-            pending.append(child)
-    found = _unit_boxes(box)
-    lists = [parents.get(id(unit)) for unit in found]
-    lists = [
-        holder if holder is not box and getattr(holder, "element_tag", None) in ("ul", "ol") else None
-        for holder in lists
-    ]
+def _list_closes(box, units: list) -> tuple[float, ...]:
+    """By unit (`units`, the first box of each), in millimetres: what a fragment stopping after it prints below it
+    besides `cont_tail`. A unit of a list (ul, ol) whose next unit stands in the same list leaves the list to be
+    closed there: its foot (padding, border and margin, as the whole block prints them after its last item), which
+    the units' heights, from one unit's top to the next's, leave out. `cont_tail` is measured on the probe, which
+    prints the first unit alone, closing its list if it stands in one: that list's foot is counted there already,
+    and taken off here."""
+    list_of = {
+        id(item): holder
+        for holder in box.descendants()
+        if getattr(holder, "element_tag", None) in ("ul", "ol")
+        for item in holder.children
+    }
+    lists = [list_of.get(id(unit)) for unit in units]
 
     def foot(holder) -> float:
-        if holder is None or not holder.children:
+        if holder is None:
             return 0.0
         last = holder.children[-1]
         return max(0.0, holder.position_y + holder.margin_height() - last.position_y - last.margin_height()) / PX_PER_MM
@@ -374,7 +370,10 @@ def _lines(box) -> list:
 def _unit_edges(box, kind: str = UNIT) -> tuple[list[float], float]:
     """The tops of the block's units (or of the elements of class `kind`), and the bottom of the last one (CSS
     pixels)."""
-    found = _unit_boxes(box, kind)
+    return _edges(_unit_boxes(box, kind))
+
+
+def _edges(found: list) -> tuple[list[float], float]:
     return [child.position_y for child in found], (found[-1].position_y + found[-1].margin_height() if found else 0.0)
 
 
