@@ -522,13 +522,15 @@ def library(sheet_id: str, count: int, jobs: int, rounds: int, work: Path) -> tu
     figure is the median of the rounds' ratios."""
     from generator.output import pipeline
     from generator.project import Project
+    from generator.rendering import speedups
 
     path = SOURCES / f"{sheet_id}.yaml"
     lang = pipeline.check(path).lang
     project = Project.at(SOURCES, work / "one-library-sheet")
 
-    def one() -> None:
-        pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf")
+    def one() -> None:  # built as the command and its workers build an output: the collector paused for it
+        with speedups.building():
+            pipeline.build(project, pipeline.SheetTarget(path), lang, "pdf")
 
     one()
     sources = work / "library"

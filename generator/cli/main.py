@@ -341,7 +341,10 @@ def main(argv: list[str] | None = None) -> None:
     """The qrs command: `argv`, or the process's own arguments (the command's process, which then ends at once:
     speedups.end_now)."""
     if argv is not None:
-        _main(argv)
+        try:
+            _main(argv)
+        finally:
+            speedups.resume()  # the caller goes on: its collector as it was
         return
     try:
         _main(None)

@@ -32,7 +32,7 @@ from generator.output.manifest import Manifest
 from generator.output.plan import Output
 from generator.output.targets import Target
 from generator.project import Project
-from generator.rendering import forks
+from generator.rendering import forks, speedups
 from generator.report import Reporter, columns_line
 
 
@@ -71,7 +71,8 @@ def build_one(project: Project, output: Output, options: BuildOptions) -> Done:
 
     started = time.perf_counter()
     try:
-        written = pipeline.build(project, output.target, output.lang, output.form, output.options_of(options))
+        with speedups.building():
+            written = pipeline.build(project, output.target, output.lang, output.form, output.options_of(options))
     except UserError as error:
         return Done(output, None, list(error.problems), seconds=time.perf_counter() - started)
     except OSError:  # the machine refused (a full disk…): raised again in the command, which names the file

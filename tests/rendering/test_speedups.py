@@ -90,3 +90,57 @@ def test_a_command_given_its_arguments_returns_and_the_process_ends_as_its_calle
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.split() == ["qrs", "0.1.0", "still", "here"]
     assert "handler ran" in done.stderr and "finalized" in done.stderr  # the mark is left where Python finalizes
+
+
+# a build's garbage (a cycle, as a layout's boxes and styles make them) and whether the collector got to it
+BUILDS = """
+import gc, sys, weakref
+from generator.rendering import speedups
+class Box:
+    pass
+def build():
+    box = Box()
+    box.parent = box
+    return weakref.ref(box)
+{enable}
+with speedups.building():
+    during = gc.isenabled()
+    first = build()
+print(during, gc.isenabled(), first() is not None)
+with speedups.building():
+    second = build()
+print(first() is None, second() is not None)
+speedups.resume()
+print(gc.isenabled())
+"""
+
+
+def lines(code: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_a_build_pauses_the_collector_and_its_garbage_is_collected_before_the_next_build():
+    paused, collected, resumed = lines(BUILDS.format(enable="speedups.enable()"))
+    assert paused == "False False True"  # paused during the build and after it: its garbage is still there
+    assert collected == "True True"  # the next build collected it before it started, and left its own
+    assert resumed == "True"
+
+
+def test_without_the_speedups_or_with_a_collector_paused_by_the_host_a_build_leaves_it_as_it_was():
+    assert [line.split()[:2] for line in lines(BUILDS.format(enable=""))[:1]] == [["True", "True"]]
+    host = BUILDS.format(enable="speedups.enable(); gc.disable()")
+    assert lines(host) == ["False False True", "False True", "False"]  # nothing collected the first build's garbage
+
+
+def test_a_command_given_its_arguments_leaves_the_collector_running_for_its_caller(tmp_path):
+    from tests.conftest import LIBRARY
+
+    code = f"""
+import gc
+from generator.cli.main import main
+main(["--sources", {str(LIBRARY)!r}, "--build-dir", {str(tmp_path)!r}, "build", "shadow-war", "--lang", "fr"])
+print(gc.isenabled())
+"""
+    assert lines(code)[-1] == "True"
