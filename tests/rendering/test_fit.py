@@ -18,9 +18,10 @@ from generator.rendering import findings, fit, heights, layout
 class Fake:
     """An `attempt` callable that records the scales it was asked for."""
 
-    def __init__(self, content: float, pages_at=None):
+    def __init__(self, content: float, pages_at=None, hole_at=lambda scale: 0.0):
         self.content = content
         self.pages_at = pages_at or (lambda scale, fill: ceil(fill - 1e-9))
+        self.hole_at = hole_at  # the largest hole at the foot of a column, mm
         self.tried: list[float] = []
 
     def fill(self, scale: float) -> float:
@@ -29,7 +30,7 @@ class Fake:
     def __call__(self, scale: float) -> fit.Attempt:
         self.tried.append(scale)
         fill = self.fill(scale)
-        return fit.Attempt(scale, self.pages_at(scale, fill), blank=0, hole=0.0, fill=fill)
+        return fit.Attempt(scale, self.pages_at(scale, fill), blank=0, hole=self.hole_at(scale), fill=fill)
 
 
 def frame(most: int | None) -> layout.Frame:
@@ -113,7 +114,9 @@ def estimates(fake: Fake, wrong=lambda scale, pages: pages):
     def predict(normal: fit.Attempt, scale: float, low: fit.Attempt | None = None) -> fit.Attempt:
         assert normal.scale == 1.0
         fill = fake.fill(scale)
-        return fit.Attempt(scale, wrong(scale, fake.pages_at(scale, fill)), blank=0, hole=0.0, fill=fill)
+        return fit.Attempt(
+            scale, wrong(scale, fake.pages_at(scale, fill)), blank=0, hole=fake.hole_at(scale), fill=fill
+        )
 
     return predict
 
@@ -391,3 +394,28 @@ def test_grown_type_the_layouts_made_estimate_on_a_page_more_is_not_laid_out(cac
     assert found.scale == 1.0 and found.pages == 3
     # 100 %, 90 % (no page saved); then 110, 107.5 and 105 % foreseen on 4 pages from those two
     assert fake.tried == [1.0, fit.SHRINK[-1]]
+
+
+def test_where_the_smallest_type_saves_no_page_grown_type_is_estimated_from_it_not_tried_step_by_step(cache):
+    """whfb8's dwarfs (a 2-page handout that 90 % type does not fit on one page): the search lays out 90 %, then
+    115, 112.5 and 110 %, each leaving a hole, and keeps 100 %; estimated from the layouts at 100 and 90 % (right),
+    the same steps leave the same holes: 100 % with no grown layout. Where the estimates find a step that fills the
+    pages, it is laid out alone."""
+
+    def hole_at(scale):
+        return 50.0 if scale > fit.GROW[1] else 0.0  # larger type than 105 % leaves a block's hole
+
+    searched = Fake(1.2, hole_at=hole_at)
+    assert chosen(searched, None, cache).scale == 1.0
+    assert [scale for scale in searched.tried if scale > 1] == [fit.GROW[-1], fit.GROW[-2], fit.GROW[-3]]
+    fake = Fake(1.2, hole_at=hole_at)
+    found = fit.choose_scale(fake, frame(None), cache, "key", False, predict=estimates(fake))
+    assert (found.scale, found.pages) == (1.0, 2) and fake.tried == [1.0, fit.SHRINK[-1]]
+
+    def fills(scale):
+        return 50.0 if scale > fit.GROW[4] else 0.0  # larger type than 112.5 % leaves a hole
+
+    assert chosen(Fake(1.2, hole_at=fills), None, cache).scale == fit.GROW[4]
+    fake = Fake(1.2, hole_at=fills)
+    found = fit.choose_scale(fake, frame(None), cache, "key", False, predict=estimates(fake))
+    assert (found.scale, found.pages) == (fit.GROW[4], 2) and fake.tried == [1.0, fit.SHRINK[-1], fit.GROW[4]]
