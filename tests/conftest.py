@@ -129,6 +129,15 @@ def session_environment(request, tmp_path_factory):
         yield folder
 
 
+@pytest.fixture(autouse=True)
+def collector_running():
+    """A build called in-process leaves the collector paused for the next (speedups.building): each test starts with
+    it running, as a program calling qrs's functions finds it."""
+    from generator.rendering import speedups
+
+    speedups.resume()
+
+
 @pytest.fixture
 def own_heights(monkeypatch):
     """This test's build folder keeps its own heights (build/.cache), as without QRS_CACHE_DIR."""
