@@ -477,7 +477,8 @@ def against_baseline(revision: str, rounds: int, work: Path, with_tests: bool) -
 
 def watch_edit(rounds: int, work: Path) -> list[Figure]:
     """Figure 11: `qrs watch` rebuilding wab2 (fr) after a one-cell edit (a warm process: WeasyPrint loaded,
-    heights kept) ÷ a cold `qrs build wab2 --lang fr --rebuild` (a new process)."""
+    heights kept) ÷ a cold `qrs build wab2 --lang fr --rebuild` (a new process). Each round's cell holds a value it
+    never held before, as an author's edit does: its block is measured anew, and the scale decided again."""
     from generator.cli.watch import Watcher
     from generator.project import Project
 
@@ -485,13 +486,14 @@ def watch_edit(rounds: int, work: Path) -> list[Figure]:
     project = Project.at(sources, work / "watch-build")
     watcher = Watcher(project, sheets=("wab2",), languages=("fr",))
     source = sources / "wab2.yaml"
-    watcher.rebuild([source])
+    watcher.rebuild(watcher.watched())
     where = ["--sources", str(sources), "--build-dir", str(work / "watch-cold")]
     must(qrs(*where, "build", "wab2", "--lang", "fr"), "a first build (its heights kept, as the watch's are)")
     text = source.read_text(encoding="utf-8")
     edits, colds = [], []
     for round_number in range(rounds):
-        source.write_text(text.replace(*CELL) if round_number % 2 == 0 else text, encoding="utf-8")
+        edited = CELL[0].replace("¼", str(round_number + 2))  # a value the cell never held
+        source.write_text(text.replace(CELL[0], edited), encoding="utf-8")
         started = time.perf_counter()
         if watcher.changed([source]):
             raise SystemExit("qrs watch found problems after the one-cell edit")

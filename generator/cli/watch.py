@@ -92,9 +92,10 @@ class Watcher:
     _said: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        from generator.rendering import render
+        from generator.rendering import render, speedups
 
         render.keep_pages(KEPT_PAGES)  # an edit lays out again only the pages whose HTML it changed
+        speedups.interactive()  # the garbage of a build collected as it goes, not at the start of the next edit
 
     @property
     def folder(self) -> Path:

@@ -28,6 +28,7 @@ COLLECT_EVERY = 10_000  # new container objects between two collections of the y
 
 _enabled = False
 _paused = False  # the collector paused by `building`, the garbage of the last build not yet collected
+_builds_pause = True  # False in a process that waits for its user between builds (`interactive`)
 
 
 def enable() -> None:
@@ -68,7 +69,7 @@ def building() -> Iterator[None]:
     its build (the command, `end_now`) never collects them. The collector stays paused after the build, until
     the next one or `resume()`: the memory of one build's garbage (some 50 MB for a roster handout)."""
     global _paused
-    if not _enabled:
+    if not _enabled or not _builds_pause:
         yield
         return
     if _paused:
@@ -79,6 +80,15 @@ def building() -> Iterator[None]:
     gc.disable()
     _paused = True
     yield
+
+
+def interactive() -> None:
+    """From now on, builds leave the collector running (`qrs watch`): a process waiting for its user between builds
+    collects a build's garbage as it goes, not in one go at the start of the next edit (the first edit after the
+    watch's first build: 1.0 s paused, 0.66 s running; the next ones alike)."""
+    global _builds_pause
+    _builds_pause = False
+    resume()
 
 
 def resume() -> None:

@@ -144,3 +144,8 @@ main(["--sources", {str(LIBRARY)!r}, "--build-dir", {str(tmp_path)!r}, "build", 
 print(gc.isenabled())
 """
     assert lines(code)[-1] == "True"
+
+
+def test_where_the_process_waits_for_its_user_between_builds_a_build_leaves_the_collector_running():
+    interactive = BUILDS.format(enable="speedups.enable(); speedups.interactive()")
+    assert [line.split()[:2] for line in lines(interactive)[:1]] == [["True", "True"]]  # `qrs watch`
