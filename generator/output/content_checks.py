@@ -20,6 +20,7 @@ from generator.output.manifest import Manifest
 from generator.output.plan import Output
 from generator.output.targets import HandoutTarget, Target, named
 from generator.project import Project
+from generator.rendering import speedups
 from generator.report import Reporter, shown
 
 # what `qrs build --all` builds with: the same manifest entries, so that neither builds the other's outputs again
@@ -64,6 +65,7 @@ def run(
     planned = plans.plan(project, targets, (), Manifest.of(project), Digests())
     outcome.left_out += planned.left_out
     built = parallel.build(project, targets, (), SETTINGS, report, jobs).problems
+    speedups.resume()  # the outputs' checks read every PDF: their garbage collected as they go
     outcome.problems += built
     failed |= {Path(problem.path) for problem in [*built, *planned.problems]}
     for output in planned.outputs:

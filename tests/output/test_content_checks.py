@@ -101,3 +101,18 @@ def test_a_handout_is_built_in_each_language_it_lists_and_read_against_its_compo
         "warhammer-dwarfs.en.pdf",
         "warhammer-dwarfs.fr.pdf",
     ]
+
+
+def test_the_outputs_are_checked_with_the_collector_running(tmp_path, monkeypatch):
+    """A build in this process leaves the collector paused for the next build (speedups.building): the checks that
+    read every PDF after the builds run with it."""
+    import gc
+
+    project = library(tmp_path, CARD)
+    running = []
+    checks = content_checks.output_problems
+    monkeypatch.setattr(
+        content_checks, "output_problems", lambda *args: running.append(gc.isenabled()) or checks(*args)
+    )
+    outcome = content_checks.run(project, ("tiny-card",), jobs=1)
+    assert outcome.outputs == 1 and running == [True]
