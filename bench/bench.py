@@ -53,18 +53,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "sources"
 QRS = Path(sys.executable).parent / "qrs"
-# Runs `qrs ARGS…` as the command does, then tells what it cost: the largest resident set of its child processes
-# (the workers) and of itself, in kB, and whether it imported WeasyPrint.
+# Runs `qrs ARGS…` as its console script does (`main()`: the command ends its process itself, once its exit handlers
+# ran), then tells what it cost, from an exit handler registered first (so run last): the largest resident set of its
+# child processes (the workers) and of itself, in kB, and whether it imported WeasyPrint.
 WRAPPER = (
-    "import resource, sys\n"
+    "import atexit, resource, sys\n"
+    "def report():\n"
+    "    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "    itself = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "    print('QRS-BENCH', children, itself, 'weasyprint' in sys.modules, file=sys.stderr, flush=True)\n"
+    "atexit.register(report)\n"
     "try:\n    from generator.cli.main import main\n"
     "except ImportError:  # a baseline from before the package was grouped by stage\n    from generator.cli import main\n"
-    "code = 0\n"
-    "try:\n    main(sys.argv[1:])\n"
-    "except SystemExit as exit:\n    code = exit.code\n"
-    "children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-    "itself = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-    "print('QRS-BENCH', code, children, itself, 'weasyprint' in sys.modules, file=sys.stderr)\n"
+    "sys.argv = ['qrs', *sys.argv[1:]]\n"
+    "main()\n"
 )
 IN_PROCESS_ROUNDS = 7  # figures 1 and 2: a round takes a few seconds
 BASELINE = "110c01c"  # the tree before the layout packer, the heights cache and the cheaper page layout
@@ -106,10 +108,12 @@ def qrs(*args: str, cwd: Path = ROOT, python: str = sys.executable, env: dict | 
         [python, "-c", WRAPPER, *args], capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})}
     )
     seconds = time.perf_counter() - started
-    found = re.search(r"^QRS-BENCH (\d+) (\d+) (\d+) (True|False)$", result.stderr, re.M)
+    found = re.search(r"^QRS-BENCH (\d+) (\d+) (True|False)$", result.stderr, re.M)
     if not found:
         raise SystemExit(f"qrs {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
-    return Run(seconds, int(found[1]), int(found[2]), int(found[3]), found[4] == "True", result.stdout, result.stderr)
+    return Run(
+        seconds, result.returncode, int(found[1]), int(found[2]), found[3] == "True", result.stdout, result.stderr
+    )
 
 
 def must(run: Run, what: str) -> Run:

@@ -26,10 +26,15 @@ print(ctypes.util.find_library is original, gc.get_threshold()[0] >= speedups.CO
 """
 
 
-def run(code: str) -> list[str]:
+def lines(code: str) -> list[str]:
+    """What `code` prints, run in a new interpreter (exit 0)."""
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    return done.stdout.split("\n")[:2]
+    return done.stdout.splitlines()
+
+
+def run(code: str) -> list[str]:
+    return lines(code)[:2]
 
 
 def test_importing_every_module_changes_nothing_and_enable_makes_the_speedups():
@@ -113,12 +118,6 @@ print(first() is None, second() is not None)
 speedups.resume()
 print(gc.isenabled())
 """
-
-
-def lines(code: str) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
 
 
 def test_a_build_pauses_the_collector_and_its_garbage_is_collected_before_the_next_build():
