@@ -69,14 +69,11 @@ def building() -> Iterator[None]:
     its build (the command, `end_now`) never collects them. The collector stays paused after the build, until
     the next one or `resume()`: the memory of one build's garbage (some 50 MB for a roster handout)."""
     global _paused
-    if not _enabled or not _builds_pause:
+    if not _enabled or not _builds_pause or not (_paused or gc.isenabled()):  # a collector the host paused: as it is
         yield
         return
     if _paused:
         gc.collect(2 if gc.get_count()[2] >= gc.get_threshold()[2] else 1)
-    elif not gc.isenabled():  # paused by the host: left as it is
-        yield
-        return
     gc.disable()
     _paused = True
     yield
